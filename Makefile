@@ -1,0 +1,94 @@
+# fxpipe - build, test, install.  `make` builds every tool into bin/.
+.SUFFIXES:
+
+PREFIX  = /usr/local
+DESTDIR =
+CC      = cc
+LLVM_CONFIG = llvm-config-16
+# A Python that can import torch (Debian's python3-torch lives in /usr/bin).
+PYTHON != for p in $${PYTHON:-} python3 /usr/bin/python3; do \
+	  $$p -c 'import torch' >/dev/null 2>&1 && { echo $$p; break; }; done; true
+CFLAGS  = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	  -Wno-sign-compare -Wno-missing-field-initializers
+LDLIBS  = -lm
+ifeq ($(SANITIZE),1)
+CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+BUILD = build/asan
+else
+BUILD = build/opt
+endif
+
+LIBSRC := $(sort $(wildcard lib/*.c))
+LIBOBJ := $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
+CTOOLS := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/main.c))))
+PYTOOLS := $(foreach d,$(notdir $(wildcard tools/*)),$(if $(wildcard tools/$(d)/$(d)),$(d)))
+BINS := $(CTOOLS:%=bin/%) $(PYTOOLS:%=bin/%)
+
+all: $(BINS)
+
+$(BUILD)/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -Ilib -c $< -o $@
+
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -Ilib -c $< -o $@
+
+$(BUILD)/libfx.a: $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $(LIBOBJ)
+
+# Switching between the plain and the sanitizer build relinks every tool.
+MODE_STAMP = bin/.mode-$(notdir $(BUILD))
+$(MODE_STAMP):
+	@mkdir -p bin
+	@rm -f bin/.mode-*
+	@touch $@
+
+.SECONDEXPANSION:
+bin/%: $$(patsubst tools/%.c,$(BUILD)/tools/%.o,$$(wildcard tools/$$*/*.c)) $(BUILD)/libfx.a $(MODE_STAMP)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libfx.a $(LDLIBS) $(TOOL_LIBS_$*)
+
+# Python tools: a launcher that runs the tool with the Python that has torch.
+$(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
+	@mkdir -p bin
+	@test -n "$(PYTHON)" || { echo "warning: no Python with torch found; $@ will need PYTHON=" >&2; }
+	printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(or $(PYTHON),python3)" "$(CURDIR)/$<" > $@
+	chmod +x $@
+
+TOOL_LIBS_fx-import = -ljansson
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+check: all
+	@PYTHON="$(PYTHON)" BUILD="$(BUILD)" sh tests/run.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	for t in $(CTOOLS); do cp bin/$$t $(DESTDIR)$(PREFIX)/bin/; done
+	for t in $(PYTOOLS); do \
+	  mkdir -p $(DESTDIR)$(PREFIX)/lib/fxpipe/$$t; \
+	  cp -R tools/$$t/. $(DESTDIR)$(PREFIX)/lib/fxpipe/$$t/; \
+	  rm -rf $(DESTDIR)$(PREFIX)/lib/fxpipe/$$t/__pycache__; \
+	  printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(or $(PYTHON),python3)" \
+	    "$(PREFIX)/lib/fxpipe/$$t/$$t" > $(DESTDIR)$(PREFIX)/bin/$$t; \
+	  chmod +x $(DESTDIR)$(PREFIX)/bin/$$t; \
+	done
+	cp man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build bin tests/out
+
+.PHONY: all check install clean
+
+# The README's first command: the main job on a bundled example.
+demo: all
+	@echo '== torch-opt: the seed LinearModule in the torch dialect'
+	bin/torch-opt examples/linear-torch.mlir
+	@echo '== torch-opt: the same module lowered to linalg, checked by mlir-opt-16'
+	bin/torch-opt -p '' examples/linear-linalg.mlir | mlir-opt-16 > /dev/null && echo 'mlir-opt-16: ok'
+
+.PHONY: demo

@@ -1,0 +1,13 @@
+/* fold.h - folding helpers shared by canonicalize and the torch passes. */
+#ifndef FX_FOLD_H
+#define FX_FOLD_H
+
+#include "ir.h"
+
+/* The constant attribute behind v (arith.constant, torch.constant.*,
+ * torch.vtensor.literal), or NULL. */
+Attr *value_const(Value *v);
+/* Integer behind v: torch.constant.int / arith.constant; 1 if found. */
+int value_int(Value *v, int64_t *out);
+
+#endif

@@ -1,0 +1,63 @@
+/* passes.c - the registry of passes and named pipelines. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+
+extern const PassInfo pass_canonicalize, pass_cse, pass_dce,
+	pass_symbol_dce, pass_inline;
+
+static const PassInfo *const registry[] = {
+	&pass_canonicalize,
+	&pass_cse,
+	&pass_dce,
+	&pass_inline,
+	&pass_symbol_dce,
+};
+
+enum { NPASS = sizeof registry / sizeof *registry };
+
+const PassInfo *
+pass_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NPASS; i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
+void
+pass_list(FILE *f)
+{
+	int i;
+
+	fputs("Passes:\n", f);
+	for (i = 0; i < NPASS; i++)
+		if (!registry[i]->pipeline)
+			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
+	fputs("Pipelines:\n", f);
+	for (i = 0; i < NPASS; i++)
+		if (registry[i]->pipeline)
+			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
+}
+
+const char *
+pass_opt(const PassArgs *a, const char *key, const char *dflt)
+{
+	int i;
+
+	for (i = 0; a && i < a->n; i++)
+		if (!strcmp(a->opts[i].key, key))
+			return a->opts[i].val;
+	return dflt;
+}
+
+long
+pass_opt_int(const PassArgs *a, const char *key, long dflt)
+{
+	const char *v = pass_opt(a, key, NULL);
+
+	return v ? strtol(v, NULL, 10) : dflt;
+}

@@ -1,0 +1,25 @@
+/* tool.h - the skeleton every fxpipe tool shares: input from a file or
+ * stdin, output to stdout or to -o FILE written atomically, and a final
+ * check that everything reached its destination. */
+#ifndef FX_TOOL_H
+#define FX_TOOL_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+extern const char *tool_name;   /* set by main, used in messages */
+
+/* "NAME: message" on stderr; tool_fail also exits 1. */
+void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
+char *tool_read(const char *path, size_t *len);
+
+/* Output: opens path ("-" or NULL is stdout); for a file, a temporary
+ * beside it that tool_commit renames into place.  tool_abort removes it. */
+FILE *tool_open_out(const char *path);
+void tool_commit(FILE *f);   /* flushes, checks errors, renames; exits 1 on failure */
+void tool_abort(FILE *f);
+
+#endif

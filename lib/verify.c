@@ -1,0 +1,162 @@
+/*
+ * verify.c - the IR verifier: what every op must satisfy (counts and
+ * traits from the op table, dominance, terminators, unique symbols), then
+ * each op's own verify hook from the table.
+ */
+#include <string.h>
+
+#include "ir.h"
+#include "verify.h"
+
+typedef struct V {
+	int failed;
+} V;
+
+static int
+count_ok(Op *op, const char *what, int want, int have)
+{
+	if (want < 0 || want == have)
+		return 1;
+	op_error(op, "'%s' op requires %d %s but found %d", op->name, want, what, have);
+	return 0;
+}
+
+/* Is op (or an ancestor of it) in block b?  Returns that op or NULL. */
+static Op *
+ancestor_in(Op *op, Block *b)
+{
+	while (op && op->parent != b)
+		op = block_parent_op(op->parent);
+	return op;
+}
+
+static int
+precedes(Op *a, Op *b)
+{
+	for (; a; a = a->next)
+		if (a == b)
+			return 1;
+	return 0;
+}
+
+static int
+in_graph_region(Block *b)
+{
+	Op *p = block_parent_op(b);
+
+	return !p || op_has(p, TR_GRAPH) || op_has(p, TR_SYMTAB);
+}
+
+static int
+dominates(Value *v, Op *user)
+{
+	Op *anc;
+
+	if (!v->def) {
+		/* a block argument is visible to everything nested in its block */
+		return ancestor_in(user, v->block) != NULL
+		    || block_parent_op(v->block) == NULL;
+	}
+	if (!v->def->parent)
+		return 0;
+	anc = ancestor_in(user, v->def->parent);
+	if (!anc) {
+		/* different blocks of one region: without a CFG analysis we
+		 * accept uses in a sibling block of the same region */
+		Region *r = v->def->parent->parent;
+		for (Op *o = user; o; o = block_parent_op(o->parent))
+			if (o->parent && o->parent->parent == r)
+				return 1;
+		return 0;
+	}
+	if (anc == v->def)
+		return 0;
+	return in_graph_region(v->def->parent) || precedes(v->def, anc);
+}
+
+static void
+check_symbols(Op *op, V *v)
+{
+	Block *b = op->regs[0].first;
+
+	for (Op *o = b ? b->first : NULL; o; o = o->next) {
+		const char *s = op_sym_name(o);
+		if (!s)
+			continue;
+		for (Op *p = b->first; p != o; p = p->next) {
+			const char *t = op_sym_name(p);
+			if (t && !strcmp(s, t)) {
+				op_error(o, "redefinition of symbol named '%s'", s);
+				op_note(p, "see existing symbol definition here");
+				v->failed = 1;
+			}
+		}
+	}
+}
+
+static void
+check_terminators(Op *op, V *v)
+{
+	int i;
+
+	if (!op->info || op_has(op, TR_NOTERM))
+		return;
+	for (i = 0; i < op->nregs; i++)
+		for (Block *b = op->regs[i].first; b; b = b->next)
+			if (!b->last || !op_has(b->last, TR_TERMINATOR)) {
+				op_error(b->last ? b->last : op,
+				    "block in '%s' must end with a terminator", op->name);
+				v->failed = 1;
+			}
+}
+
+static int
+verify_one(Op *op, void *env)
+{
+	V *v = env;
+	const OpInfo *in = op->info;
+	int i;
+
+	if (!in) {
+		if (!ctx_allow_unregistered) {
+			op_error(op, "unregistered operation '%s'", op->name);
+			v->failed = 1;
+		}
+		return 0;
+	}
+	if (!count_ok(op, "operands", in->nopnds, op->nopnds)
+	    || !count_ok(op, "results", in->nres, op->nres)
+	    || !count_ok(op, "regions", in->nregs, op->nregs)) {
+		v->failed = 1;
+		return 1;
+	}
+	for (i = 0; i < op->nopnds; i++) {
+		Value *val = OPND(op, i);
+		if (!val) {
+			op_error(op, "operand #%d of '%s' is null", i, op->name);
+			v->failed = 1;
+		} else if (!dominates(val, op)) {
+			op_error(op, "operand #%d does not dominate this use", i);
+			v->failed = 1;
+		}
+	}
+	if (op->next && op_has(op, TR_TERMINATOR)) {
+		op_error(op, "'%s' must be the last operation in its block", op->name);
+		v->failed = 1;
+	}
+	check_terminators(op, v);
+	if (op_has(op, TR_SYMTAB) && op->nregs)
+		check_symbols(op, v);
+	if (in->verify && in->verify(op) != 0)
+		v->failed = 1;
+	return 0;
+}
+
+int
+verify(Op *op)
+{
+	V v = {0};
+
+	op_walk(op, verify_one, &v);
+	return v.failed ? -1 : 0;
+}

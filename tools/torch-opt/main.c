@@ -1,0 +1,275 @@
+/*
+ * torch-opt - the optimizer and pass driver, like mlir-opt and iree-opt.
+ * Reads IR (a file or stdin), runs a pass pipeline, writes IR to stdout or
+ * -o FILE.  With no -p it runs the default pipeline for the input's level.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "pass.h"
+#include "tool.h"
+
+typedef struct Opts {
+	const char *input, *output, *pipeline;
+	int split, list;
+	Buf extra;                  /* --PASSNAME flags, as a bare list */
+	const char *before[64], *after[64];
+	int nbefore, nafter;
+	PipelineOpts pl;
+} Opts;
+
+static const char usage[] =
+"usage: torch-opt [options] [FILE|-]\n"
+"  -p, --pass-pipeline=PIPELINE  passes to run, e.g. 'canonicalize,cse' or\n"
+"                                'builtin.module(func.func(cse))'; '' only\n"
+"                                parses, verifies and prints\n"
+"  --NAME                        append the registered pass NAME\n"
+"  -o FILE                       write to FILE (atomically) instead of stdout\n"
+"  --split-input-file            treat '// -----' chunks as separate inputs\n"
+"  --list-passes                 list the registered passes and pipelines\n"
+"  --print-ir-before=P[,P]       dump the module before pass P\n"
+"  --print-ir-after=P[,P]        dump the module after pass P\n"
+"  --print-ir-after-all          dump after every pass\n"
+"  --print-ir-after-change       dump after every pass that changed the IR\n"
+"  --print-ir-after-failure      dump when a pass fails\n"
+"  --verify-each[=0|1]           verify after each pass (default 1)\n"
+"  --timing                      per-pass wall time on stderr\n"
+"  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
+"  --mlir-print-op-generic       print every op in the generic form\n"
+"  --allow-unregistered-dialect  accept ops of unknown dialects\n";
+
+static void
+split_names(const char *v, const char **into, int *n)
+{
+	char *s = xstrdup(v), *tok, *save;
+
+	for (tok = strtok_r(s, ",", &save); tok && *n < 63; tok = strtok_r(NULL, ",", &save))
+		into[(*n)++] = tok;
+	into[*n] = NULL;
+}
+
+/* Matches "--name=value" or "--name value"; returns the value or NULL. */
+static const char *
+optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == 0) {
+		if (*i + 1 >= argc)
+			tool_fail("option '%s' needs a value", name);
+		return argv[++*i];
+	}
+	return NULL;
+}
+
+static int
+flag(const char *a, const char *name)
+{
+	return !strcmp(a, name);
+}
+
+static void
+parse_args(int argc, char **argv, Opts *o)
+{
+	const char *v;
+	int i;
+
+	o->pl.verify_each = 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (flag(a, "-h") || flag(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if ((v = optval(argc, argv, &i, "-p"))
+		    || (v = optval(argc, argv, &i, "--pass-pipeline")))
+			o->pipeline = v;
+		else if ((v = optval(argc, argv, &i, "-o")))
+			o->output = v;
+		else if ((v = optval(argc, argv, &i, "--print-ir-before")))
+			split_names(v, o->before, &o->nbefore);
+		else if ((v = optval(argc, argv, &i, "--print-ir-after")))
+			split_names(v, o->after, &o->nafter);
+		else if (flag(a, "--print-ir-after-all"))
+			o->pl.print_after_all = 1;
+		else if (flag(a, "--print-ir-after-change"))
+			o->pl.print_after_change = 1;
+		else if (flag(a, "--print-ir-after-failure"))
+			o->pl.print_after_failure = 1;
+		else if (flag(a, "--verify-each") || flag(a, "--verify-each=1")
+		    || flag(a, "--verify-each=true"))
+			o->pl.verify_each = 1;
+		else if (flag(a, "--verify-each=0") || flag(a, "--verify-each=false")
+		    || flag(a, "--no-verify-each"))
+			o->pl.verify_each = 0;
+		else if (flag(a, "--timing") || flag(a, "--mlir-timing"))
+			o->pl.timing = 1;
+		else if (flag(a, "--list-passes"))
+			o->list = 1;
+		else if (flag(a, "--split-input-file"))
+			o->split = 1;
+		else if (flag(a, "--print-debuginfo") || flag(a, "--mlir-print-debuginfo"))
+			o->pl.print.debuginfo = 1;
+		else if (flag(a, "--mlir-print-op-generic"))
+			o->pl.print.generic = 1;
+		else if (flag(a, "--allow-unregistered-dialect"))
+			ctx_allow_unregistered = 1;
+		else if (a[0] == '-' && a[1] == '-' && pass_lookup(a + 2)) {
+			if (o->extra.n)
+				buf_putc(&o->extra, ',');
+			buf_puts(&o->extra, a + 2);
+		} else if (a[0] == '-' && a[1])
+			tool_fail("unknown option '%s' (see --help)", a);
+		else if (o->input)
+			tool_fail("more than one input file");
+		else
+			o->input = a;
+	}
+	if (!o->input)
+		o->input = "-";
+	o->pl.print_before = o->nbefore ? o->before : NULL;
+	o->pl.print_after = o->nafter ? o->after : NULL;
+	o->pl.dump = stderr;
+	if (o->extra.n && o->pipeline)
+		tool_fail("give passes either with -p or as --NAME flags, not both");
+	if (o->extra.n)
+		o->pipeline = o->extra.p;
+}
+
+static int
+has_torch(Op *op, void *env)
+{
+	int *found = env;
+
+	if (!strncmp(op->name, "torch.", 6) || !strncmp(op->name, "torch_c.", 8))
+		*found = 1;
+	return *found;
+}
+
+/* The default pipeline for the input's level: torch IR goes to the backend
+ * contract, anything else gets the generic cleanups. */
+static const char *
+default_pipeline(Op *module)
+{
+	int torch = 0;
+
+	op_walk(module, has_torch, &torch);
+	if (torch && pass_lookup("torch-backend-pipeline"))
+		return "torch-backend-pipeline";
+	return "canonicalize,cse";
+}
+
+/* One input (or one chunk of a split input): parse, run, print into out.
+ * Returns 0 on success. */
+static int
+process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
+{
+	Ctx *c = ctx_new();
+	Op *m;
+	Pipeline *pl = NULL;
+	int rc = -1;
+
+	diag_errors = 0;
+	m = parse_module(c, name, text, len);
+	if (!m || diag_errors)
+		goto done;
+	if (verify(m) != 0)
+		goto done;
+	const char *text_pl = o->pipeline ? o->pipeline : default_pipeline(m);
+	pl = pipeline_parse(text_pl);
+	if (!pl)
+		goto done;
+	if (pipeline_run(c, pl, m, &o->pl) != 0)
+		goto done;
+	print_module(out, m, &o->pl.print);
+	rc = 0;
+done:
+	pipeline_free(pl);
+	ctx_free(c);
+	return rc;
+}
+
+/* Splits at lines that are exactly "// -----"; each chunk keeps its line
+ * numbers by being padded with the newlines before it. */
+static int
+process_split(Opts *o, const char *name, const char *text, size_t len, FILE *out)
+{
+	const char *p = text, *end = text + len, *chunk = text;
+	size_t line = 0, line0 = 0;
+	int failed = 0, first = 1;
+
+	for (;;) {
+		const char *eol = p < end ? memchr(p, '\n', end - p) : NULL;
+		const char *next = eol ? eol + 1 : end;
+		int sep = end - p >= 8 && !strncmp(p, "// -----", 8);
+		if (sep || p >= end) {
+			size_t n = p - chunk;
+			char *buf = xmalloc(line0 + n + 1);
+			memset(buf, '\n', line0);
+			memcpy(buf + line0, chunk, n);
+			buf[line0 + n] = 0;
+			if (!first)
+				fputs("// -----\n", out);
+			first = 0;
+			if (process(o, name, buf, line0 + n, out) != 0)
+				failed = 1;
+			free(buf);
+			if (p >= end)
+				break;
+			chunk = next;
+			line0 = line + 1;
+		}
+		line++;
+		p = next;
+	}
+	return failed ? -1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	size_t len;
+	char *text, *obuf = NULL;
+	size_t olen = 0;
+	FILE *mem;
+	int rc;
+
+	tool_name = "torch-opt";
+	parse_args(argc, argv, &o);
+	if (o.list) {
+		pass_list(stdout);
+		tool_commit(stdout);
+		return 0;
+	}
+	if (o.pipeline) {
+		Pipeline *pl = pipeline_parse(o.pipeline);
+		if (!pl)
+			return 1;
+		pipeline_free(pl);
+	}
+	text = tool_read(o.input, &len);
+	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
+	/* Output is produced in memory first: on any error, nothing is written. */
+	mem = open_memstream(&obuf, &olen);
+	if (o.split)
+		rc = process_split(&o, diag_fallback_file, text, len, mem);
+	else
+		rc = process(&o, diag_fallback_file, text, len, mem);
+	fclose(mem);
+	free(text);
+	if (rc != 0) {
+		free(obuf);
+		return 1;
+	}
+	FILE *out = tool_open_out(o.output);
+	fwrite(obuf, 1, olen, out);
+	free(obuf);
+	tool_commit(out);
+	return 0;
+}
