@@ -48,7 +48,7 @@ $(MODE_STAMP):
 	@touch $@
 
 .SECONDEXPANSION:
-bin/%: $$(patsubst tools/%.c,$(BUILD)/tools/%.o,$$(wildcard tools/$$*/*.c)) $(BUILD)/libfx.a $(MODE_STAMP)
+bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/,$$(wildcard tools/$$*/*.c))) $(BUILD)/libfx.a $(MODE_STAMP)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libfx.a $(LDLIBS) $(TOOL_LIBS_$*)
 
@@ -63,7 +63,12 @@ TOOL_LIBS_fx-import = -ljansson
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
-check: all
+UNITTESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfx.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Ilib -o $@ $< $(BUILD)/libfx.a $(LDLIBS)
+
+check: all $(UNITTESTS)
 	@PYTHON="$(PYTHON)" BUILD="$(BUILD)" sh tests/run.sh
 
 install: all

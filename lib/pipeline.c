@@ -56,7 +56,7 @@ ident(P *p)
 
 	skipsp(p);
 	b = p->s;
-	while (isalnum((unsigned char)*p->s) || strchr("._-$", *p->s))
+	while (*p->s && (isalnum((unsigned char)*p->s) || strchr("._-$", *p->s)))
 		p->s++;
 	if (p->s == b)
 		return NULL;

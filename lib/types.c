@@ -116,8 +116,10 @@ ty_func(Ctx *c, int nin, Type *const *in, int nout, Type *const *out)
 	Type *sub[nin + nout + 1];
 	Type t = {.kind = TY_FUNC, .nin = nin, .nsub = nin + nout, .sub = sub};
 
-	memcpy(sub, in, nin * sizeof *sub);
-	memcpy(sub + nin, out, nout * sizeof *sub);
+	if (nin)
+		memcpy(sub, in, nin * sizeof *sub);
+	if (nout)
+		memcpy(sub + nin, out, nout * sizeof *sub);
 	return unique(c, &t);
 }
 

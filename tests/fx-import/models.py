@@ -1,0 +1,50 @@
+"""Model factories for the fx-import tests (see tests/fx-export/models.py
+for the shared ones).  Each returns (module, example_inputs)."""
+
+import torch
+from torch import nn
+
+
+class InPlace(nn.Module):
+    """In-place ops whose mutated tensor is read again afterwards."""
+
+    def forward(self, x):
+        y = x * 2
+        y.relu_()
+        z = y + 1
+        y.add_(z)
+        return y, z
+
+
+class SmallCNN(nn.Module):
+    """conv, batch norm, in-place ReLU, max pool with indices, split."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU(inplace=True)
+        self.pool = nn.MaxPool2d(2)
+        self.flatten = nn.Flatten()
+
+    def forward(self, x):
+        y = self.pool(self.relu(self.bn(self.conv(x))))
+        s = torch.split(y, 2, dim=1)
+        return self.flatten(s[0] + s[1])
+
+
+def inplace():
+    torch.manual_seed(0)
+    return InPlace().eval(), (torch.randn(2, 3),)
+
+
+def small_cnn():
+    torch.manual_seed(0)
+    return SmallCNN().eval(), (torch.randn(1, 3, 8, 8),)
+
+
+def resnet50():
+    import torchvision
+
+    torch.manual_seed(0)
+    return torchvision.models.resnet50(weights=None).eval(), (torch.randn(1, 3, 224, 224),)

@@ -1,0 +1,126 @@
+/* test_ir.c - unit tests of the IR library's core: uniqued types, use
+ * lists, attributes, float bits, the op table.  Prints one line per failed
+ * check and exits 1 if any failed. */
+#include <math.h>
+#include <string.h>
+
+#include "ir.h"
+
+static int failed;
+
+#define CHECK(cond) do { if (!(cond)) { \
+	printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	failed = 1; } } while (0)
+
+static void
+types(Ctx *c)
+{
+	int64_t d[2] = {4, 3}, e[2] = {DYN, 3};
+	Type *f32 = ty_float(c, TY_F32);
+
+	CHECK(ty_tensor(c, 2, d, f32) == ty_tensor(c, 2, d, f32));
+	CHECK(ty_tensor(c, 2, d, f32) != ty_tensor(c, 2, e, f32));
+	CHECK(ty_vtensor(c, 2, d, f32) != ty_tensor(c, 2, d, f32));
+	CHECK(ty_int(c, 64, SIGNED) != ty_int(c, 64, SIGNLESS));
+	CHECK(ty_torch_list(c, ty_torch(c, TY_TORCH_INT))
+	    == ty_torch_list(c, ty_torch(c, TY_TORCH_INT)));
+	CHECK(ty_numel(ty_tensor(c, 2, d, f32)) == 12);
+	CHECK(ty_numel(ty_tensor(c, 2, e, f32)) == -1);
+	CHECK(ty_numel(ty_vtensor(c, -1, NULL, NULL)) == -1);
+	Type *vt = ty_vtensor(c, 2, d, ty_int(c, 64, SIGNED));
+	CHECK(ty_to_builtin(c, vt) == ty_tensor(c, 2, d, ty_int(c, 64, SIGNLESS)));
+	CHECK(ty_to_vtensor(c, ty_to_builtin(c, vt)) == vt);
+	Type *in[2] = {f32, f32};
+	CHECK(ty_func(c, 2, in, 1, in) == ty_func(c, 2, in, 1, in));
+	CHECK(ty_func(c, 2, in, 1, in) != ty_func(c, 1, in, 2, in));
+}
+
+static void
+floats(Ctx *c)
+{
+	Type *f16 = ty_float(c, TY_F16), *bf16 = ty_float(c, TY_BF16),
+	     *f32 = ty_float(c, TY_F32), *f64 = ty_float(c, TY_F64);
+
+	CHECK(fp_bits(1.0, f16) == 0x3c00);
+	CHECK(fp_bits(1.0, bf16) == 0x3f80);
+	CHECK(fp_bits(1.0, f32) == 0x3f800000);
+	CHECK(fp_bits(-0.0, f32) == 0x80000000);
+	CHECK(fp_bits(INFINITY, f16) == 0x7c00);
+	CHECK(fp_from_bits(0x3555, f16) == fp_round(1.0 / 3, f16));
+	CHECK(isnan(fp_from_bits(0x7fc00000, f32)));
+	CHECK(fp_round(0.1, f32) == (double)0.1f);
+	CHECK(fp_round(0.1, f64) == 0.1);
+	CHECK(fp_from_bits(1, f16) == ldexp(1, -24));
+	CHECK(attr_eq(at_float(c, NAN, f32), at_float(c, NAN, f32)));
+	CHECK(!attr_eq(at_float(c, 0.0, f32), at_float(c, -0.0, f32)));
+}
+
+static void
+attrs(Ctx *c)
+{
+	Type *i8 = ty_int(c, 8, SIGNLESS), *f32 = ty_float(c, TY_F32);
+	int64_t d[1] = {3};
+	float data[3] = {1, 2, 3};
+
+	CHECK(at_int(c, 255, i8)->i == -1);
+	CHECK(at_int(c, 255, ty_int(c, 8, UNSIGNED))->i == 255);
+	CHECK(at_bool(c, 5)->i == 1);
+	Attr *dn = at_dense(c, ty_tensor(c, 1, d, f32), data, sizeof data, 0);
+	CHECK(dense_numel(dn) == 3);
+	CHECK(dense_get_f(dn, 2) == 3.0);
+	CHECK(dense_get_i(dn, 1) == 2);
+	Resource *r = resource_new(c, "builtin", "w", data, sizeof data, 64);
+	Resource *r2 = resource_new(c, "builtin", "w", data, sizeof data, 64);
+	CHECK(r != r2 && strcmp(r->name, r2->name) != 0);
+	CHECK(resource_get(c, "w") == r);
+	Attr *dr = at_dense_resource(c, ty_tensor(c, 1, d, f32), r);
+	CHECK(dense_get_f(dr, 1) == 2.0);
+	CHECK(intern(c, "abc") == intern(c, "abc"));
+	AffMap *id = affmap_identity(c, 3);
+	CHECK(affmap_is_identity(id));
+	int perm[2] = {1, 0};
+	CHECK(!affmap_is_identity(affmap_select(c, 2, 2, perm)));
+	CHECK(affmap_eq(id, affmap_identity(c, 3)));
+}
+
+static void
+uses(Ctx *c)
+{
+	Type *f32 = ty_float(c, TY_F32);
+	Block *b = block_new(c);
+	Value *x = block_add_arg(c, b, f32, NULL), *y = block_add_arg(c, b, f32, NULL);
+	Value *xx[2] = {x, x};
+	Op *add = op_new(c, "arith.addf", 2, xx, 1, &f32, 0, NULL);
+	Op *neg = op_new(c, "arith.negf", 1, (Value *[]){RES(add, 0)}, 1, &f32, 0, NULL);
+
+	op_append(b, add);
+	op_append(b, neg);
+	CHECK(add->info && add->info->nopnds == 2);
+	CHECK(!value_use_empty(x) && !value_has_one_use(x));
+	CHECK(value_has_one_use(RES(add, 0)));
+	value_replace_all_uses(x, y);
+	CHECK(value_use_empty(x) && OPND(add, 0) == y && OPND(add, 1) == y);
+	op_replace(neg, (Value *[]){y});
+	CHECK(b->last == add && add->next == NULL);
+	CHECK(value_use_empty(RES(add, 0)));
+	op_erase(add);
+	CHECK(b->first == NULL && value_use_empty(y));
+	CHECK(opinfo_lookup("torch.aten.mm") && opinfo_lookup("torch.aten.mm")->sig);
+	CHECK(opinfo_lookup("torch.aten.no_such_op") == NULL);
+	CHECK(op_has(op_new(c, "torch.aten.relu_", 0, NULL, 0, NULL, 0, NULL), TR_INPLACE));
+}
+
+int
+main(void)
+{
+	Ctx *c = ctx_new();
+
+	types(c);
+	floats(c);
+	attrs(c);
+	uses(c);
+	ctx_free(c);
+	if (!failed)
+		puts("ok");
+	return failed;
+}

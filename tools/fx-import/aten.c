@@ -1,0 +1,96 @@
+/* aten.c - aten-level nodes: torch.ops.aten.* calls, one op each, and
+ * operator.getitem, which picks one result of a multi-result op or of a
+ * list (unpacked with torch.prim.ListUnpack at the first getitem, as
+ * torch-mlir does). */
+#include <string.h>
+
+#include "fximport.h"
+
+/* "aten.unsqueeze.default" -> "aten.unsqueeze", as torch-mlir names ops */
+static const char *
+opname_of(Imp *im, const char *target)
+{
+	size_t n = strlen(target);
+
+	if (n > 8 && !strcmp(target + n - 8, ".default"))
+		return arena_strndup(im->c, target, n - 8);
+	return target;
+}
+
+void
+import_aten_node(Imp *im, Node *n, const char *path)
+{
+	json_t *args = jreq(im, n->j, "args", JSON_ARRAY, path);
+	json_t *kwargs = jreq(im, n->j, "kwargs", JSON_OBJECT, path);
+
+	import_call(im, n, opname_of(im, jstr(im, n->j, "target", path)), args,
+	    kwargs, path);
+}
+
+static void
+unpack(Imp *im, Node *s, const char *path)
+{
+	json_t *items = list_items(json_object_get(s->j, "value")), *it;
+	Type **types;
+	Value *list;
+	size_t i, n;
+	Op *op;
+
+	if (!items)
+		fail(im, path, "the length of list '%s' is not known", s->name);
+	n = json_array_size(items);
+	types = arena_alloc(im->c, (n + 1) * sizeof *types);
+	json_array_foreach(items, i, it)
+		types[i] = value_type(im, it, 0, path);
+	list = slot_read(im, s->res[0]);
+	op = emit(im, "torch.prim.ListUnpack", 1, &list, n, types);
+	s->unpacked = arena_alloc(im->c, (n + 1) * sizeof *s->unpacked);
+	for (i = 0; i < n; i++)
+		s->unpacked[i] = slot_new(im, RES(op, i));
+	s->nunpacked = n;
+}
+
+static int64_t
+item_index(Imp *im, json_t *idx, int64_t count, const char *name, const char *path)
+{
+	int64_t i;
+
+	if (!jtag_is(idx, "int"))
+		fail(im, path, "expected an int index into '%s'", name);
+	i = jint(im, idx, "value", path);
+	if (i < 0)
+		i += count;
+	if (i < 0 || i >= count)
+		fail(im, path, "index %lld is out of range for '%s' (%lld items)",
+		    (long long)jint(im, idx, "value", path), name, (long long)count);
+	return i;
+}
+
+void
+import_getitem(Imp *im, Node *n, const char *path)
+{
+	json_t *args = jreq(im, n->j, "args", JSON_ARRAY, path);
+	const char *ap = pkey(im, path, "args");
+	Node *s;
+	int64_t i;
+
+	if (json_array_size(args) != 2)
+		fail(im, ap, "getitem takes 2 arguments");
+	s = node_ref(im, json_array_get(args, 0), pidx(im, ap, 0));
+	n->nres = 1;
+	if (s->nres > 1) {
+		i = item_index(im, json_array_get(args, 1), s->nres, s->name, pidx(im, ap, 1));
+		n->res = &s->res[i];
+		return;
+	}
+	if (s->res[0]->v->type->kind == TY_TORCH_LIST) {
+		if (!s->unpacked)
+			unpack(im, s, path);
+		i = item_index(im, json_array_get(args, 1), s->nunpacked, s->name,
+		    pidx(im, ap, 1));
+		n->res = &s->unpacked[i];
+		return;
+	}
+	n->nres = 0;
+	import_tensor_index(im, n, path);
+}

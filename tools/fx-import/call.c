@@ -1,0 +1,190 @@
+/* call.c - one op from its schema: FX args and kwargs are bound to the
+ * schema's parameters by position and name, missing ones get their
+ * default, each becomes an operand of the parameter's torch type, and the
+ * results take the shapes and dtypes the exporter recorded.  An op with no
+ * row in lib/torch_ops.def becomes a generic torch.operator, as in
+ * torch-mlir, so import never fails on an unknown op. */
+#include <string.h>
+
+#include "fximport.h"
+
+typedef struct Bound {
+	json_t *arg;
+	const char *path;
+} Bound;
+
+/* Binds args and kwargs to sc's parameters; on a mismatch fails when
+ * strict, else returns NULL. */
+static Bound *
+bind(Imp *im, Schema *sc, const char *opname, json_t *args, json_t *kwargs,
+	const char *path, int strict)
+{
+	Bound *b = arena_alloc(im->c, (sc->n + 1) * sizeof *b);
+	const char *key, *ap = pkey(im, path, "args"), *kp = pkey(im, path, "kwargs");
+	json_t *v;
+	size_t i;
+	int k;
+
+	if (json_array_size(args) > (size_t)sc->n) {
+		if (!strict)
+			return NULL;
+		fail(im, pidx(im, ap, sc->n), "too many arguments for '%s' (it takes %d)",
+		    opname, sc->n);
+	}
+	json_array_foreach(args, i, v)
+		b[i] = (Bound){v, pidx(im, ap, i)};
+	json_object_foreach(kwargs, key, v) {
+		for (k = 0; k < sc->n && strcmp(sc->p[k].name, key); k++)
+			;
+		if (k == sc->n || b[k].arg) {
+			if (!strict)
+				return NULL;
+			fail(im, pkey(im, kp, key), "'%s' has no argument '%s'%s", opname, key,
+			    k < sc->n ? " left to bind" : "");
+		}
+		b[k] = (Bound){v, pkey(im, kp, key)};
+	}
+	for (k = 0; k < sc->n; k++) {
+		if (b[k].arg)
+			continue;
+		if (!sc->p[k].dflt) {
+			if (!strict)
+				return NULL;
+			fail(im, path, "missing argument '%s' of '%s'", sc->p[k].name, opname);
+		}
+		b[k] = (Bound){sc->p[k].dflt, path};
+	}
+	return b;
+}
+
+static Schema *
+schema_for(Imp *im, const OpInfo *info, const char *opname, json_t *args,
+	json_t *kwargs)
+{
+	json_t *ops = json_object_get(im->root, "operators");
+	json_t *jop = json_object_get(ops, opname);
+	char def[256];
+
+	if (!jop) {   /* recorded under its full FX target */
+		snprintf(def, sizeof def, "%s.default", opname);
+		jop = json_object_get(ops, def);
+	}
+	if (info && info->sig)
+		return schema_from_sig(im, info, jop);
+	if (jop)
+		return schema_from_json(im, jop, pkey(im, "operators", opname));
+	return schema_any(im, json_array_size(args), kwargs);
+}
+
+static const OpInfo *
+lookup(const char *opname)
+{
+	char full[256];
+
+	snprintf(full, sizeof full, "torch.%s", opname);
+	return opinfo_lookup(full);
+}
+
+int
+call_fits(Imp *im, const char *opname, json_t *args, json_t *kwargs)
+{
+	const OpInfo *info = lookup(opname);
+	Schema *sc;
+	Bound *b;
+	int k;
+
+	if (!info || !info->sig)
+		return 0;
+	sc = schema_for(im, info, opname, args, kwargs);
+	if (!(b = bind(im, sc, opname, args, kwargs, "", 0)))
+		return 0;
+	for (k = 0; k < sc->n; k++)
+		if (!arg_fits(im, b[k].arg, sc->p[k].type))
+			return 0;
+	return 1;
+}
+
+/* Result types from the node's recorded value; the result that aliases a
+ * mutated argument is a !torch.tensor. */
+static int
+result_types(Imp *im, Node *n, Schema *sc, int mut, Type ***out, const char *path)
+{
+	json_t *value = json_object_get(n->j, "value"), *items = list_items(value), *it;
+	const char *vp = pkey(im, path, "value");
+	int one_list = sc->nrets == 1 && sc->rets[0]->k == SK_LIST;
+	size_t i, nres;
+
+	if (items && !one_list && sc->nrets != 1) {
+		nres = json_array_size(items);
+		*out = arena_alloc(im->c, (nres + 1) * sizeof **out);
+		json_array_foreach(items, i, it)
+			(*out)[i] = value_type(im, it, mut && i == 0,
+			    pidx(im, pkey(im, vp, "items"), i));
+		return nres;
+	}
+	if (sc->nrets == 0 || (sc->nrets < 0 && jtag_is(value, "none")))
+		return 0;
+	*out = arena_alloc(im->c, sizeof **out);
+	(*out)[0] = value_type(im, value, mut && !one_list, vp);
+	return 1;
+}
+
+void
+set_results(Imp *im, Node *n, Op *op, Slot *mutated)
+{
+	int i;
+
+	n->nres = op->nres;
+	n->res = arena_alloc(im->c, (op->nres + 1) * sizeof *n->res);
+	for (i = 0; i < op->nres; i++)
+		n->res[i] = slot_new(im, RES(op, i));
+	if (mutated && op->nres && RES(op, 0)->type->kind == TY_TORCH_TENSOR) {
+		mutated->h = RES(op, 0);
+		n->res[0] = mutated;
+	}
+}
+
+static Value *
+operand(Imp *im, Param *p, Bound *b, const char *opname, Slot **mutated)
+{
+	Slot *s;
+
+	if (p->mutable && (jtag_is(b->arg, "tensor") || jtag_is(b->arg, "node"))) {
+		s = tensor_slot(im, b->arg, b->path);
+		if (!*mutated)
+			*mutated = s;
+		return slot_handle(im, s);
+	}
+	return import_arg(im, b->arg, p->type, opname, b->path);
+}
+
+static Op *
+make_op(Imp *im, const OpInfo *info, const char *opname, int n, Value **v,
+	int nres, Type **types)
+{
+	Op *op;
+
+	if (info)
+		return emit(im, info->name, n, v, nres, types);
+	op = emit(im, "torch.operator", n, v, nres, types);
+	op_set_attr(im->c, op, "name", at_str(im->c, opname));
+	return op;
+}
+
+void
+import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
+	const char *path)
+{
+	const OpInfo *info = lookup(opname);
+	Schema *sc = schema_for(im, info, opname, args, kwargs);
+	Bound *b = bind(im, sc, opname, args, kwargs, path, 1);
+	Value **v = arena_alloc(im->c, (sc->n + 1) * sizeof *v);
+	Slot *mutated = NULL;
+	Type **types = NULL;
+	int k, nres;
+
+	for (k = 0; k < sc->n; k++)
+		v[k] = operand(im, &sc->p[k], &b[k], opname, &mutated);
+	nres = result_types(im, n, sc, mutated != NULL, &types, path);
+	set_results(im, n, make_op(im, info, opname, sc->n, v, nres, types), mutated);
+}

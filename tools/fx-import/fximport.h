@@ -1,0 +1,167 @@
+/*
+ * fximport.h - the insides of fx-import, shared by its files.
+ *
+ * fx-import reads an fxpipe-fx-json document (formats/fx-json.md) and the
+ * safetensors file beside it, and builds the torch dialect module that
+ * torch-mlir's FX importer would build: one func.func @main whose body
+ * follows the FX nodes in order.  Each FX node's results live in Slots;
+ * a slot holds a value-semantic !torch.vtensor until an in-place op
+ * mutates it, from then on a !torch.tensor handle that every later use
+ * reads with torch.copy.to_vtensor.
+ */
+#ifndef FX_IMPORT_H
+#define FX_IMPORT_H
+
+#include <jansson.h>
+
+#include "ir.h"
+
+/* A schema type, from "Optional[List[int]]" (lib/torch_ops.def) or
+ * "int[]?" (PyTorch's schema syntax, in the JSON's operators). */
+typedef enum SKind {
+	SK_TENSOR, SK_INT, SK_FLOAT, SK_BOOL, SK_STR, SK_SCALAR, SK_DEVICE,
+	SK_GENERATOR, SK_LIST, SK_OPTIONAL, SK_ANY,
+} SKind;
+
+typedef struct SType {
+	SKind k;
+	struct SType *elem;   /* SK_LIST, SK_OPTIONAL */
+	int len;              /* SK_LIST: the N of int[N], else 0 */
+} SType;
+
+typedef struct Param {
+	const char *name;
+	SType *type;
+	json_t *dflt;         /* tagged arg, or NULL when required */
+	int kwonly, mutable;
+} Param;
+
+typedef struct Schema {
+	int n;
+	Param *p;
+	int nrets;
+	SType **rets;
+} Schema;
+
+/* Where a tensor lives: its value, or once mutated its !torch.tensor. */
+typedef struct Slot {
+	Value *v;
+	Value *h;
+} Slot;
+
+typedef struct Node {
+	const char *name;
+	json_t *j;
+	int idx;
+	int done;              /* imported: its results are usable */
+	int nres;
+	Slot **res;            /* one per result */
+	Slot **unpacked;       /* a list result, unpacked at its first getitem */
+	int nunpacked;
+} Node;
+
+/* Safetensors file, mapped read-only. */
+typedef struct Weights {
+	const char *path;
+	const unsigned char *map;
+	size_t size;
+	const unsigned char *data; /* start of the data section */
+	size_t datasize;
+	json_t *header;            /* the file's JSON header */
+	json_t *decl;              /* name -> index into weights.tensors */
+	json_t *res;               /* name -> Resource pointer (as integer) */
+} Weights;
+
+typedef struct Imp {
+	Ctx *c;
+	const char *file;      /* the JSON's name, for messages */
+	json_t *root;
+	int aten;              /* graph "aten" (else "torch") */
+	Node *nodes;
+	int nnodes;
+	json_t *byname;        /* node name -> index */
+	Block *body;
+	Loc *loc;              /* the current node's location */
+	Weights w;
+} Imp;
+
+/* ---- json.c: typed access, failing with the JSON path ---- */
+_Noreturn void fail(Imp *im, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+json_t *jreq(Imp *im, json_t *obj, const char *key, json_type t, const char *path);
+json_t *jopt(Imp *im, json_t *obj, const char *key, json_type t, const char *path);
+const char *jstr(Imp *im, json_t *obj, const char *key, const char *path);
+const char *jtag(Imp *im, json_t *arg, const char *path);   /* arg's "type" */
+int jtag_is(json_t *arg, const char *tag);
+double jfloatval(Imp *im, json_t *v, const char *path);     /* number or "inf".. */
+int64_t jint(Imp *im, json_t *obj, const char *key, const char *path);
+/* "%s.key" / "%s[i]" into a fresh arena string */
+const char *pkey(Imp *im, const char *path, const char *key);
+const char *pidx(Imp *im, const char *path, int i);
+json_t *tag_int(int64_t v);
+json_t *tag_float(double v);
+json_t *tag_bool(int v);
+json_t *tag_none(void);
+json_t *tag_str(const char *s);
+json_t *tag_list(void);      /* append items with json_array_append_new */
+json_t *list_items(json_t *list);
+
+/* ---- types.c: dtypes, tensor types, enums ---- */
+Type *dtype_type(Imp *im, const char *dtype, const char *path);
+size_t dtype_size(const char *dtype);        /* 0 if unknown */
+int dtype_enum(const char *dtype);           /* PyTorch's ScalarType, -1 */
+int64_t enum_value(Imp *im, json_t *arg, const char *path);  /* dtype etc. */
+Type *value_type(Imp *im, json_t *value, int handle, const char *path);
+Type *vtensor_of(Imp *im, json_t *value, int handle, const char *path);
+
+/* ---- emit.c: building ops at the end of the body ---- */
+Op *emit(Imp *im, const char *name, int n, Value *const *opnds, int nres,
+	Type *const *types);
+Value *emit1(Imp *im, const char *name, int n, Value *const *opnds, Type *t);
+Value *c_int(Imp *im, int64_t v);
+Value *c_float(Imp *im, double v);
+Value *c_bool(Imp *im, int v);
+Value *c_str(Imp *im, const char *s);
+Value *c_none(Imp *im);
+Value *c_device(Imp *im, const char *s);
+Value *list_construct(Imp *im, int n, Value *const *elts, Type *elem);
+Slot *slot_new(Imp *im, Value *v);
+Value *slot_read(Imp *im, Slot *s);           /* a vtensor */
+Value *slot_handle(Imp *im, Slot *s);         /* a !torch.tensor */
+Type *torch_list_elem(Imp *im, SType *t);
+
+/* ---- schema.c ---- */
+SType *stype_parse(const char *s, size_t n);
+Schema *schema_from_sig(Imp *im, const OpInfo *info, json_t *jop);
+Schema *schema_from_json(Imp *im, json_t *jop, const char *path);
+Schema *schema_any(Imp *im, int nargs, json_t *kwargs);
+
+/* ---- args.c: FX arguments to torch values ---- */
+Node *node_ref(Imp *im, json_t *arg, const char *path);
+Slot *tensor_slot(Imp *im, json_t *arg, const char *path);
+Value *import_arg(Imp *im, json_t *arg, SType *t, const char *opname,
+	const char *path);
+int arg_fits(Imp *im, json_t *arg, SType *t);
+
+/* ---- call.c: one op from a schema and bound arguments ---- */
+/* Imports `opname` (without "torch.", e.g. "aten.add.Tensor") with FX
+ * args/kwargs: a registered op, or torch.operator when it has no row. */
+void import_call(Imp *im, Node *n, const char *opname, json_t *args,
+	json_t *kwargs, const char *path);
+int call_fits(Imp *im, const char *opname, json_t *args, json_t *kwargs);
+void set_results(Imp *im, Node *n, Op *op, Slot *mutated);
+Value *import_literal(Imp *im, const char *wname, const char *path);
+
+/* ---- aten.c, torchfn.c, modules.c: node kinds ---- */
+void import_aten_node(Imp *im, Node *n, const char *path);
+void import_getitem(Imp *im, Node *n, const char *path);
+void import_torch_function(Imp *im, Node *n, const char *path);
+void import_torch_method(Imp *im, Node *n, const char *path);
+void import_module(Imp *im, Node *n, const char *path);
+void import_tensor_index(Imp *im, Node *n, const char *path);
+
+/* ---- weights.c ---- */
+void weights_open(Imp *im);
+void weights_close(Imp *im);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * fx-import - an FX graph (fxpipe-fx-json from fx-export, plus its
+ * safetensors weights) to the torch dialect, as torch-mlir's FX importer
+ * builds it: one func.func @main over !torch.vtensor values.  Its output
+ * is torch-opt's input.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fximport.h"
+#include "tool.h"
+
+typedef struct Opts {
+	const char *input, *output;
+	int verify, debuginfo;
+} Opts;
+
+static const char usage[] =
+"usage: fx-import [options] FILE.json|-\n"
+"  -o FILE              write to FILE (atomically) instead of stdout\n"
+"  --strip-debuginfo    do not print locations\n"
+"  --no-verify          do not verify the module before printing it\n"
+"  -h, --help           show this help\n";
+
+static void
+parse_args(int argc, char **argv, Opts *o)
+{
+	int i;
+
+	o->verify = o->debuginfo = 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "-o") && i + 1 < argc)
+			o->output = argv[++i];
+		else if (!strncmp(a, "-o", 2) && a[2])
+			o->output = a + 2;
+		else if (!strcmp(a, "--strip-debuginfo"))
+			o->debuginfo = 0;
+		else if (!strcmp(a, "--no-verify"))
+			o->verify = 0;
+		else if (a[0] == '-' && a[1])
+			tool_fail("unknown option '%s'\n%s", a, usage);
+		else if (o->input)
+			tool_fail("more than one input\n%s", usage);
+		else
+			o->input = a;
+	}
+	if (!o->input)
+		tool_fail("no input\n%s", usage);
+}
+
+static json_t *
+load(const char *path, const char *name)
+{
+	size_t len;
+	char *text = tool_read(path, &len);
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+
+	free(text);
+	if (!root)
+		tool_fail("%s:%d:%d: error: %s", name, err.line, err.column, err.text);
+	return root;
+}
+
+static void
+check_format(Imp *im)
+{
+	json_t *v;
+	const char *g;
+
+	if (!json_is_object(im->root))
+		fail(im, NULL, "expected a JSON object");
+	v = json_object_get(im->root, "format");
+	if (!json_is_string(v) || strcmp(json_string_value(v), "fxpipe-fx-json"))
+		fail(im, "format", "not an fxpipe-fx-json document");
+	v = jreq(im, im->root, "version", JSON_INTEGER, "");
+	if (json_integer_value(v) != 1)
+		fail(im, "version", "unsupported format version %lld (fx-import reads version 1)",
+		    (long long)json_integer_value(v));
+	g = jstr(im, im->root, "graph", "");
+	if (strcmp(g, "aten") && strcmp(g, "torch"))
+		fail(im, "graph", "unknown graph level '%s' (expected aten or torch)", g);
+	im->aten = !strcmp(g, "aten");
+	if (!jopt(im, im->root, "operators", JSON_OBJECT, ""))
+		json_object_set_new(im->root, "operators", json_object());
+}
+
+static void
+index_nodes(Imp *im)
+{
+	json_t *nodes = jreq(im, im->root, "nodes", JSON_ARRAY, ""), *j;
+	size_t i;
+
+	im->nnodes = json_array_size(nodes);
+	im->nodes = arena_alloc(im->c, (im->nnodes + 1) * sizeof *im->nodes);
+	im->byname = json_object();
+	json_array_foreach(nodes, i, j) {
+		const char *p = pidx(im, "nodes", i);
+		Node *n = &im->nodes[i];
+		n->j = j;
+		n->idx = i;
+		n->name = jstr(im, j, "name", p);
+		jstr(im, j, "op", p);
+		jstr(im, j, "target", p);
+		jreq(im, j, "args", JSON_ARRAY, p);
+		jreq(im, j, "kwargs", JSON_OBJECT, p);
+		if (json_object_get(im->byname, n->name))
+			fail(im, pkey(im, p, "name"), "node '%s' is defined twice", n->name);
+		json_object_set_new(im->byname, n->name, json_integer(i));
+	}
+}
+
+/* The innermost frame of the model's code, as the exporter recorded it;
+ * else the last frame of the stack trace; else the node's name. */
+static Loc *
+node_loc(Imp *im, Node *n, const char *path)
+{
+	json_t *l = jopt(im, n->j, "loc", JSON_OBJECT, path), *col;
+	const char *st = json_string_value(json_object_get(n->j, "stack_trace")), *f, *q;
+	int line;
+
+	if (l) {
+		const char *lp = pkey(im, path, "loc");
+		col = jopt(im, l, "col", JSON_INTEGER, lp);
+		return loc_file(im->c, jstr(im, l, "file", lp), jint(im, l, "line", lp),
+		    col ? json_integer_value(col) : 0);
+	}
+	for (f = NULL, q = st; q && (q = strstr(q, "File \"")); q++)
+		f = q + 6;
+	if (f && (q = strchr(f, '"')) && sscanf(q, "\", line %d", &line) == 1)
+		return loc_file(im->c, arena_strndup(im->c, f, q - f), line, 0);
+	return loc_name(im->c, n->name, NULL);
+}
+
+static void
+import_placeholder(Imp *im, Node *n, const char *path)
+{
+	json_t *v = jreq(im, n->j, "value", JSON_OBJECT, path);
+	const char *vp = pkey(im, path, "value");
+
+	if (!jtag_is(v, "tensor"))
+		fail(im, vp, "graph input '%s' is not a tensor", n->name);
+	n->nres = 1;
+	n->res = arena_alloc(im->c, sizeof *n->res);
+	n->res[0] = slot_new(im, block_add_arg(im->c, im->body, vtensor_of(im, v, 0, vp), im->loc));
+}
+
+static void
+import_get_attr(Imp *im, Node *n, const char *path)
+{
+	n->nres = 1;
+	n->res = arena_alloc(im->c, sizeof *n->res);
+	n->res[0] = slot_new(im, import_literal(im, jstr(im, n->j, "target", path),
+	    pkey(im, path, "target")));
+}
+
+static int
+is_op_target(Imp *im, const char *target)
+{
+	return !strncmp(target, "aten.", 5)
+	    || json_object_get(json_object_get(im->root, "operators"), target);
+}
+
+static void
+import_call_function(Imp *im, Node *n, const char *path)
+{
+	const char *target = jstr(im, n->j, "target", path);
+
+	if (!strcmp(target, "operator.getitem"))
+		import_getitem(im, n, path);
+	else if (is_op_target(im, target))
+		import_aten_node(im, n, path);
+	else
+		import_torch_function(im, n, path);
+}
+
+static void
+import_nothing(Imp *im, Node *n, const char *path)
+{
+	(void)im, (void)n, (void)path;   /* output: handled after the walk */
+}
+
+static const struct {
+	const char *op;
+	void (*fn)(Imp *, Node *, const char *);
+} node_kinds[] = {
+	{"placeholder", import_placeholder},
+	{"get_attr", import_get_attr},
+	{"call_function", import_call_function},
+	{"call_method", import_torch_method},
+	{"call_module", import_module},
+	{"output", import_nothing},
+};
+
+static void
+import_node(Imp *im, Node *n, const char *path)
+{
+	const char *op = jstr(im, n->j, "op", path);
+	size_t i;
+
+	im->loc = node_loc(im, n, path);
+	for (i = 0; i < sizeof node_kinds / sizeof *node_kinds; i++) {
+		if (!strcmp(node_kinds[i].op, op)) {
+			node_kinds[i].fn(im, n, path);
+			n->done = 1;
+			return;
+		}
+	}
+	fail(im, pkey(im, path, "op"), "unknown node kind '%s'", op);
+}
+
+/* The graph's outputs, flattened in order: only node values count. */
+static void
+collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
+{
+	json_t *items = list_items(arg), *it;
+	size_t i;
+
+	if (jtag_is(arg, "tensor") || jtag_is(arg, "node")) {
+		Node *nd = node_ref(im, arg, path);
+		int k;
+		for (k = 0; k < nd->nres; k++) {
+			*v = xrealloc(*v, (*n + 1) * sizeof **v);
+			(*v)[(*n)++] = slot_read(im, nd->res[k]);
+		}
+	} else if (items) {
+		json_array_foreach(items, i, it)
+			collect_outputs(im, it, pidx(im, pkey(im, path, "items"), i), v, n);
+	} else if (jtag_is(arg, "dict")) {
+		items = jreq(im, arg, "items", JSON_ARRAY, path);
+		json_array_foreach(items, i, it)
+			collect_outputs(im, jreq(im, it, "value", JSON_OBJECT, pidx(im,
+			    pkey(im, path, "items"), i)), pkey(im, pidx(im, pkey(im, path,
+			    "items"), i), "value"), v, n);
+	}
+}
+
+static Op *
+new_func(Imp *im)
+{
+	Op *m = op_new(im->c, "builtin.module", 0, NULL, 0, NULL, 1, loc_unknown(im->c));
+	Op *f = op_new(im->c, "func.func", 0, NULL, 0, NULL, 1, loc_unknown(im->c));
+	Block *mb = block_new(im->c);
+
+	region_append(&m->regs[0], mb);
+	op_append(mb, f);
+	im->body = block_new(im->c);
+	region_append(&f->regs[0], im->body);
+	op_set_attr(im->c, f, "sym_name", at_str(im->c, "main"));
+	return m;
+}
+
+static void
+finish_func(Imp *im, Op *module, json_t *outputs)
+{
+	Op *f = module->regs[0].first->first, *ret;
+	Value **v = NULL;
+	Type **in, **out;
+	int i, n = 0;
+
+	collect_outputs(im, outputs, "outputs", &v, &n);
+	ret = emit(im, "func.return", n, v, 0, NULL);
+	(void)ret;
+	in = arena_alloc(im->c, (im->body->nargs + 1) * sizeof *in);
+	out = arena_alloc(im->c, (n + 1) * sizeof *out);
+	for (i = 0; i < im->body->nargs; i++)
+		in[i] = im->body->args[i]->type;
+	for (i = 0; i < n; i++)
+		out[i] = v[i]->type;
+	op_set_attr(im->c, f, "function_type",
+	    at_type(im->c, ty_func(im->c, im->body->nargs, in, n, out)));
+	free(v);
+}
+
+static Op *
+import_graph(Imp *im)
+{
+	Op *module;
+	json_t *outputs;
+	int i;
+
+	check_format(im);
+	index_nodes(im);
+	outputs = jreq(im, im->root, "outputs", JSON_OBJECT, "");
+	weights_open(im);
+	module = new_func(im);
+	for (i = 0; i < im->nnodes; i++)
+		import_node(im, &im->nodes[i], pidx(im, "nodes", i));
+	im->loc = loc_name(im->c, "output", NULL);
+	for (i = 0; i < im->nnodes; i++)
+		if (!strcmp(json_string_value(json_object_get(im->nodes[i].j, "op")), "output"))
+			im->loc = node_loc(im, &im->nodes[i], pidx(im, "nodes", i));
+	finish_func(im, module, outputs);
+	weights_close(im);
+	return module;
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	Imp im = {0};
+	PrintOpts po = {0};
+	FILE *out;
+	Op *module;
+
+	tool_name = "fx-import";
+	parse_args(argc, argv, &o);
+	im.c = ctx_new();
+	im.file = strcmp(o.input, "-") ? o.input : "<stdin>";
+	im.root = load(o.input, im.file);
+	module = import_graph(&im);
+	diag_fallback_file = im.file;
+	if (o.verify && verify(module) != 0)
+		tool_fail("%s: error: the imported module does not verify "
+		    "(a bug in fx-import; --no-verify prints it anyway)", im.file);
+	out = tool_open_out(o.output);
+	po.debuginfo = o.debuginfo;
+	print_module(out, module, &po);
+	tool_commit(out);
+	json_decref(im.root);
+	ctx_free(im.c);
+	return 0;
+}

@@ -1,0 +1,155 @@
+/* types.c - PyTorch dtypes and enums, and the torch types of FX values. */
+#include <string.h>
+
+#include "fximport.h"
+
+/* One row per dtype: torch name, torch-mlir element type, bytes, PyTorch's
+ * ScalarType number (c10/core/ScalarType.h). */
+static const struct {
+	const char *name;
+	TypeKind kind;
+	int width;
+	Signedness sign;
+	int size, scalar_type;
+} dtypes[] = {
+	{"uint8", TY_INT, 8, UNSIGNED, 1, 0},
+	{"int8", TY_INT, 8, SIGNED, 1, 1},
+	{"int16", TY_INT, 16, SIGNED, 2, 2},
+	{"int32", TY_INT, 32, SIGNED, 4, 3},
+	{"int64", TY_INT, 64, SIGNED, 8, 4},
+	{"float16", TY_F16, 0, 0, 2, 5},
+	{"float32", TY_F32, 0, 0, 4, 6},
+	{"float64", TY_F64, 0, 0, 8, 7},
+	{"bool", TY_INT, 1, SIGNLESS, 1, 11},
+	{"bfloat16", TY_BF16, 0, 0, 2, 15},
+};
+enum { NDTYPES = sizeof dtypes / sizeof *dtypes };
+
+static int
+dtype_row(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NDTYPES; i++)
+		if (!strcmp(dtypes[i].name, name))
+			return i;
+	return -1;
+}
+
+Type *
+dtype_type(Imp *im, const char *dtype, const char *path)
+{
+	int i = dtype_row(dtype);
+
+	if (i < 0)
+		fail(im, path, "unsupported dtype '%s'", dtype);
+	if (dtypes[i].kind == TY_INT)
+		return ty_int(im->c, dtypes[i].width, dtypes[i].sign);
+	return ty_float(im->c, dtypes[i].kind);
+}
+
+size_t
+dtype_size(const char *dtype)
+{
+	int i = dtype_row(dtype);
+
+	return i < 0 ? 0 : dtypes[i].size;
+}
+
+int
+dtype_enum(const char *dtype)
+{
+	int i = dtype_row(dtype);
+
+	return i < 0 ? -1 : dtypes[i].scalar_type;
+}
+
+/* layout and memory_format arguments: torch-mlir passes their enum value
+ * as an int, like dtypes. */
+static const struct {
+	const char *tag, *name;
+	int value;
+} enums[] = {
+	{"layout", "strided", 0},
+	{"layout", "sparse_coo", 1},
+	{"memory_format", "contiguous_format", 0},
+	{"memory_format", "preserve_format", 1},
+	{"memory_format", "channels_last", 2},
+	{"memory_format", "channels_last_3d", 3},
+};
+
+int64_t
+enum_value(Imp *im, json_t *arg, const char *path)
+{
+	const char *tag = jtag(im, arg, path);
+	const char *v = jstr(im, arg, "value", path);
+	size_t i;
+
+	if (!strcmp(tag, "dtype")) {
+		int e = dtype_enum(v);
+		if (e < 0)
+			fail(im, path, "unsupported dtype '%s'", v);
+		return e;
+	}
+	for (i = 0; i < sizeof enums / sizeof *enums; i++)
+		if (!strcmp(enums[i].tag, tag) && !strcmp(enums[i].name, v))
+			return enums[i].value;
+	fail(im, path, "unsupported %s '%s'", tag, v);
+}
+
+/* The torch type of a tensor value {"type": "tensor", "shape", "dtype"};
+ * handle: the non-value-semantic !torch.tensor. */
+Type *
+vtensor_of(Imp *im, json_t *value, int handle, const char *path)
+{
+	json_t *shape = jreq(im, value, "shape", JSON_ARRAY, path);
+	const char *sp = pkey(im, path, "shape");
+	Type *dt = dtype_type(im, jstr(im, value, "dtype", path), pkey(im, path, "dtype"));
+	size_t i, n = json_array_size(shape);
+	int64_t *dims = arena_alloc(im->c, (n + 1) * sizeof *dims);
+
+	for (i = 0; i < n; i++) {
+		json_t *d = json_array_get(shape, i);
+		if (!json_is_integer(d) || json_integer_value(d) < 0)
+			fail(im, pidx(im, sp, i), "expected a dimension size");
+		dims[i] = json_integer_value(d);
+	}
+	return handle ? ty_torch_tensor(im->c, n, dims, dt) : ty_vtensor(im->c, n, dims, dt);
+}
+
+/* The torch type of a node's recorded value (not a tuple). */
+Type *
+value_type(Imp *im, json_t *value, int handle, const char *path)
+{
+	const char *t;
+	json_t *items;
+
+	if (!value || jtag_is(value, "unknown"))
+		return handle ? ty_torch_tensor(im->c, -1, NULL, NULL)
+		    : ty_vtensor(im->c, -1, NULL, NULL);
+	t = jtag(im, value, path);
+	if (!strcmp(t, "tensor"))
+		return vtensor_of(im, value, handle, path);
+	if (!strcmp(t, "int"))
+		return ty_torch(im->c, TY_TORCH_INT);
+	if (!strcmp(t, "float"))
+		return ty_torch(im->c, TY_TORCH_FLOAT);
+	if (!strcmp(t, "bool"))
+		return ty_torch(im->c, TY_TORCH_BOOL);
+	if (!strcmp(t, "none"))
+		return ty_torch(im->c, TY_TORCH_NONE);
+	if (!strcmp(t, "str"))
+		return ty_torch(im->c, TY_TORCH_STR);
+	if (!strcmp(t, "device"))
+		return ty_torch(im->c, TY_TORCH_DEVICE);
+	if ((items = list_items(value))) {
+		/* a list result: its element type from the first item */
+		json_t *first = json_array_get(items, 0);
+		Type *e = first ? value_type(im, first, 0, pidx(im, pkey(im, path, "items"), 0))
+		    : ty_vtensor(im->c, -1, NULL, NULL);
+		if (ty_istorchtensor(e))
+			e = ty_vtensor(im->c, -1, NULL, NULL);
+		return ty_torch_list(im->c, e);
+	}
+	return ty_torch(im->c, TY_TORCH_ANY);
+}
