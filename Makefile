@@ -20,7 +20,7 @@ else
 BUILD = build/opt
 endif
 
-LIBSRC := $(sort $(wildcard lib/*.c))
+LIBSRC := $(sort $(wildcard lib/*.c lib/torch/*.c))
 LIBOBJ := $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
 CTOOLS := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/main.c))))
 PYTOOLS := $(foreach d,$(notdir $(wildcard tools/*)),$(if $(wildcard tools/$(d)/$(d)),$(d)))

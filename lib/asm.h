@@ -147,6 +147,7 @@ ASM(extract) ASM(insert) ASM(from_elements) ASM(splat) ASM(pad)
 ASM(generate) ASM(yield) ASM(treshape)
 /* linalg */
 ASM(named) ASM(generic_linalg) ASM(lindex) ASM(transpose) ASM(broadcast)
+ASM(fxsym) ASM(fxglobal) ASM(fxindex) ASM(fxconst) ASM(fxview) ASM(fxdispatch) ASM(fxcopy) ASM(fxfill)
 #undef ASM
 
 #endif

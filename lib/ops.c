@@ -116,6 +116,7 @@ build_index(void)
 		aten[i].verify = verify_torch_op;
 	attach(verify_hooks, 0);
 	attach(fold_hooks, 1);
+	attach(torch_fold_hooks, 1);
 }
 
 const OpInfo *

@@ -6,6 +6,11 @@
 
 extern const PassInfo pass_canonicalize, pass_cse, pass_dce,
 	pass_symbol_dce, pass_inline;
+/* torch level (lib/torch/) */
+extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contract,
+	pass_torch_reduce_op_variants, pass_torch_maximize_value_semantics,
+	pass_torch_decompose, pass_torch_fold_batchnorm, pass_torch_fold_constants,
+	pass_torch_backend_pipeline;
 
 static const PassInfo *const registry[] = {
 	&pass_canonicalize,
@@ -13,6 +18,14 @@ static const PassInfo *const registry[] = {
 	&pass_dce,
 	&pass_inline,
 	&pass_symbol_dce,
+	&pass_torch_reduce_op_variants,
+	&pass_torch_maximize_value_semantics,
+	&pass_torch_refine_types,
+	&pass_torch_decompose,
+	&pass_torch_fold_batchnorm,
+	&pass_torch_fold_constants,
+	&pass_torch_backend_pipeline,
+	&pass_torch_verify_backend_contract,
 };
 
 enum { NPASS = sizeof registry / sizeof *registry };

@@ -11,6 +11,7 @@ typedef struct OpHook {
 
 extern const OpHook verify_hooks[];   /* verify_ops.c, NULL-ended */
 extern const OpHook fold_hooks[];     /* fold.c, NULL-ended */
+extern const OpHook torch_fold_hooks[]; /* torch/fold.c, NULL-ended */
 
 int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 

@@ -1,0 +1,27 @@
+/* contract.c - is an op allowed by the backend contract? */
+#include <string.h>
+
+#include "contract.h"
+
+static const char *const ops[] = {
+#define C(name) name,
+#include "contract.def"
+#undef C
+	/* structure that torch-lower handles itself */
+	"func.func", "func.return", "func.call", "builtin.module",
+	"torch.constant.int", "torch.constant.float", "torch.constant.bool",
+	"torch.constant.none", "torch.constant.str", "torch.constant.device",
+	"torch.prim.ListConstruct", "torch.vtensor.literal",
+	NULL,
+};
+
+int
+contract_allows(const char *opname)
+{
+	int i;
+
+	for (i = 0; ops[i]; i++)
+		if (!strcmp(ops[i], opname))
+			return 1;
+	return 0;
+}

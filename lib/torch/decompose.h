@@ -1,0 +1,31 @@
+/* decompose.h - the decomposition tables of torch-decompose. */
+#ifndef FX_TORCH_DECOMPOSE_H
+#define FX_TORCH_DECOMPOSE_H
+
+#include "torch.h"
+
+/* Rewrites op (at b) into simpler ops and replaces it; 1 if it did, 0
+ * when the op's operands do not allow it (left for the verifier). */
+typedef int (*DecompFn)(B *b, Op *op);
+typedef struct Decomp {
+	const char *name;    /* "aten.linear" */
+	DecompFn fn;
+} Decomp;
+
+extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+
+/* Shared helpers (decompose_misc.c). */
+Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */
+Value *d_shape(B *b, Value *x);                /* its size list */
+Value *d_view(B *b, Value *x, int n, const int64_t *dims);  /* DYN: size.int */
+void d_done(B *b, Op *op, Value *v);           /* replaces op's result 0 */
+int d_unused_from(Op *op, int i);              /* results i.. are unused */
+/* A view of a per-channel [C] tensor as [1, C, 1, ...] for rank r. */
+Value *d_channel(B *b, Value *v, int r);
+Value *d_add(B *b, Value *x, Value *y);        /* add.Tensor, alpha 1 */
+Value *d_sub(B *b, Value *x, Value *y);
+Value *d_mul(B *b, Value *x, Value *y);
+Value *d_div(B *b, Value *x, Value *y);
+Value *d_transpose(B *b, Value *x, int64_t d0, int64_t d1);
+
+#endif

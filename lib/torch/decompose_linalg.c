@@ -1,0 +1,167 @@
+/*
+ * decompose_linalg.c - contractions to mm and bmm: matmul of every rank
+ * pair (1-D operands gain and lose a dim, batch dims broadcast with
+ * expand and fold into one with view), linear as a matmul with the
+ * transposed weight plus the bias, addmm and baddbmm with their scales.
+ */
+#include <string.h>
+
+#include "decompose.h"
+
+static int64_t
+prod(const int64_t *d, int n)
+{
+	int64_t p = 1;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (d[i] == DYN)
+			return DYN;
+		p *= d[i];
+	}
+	return p;
+}
+
+/* [batch..., r, c] as [B, r, c] after expanding batch to `batch`. */
+static Value *
+batched(B *b, Value *x, int nb, const int64_t *batch)
+{
+	Type *t = x->type;
+	int64_t d[TORCH_MAXRANK], v[3];
+	int r = t->rank, i;
+
+	for (i = 0; i < nb; i++)
+		d[i] = batch[i];
+	d[nb] = t->dims[r - 2];
+	d[nb + 1] = t->dims[r - 1];
+	if (r != nb + 2 || memcmp(t->dims, d, (nb + 2) * sizeof *d))
+		x = b_op3(b, "aten.expand", x, b_ints(b, nb + 2, d), b_bool(b, 0));
+	v[0] = prod(batch, nb);
+	v[1] = d[nb];
+	v[2] = d[nb + 1];
+	return d_view(b, x, 3, v);
+}
+
+/* a @ b with a of rank >= 3 and b 2-D: rows fold into one dim. */
+static Value *
+fold_rows(B *b, Value *a, Value *m, Type *rt)
+{
+	Type *t = a->type;
+	int64_t d[2] = {prod(t->dims, t->rank - 1), t->dims[t->rank - 1]};
+	Value *x = d_view(b, a, 2, d);
+
+	if (!x)
+		return NULL;
+	return d_view(b, b_op2(b, "aten.mm", x, m), rt->rank, rt->dims);
+}
+
+/* The general case: both at least 1-D, one at least 3-D. */
+static Value *
+batch_matmul(B *b, Value *a, Value *m, Type *rt)
+{
+	int ra = tt_rank(a->type), rm = tt_rank(m->type), nb;
+	int64_t batch[TORCH_MAXRANK];
+
+	if (ra == 1)
+		a = b_op2(b, "aten.unsqueeze", a, b_int(b, 0));
+	if (rm == 1)
+		m = b_op2(b, "aten.unsqueeze", m, b_int(b, 1));
+	Type ba = {.kind = TY_TORCH_VTENSOR, .ranked = 1, .rank = a->type->rank - 2,
+		.dims = a->type->dims};
+	Type bm = {.kind = TY_TORCH_VTENSOR, .ranked = 1, .rank = m->type->rank - 2,
+		.dims = m->type->dims};
+	if ((nb = tt_broadcast(&ba, &bm, batch)) < 0 || prod(batch, nb) == DYN)
+		return NULL;
+	Value *x = batched(b, a, nb, batch), *y = batched(b, m, nb, batch);
+	if (!x || !y)
+		return NULL;
+	return d_view(b, b_op2(b, "aten.bmm", x, y), rt->rank, rt->dims);
+}
+
+/* a @ m by PyTorch's matmul rules; NULL when ranks are unknown. */
+static Value *
+matmul(B *b, Value *a, Value *m, Type *rt)
+{
+	int ra = tt_rank(a->type), rm = tt_rank(m->type);
+
+	if (ra < 1 || rm < 1 || tt_rank(rt) < 0)
+		return NULL;
+	if (ra == 1 && rm == 1) {
+		Value *v[2] = {b_op2(b, "aten.mul.Tensor", a, m), b_none(b)};
+		return b_op(b, "aten.sum", 2, v);
+	}
+	if (ra == 2 && rm == 2)
+		return b_op2(b, "aten.mm", a, m);
+	if (ra == 1 && rm == 2)
+		return b_op2(b, "aten.squeeze.dim", b_op2(b, "aten.mm",
+		    b_op2(b, "aten.unsqueeze", a, b_int(b, 0)), m), b_int(b, 0));
+	if (rm == 1 && ra == 2)
+		return b_op2(b, "aten.squeeze.dim", b_op2(b, "aten.mm", a,
+		    b_op2(b, "aten.unsqueeze", m, b_int(b, 1))), b_int(b, 1));
+	if (rm == 2 && ra >= 3)
+		return fold_rows(b, a, m, rt);
+	return batch_matmul(b, a, m, rt);
+}
+
+static int
+matmul_op(B *b, Op *op)
+{
+	Value *v = matmul(b, OPND(op, 0), OPND(op, 1), RES(op, 0)->type);
+
+	if (!v)
+		return 0;
+	d_done(b, op, v);
+	return 1;
+}
+
+static int
+linear(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *w = OPND(op, 1), *bias = OPND(op, 2), *y;
+	int rw = tt_rank(w->type);
+
+	if (rw < 1 || tt_rank(x->type) < 1)
+		return 0;
+	if (rw == 2)
+		w = d_transpose(b, w, 0, 1);
+	if (!(y = matmul(b, x, w, RES(op, 0)->type)))
+		return 0;
+	if (!tv_none(bias))
+		y = d_add(b, y, bias);
+	d_done(b, op, y);
+	return 1;
+}
+
+static int
+is_one(Value *v)
+{
+	double f;
+
+	return tv_float(v, &f) && f == 1;
+}
+
+/* beta * self + alpha * (m1 @ m2), mm or bmm by name. */
+static int
+scaled(B *b, Op *op, const char *mm)
+{
+	Value *self = OPND(op, 0), *beta = OPND(op, 3), *alpha = OPND(op, 4), *y;
+	double f;
+
+	y = b_op2(b, mm, OPND(op, 1), OPND(op, 2));
+	if (!is_one(alpha))
+		y = b_op2(b, "aten.mul.Scalar", y, alpha);
+	if (!(tv_float(beta, &f) && f == 0))
+		y = b_op3(b, "aten.add.Tensor", y, self, beta);
+	d_done(b, op, y);
+	return 1;
+}
+
+static int addmm(B *b, Op *op) { return scaled(b, op, "aten.mm"); }
+static int baddbmm(B *b, Op *op) { return scaled(b, op, "aten.bmm"); }
+
+const Decomp decomp_linalg[] = {
+	{"aten.matmul", matmul_op}, {"aten.linear", linear},
+	{"aten.addmm", addmm}, {"aten.baddbmm", baddbmm}, {"aten.mv", matmul_op},
+	{"aten.dot", matmul_op},
+	{NULL, NULL},
+};

@@ -1,0 +1,376 @@
+/*
+ * decompose_misc.c - decompositions of copies, views, creation ops and
+ * lists: clone and inference dropout are their input, reshapes are
+ * views, zeros, ones, empty, the _like and new_ forms are full, split and friends are
+ * slices, stack is unsqueeze + cat.  Also the helpers the other
+ * decomposition files share.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decompose.h"
+#include "pass.h"
+
+/* ---- helpers ---- */
+
+Value *
+d_dim(B *b, Value *x, int i)
+{
+	Type *t = x->type;
+
+	if (tt_rank(t) > i && t->dims[i] != DYN)
+		return b_int(b, t->dims[i]);
+	return b_op2(b, "aten.size.int", x, b_int(b, i));
+}
+
+Value *
+d_shape(B *b, Value *x)
+{
+	Value *e[TORCH_MAXRANK];
+	int r = tt_rank(x->type), i;
+
+	for (i = 0; i < r; i++)
+		e[i] = d_dim(b, x, i);
+	return b_list(b, r, e);
+}
+
+Value *
+d_view(B *b, Value *x, int n, const int64_t *dims)
+{
+	int64_t d[TORCH_MAXRANK];
+	int i, dyn = 0;
+
+	for (i = 0; i < n; i++) {
+		d[i] = dims[i];
+		if (d[i] == DYN && dyn++)
+			return NULL;
+	}
+	if (tt_rank(x->type) == n && !memcmp(x->type->dims, d, n * sizeof *d) && !dyn)
+		return x;
+	return b_op2(b, "aten.view", x, b_ints(b, n, d));
+}
+
+void
+d_done(B *b, Op *op, Value *v)
+{
+	Value *vals[8] = {v};
+
+	torch_replace(b->c, op, vals);
+}
+
+int
+d_unused_from(Op *op, int i)
+{
+	for (; i < op->nres; i++)
+		if (!value_use_empty(RES(op, i)))
+			return 0;
+	return 1;
+}
+
+Value *
+d_channel(B *b, Value *v, int r)
+{
+	int64_t d[TORCH_MAXRANK];
+	int i;
+
+	if (tt_rank(v->type) != 1 || r < 2)
+		return v;
+	for (i = 0; i < r; i++)
+		d[i] = i == 1 ? v->type->dims[0] : 1;
+	return d_view(b, v, r, d);
+}
+
+Value *d_add(B *b, Value *x, Value *y) { return b_op3(b, "aten.add.Tensor", x, y, b_int(b, 1)); }
+Value *d_sub(B *b, Value *x, Value *y) { return b_op3(b, "aten.sub.Tensor", x, y, b_int(b, 1)); }
+Value *d_mul(B *b, Value *x, Value *y) { return b_op2(b, "aten.mul.Tensor", x, y); }
+Value *d_div(B *b, Value *x, Value *y) { return b_op2(b, "aten.div.Tensor", x, y); }
+
+Value *
+d_transpose(B *b, Value *x, int64_t d0, int64_t d1)
+{
+	return b_op3(b, "aten.transpose.int", x, b_int(b, d0), b_int(b, d1));
+}
+
+/* ---- identities ---- */
+
+static int
+identity(B *b, Op *op)
+{
+	d_done(b, op, OPND(op, 0));
+	return 1;
+}
+
+/* dropout(x, p, train): x in inference. */
+static int
+dropout(B *b, Op *op)
+{
+	int train = 1;
+
+	if (!tv_bool(OPND(op, 2), &train) || train)
+		return 0;
+	return identity(b, op);
+}
+
+static int
+t(B *b, Op *op)
+{
+	Value *x = OPND(op, 0);
+	int r = tt_rank(x->type);
+
+	if (r < 0)
+		return 0;
+	d_done(b, op, r == 2 ? d_transpose(b, x, 0, 1) : x);
+	return 1;
+}
+
+/* ---- reshapes ---- */
+
+/* reshape, _reshape_alias, _unsafe_view: a view of the same size list. */
+static int
+reshape(B *b, Op *op)
+{
+	d_done(b, op, b_op2(b, "aten.view", OPND(op, 0), OPND(op, 1)));
+	return 1;
+}
+
+/* flatten, unflatten: a view to the inferred result shape. */
+static int
+to_result_shape(B *b, Op *op)
+{
+	Type *t = RES(op, 0)->type;
+	Value *v;
+
+	if (tt_rank(t) < 0 || !(v = d_view(b, OPND(op, 0), t->rank, t->dims)))
+		return 0;
+	d_done(b, op, v);
+	return 1;
+}
+
+static int
+expand_as(B *b, Op *op)
+{
+	if (tt_rank(OPND(op, 1)->type) < 0)
+		return 0;
+	d_done(b, op, b_op3(b, "aten.expand", OPND(op, 0), d_shape(b, OPND(op, 1)),
+	    b_bool(b, 0)));
+	return 1;
+}
+
+/* ---- creation: full(size, value, dtype, layout, device, pin) ---- */
+
+static Value *
+full(B *b, Value *size, Value *fill, Type *dtype)
+{
+	Value *v[6] = {size, fill, b_int(b, dt_code(dtype)), b_none(b), b_none(b), b_none(b)};
+
+	return b_op(b, "aten.full", 6, v);
+}
+
+/* The fill value of a creation op (arg): 0, 1, or operand i. */
+static int
+creation(B *b, Op *op, Value *size, Value *fill)
+{
+	Type *dt = tt_dtype(RES(op, 0)->type);
+
+	if (!dt || !size)
+		return 0;
+	if (dt_code(dt) < 0)
+		return 0;
+	d_done(b, op, full(b, size, fill, dt));
+	return 1;
+}
+
+static Value *
+scalar_for(B *b, Op *op, int v)
+{
+	Type *dt = tt_dtype(RES(op, 0)->type);
+
+	if (dt && dt_isfloat(dt))
+		return b_float(b, v);
+	if (dt && dt_isbool(dt))
+		return b_bool(b, v);
+	return b_int(b, v);
+}
+
+static Value *
+like_size(B *b, Op *op)
+{
+	return tt_rank(OPND(op, 0)->type) >= 0 ? d_shape(b, OPND(op, 0)) : NULL;
+}
+
+static int zeros(B *b, Op *op) { return creation(b, op, OPND(op, 0), scalar_for(b, op, 0)); }
+static int ones(B *b, Op *op) { return creation(b, op, OPND(op, 0), scalar_for(b, op, 1)); }
+static int zeros_like(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_for(b, op, 0)); }
+static int ones_like(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_for(b, op, 1)); }
+static int full_like(B *b, Op *op) { return creation(b, op, like_size(b, op), OPND(op, 1)); }
+static int new_zeros(B *b, Op *op) { return creation(b, op, OPND(op, 1), scalar_for(b, op, 0)); }
+static int new_ones(B *b, Op *op) { return creation(b, op, OPND(op, 1), scalar_for(b, op, 1)); }
+static int new_full(B *b, Op *op) { return creation(b, op, OPND(op, 1), OPND(op, 2)); }
+
+/* full(size, v, dtype=None): the dtype made explicit. */
+static int
+full_dtype(B *b, Op *op)
+{
+	if (!tv_none(OPND(op, 2)))
+		return 0;
+	return creation(b, op, OPND(op, 0), OPND(op, 1));
+}
+
+/* fill.Scalar(x, v), zero(x): the contents do not matter. */
+static int fill(B *b, Op *op) { return creation(b, op, like_size(b, op), OPND(op, 1)); }
+static int zero(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_for(b, op, 0)); }
+
+/* ---- dtype conversions ---- */
+
+static Value *
+to_dtype(B *b, Value *x, Type *dt)
+{
+	Value *v[5];
+
+	if (tt_dtype(x->type) == dt)
+		return x;
+	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
+	v[4] = b_none(b);
+	return b_op(b, "aten.to.dtype", 5, v);
+}
+
+/* _to_copy, to.other, type_as: to.dtype of the result's dtype. */
+static int
+to_result_dtype(B *b, Op *op)
+{
+	Type *dt = tt_dtype(RES(op, 0)->type);
+
+	if (!dt || dt_code(dt) < 0)
+		return 0;
+	d_done(b, op, to_dtype(b, OPND(op, 0), dt));
+	return 1;
+}
+
+/* copy(self, src): src in self's dtype and shape. */
+static int
+copy(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *src = OPND(op, 1);
+	Type *dt = tt_dtype(self->type);
+
+	if (!dt || dt_code(dt) < 0 || tt_rank(self->type) < 0 || tt_rank(src->type) < 0)
+		return 0;
+	src = to_dtype(b, src, dt);
+	if (src->type->rank != self->type->rank
+	    || memcmp(src->type->dims, self->type->dims, self->type->rank * sizeof(int64_t))
+	    || !ty_static(self->type))
+		src = b_op3(b, "aten.expand", src, d_shape(b, self), b_bool(b, 0));
+	d_done(b, op, src);
+	return 1;
+}
+
+/* NumToTensor.Scalar: a 0-dim literal for a constant, else full([]). */
+static int
+num_to_tensor(B *b, Op *op)
+{
+	Type *t = RES(op, 0)->type, *dt = tt_dtype(t);
+	Value *s = OPND(op, 0);
+	union { double f64; float f32; int64_t i64; uint8_t u8; } u;
+	double f;
+	size_t n;
+
+	if (!dt || t->kind != TY_TORCH_VTENSOR)
+		return 0;
+	if (!tv_float(s, &f)) {
+		d_done(b, op, full(b, b_ints(b, 0, NULL), s, dt));
+		return 1;
+	}
+	if (dt->kind == TY_F32)
+		u.f32 = (float)f, n = 4;
+	else if (dt->kind == TY_F64)
+		u.f64 = f, n = 8;
+	else if (dt_isbool(dt))
+		u.u8 = f != 0, n = 1;
+	else if (dt == dt_i64(b->c))
+		u.i64 = (int64_t)f, n = 8;
+	else
+		return 0;
+	d_done(b, op, b_literal(b, t, &u, n));
+	return 1;
+}
+
+/* ---- lists ---- */
+
+/* ListUnpack of split/chunk/unbind: slices (or selects) of the input. */
+static int
+list_unpack(B *b, Op *op)
+{
+	Op *def = OPND(op, 0)->def;
+	Value *x, *vals[64];
+	int64_t dim, start = 0;
+	int i, unbind, r;
+
+	if (!def || op->nres > 64 || (!torch_is(def, "aten.split.Tensor")
+	    && !torch_is(def, "aten.split_with_sizes") && !torch_is(def, "aten.chunk")
+	    && !torch_is(def, "aten.unbind.int")))
+		return 0;
+	x = OPND(def, 0);
+	unbind = torch_is(def, "aten.unbind.int");
+	r = tt_rank(x->type);
+	if (r < 0 || !tv_int(OPND(def, unbind ? 1 : 2), &dim) || (dim = tt_dim(dim, r)) < 0)
+		return 0;
+	for (i = 0; i < op->nres; i++) {
+		Type *t = RES(op, i)->type;
+		if (unbind) {
+			vals[i] = b_op3(b, "aten.select.int", x, b_int(b, dim), b_int(b, i));
+			continue;
+		}
+		if (tt_rank(t) != r || t->dims[dim] == DYN)
+			return 0;
+		Value *v[5] = {x, b_int(b, dim), b_int(b, start),
+			b_int(b, start + t->dims[dim]), b_int(b, 1)};
+		vals[i] = b_op(b, "aten.slice.Tensor", 5, v);
+		start += t->dims[dim];
+	}
+	torch_replace(b->c, op, vals);
+	return 1;
+}
+
+static int
+stack(B *b, Op *op)
+{
+	Value **e, *u[64];
+	int n = tv_list(OPND(op, 0), &e), i, r;
+	int64_t dim;
+
+	if (n <= 0 || n > 64 || (r = tt_rank(e[0]->type)) < 0 || !tv_int(OPND(op, 1), &dim)
+	    || (dim = tt_dim(dim, r + 1)) < 0) {
+		if (n > 0)
+			free(e);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		u[i] = b_op2(b, "aten.unsqueeze", e[i], b_int(b, dim));
+	free(e);
+	d_done(b, op, b_op2(b, "aten.cat", b_list(b, n, u), b_int(b, dim)));
+	return 1;
+}
+
+const Decomp decomp_misc[] = {
+	{"aten.clone", identity}, {"aten.contiguous", identity}, {"aten.detach", identity},
+	{"aten.alias", identity}, {"aten.lift_fresh_copy", identity},
+	{"aten.dropout", dropout}, {"aten.feature_dropout", dropout},
+	{"aten.alpha_dropout", dropout}, {"aten.feature_alpha_dropout", dropout},
+	{"aten.t", t}, {"aten.numpy_T", t},
+	{"aten.reshape", reshape}, {"aten._reshape_alias", reshape},
+	{"aten._unsafe_view", reshape}, {"aten.view_copy", reshape},
+	{"aten.flatten.using_ints", to_result_shape}, {"aten.unflatten.int", to_result_shape},
+	{"aten.expand_as", expand_as},
+	{"aten.zeros", zeros}, {"aten.ones", ones}, {"aten.empty.memory_format", zeros},
+	{"aten.full", full_dtype}, {"aten.new_empty", new_zeros},
+	{"aten.zeros_like", zeros_like}, {"aten.ones_like", ones_like},
+	{"aten.empty_like", zeros_like}, {"aten.full_like", full_like},
+	{"aten.new_zeros", new_zeros}, {"aten.new_ones", new_ones}, {"aten.new_full", new_full},
+	{"aten.fill.Scalar", fill}, {"aten.zero", zero},
+	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
+	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
+	{"aten.copy", copy},
+	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
+	{"aten.stack", stack},
+	{NULL, NULL},
+};

@@ -1,0 +1,89 @@
+/* literal.c - reading and making torch.vtensor.literal data as doubles,
+ * for the folding passes. */
+#include <string.h>
+#include <stdlib.h>
+
+#include "fold.h"
+#include "torch.h"
+
+double *
+lit_load(Value *v, int64_t *n)
+{
+	Attr *a = value_const(v);
+	double *out;
+	int64_t i, k;
+	size_t nb;
+	const uint8_t *p;
+
+	if (!a || (a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE)
+	    || !tt_is(v->type) || !ty_static(v->type) || !a->type || !a->type->elem)
+		return NULL;
+	k = ty_numel(v->type);
+	out = xmalloc(mulsz(k ? k : 1, sizeof *out));
+	p = dense_bytes(a, &nb);
+	if (a->type->elem->kind == TY_F32 && !(a->kind == AT_DENSE && a->splat)
+	    && nb >= (size_t)k * 4) {
+		for (i = 0; i < k; i++) {
+			float f;
+			memcpy(&f, p + 4 * i, 4);
+			out[i] = f;
+		}
+	} else
+		for (i = 0; i < k; i++)
+			out[i] = dense_get_f(a, i);
+	*n = k;
+	return out;
+}
+
+static void
+put(uint8_t *p, const Type *d, double v)
+{
+	uint64_t bits;
+	size_t i, n = elem_size(d);
+
+	if (d->kind == TY_F32) {
+		float f = (float)v;
+		memcpy(p, &f, 4);
+		return;
+	}
+	if (ty_isfloat(d))
+		bits = fp_bits(v, d);
+	else if (d->width == 1)
+		bits = v != 0;
+	else
+		bits = (uint64_t)(int64_t)v;
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(bits >> (8 * i));
+}
+
+Value *
+lit_make(B *b, Type *vt, const double *vals, int64_t n, const char *name)
+{
+	size_t esz = elem_size(vt->elem), nb = mulsz(n, esz);
+	uint8_t *buf = xmalloc(nb ? nb : 1);
+	int64_t i;
+	Value *v;
+
+	for (i = 0; i < n; i++)
+		put(buf + i * esz, vt->elem, vals[i]);
+	v = b_literal_named(b, vt, buf, nb, name);
+	free(buf);
+	return v;
+}
+
+const char *
+lit_name(Value *v)
+{
+	Attr *a = value_const(v);
+
+	return a && a->kind == AT_DENSE_RESOURCE ? a->res->name : NULL;
+}
+
+int
+lit_load_ok(Value *v)
+{
+	Attr *a = value_const(v);
+
+	return a && (a->kind == AT_DENSE || a->kind == AT_DENSE_RESOURCE)
+	    && tt_is(v->type) && ty_static(v->type) && a->type && a->type->elem;
+}

@@ -1,0 +1,104 @@
+/*
+ * pass_decompose.c - torch-decompose: composite aten ops into the ops of
+ * the backend contract (lib/contract.def).
+ *
+ * needs:       value semantics (torch-maximize-value-semantics) and
+ *              refined types: the decompositions read ranks, static
+ *              sizes and dtypes.
+ * guarantees:  every op with a rule in decompose_*.c whose operands allow
+ *              it (constant dims, known ranks, inference mode) is
+ *              replaced by simpler ops with inferred types, repeatedly
+ *              until none applies (a decomposition may produce ops that
+ *              decompose further).  Results are numerically PyTorch's.
+ * invalidates: op identities.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "decompose.h"
+#include "pass.h"
+
+typedef struct Slot {
+	const char *name;
+	DecompFn fn;
+} Slot;
+
+static Slot *slots;
+enum { NSLOTS = 1024 };
+
+static void
+add(const Decomp *d)
+{
+	size_t i;
+
+	for (; d->name; d++) {
+		i = hash_bytes(d->name, strlen(d->name), 0) & (NSLOTS - 1);
+		while (slots[i].name)
+			i = (i + 1) & (NSLOTS - 1);
+		slots[i].name = d->name;
+		slots[i].fn = d->fn;
+	}
+}
+
+static DecompFn
+rule(const Op *op)
+{
+	const char *name = torch_opname(op);
+	size_t i;
+
+	if (!name) {
+		if (op_is(op, "torch.prim.ListUnpack") || op_is(op, "torch.prim.NumToTensor.Scalar"))
+			name = op->name + 6;
+		else
+			return NULL;
+	}
+	if (!slots) {
+		slots = xcalloc(NSLOTS, sizeof *slots);
+		add(decomp_linalg);
+		add(decomp_nn);
+		add(decomp_misc);
+	}
+	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
+	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
+		if (!strcmp(slots[i].name, name))
+			return slots[i].fn;
+	return NULL;
+}
+
+static int
+sweep(Ctx *c, Block *blk)
+{
+	Op *op, *next;
+	DecompFn fn;
+	int changed = 0;
+
+	for (op = blk->first; op; op = next) {
+		next = op->next;
+		if (!(fn = rule(op)))
+			continue;
+		B b = b_at(c, op);
+		if (fn(&b, op))
+			changed = 1;
+	}
+	return changed;
+}
+
+static int
+run(Ctx *c, Op *fn, PassArgs *a)
+{
+	Block *b = fn->nregs ? fn->regs[0].first : NULL;
+	int i;
+
+	for (; b; b = b->next)
+		for (i = 0; i < 16 && sweep(c, b); i++)
+			a->changed = 1;
+	return 0;
+}
+
+const PassInfo pass_torch_decompose = {
+	.name = "torch-decompose",
+	.summary = "decompose composite torch ops into the backend contract's ops",
+	.anchor = "func.func",
+	.run = run,
+};

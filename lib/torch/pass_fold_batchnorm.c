@@ -1,0 +1,163 @@
+/*
+ * pass_fold_batchnorm.c - torch-fold-batchnorm: an inference batch norm
+ * right after a convolution or a linear layer with literal weights folds
+ * into that layer's weight and bias.
+ *
+ * needs:       value semantics; batch norms not yet decomposed (run it
+ *              before torch-decompose).
+ * guarantees:  for batch_norm / native_batch_norm (training false) /
+ *              _native_batch_norm_legit_no_training whose input is the
+ *              only use of a non-transposed convolution (or linear) with
+ *              literal weight and bias (or none), and whose statistics,
+ *              weight and bias are literals: the norm is gone and the
+ *              layer has new literals
+ *                W' = W * s,  b' = (b - mean) * s + beta,
+ *                s  = gamma / sqrt(var + eps)     (per output channel),
+ *              computed in double and rounded once.  Other norms stay.
+ * invalidates: op identities; the old literals become dead.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pass.h"
+#include "torch.h"
+
+typedef struct Norm {
+	Value *x, *gamma, *beta, *mean, *var;
+	double eps;
+} Norm;
+
+static int
+norm_of(Op *op, Norm *n)
+{
+	int training = 1, ei;
+
+	if (torch_is(op, "aten._native_batch_norm_legit_no_training"))
+		ei = 6, training = 0;
+	else if (torch_is(op, "aten.native_batch_norm") || torch_is(op, "aten.batch_norm"))
+		ei = 7;
+	else
+		return 0;
+	if (ei == 7 && !tv_bool(OPND(op, 5), &training))
+		return 0;
+	for (int i = 1; i < op->nres; i++)
+		if (!value_use_empty(RES(op, i)))
+			return 0;
+	n->x = OPND(op, 0), n->gamma = OPND(op, 1), n->beta = OPND(op, 2);
+	n->mean = OPND(op, 3), n->var = OPND(op, 4);
+	return !training && tv_float(OPND(op, ei), &n->eps);
+}
+
+/* The per-channel vector behind v (none: fill), or NULL. */
+static double *
+channel(Value *v, int64_t c, double fill)
+{
+	int64_t n, i;
+	double *d;
+
+	if (tv_none(v)) {
+		d = xmalloc(c * sizeof *d);
+		for (i = 0; i < c; i++)
+			d[i] = fill;
+		return d;
+	}
+	if (!(d = lit_load(v, &n)) || n != c) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* The layer: weight operand 1, bias operand 2; 1 when it can fold. */
+static int
+layer_ok(Op *l)
+{
+	int tr = 0;
+
+	if (!l || !value_has_one_use(RES(l, 0)))
+		return 0;
+	if (torch_is(l, "aten.convolution") || torch_is(l, "aten._convolution"))
+		return tv_bool(OPND(l, 6), &tr) && !tr;
+	if (torch_is(l, "aten.conv2d") || torch_is(l, "aten.conv1d"))
+		return 1;
+	return torch_is(l, "aten.linear") && tt_rank(RES(l, 0)->type) == 2;
+}
+
+/* "conv1.weight" -> "conv1.weight.bn"; the bias of a layer without one:
+ * "conv1.weight.bias.bn". */
+static char *
+derived(Value *v, Value *w, const char *sfx)
+{
+	const char *n = lit_name(v), *wn = lit_name(w);
+	char *s = xmalloc(256);
+
+	if (n)
+		snprintf(s, 256, "%s%s", n, sfx);
+	else
+		snprintf(s, 256, "%s.bias%s", wn ? wn : "folded", sfx);
+	return s;
+}
+
+static int
+fold(Ctx *c, Op *bn)
+{
+	Norm n;
+	Op *l;
+	Value *wv, *bv, *nw, *nb;
+	double *w = NULL, *bias = NULL, *g = NULL, *be = NULL, *m = NULL, *var = NULL;
+	int64_t nwel, ch, per, i;
+	int ok = 0;
+
+	if (!norm_of(bn, &n) || !layer_ok(l = n.x->def))
+		return 0;
+	wv = OPND(l, 1), bv = OPND(l, 2);
+	if (tt_rank(wv->type) < 1 || (ch = wv->type->dims[0]) <= 0
+	    || !(w = lit_load(wv, &nwel)) || !(bias = channel(bv, ch, 0))
+	    || !(g = channel(n.gamma, ch, 1)) || !(be = channel(n.beta, ch, 0))
+	    || !(m = channel(n.mean, ch, 0)) || !(var = channel(n.var, ch, 0)))
+		goto out;
+	per = nwel / ch;
+	for (i = 0; i < ch; i++) {
+		double s = g[i] / sqrt(var[i] + n.eps);
+		for (int64_t k = 0; k < per; k++)
+			w[i * per + k] *= s;
+		bias[i] = (bias[i] - m[i]) * s + be[i];
+	}
+	B b = b_at(c, l);
+	char *wn = derived(wv, wv, ".bn"), *bn_ = derived(bv, wv, ".bn");
+	int64_t cdim = ch;
+	nw = lit_make(&b, wv->type, w, nwel, wn);
+	nb = lit_make(&b, tt_vt(c, 1, &cdim, tt_dtype(wv->type)), bias, ch, bn_);
+	free(wn), free(bn_);
+	op_set_operand(l, 1, nw);
+	op_set_operand(l, 2, nb);
+	Value *vals[3] = {RES(l, 0), NULL, NULL};
+	torch_replace(c, bn, vals);
+	ok = 1;
+out:
+	free(w), free(bias), free(g), free(be), free(m), free(var);
+	return ok;
+}
+
+static int
+run(Ctx *c, Op *fn, PassArgs *a)
+{
+	Block *b = fn->nregs ? fn->regs[0].first : NULL;
+	Op *op, *next;
+
+	for (; b; b = b->next)
+		for (op = b->first; op; op = next) {
+			next = op->next;
+			if (fold(c, op))
+				a->changed = 1;
+		}
+	return 0;
+}
+
+const PassInfo pass_torch_fold_batchnorm = {
+	.name = "torch-fold-batchnorm",
+	.summary = "fold inference batch norms into the preceding convolution or linear",
+	.anchor = "func.func",
+	.run = run,
+};

@@ -1,0 +1,297 @@
+/*
+ * pass_reduce_op_variants.c - torch-reduce-op-variants.
+ *
+ * needs:       a func.func of torch ops, value and non-value tensors mixed
+ *              (what fx-import prints).
+ * guarantees:  every trailing-underscore in-place op (`relu_`, `add_`,
+ *              `copy_`, ...) and every `out=` form (a torch.operator
+ *              "aten.X.out") becomes its value-semantic op on
+ *              copy.to_vtensor'ed operands, followed by copy.to_tensor,
+ *              copy.to_vtensor and torch.overwrite.tensor.contents into
+ *              the mutated tensor, whose handle replaces the op's result
+ *              (torch-mlir's ReduceOpVariants).  In-place views (`squeeze_`,
+ *              `t_`, ...) become the view op on the same handle.  Value-
+ *              semantic ops with non-value operands read them through
+ *              copy.to_vtensor and, for non-value results, hand their
+ *              result back through copy.to_tensor.  A torch.operator
+ *              naming a registered aten op becomes that op.
+ * invalidates: op identities; the result names of replaced ops.
+ */
+#include <string.h>
+
+#include "pass.h"
+#include "torch.h"
+
+static Type *
+vt_of(Ctx *c, const Type *t)
+{
+	return tt_vt(c, tt_rank(t), t->dims, t->elem);
+}
+
+static Value *
+to_vtensor(Ctx *c, Op *at, Value *v)
+{
+	Type *t;
+	Op *op;
+
+	if (v->type->kind != TY_TORCH_TENSOR)
+		return v;
+	t = vt_of(c, v->type);
+	op = op_new(c, "torch.copy.to_vtensor", 1, &v, 1, &t, 0, at->loc);
+	op_insert_before(at, op);
+	return RES(op, 0);
+}
+
+static Value *
+to_tensor(Ctx *c, Op *at, Value *v, Type *t)
+{
+	Op *op = op_new(c, "torch.copy.to_tensor", 1, &v, 1, &t, 0, at->loc);
+
+	op_insert_before(at, op);
+	return RES(op, 0);
+}
+
+/* A copy of op named name on value-semantic operands (the first n of
+ * op's), with vtensor results. */
+static Op *
+value_op(Ctx *c, Op *op, const char *name, int n)
+{
+	Value *v[n + 1];
+	Type *t[op->nres + 1];
+	Op *nop;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = to_vtensor(c, op, OPND(op, i));
+	for (i = 0; i < op->nres; i++)
+		t[i] = tt_is(RES(op, i)->type) ? vt_of(c, RES(op, i)->type) : RES(op, i)->type;
+	nop = op_new(c, name, n, v, op->nres, t, 0, op->loc);
+	for (i = 0; i < op->nattrs; i++)
+		if (strcmp(op->attrs[i].name, "name"))
+			op_set_attr(c, nop, op->attrs[i].name, op->attrs[i].val);
+	op_insert_before(op, nop);
+	return nop;
+}
+
+static void
+replace_by_results(Ctx *c, Op *op, Op *by)
+{
+	Value *v[op->nres + 1];
+	int i;
+
+	for (i = 0; i < op->nres; i++)
+		v[i] = RES(by, i);
+	torch_replace(c, op, v);
+}
+
+/* The value op overwrites `dst`: to_tensor, to_vtensor, overwrite. */
+static void
+overwrite(Ctx *c, Op *at, Value *val, Value *dst)
+{
+	Value *v[2];
+	Op *ow;
+
+	v[0] = to_vtensor(c, at, to_tensor(c, at, val, dst->type));
+	v[1] = dst;
+	ow = op_new(c, "torch.overwrite.tensor.contents", 2, v, 0, NULL, 0, at->loc);
+	op_insert_before(at, ow);
+}
+
+/* op's results replaced by the mutated handle dst. */
+static void
+mutate(Ctx *c, Op *op, const char *name, int n, Value *dst)
+{
+	Op *nop = value_op(c, op, name, n);
+	Value *vals[1] = {dst};
+
+	if (dst->type->kind != TY_TORCH_TENSOR || op->nres != 1) {
+		replace_by_results(c, op, nop);
+		return;
+	}
+	overwrite(c, op, RES(nop, 0), dst);
+	if (RES(op, 0)->type != dst->type) {
+		/* the result has other static info than the handle */
+		Type *t = RES(op, 0)->type;
+		Op *cast = op_new(c, "torch.tensor_static_info_cast", 1, vals, 1, &t, 0, op->loc);
+		op_insert_before(op, cast);
+		vals[0] = RES(cast, 0);
+	}
+	torch_replace(c, op, vals);
+}
+
+/* "torch.aten.add_.Tensor" -> "torch.aten.add.Tensor" */
+static const OpInfo *
+value_variant(Ctx *c, const char *name)
+{
+	char buf[160];
+	const char *base = name + strlen("torch.aten.");
+	size_t n = strcspn(base, ".");
+
+	if (n < 2 || base[n - 1] != '_' || strlen(name) >= sizeof buf)
+		return NULL;
+	snprintf(buf, sizeof buf, "torch.aten.%.*s%s", (int)n - 1, base, base + n);
+	return opinfo_lookup(buf);
+}
+
+static int
+inplace(Ctx *c, Op *op)
+{
+	const OpInfo *vi = value_variant(c, op->name);
+	Op *nop;
+
+	if (!vi) {
+		op_error(op, "'%s' is not supported", op->name + 6);
+		return -1;
+	}
+	if (vi->traits & TR_VIEW) {
+		nop = op_clone(c, op, NULL, NULL);
+		nop->name = vi->name;
+		nop->info = vi;
+		op_insert_before(op, nop);
+		replace_by_results(c, op, nop);
+		return 0;
+	}
+	mutate(c, op, vi->name, op->nopnds, OPND(op, 0));
+	return 0;
+}
+
+/* torch.operator "aten.X.out": the functional op takes every operand but
+ * the last (`out`). */
+static const OpInfo *
+out_variant(const char *name, int n)
+{
+	static const char *const sfx[] = {"", ".Tensor", ".Scalar", ".int", ".dim",
+		".self", ".dim_IntList", NULL};
+	char buf[160];
+	size_t len = strlen(name);
+	const OpInfo *info;
+	int i;
+
+	if (len < 5 || len > 120 || strcmp(name + len - 4, ".out"))
+		return NULL;
+	for (i = 0; sfx[i]; i++) {
+		snprintf(buf, sizeof buf, "torch.%.*s%s", (int)len - 4, name, sfx[i]);
+		if ((info = opinfo_lookup(buf)) && info->nopnds == n - 1
+		    && (info->traits & TR_VALUESEM))
+			return info;
+	}
+	return NULL;
+}
+
+/* The same op under another name, attributes but `name` kept. */
+static Op *
+renamed(Ctx *c, Op *op, const OpInfo *info)
+{
+	Value *v[op->nopnds + 1];
+	Type *t[op->nres + 1];
+	Op *nop;
+	int i;
+
+	for (i = 0; i < op->nopnds; i++)
+		v[i] = OPND(op, i);
+	for (i = 0; i < op->nres; i++)
+		t[i] = RES(op, i)->type;
+	nop = op_new(c, info->name, op->nopnds, v, op->nres, t, 0, op->loc);
+	for (i = 0; i < op->nattrs; i++)
+		if (strcmp(op->attrs[i].name, "name"))
+			op_set_attr(c, nop, op->attrs[i].name, op->attrs[i].val);
+	op_insert_before(op, nop);
+	replace_by_results(c, op, nop);
+	return nop;
+}
+
+static int reduce_op(Ctx *c, Op *op, int *changed);
+
+/* A torch.operator: an out= form, or a registered op under its name. */
+static int
+generic(Ctx *c, Op *op, int *changed)
+{
+	const char *name = torch_opname(op);
+	char buf[160];
+	const OpInfo *info;
+
+	if (!name || strlen(name) > 140 || op->nregs)
+		return 0;
+	if ((info = out_variant(name, op->nopnds)) && op->nopnds > 0) {
+		*changed = 1;
+		mutate(c, op, info->name, op->nopnds - 1, OPND(op, op->nopnds - 1));
+		return 0;
+	}
+	snprintf(buf, sizeof buf, "torch.%s", name);
+	if (!(info = opinfo_lookup(buf)) || (info->nopnds >= 0 && info->nopnds != op->nopnds)
+	    || (info->nres >= 0 && info->nres != op->nres))
+		return 0;
+	*changed = 1;
+	return reduce_op(c, renamed(c, op, info), changed);
+}
+
+static int
+has_nonvalue(Op *op)
+{
+	int i;
+
+	for (i = 0; i < op->nopnds; i++)
+		if (OPND(op, i)->type->kind == TY_TORCH_TENSOR)
+			return 1;
+	for (i = 0; i < op->nres; i++)
+		if (RES(op, i)->type->kind == TY_TORCH_TENSOR)
+			return 1;
+	return 0;
+}
+
+/* A value-semantic op on non-value tensors. */
+static void
+to_value(Ctx *c, Op *op)
+{
+	Op *nop = value_op(c, op, op->name, op->nopnds);
+	Value *vals[op->nres + 1];
+	int i;
+
+	for (i = 0; i < op->nres; i++) {
+		vals[i] = RES(nop, i);
+		if (RES(op, i)->type->kind == TY_TORCH_TENSOR)
+			vals[i] = to_tensor(c, op, vals[i], RES(op, i)->type);
+	}
+	torch_replace(c, op, vals);
+}
+
+static int
+reduce_op(Ctx *c, Op *op, int *changed)
+{
+	if (op_is(op, "torch.operator"))
+		return generic(c, op, changed);
+	if (strncmp(op->name, "torch.aten.", 11))
+		return 0;
+	if (op_has(op, TR_INPLACE)) {
+		*changed = 1;
+		return inplace(c, op);
+	}
+	if (op_has(op, TR_VALUESEM) && has_nonvalue(op)) {
+		*changed = 1;
+		to_value(c, op);
+	}
+	return 0;
+}
+
+static int
+run(Ctx *c, Op *fn, PassArgs *a)
+{
+	Block *b = fn->nregs ? fn->regs[0].first : NULL;
+	Op *op, *next;
+	int rc = 0;
+
+	for (; b; b = b->next)
+		for (op = b->first; op; op = next) {
+			next = op->next;
+			if (reduce_op(c, op, &a->changed) < 0)
+				rc = -1;
+		}
+	return rc;
+}
+
+const PassInfo pass_torch_reduce_op_variants = {
+	.name = "torch-reduce-op-variants",
+	.summary = "in-place and out= variants to value-semantic ops with explicit copies",
+	.anchor = "func.func",
+	.run = run,
+};

@@ -1,0 +1,20 @@
+/*
+ * pipeline.c - torch-backend-pipeline: torch-opt's default for torch IR,
+ * from what fx-import prints to the backend contract.
+ *
+ * Order: value semantics first (the other passes need it), types, then
+ * batch norms fold into the layers before they would be decomposed,
+ * decompositions (which iterate to their own fixed point and infer the
+ * types of what they make), literal folding and canonicalization (which
+ * folding exposes to each other, so twice), CSE, and the contract check.
+ */
+#include "pass.h"
+
+const PassInfo pass_torch_backend_pipeline = {
+	.name = "torch-backend-pipeline",
+	.summary = "torch IR as imported to the backend contract (torch-opt's default)",
+	.pipeline = "func.func(torch-reduce-op-variants,torch-maximize-value-semantics,"
+	    "torch-refine-types,torch-fold-batchnorm,torch-decompose,canonicalize,"
+	    "torch-fold-constants,canonicalize,torch-decompose,torch-refine-types,cse),"
+	    "torch-verify-backend-contract",
+};

@@ -1,0 +1,42 @@
+// RUN: torch-opt -p torch-fold-batchnorm,canonicalize %s | FileCheck %s
+
+// W' = W * g / sqrt(var + eps), b' = (b - mean) * g / sqrt(var + eps) + beta
+// per output channel: here g = [4, 1] and var + eps = [4, 1] (eps 0) make
+// the scale [2, 1]; with mean [1, 0], beta [0.5, 0] and no conv bias,
+// b' = [-1.5, 0].
+// CHECK-LABEL: func.func @conv(
+// CHECK-DAG:     %[[W:.*]] = torch.vtensor.literal(dense<{{\[}}[{{\[}}[2.000000e+00]]], {{\[}}[{{\[}}3.000000e+00]]]]> : tensor<2x1x1x1xf32>)
+// CHECK-DAG:     %[[B:.*]] = torch.vtensor.literal(dense<[-1.500000e+00, 0.000000e+00]> : tensor<2xf32>)
+// CHECK:         %[[C:.*]] = torch.aten.convolution %arg0, %[[W]], %[[B]],
+// CHECK-NOT:     batch_norm
+// CHECK:         return %[[C]]
+func.func @conv(%x: !torch.vtensor<[1,1,3,3],f32>) -> !torch.vtensor<[1,2,3,3],f32> {
+  %w = torch.vtensor.literal(dense<[[[[1.0]]], [[[3.0]]]]> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %g = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %beta = torch.vtensor.literal(dense<[0.5, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %mean = torch.vtensor.literal(dense<[1.0, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %var = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %eps = torch.constant.float 0.000000e+00
+  %mom = torch.constant.float 1.000000e-01
+  %l1 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l0 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,3,3],f32>
+  %1:3 = torch.aten.native_batch_norm %0, %g, %beta, %mean, %var, %false, %mom, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  return %1#0 : !torch.vtensor<[1,2,3,3],f32>
+}
+
+// Training-mode norms and norms of non-literal statistics stay.
+// CHECK-LABEL: func.func @stays(
+// CHECK:         torch.aten.native_batch_norm
+func.func @stays(%x: !torch.vtensor<[1,2],f32>, %w: !torch.vtensor<[2,2],f32>, %s: !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2],f32> {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %eps = torch.constant.float 1.000000e-05
+  %0 = torch.aten.linear %x, %w, %none : !torch.vtensor<[1,2],f32>, !torch.vtensor<[2,2],f32>, !torch.none -> !torch.vtensor<[1,2],f32>
+  %1:3 = torch.aten.native_batch_norm %0, %s, %s, %s, %s, %false, %eps, %eps : !torch.vtensor<[1,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  return %1#0 : !torch.vtensor<[1,2],f32>
+}
