@@ -20,7 +20,7 @@ else
 BUILD = build/opt
 endif
 
-LIBSRC := $(sort $(wildcard lib/*.c lib/torch/*.c))
+LIBSRC := $(sort $(wildcard lib/*.c lib/torch/*.c lib/rt/*.c))
 LIBOBJ := $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
 CTOOLS := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/main.c))))
 PYTOOLS := $(foreach d,$(notdir $(wildcard tools/*)),$(if $(wildcard tools/$(d)/$(d)),$(d)))
@@ -60,6 +60,7 @@ $(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
 	chmod +x $@
 
 TOOL_LIBS_fx-import = -ljansson
+TOOL_LIBS_vmrun = -lpthread -ldl
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -69,7 +70,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfx.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -Ilib -o $@ $< $(BUILD)/libfx.a $(LDLIBS)
 
 check: all $(UNITTESTS)
-	@PYTHON="$(PYTHON)" BUILD="$(BUILD)" sh tests/run.sh
+	@PYTHON="$(PYTHON)" BUILD="$(BUILD)" SANITIZE="$(SANITIZE)" sh tests/run.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -97,3 +98,4 @@ demo: all
 	bin/torch-opt -p '' examples/linear-linalg.mlir | mlir-opt-16 > /dev/null && echo 'mlir-opt-16: ok'
 
 .PHONY: demo
+.SECONDARY:

@@ -95,7 +95,7 @@ parse_opts(P *p, Node *n)
 			return;
 		}
 		skipsp(p);
-		const char *v = "true";
+		char *v = NULL;
 		if (*p->s == '=') {
 			p->s++;
 			skipsp(p);
@@ -110,12 +110,18 @@ parse_opts(P *p, Node *n)
 				o++;
 			if (!*o) {
 				perr(p, "unknown option", k);
+				free(k);
+				free(v);
 				return;
 			}
 		} else if (n->pass) {
 			perr(p, "pass takes no options", n->pass->name);
+			free(k);
+			free(v);
 			return;
 		}
+		if (!v)
+			v = xstrdup("true");
 		n->args.opts = xrealloc(n->args.opts, mulsz(n->args.n + 1, sizeof(PassOpt)));
 		n->args.opts[n->args.n].key = k;
 		n->args.opts[n->args.n++].val = v;
@@ -262,6 +268,10 @@ node_free(Node *n)
 
 	for (i = 0; i < n->nkids; i++)
 		node_free(n->kids[i]);
+	for (i = 0; i < n->args.n; i++) {
+		free((char *)n->args.opts[i].key);
+		free((char *)n->args.opts[i].val);
+	}
 	free(n->kids);
 	free(n->opname);
 	free(n->args.opts);

@@ -5,10 +5,17 @@
 
 #include "fximport.h"
 
+/* Schema types live as long as the process: one arena for all of them. */
+static Ctx *stypes;
+
 static SType *
 mk(SKind k, SType *elem)
 {
-	SType *t = xcalloc(1, sizeof *t);
+	SType *t;
+
+	if (!stypes)
+		stypes = ctx_new();
+	t = arena_alloc(stypes, sizeof *t);
 
 	t->k = k;
 	t->elem = elem;
@@ -144,13 +151,18 @@ parse_param(Ctx *c, Param *p, const char *s, const char *end)
 }
 
 static void
-parse_rets(Schema *sc, const char *r)
+parse_rets(Ctx *c, Schema *sc, const char *r)
 {
 	const char *e;
+	int n = 0;
 
+	for (e = r; *e; e = *e ? e + 1 : e) {   /* count, then fill */
+		e = field_end(e);
+		n++;
+	}
+	sc->rets = arena_alloc(c, n * sizeof *sc->rets);
 	for (; *r; r = *e ? e + 1 : e) {
 		e = field_end(r);
-		sc->rets = xrealloc(sc->rets, (sc->nrets + 1) * sizeof *sc->rets);
 		sc->rets[sc->nrets++] = stype_parse(r, e - r);
 	}
 }
@@ -180,13 +192,18 @@ schema_from_sig(Imp *im, const OpInfo *info, json_t *jop)
 	Schema *sc = arena_alloc(im->c, sizeof *sc);
 	const char *s = info->sig->args, *e;
 
+	int n = 0;
+
+	for (e = s; *e; e = *e ? e + 1 : e) {   /* count, then fill */
+		e = field_end(e);
+		n++;
+	}
+	sc->p = arena_alloc(im->c, n * sizeof *sc->p);
 	for (; *s; s = *e ? e + 1 : e) {
 		e = field_end(s);
-		sc->p = xrealloc(sc->p, (sc->n + 1) * sizeof *sc->p);
-		memset(&sc->p[sc->n], 0, sizeof *sc->p);
 		parse_param(im->c, &sc->p[sc->n++], s, e);
 	}
-	parse_rets(sc, info->sig->rets);
+	parse_rets(im->c, sc, info->sig->rets);
 	mark_mutable(sc, info, jop);
 	return sc;
 }
@@ -200,7 +217,7 @@ schema_from_json(Imp *im, json_t *jop, const char *path)
 	const char *ap = pkey(im, path, "arguments");
 	size_t i;
 
-	sc->p = xcalloc(json_array_size(args) + 1, sizeof *sc->p);
+	sc->p = arena_alloc(im->c, (json_array_size(args) + 1) * sizeof *sc->p);
 	json_array_foreach(args, i, a) {
 		const char *p = pidx(im, ap, i), *type = jstr(im, a, "type", p);
 		Param *q = &sc->p[sc->n++];
@@ -210,7 +227,7 @@ schema_from_json(Imp *im, json_t *jop, const char *path)
 		q->mutable = json_is_true(json_object_get(a, "mutable"));
 		q->dflt = json_object_get(a, "default");
 	}
-	sc->rets = xcalloc(json_array_size(rets) + 1, sizeof *sc->rets);
+	sc->rets = arena_alloc(im->c, (json_array_size(rets) + 1) * sizeof *sc->rets);
 	json_array_foreach(rets, i, a) {
 		const char *type = jstr(im, a, "type", pidx(im, pkey(im, path, "returns"), i));
 		sc->rets[sc->nrets++] = stype_parse(type, strlen(type));
@@ -227,7 +244,7 @@ schema_any(Imp *im, int nargs, json_t *kwargs)
 	json_t *v;
 
 	sc->nrets = -1;   /* as many as the recorded value has */
-	sc->p = xcalloc(nargs + json_object_size(kwargs) + 1, sizeof *sc->p);
+	sc->p = arena_alloc(im->c, (nargs + json_object_size(kwargs) + 1) * sizeof *sc->p);
 	for (sc->n = 0; sc->n < nargs; sc->n++) {
 		sc->p[sc->n].name = "";
 		sc->p[sc->n].type = mk(SK_ANY, NULL);

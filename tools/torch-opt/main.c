@@ -15,6 +15,7 @@ typedef struct Opts {
 	int split, list;
 	Buf extra;                  /* --PASSNAME flags, as a bare list */
 	const char *before[64], *after[64];
+	char *names[2];             /* storage behind before and after */
 	int nbefore, nafter;
 	PipelineOpts pl;
 } Opts;
@@ -40,10 +41,13 @@ static const char usage[] =
 "  --allow-unregistered-dialect  accept ops of unknown dialects\n";
 
 static void
-split_names(const char *v, const char **into, int *n)
+split_names(const char *v, const char **into, int *n, char **store)
 {
 	char *s = xstrdup(v), *tok, *save;
 
+	free(*store);
+	*store = s;
+	*n = 0;
 	for (tok = strtok_r(s, ",", &save); tok && *n < 63; tok = strtok_r(NULL, ",", &save))
 		into[(*n)++] = tok;
 	into[*n] = NULL;
@@ -92,9 +96,9 @@ parse_args(int argc, char **argv, Opts *o)
 		else if ((v = optval(argc, argv, &i, "-o")))
 			o->output = v;
 		else if ((v = optval(argc, argv, &i, "--print-ir-before")))
-			split_names(v, o->before, &o->nbefore);
+			split_names(v, o->before, &o->nbefore, &o->names[0]);
 		else if ((v = optval(argc, argv, &i, "--print-ir-after")))
-			split_names(v, o->after, &o->nafter);
+			split_names(v, o->after, &o->nafter, &o->names[1]);
 		else if (flag(a, "--print-ir-after-all"))
 			o->pl.print_after_all = 1;
 		else if (flag(a, "--print-ir-after-change"))
@@ -271,5 +275,8 @@ main(int argc, char **argv)
 	fwrite(obuf, 1, olen, out);
 	free(obuf);
 	tool_commit(out);
+	buf_free(&o.extra);
+	free(o.names[0]);
+	free(o.names[1]);
 	return 0;
 }

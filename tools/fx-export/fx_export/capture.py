@@ -1,0 +1,455 @@
+"""Capture an FX graph from a module, at aten level or at torch level.
+
+Every capture path ends in the same normal form (a `Captured`):
+  * weights are `get_attr` nodes whose target is the tensor's name in the
+    weights file (its dotted attribute path where it has one), so the only
+    placeholders are the user's inputs;
+  * each get_attr target appears once, dead nodes are gone;
+  * node.meta["fxpipe_val"] describes the node's result (see `spec_of`);
+  * node.meta["fxpipe_frames"] holds the model-code stack frames, if known.
+"""
+
+import contextlib
+import dataclasses
+import traceback
+import warnings
+from typing import Dict
+
+import torch
+import torch.fx
+import torch.utils._pytree as pytree
+
+from . import sourceloc
+from .common import HAS_TORCH_EXPORT, ExportError
+
+# PyTorch's fused kernels for attention / transformer layers.  They replace
+# a whole layer with one opaque op, which a compiler cannot lower.
+FUSED_FAST_PATH_OPS = ("_native_multi_head_attention", "_transformer_encoder_layer_fwd",
+                       "_scaled_dot_product_flash_attention",
+                       "_scaled_dot_product_efficient_attention",
+                       "_scaled_dot_product_cudnn_attention")
+
+
+@dataclasses.dataclass
+class TensorSpec:
+    shape: list
+    dtype: torch.dtype
+    strides: list
+
+
+@dataclasses.dataclass
+class SymbolicScalar:
+    """A scalar only known at run time (a SymInt, or x.size(0) at torch level)."""
+    kind: str  # "int", "float" or "bool"
+
+
+@dataclasses.dataclass
+class Captured:
+    graph: torch.fx.Graph
+    level: str                      # "aten" or "torch"
+    method: str                     # "make_fx", "torch.export", "symbolic_trace"
+    weights: Dict[str, torch.Tensor]          # get_attr target -> tensor
+    modules: Dict[str, torch.nn.Module]       # call_module target -> module
+
+
+# ---------------------------------------------------------------- values
+
+def _static_int(value):
+    try:
+        return int(value)
+    except Exception:  # an unbacked or unhinted SymInt
+        raise ExportError("dynamic shapes are not supported; export with static shapes")
+
+
+def spec_of(value):
+    """A description of a run-time value that keeps no tensor data alive."""
+    if isinstance(value, torch.Tensor):
+        return TensorSpec([_static_int(d) for d in value.shape], value.dtype,
+                          [_static_int(s) for s in value.stride()])
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, list):
+        return [spec_of(v) for v in value]
+    if isinstance(value, tuple):  # also torch.Size and named tuples
+        return tuple(spec_of(v) for v in value)
+    for sym_type, kind in ((getattr(torch, "SymBool", ()), "bool"),
+                           (getattr(torch, "SymInt", ()), "int"),
+                           (getattr(torch, "SymFloat", ()), "float")):
+        if isinstance(value, sym_type):
+            return SymbolicScalar(kind)
+    return value  # left for the encoder to reject or describe
+
+
+class _ValueRecorder(torch.fx.Interpreter):
+    """Runs a graph on real inputs and records each node's result spec."""
+
+    def run_node(self, node):
+        result = super().run_node(node)
+        node.meta["fxpipe_val"] = spec_of(result)
+        return result
+
+
+def _record_values(graph_module, args):
+    with torch.no_grad():
+        _ValueRecorder(graph_module).run(*args)
+
+
+# ---------------------------------------------------------- graph cleanup
+
+def _fetch_attr(root, target):
+    obj = root
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _mutates_inputs(node):
+    """Whether a node may write to one of its inputs (so is not dead code
+    even without users: the write is seen through the written tensor)."""
+    target = node.target
+    if isinstance(target, torch._ops.OpOverload):
+        return any(a.alias_info is not None and a.alias_info.is_write
+                   for a in target._schema.arguments)
+    if node.op == "call_module":
+        return True  # a module may keep state; be conservative
+    name = target if isinstance(target, str) else getattr(target, "__name__", "")
+    return (name.endswith("_") and not name.endswith("__")) or node.kwargs.get("inplace") is True
+
+
+def eliminate_dead_code(graph):
+    """Drop nodes whose results are unused and that write nothing."""
+    for node in reversed(list(graph.nodes)):
+        if node.op in ("placeholder", "output") or node.users:
+            continue
+        if node.op in ("call_function", "call_method", "call_module") and _mutates_inputs(node):
+            continue
+        graph.erase_node(node)
+
+
+def merge_duplicate_get_attrs(graph):
+    """make_fx emits one get_attr per use of a weight; keep the first."""
+    first = {}
+    for node in list(graph.nodes):
+        if node.op != "get_attr":
+            continue
+        if node.target in first:
+            node.replace_all_uses_with(first[node.target])
+            graph.erase_node(node)
+        else:
+            first[node.target] = node
+
+
+def replace_lift_fresh_copy(graph):
+    """Tensors made in forward (torch.tensor(...)) are traced as a weight
+    copied by aten.lift_fresh_copy, an internal op; it is just a clone."""
+    for node in graph.nodes:
+        if node.op == "call_function" and node.target == torch.ops.aten.lift_fresh_copy.default:
+            node.target = torch.ops.aten.clone.default
+
+
+def check_no_fused_ops(graph):
+    for node in graph.nodes:
+        if node.op == "call_function" and any(op in str(node.target) for op in FUSED_FAST_PATH_OPS):
+            raise ExportError(
+                f"the graph contains the fused inference op {node.target}, which "
+                "cannot be compiled; this happens when the module runs its fast "
+                "path (e.g. nn.TransformerEncoderLayer under no_grad)")
+
+
+def _attach_frames(graph, innermost_first):
+    for node in graph.nodes:
+        frames = sourceloc.model_frames(node.stack_trace, innermost_first)
+        if frames:
+            node.meta["fxpipe_frames"] = frames
+
+
+# ------------------------------------------------------------ aten level
+
+@contextlib.contextmanager
+def _math_attention_only():
+    """Make F.scaled_dot_product_attention (torch >= 2.0) take its math
+    path, which traces to matmul/softmax ops, rather than a fused kernel
+    (flash, memory-efficient, cuDNN) that appears as one op in the graph.
+    The switches are global (CPU included) despite living in backends.cuda."""
+    backends = getattr(torch.backends, "cuda", None)
+    saved = {}
+    for kind in ("flash", "mem_efficient", "cudnn", "math"):
+        getter = getattr(backends, f"{kind}_sdp_enabled", None)
+        setter = getattr(backends, f"enable_{kind}_sdp", None)
+        if getter and setter:
+            saved[setter] = getter()
+            setter(kind == "math")
+    try:
+        yield
+    finally:
+        for setter, value in saved.items():
+            setter(value)
+
+
+@contextlib.contextmanager
+def fused_fast_paths_disabled(module):
+    """Run the block so that nn.MultiheadAttention / nn.TransformerEncoder*
+    take their composite (decomposable) path rather than a fused kernel.
+
+    Their fast path (aten._native_multi_head_attention,
+    aten._transformer_encoder_layer_fwd) is taken only when autograd is not
+    needed: grad mode off, or no parameter or input requiring grad.  Tracing
+    with grad enabled and every floating-point parameter requiring grad rules
+    it out on every version; the autograd bookkeeping this adds to the trace
+    is dead code, dropped afterwards.
+
+    That is not enough where tracing itself turns grad mode off (torch.export
+    2.1 traces torch.nn layers under no_grad), so also: the explicit switch
+    of torch >= 2.2, and each TransformerEncoderLayer's activation_relu_or_gelu
+    flag set to 0 -- a flag read only to choose the fused path (the composite
+    path calls self.activation).  Attention itself takes its math path.
+    """
+    frozen = [p for p in module.parameters()
+              if p.is_floating_point() and not p.requires_grad]
+    layers = [(m, m.activation_relu_or_gelu) for m in module.modules()
+              if hasattr(m, "activation_relu_or_gelu")]
+    mha = getattr(torch.backends, "mha", None)
+    has_switch = hasattr(mha, "set_fastpath_enabled")
+    saved_switch = mha.get_fastpath_enabled() if has_switch else None
+    try:
+        for p in frozen:
+            p.requires_grad_(True)
+        for layer, _ in layers:
+            layer.activation_relu_or_gelu = 0
+        if has_switch:
+            mha.set_fastpath_enabled(False)
+        with torch.enable_grad(), _math_attention_only():
+            yield
+    finally:
+        if has_switch:
+            mha.set_fastpath_enabled(saved_switch)
+        for layer, flag in layers:
+            layer.activation_relu_or_gelu = flag
+        for p in frozen:
+            p.requires_grad_(False)
+
+
+@contextlib.contextmanager
+def _make_fx_stack_traces():
+    """make_fx (torch < 2.1) builds its own tracer; switch stack-trace
+    recording on for the class while we trace."""
+    from torch.fx.experimental.proxy_tensor import PythonKeyTracer
+
+    had_own = "record_stack_traces" in PythonKeyTracer.__dict__
+    saved = PythonKeyTracer.__dict__.get("record_stack_traces")
+    PythonKeyTracer.record_stack_traces = True
+    try:
+        yield
+    finally:
+        if had_own:
+            PythonKeyTracer.record_stack_traces = saved
+        else:
+            del PythonKeyTracer.record_stack_traces
+
+
+def _weight_names(module):
+    """id(tensor) -> dotted name, for every parameter and buffer."""
+    names = {}
+    for name, tensor in list(module.named_parameters()) + list(module.named_buffers()):
+        names.setdefault(id(tensor), name)
+    return names
+
+
+def _capture_aten_make_fx(module, args):
+    from torch._decomp import get_decompositions
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    # Internal aliasing ops that 1.13 emits for reshape/flatten; as views
+    # they are what every consumer of aten graphs understands.
+    aten = torch.ops.aten
+    decompositions = get_decompositions([aten._reshape_alias, aten._unsafe_view])
+    with fused_fast_paths_disabled(module), _make_fx_stack_traces():
+        gm = make_fx(module, decomposition_table=decompositions)(*args)
+    _record_values(gm, args)
+    _attach_frames(gm.graph, innermost_first=True)
+
+    # make_fx names weights _param_constantN/_tensor_constantN; give the
+    # module's own parameters and buffers back their dotted names.
+    names = _weight_names(module)
+    weights = {}
+    for node in gm.graph.nodes:
+        if node.op == "get_attr":
+            tensor = _fetch_attr(gm, node.target)
+            node.target = names.get(id(tensor), node.target)
+            weights[node.target] = tensor
+    return Captured(gm.graph, "aten", "make_fx", weights, {})
+
+
+def _placeholder_to_get_attr(graph, node, target):
+    with graph.inserting_before(node):
+        new = graph.create_node("get_attr", target)
+    new.meta = dict(node.meta)
+    node.replace_all_uses_with(new)
+    graph.erase_node(node)
+
+
+def _lifted_inputs(signature):
+    """Placeholder name -> weight name for parameters, buffers, constants."""
+    lifted = {}
+    for field in ("inputs_to_parameters", "inputs_to_buffers",
+                  "inputs_to_lifted_tensor_constants"):
+        lifted.update(getattr(signature, field, None) or {})
+    return lifted
+
+
+def _exported_tensor(program, module, name):
+    for table in (program.state_dict, getattr(program, "constants", None),
+                  getattr(program, "tensor_constants", None)):
+        if table and name in table:
+            return table[name]
+    return _fetch_attr(module, name)
+
+
+def _user_outputs(program, flat):
+    """The user's outputs among the graph's outputs (which also carry
+    buffer / input mutations), nested back as the module returned them."""
+    specs = getattr(program.graph_signature, "output_specs", None)
+    if specs is not None:
+        from torch.export.graph_signature import OutputKind
+        user = [v for s, v in zip(specs, flat) if s.kind == OutputKind.USER_OUTPUT]
+    else:
+        n_user = len(program.graph_signature.user_outputs)
+        user = flat[len(flat) - n_user:]
+    if len(user) != len(flat):
+        warnings.warn(f"fx-export: dropping {len(flat) - len(user)} buffer/input "
+                      "mutation output(s); the exported graph is inference-only")
+    out_spec = _out_spec(program)
+    return pytree.tree_unflatten(user, out_spec) if out_spec is not None else tuple(user)
+
+
+def _out_spec(program):
+    """The pytree spec of the module's outputs; where it lives varies."""
+    try:
+        return program.module_call_graph[0].signature.out_spec
+    except (AttributeError, IndexError, TypeError):
+        pass
+    try:
+        return program.call_spec.out_spec
+    except Exception:  # removed or deprecated in some versions
+        return None
+
+
+def _capture_aten_export(module, args):
+    import torch.export
+
+    with fused_fast_paths_disabled(module):
+        program = torch.export.export(module, tuple(args))
+        # Lower to the Core ATen opset (torch >= 2.2).  Newer versions export
+        # composite ops (aten.linear, aten.conv2d, and the fused
+        # aten.scaled_dot_product_attention); the default table turns them
+        # into aten.addmm, aten.convolution, aten.bmm/_softmax..., the same
+        # level as make_fx graphs, and a bounded set for a compiler.
+        if hasattr(program, "run_decompositions"):
+            program = program.run_decompositions()
+    graph = program.graph_module.graph
+
+    # Weights become get_attr nodes.  Name them by identity with the
+    # module's own tensors: torch 2.1 mangles the names (L__self___fc1.weight).
+    names = _weight_names(module)
+    weights = {}
+    lifted = _lifted_inputs(program.graph_signature)
+    user_inputs = set(program.graph_signature.user_inputs)
+    for node in list(graph.nodes):
+        if node.op == "placeholder" and node.name in lifted:
+            tensor = _exported_tensor(program, module, lifted[node.name])
+            name = names.get(id(tensor), lifted[node.name])
+            weights[name] = tensor
+            _placeholder_to_get_attr(graph, node, name)
+        elif node.op == "placeholder" and node.name not in user_inputs:
+            raise ExportError(f"unsupported graph input {node.name!r} (not a tensor input)")
+        elif node.op == "get_attr":
+            weights[node.target] = _fetch_attr(program.graph_module, node.target)
+
+    output = next(n for n in graph.nodes if n.op == "output")
+    output.args = (_user_outputs(program, list(pytree.tree_flatten(output.args[0])[0])),)
+
+    for node in graph.nodes:
+        if "val" in node.meta:
+            node.meta["fxpipe_val"] = spec_of(node.meta["val"])
+    _attach_frames(graph, innermost_first=False)
+    return Captured(graph, "aten", "torch.export", weights, {})
+
+
+def capture_aten(module, args):
+    if HAS_TORCH_EXPORT:
+        captured = _capture_aten_export(module, args)
+    else:
+        captured = _capture_aten_make_fx(module, args)
+    merge_duplicate_get_attrs(captured.graph)
+    replace_lift_fresh_copy(captured.graph)
+    eliminate_dead_code(captured.graph)
+    check_no_fused_ops(captured.graph)
+    _drop_unused_weights(captured)
+    return captured
+
+
+# ----------------------------------------------------------- torch level
+
+class _SourceTracer(torch.fx.Tracer):
+    """symbolic_trace's tracer, recording model-code frames on each node.
+
+    We build the trace ourselves (outermost frame first) rather than rely
+    on record_stack_traces, whose frame order changed between versions.
+    """
+
+    def create_proxy(self, *args, **kwargs):
+        proxy = super().create_proxy(*args, **kwargs)
+        stack = traceback.format_stack()
+        proxy.node.meta["fxpipe_frames"] = sourceloc.model_frames("".join(stack), False)
+        return proxy
+
+
+def capture_torch(module, args):
+    tracer = _SourceTracer()
+    graph = tracer.trace(module)
+    gm = torch.fx.GraphModule(tracer.root, graph)
+    _record_values(gm, args)
+    merge_duplicate_get_attrs(graph)
+    eliminate_dead_code(graph)
+
+    # Weights: those read by get_attr, and the parameters and buffers of the
+    # leaf modules called (named by their dotted path in the model).
+    weights, modules = {}, {}
+    for node in graph.nodes:
+        if node.op == "get_attr":
+            weights[node.target] = _fetch_attr(gm, node.target)
+        elif node.op == "call_module":
+            submodule = gm.get_submodule(node.target)
+            modules[node.target] = submodule
+            for local, tensor in module_tensors(submodule):
+                weights[f"{node.target}.{local}"] = tensor
+    return Captured(graph, "torch", "symbolic_trace", weights, modules)
+
+
+def module_tensors(module):
+    """(local dotted name, tensor) for a module's parameters and buffers."""
+    return list(module.named_parameters()) + list(module.named_buffers())
+
+
+def _drop_unused_weights(captured):
+    live = {n.target for n in captured.graph.nodes if n.op == "get_attr"}
+    captured.weights = {k: v for k, v in captured.weights.items() if k in live}
+
+
+def capture(module, args, level):
+    """Capture `module` called on the tensors `args` at `level`."""
+    if level not in ("aten", "torch"):
+        raise ExportError(f"unknown graph level {level!r} (expected 'aten' or 'torch')")
+    if not isinstance(module, torch.nn.Module):
+        raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
+    args = (args,) if isinstance(args, torch.Tensor) else tuple(args)
+    for i, arg in enumerate(args):
+        if not isinstance(arg, torch.Tensor):
+            raise ExportError(f"example input {i} is a {type(arg).__name__}; "
+                              "only tensor inputs are supported")
+    # Trace on copies: the capture runs the model, and an in-place op on an
+    # input must not change the caller's tensors.
+    args = tuple(a.detach().clone() for a in args)
+    if level == "aten":
+        return capture_aten(module, args)
+    return capture_torch(module, args)

@@ -1,0 +1,171 @@
+"""fx-export command line: FILE.py:FACTORY -> fxpipe-fx-json + safetensors.
+
+Every failure prints "fx-export: error: ..." to stderr and exits 1
+(-v adds the Python traceback); no output file is created then.
+"""
+
+import argparse
+import importlib.util
+import os
+import re
+import sys
+import traceback
+
+import torch
+
+from . import export
+from .common import ExportError
+
+PROG = "fx-export"
+
+# --input dtype suffixes -> torch dtype attribute names.
+INPUT_DTYPES = {
+    "f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16",
+    "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8",
+    "u8": "uint8", "i1": "bool", "bool": "bool",
+}
+# Random integer inputs are drawn from [0, INT_INPUT_HIGH).
+INT_INPUT_HIGH = 10
+
+
+class UsageError(Exception):
+    """Bad command-line input, reported like any other error."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
+def make_parser():
+    parser = _Parser(
+        prog=PROG,
+        description="Capture a PyTorch module as an FX graph and write it as "
+                    "fxpipe-fx-json (for fx-import) plus a .safetensors weights file.")
+    parser.add_argument("source", metavar="FILE.py:FACTORY",
+                        help="Python file and the function in it that returns a module, "
+                             "or a tuple (module, example_inputs)")
+    parser.add_argument("--input", action="append", default=[], metavar="SPEC",
+                        help="shape and dtype of one random example input, e.g. "
+                             "1x3x224x224xf32 (repeat for several inputs; dtypes: "
+                             + " ".join(INPUT_DTYPES) + ")")
+    parser.add_argument("--graph", choices=("aten", "torch"), default="aten",
+                        help="aten: aten-level graph (default); torch: torch-level "
+                             "graph from symbolic tracing")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed for torch's RNG before calling FACTORY (default 0)")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE.json",
+                        help="output JSON; weights go beside it as FILE.safetensors")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print the Python traceback on errors")
+    return parser
+
+
+def parse_input_spec(spec):
+    """'1x3x224x224xf32' -> ([1, 3, 224, 224], 'float32'); 'f32' -> ([], ...)."""
+    parts = spec.strip().lower().split("x")
+    dtype = INPUT_DTYPES.get(parts[-1])
+    dims = parts[:-1]
+    if dtype is None or not all(re.fullmatch(r"\d+", d) for d in dims):
+        raise UsageError(
+            f"bad --input {spec!r}: expected dimensions and a dtype joined by 'x', "
+            f"e.g. 1x3x224x224xf32 (dtypes: {', '.join(INPUT_DTYPES)})")
+    return [int(d) for d in dims], dtype
+
+
+def random_input(shape, dtype_name):
+    dtype = getattr(torch, dtype_name)
+    if dtype.is_floating_point:
+        return torch.randn(shape, dtype=torch.float32).to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape).bool()
+    return torch.randint(0, INT_INPUT_HIGH, shape, dtype=dtype)
+
+
+def split_source(source):
+    path, sep, factory = source.rpartition(":")
+    if not sep or not path or not factory.isidentifier():
+        raise UsageError(f"bad source {source!r}: expected FILE.py:FACTORY")
+    return path, factory
+
+
+def load_factory(path, name):
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: no such file")
+    # Let the model file import its neighbours, as `python FILE.py` would.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec = importlib.util.spec_from_file_location("_fx_export_model", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses, pickle etc. look it up
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        raise UsageError(f"{path}: failed to load: {type(e).__name__}: {e}") from e
+    factory = getattr(module, name, None)
+    if not callable(factory):
+        raise UsageError(f"{path}: no function {name!r}")
+    return factory
+
+
+def call_factory(factory, name):
+    """(module, example_inputs or None) from the user's factory."""
+    try:
+        result = factory()
+    except Exception as e:
+        raise UsageError(f"factory {name}() raised {type(e).__name__}: {e}") from e
+    if not (isinstance(result, tuple) and len(result) == 2):
+        return result, None
+    module, inputs = result
+    if isinstance(inputs, torch.Tensor):
+        return module, (inputs,)
+    if not isinstance(inputs, (tuple, list)):
+        raise UsageError(f"{name}() returned example inputs of type "
+                         f"{type(inputs).__name__}; expected a tensor or a tuple of tensors")
+    return module, tuple(inputs)
+
+
+def run(argv):
+    args = make_parser().parse_args(argv)
+    specs = [parse_input_spec(s) for s in args.input]
+    path, name = split_source(args.source)
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(out_dir):
+        raise UsageError(f"{args.output}: directory {out_dir} does not exist")
+
+    torch.manual_seed(args.seed)
+    module, inputs = call_factory(load_factory(path, name), name)
+    if specs:
+        inputs = tuple(random_input(shape, dtype) for shape, dtype in specs)
+    if inputs is None:
+        raise UsageError(f"no example inputs: pass --input, or return "
+                         f"(module, inputs) from {name}()")
+    if not isinstance(module, torch.nn.Module):
+        raise UsageError(f"{name}() returned a {type(module).__name__}, not a torch.nn.Module")
+    module.eval()  # export the inference graph
+    export(module, inputs, args.output, graph=args.graph)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    verbose = "-v" in argv or "--verbose" in argv
+    try:
+        run(argv)
+    except SystemExit:
+        raise  # --help
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 1
+    except Exception as e:
+        if verbose:
+            traceback.print_exc()
+        print(f"{PROG}: error: {_message(e)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _message(error):
+    """Our own errors speak for themselves; others get their type name."""
+    if isinstance(error, (UsageError, ExportError)):
+        return str(error)
+    return f"{type(error).__name__}: {error}".rstrip(": ")
