@@ -347,6 +347,7 @@ struct Op {
 	Loc *loc;
 	Block *parent;
 	Op *prev, *next;
+	uint32_t ord;        /* position in its block; valid only inside verify() */
 };
 
 /* Creation: operands and result types are copied. */

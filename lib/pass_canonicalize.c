@@ -233,6 +233,7 @@ place_const(Canon *k, Op *op)
 {
 	Region *r;
 	Slot *s, *tail;
+	int moved;
 
 	if (value_use_empty(RES(op, 0))) {
 		op_erase(op);
@@ -252,9 +253,7 @@ place_const(Canon *k, Op *op)
 	tail = slot_get(k, r, NULL);
 	if (!tail->val)
 		k->n++;
-	else if (!tail->val->parent)
-		tail->val = NULL;
-	int moved = hoist(op, r->first, tail->val);
+	moved = hoist(op, r->first, tail->val);
 	tail->val = op;
 	return moved;
 }

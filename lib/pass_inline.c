@@ -10,8 +10,8 @@
  *              their callers, so what is copied is already inlined.  Calls
  *              that close a cycle of the call graph (recursion) and calls
  *              of external or multi-block functions stay.  Then private
- *              func.func ops that nothing else references are erased, until
- *              none is left.
+ *              func.func ops with a body that nothing else references are
+ *              erased, until none is left (declarations stay).
  * invalidates: the erased calls and functions.  Copied ops get call-site
  *              locations: callsite(callee location at call location).
  *              Runs no canonicalization afterwards.
@@ -256,12 +256,15 @@ ref_op(Op *op, void *env)
 	return 0;
 }
 
+/* A private function with a body may go when unused; declarations stay,
+ * as with MLIR's inliner. */
 static int
-is_private(Op *fn)
+discardable(Op *fn)
 {
 	Attr *v = op_attr(fn, "sym_visibility");
 
-	return v && v->kind == AT_STR && !strcmp(v->s, "private");
+	return v && v->kind == AT_STR && !strcmp(v->s, "private")
+	    && fn->nregs && fn->regs[0].first;
 }
 
 /* Erases one round of unreferenced private functions; 1 if any. */
@@ -277,7 +280,7 @@ erase_unused(Inliner *in, Op *mod)
 		op_walk(o, ref_op, &r);
 	}
 	for (i = 0; i < in->n; i++)
-		if (in->fns[i] && !r.used[i] && is_private(in->fns[i])) {
+		if (in->fns[i] && !r.used[i] && discardable(in->fns[i])) {
 			op_erase(in->fns[i]);
 			in->fns[i] = NULL;
 			erased = 1;

@@ -30,12 +30,24 @@ ancestor_in(Op *op, Block *b)
 	return op;
 }
 
+/* a and b are in one block, numbered by number_ops. */
 static int
 precedes(Op *a, Op *b)
 {
-	for (; a; a = a->next)
-		if (a == b)
-			return 1;
+	return a->ord < b->ord;
+}
+
+/* Numbers the ops of every block so dominance checks are O(1). */
+static int
+number_ops(Op *op, void *env)
+{
+	(void)env;
+	for (int i = 0; i < op->nregs; i++)
+		for (Block *b = op->regs[i].first; b; b = b->next) {
+			uint32_t k = 0;
+			for (Op *o = b->first; o; o = o->next)
+				o->ord = k++;
+		}
 	return 0;
 }
 
@@ -157,6 +169,7 @@ verify(Op *op)
 {
 	V v = {0};
 
+	op_walk(op, number_ops, NULL);
 	op_walk(op, verify_one, &v);
 	return v.failed ? -1 : 0;
 }

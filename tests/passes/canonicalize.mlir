@@ -1,4 +1,5 @@
 // RUN: torch-opt -p canonicalize --split-input-file %s | FileCheck %s
+// RUN: torch-opt -p 'canonicalize{max-iterations=1}' --split-input-file %s | FileCheck %s
 
 // Integer constant folding: chains fold in one run, constants end up at the
 // top of the entry block in order of first appearance, division by zero
@@ -314,4 +315,31 @@ func.func @chain() -> i64 {
   %3 = arith.muli %2, %0 : i64
   %4 = arith.addi %3, %0 : i64
   return %4 : i64
+}
+
+// -----
+
+// Constants go last in commutative ops and in cmpi (which mirrors its
+// predicate); select of its own equality test, add/sub inverses and an
+// idempotent op applied twice fold to existing values.
+// CHECK-LABEL: func.func @canonical_forms
+// CHECK-SAME:    (%[[X:.*]]: i32, %[[Y:.*]]: i32)
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:    %[[A:.*]] = arith.addi %[[X]], %[[C3]] : i32
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi sgt, %[[X]], %[[C3]] : i32
+// CHECK-NEXT:    %[[M:.*]] = arith.andi %[[X]], %[[Y]] : i32
+// CHECK-NEXT:    return %[[A]], %[[C]], %[[Y]], %[[X]], %[[X]], %[[M]]
+func.func @canonical_forms(%x: i32, %y: i32) -> (i32, i1, i32, i32, i32, i32) {
+  %c3 = arith.constant 3 : i32
+  %0 = arith.addi %c3, %x : i32
+  %1 = arith.cmpi slt, %c3, %x : i32
+  %e = arith.cmpi eq, %x, %y : i32
+  %2 = arith.select %e, %x, %y : i32
+  %s = arith.subi %x, %y : i32
+  %3 = arith.addi %s, %y : i32
+  %a = arith.addi %x, %y : i32
+  %4 = arith.subi %a, %y : i32
+  %m = arith.andi %x, %y : i32
+  %5 = arith.andi %m, %x : i32
+  return %0, %1, %2, %3, %4, %5 : i32, i1, i32, i32, i32, i32
 }

@@ -97,7 +97,8 @@ module {
 
 // -----
 
-// Unused private functions are erased even when nothing was inlined.
+// Unused private functions with a body are erased even when nothing was
+// inlined.
 // CHECK-LABEL: module
 // CHECK-NOT:     @unused
 // CHECK:         func.func @keep
@@ -106,6 +107,19 @@ module {
     return
   }
   func.func @keep() {
+    return
+  }
+}
+
+// -----
+
+// Unused private declarations stay, as upstream.
+// CHECK-LABEL: module
+// CHECK:         func.func private @decl()
+// CHECK-NOT:     @body
+module {
+  func.func private @decl()
+  func.func private @body() {
     return
   }
 }
