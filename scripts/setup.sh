@@ -2,7 +2,7 @@
 # setup.sh - installs what fxpipe needs on Debian 12, then builds.
 # Safe to run again: it installs only what is missing.
 set -e
-PKGS="make gcc libjansson-dev llvm-16-dev llvm-16-tools mlir-16-tools bats
+PKGS="make gcc libjansson-dev llvm-16-dev llvm-16-tools mlir-16-tools libmlir-16 bats
 python3-torch python3-torchvision python3-jsonschema man-db"
 
 missing=

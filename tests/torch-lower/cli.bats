@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# torch-lower's command line: the seed, errors at the op's Python location,
+# atomic -o, the lowering table against lib/contract.def, and mlir-opt-16
+# on everything torch-lower writes for the tests.
+
+setup() {
+  IN="$BATS_TEST_DIRNAME/inputs"
+  T="$BATS_TEST_TMPDIR"
+}
+
+@test "the seed's LinearModule lowers to IR equivalent to seed-linear-linalg.mlir" {
+  command -v mlir-opt-16 >/dev/null || skip "mlir-opt-16 is not installed"
+  bin/torch-lower examples/linear-torch.mlir | mlir-opt-16 --canonicalize > "$T/got.mlir"
+  mlir-opt-16 --canonicalize examples/linear-linalg.mlir > "$T/want.mlir"
+  diff "$T/want.mlir" "$T/got.mlir"
+}
+
+@test "an op without a lowering is an error at its Python location, exit 1, no output" {
+  run --separate-stderr bin/torch-lower "$IN/unsupported.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "model.py:12:8: error: torch-lower: no lowering for 'torch.aten.sinh'" ]
+}
+
+@test "without a Python location the error points into the input" {
+  run --separate-stderr bin/torch-lower < "$IN/no-loc.mlir"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "<stdin>:3:10: error: torch-lower: no lowering for 'torch.aten.sinh'" ]
+}
+
+@test "-o writes the file only on success" {
+  bin/torch-lower examples/linear-torch.mlir -o "$T/out.mlir"
+  grep -q 'linalg.matmul' "$T/out.mlir"
+  echo keep > "$T/keep.mlir"
+  run bin/torch-lower "$IN/unsupported.mlir" -o "$T/keep.mlir"
+  [ "$status" -eq 1 ]
+  [ "$(cat "$T/keep.mlir")" = keep ]
+  [ -z "$(ls "$T" | grep tmp)" ]
+}
+
+@test "bad input and bad options fail cleanly" {
+  run bin/torch-lower "$T/missing.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"cannot open"* ]]
+  run bin/torch-lower --frobnicate
+  [ "$status" -eq 1 ]
+  echo 'func.func @f( {' > "$T/bad.mlir"
+  run bin/torch-lower "$T/bad.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"bad.mlir:1:"*"error:"* ]]
+}
+
+@test "the lowering table is the backend contract (lib/contract.def)" {
+  bin/torch-lower --list-ops | sort > "$T/lowered"
+  grep -o 'C("[^"]*")' lib/contract.def | sed 's/^C("//; s/")$//' | sort > "$T/contract"
+  diff "$T/contract" "$T/lowered"
+}
+
+@test "every contract op has a numeric test" {
+  bin/torch-lower --list-ops | sed 's/^torch\.aten\.//' | sort > "$T/lowered"
+  ls tests/torch-lower/ops/*.json | xargs -n1 basename | sed 's/\.json$//' | sort > "$T/tested"
+  comm -23 "$T/lowered" "$T/tested" > "$T/untested"
+  [ ! -s "$T/untested" ] || { cat "$T/untested"; false; }
+  [ "$(wc -l < "$T/tested")" -ge 150 ]
+}
+
+@test "no torch op or type is left in any output" {
+  for f in tests/torch-lower/ops/*.mlir; do
+    bin/torch-lower "$f" > "$T/out.mlir" || { echo "torch-lower failed on $f"; false; }
+    ! grep -q 'torch' "$T/out.mlir" || { echo "torch left in the lowering of $f"; false; }
+  done
+}
+
+@test "mlir-opt-16 parses and verifies every lowering test's output" {
+  command -v mlir-opt-16 >/dev/null || skip "mlir-opt-16 is not installed"
+  n=0
+  for f in tests/torch-lower/*.mlir tests/torch-lower/ops/*.mlir examples/linear-torch.mlir; do
+    bin/torch-lower "$f" > "$T/out.mlir" || { echo "torch-lower failed on $f"; false; }
+    mlir-opt-16 "$T/out.mlir" > /dev/null || { echo "mlir-opt-16 rejects the lowering of $f"; false; }
+    n=$((n + 1))
+  done
+  echo "checked $n files"
+  [ "$n" -gt 150 ]
+}
+
+@test "the man page renders" {
+  command -v man >/dev/null || skip "man is not installed"
+  run man -l man/torch-lower.1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"linalg"* ]]
+}

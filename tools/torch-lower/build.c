@@ -1,0 +1,739 @@
+/*
+ * build.c - the builders every lowering shares: dtypes and promotion,
+ * constants read from torch ops, scalar arith emitted with PyTorch's
+ * casting rules, tensors, reshapes and linalg.generic.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+/* ---- values and types ---- */
+
+Type *
+ttype(L *l, Value *v)
+{
+	Type *t = pmap_get(&l->ttype, v);
+
+	return t ? t : v->type;
+}
+
+Value *
+get(L *l, Value *v)
+{
+	return pmap_get(&l->vmap, v);
+}
+
+void
+set(L *l, Value *torch, Value *builtin)
+{
+	*pmap_slot(&l->vmap, torch, 1) = builtin;
+}
+
+Type *
+dtype_of(L *l, Value *v)
+{
+	Type *t = ttype(l, v);
+
+	return ty_istorchtensor(t) ? t->elem : NULL;
+}
+
+int
+is_tensor(L *l, Value *v)
+{
+	return ty_istorchtensor(ttype(l, v));
+}
+
+Type *
+belem(Ctx *c, Type *d)
+{
+	if (d->kind == TY_INT && d->sign != SIGNLESS)
+		return ty_int(c, d->width, SIGNLESS);
+	return d;
+}
+
+Type *
+tensor_of(Ctx *c, int rank, const int64_t *dims, Type *d)
+{
+	return ty_tensor(c, rank, dims, belem(c, d));
+}
+
+Type *
+btensor(Ctx *c, Type *vt)
+{
+	if (!ty_istorchtensor(vt) || !vt->elem || !vt->ranked)
+		return NULL;
+	return tensor_of(c, vt->rank, vt->dims, vt->elem);
+}
+
+int is_float(const Type *d) { return d && ty_isfloat(d); }
+int is_bool(const Type *d) { return d && d->kind == TY_INT && d->width == 1; }
+
+int
+is_unsigned(const Type *d)
+{
+	return d && d->kind == TY_INT && (d->sign == UNSIGNED || d->width == 1);
+}
+
+Type *dt_f32(Ctx *c) { return ty_float(c, TY_F32); }
+Type *dt_f64(Ctx *c) { return ty_float(c, TY_F64); }
+Type *dt_i64(Ctx *c) { return ty_int(c, 64, SIGNED); }
+Type *dt_bool(Ctx *c) { return ty_int(c, 1, SIGNLESS); }
+
+Type *
+compute_type(Ctx *c, Type *d)
+{
+	if (d->kind == TY_F16 || d->kind == TY_BF16)
+		return dt_f32(c);
+	return d;
+}
+
+Type *
+promote(Ctx *c, Type *a, Type *b)
+{
+	if (!a || a == b)
+		return b;
+	if (!b)
+		return a;
+	if (is_float(a) || is_float(b)) {
+		if (!is_float(a))
+			return b;
+		if (!is_float(b))
+			return a;
+		if (ty_bitwidth(a) == 16 && ty_bitwidth(b) == 16)
+			return dt_f32(c);
+		return ty_bitwidth(a) >= ty_bitwidth(b) ? a : b;
+	}
+	if (is_bool(a))
+		return b;
+	if (is_bool(b))
+		return a;
+	if (a->sign == b->sign)
+		return a->width >= b->width ? a : b;
+	if (a->sign == UNSIGNED) {
+		Type *t = a;
+		a = b;
+		b = t;
+	}
+	/* a signed, b unsigned (ui8 is the only unsigned dtype) */
+	return ty_int(c, a->width > b->width ? a->width : 2 * b->width, SIGNED);
+}
+
+Type *
+torch_dtype(Ctx *c, int64_t code)
+{
+	switch (code) {
+	case 0: return ty_int(c, 8, UNSIGNED);
+	case 1: return ty_int(c, 8, SIGNED);
+	case 2: return ty_int(c, 16, SIGNED);
+	case 3: return ty_int(c, 32, SIGNED);
+	case 4: return ty_int(c, 64, SIGNED);
+	case 5: return ty_float(c, TY_F16);
+	case 6: return ty_float(c, TY_F32);
+	case 7: return ty_float(c, TY_F64);
+	case 11: return dt_bool(c);
+	case 15: return ty_float(c, TY_BF16);
+	}
+	return NULL;
+}
+
+/* ---- constants read from torch ops ---- */
+
+static Attr *
+cvalue(Value *v)
+{
+	return v->def ? op_attr(v->def, "value") : NULL;
+}
+
+int
+sc_kind(Value *v)
+{
+	Op *d = v->def;
+	Attr *a;
+
+	if (!d)
+		return K_OTHER;
+	if (op_is(d, "torch.constant.none"))
+		return K_NONE;
+	if (op_is(d, "torch.constant.str"))
+		return K_STR;
+	if (op_is(d, "torch.constant.bool"))
+		return K_BOOL;
+	if (!op_is(d, "torch.constant.int") && !op_is(d, "torch.constant.float") &&
+			!op_is(d, "torch.constant.number"))
+		return K_OTHER;
+	a = cvalue(v);
+	if (!a)
+		return K_OTHER;
+	return a->kind == AT_FLOAT ? K_FLOAT : K_INT;
+}
+
+double
+sc_f(Value *v)
+{
+	Attr *a = cvalue(v);
+
+	if (!a)
+		return 0;
+	return a->kind == AT_FLOAT ? a->f : (double)a->i;
+}
+
+int64_t
+sc_i(Value *v)
+{
+	Attr *a = cvalue(v);
+
+	if (!a)
+		return 0;
+	return a->kind == AT_FLOAT ? (int64_t)a->f : a->i;
+}
+
+const char *
+sc_str(Value *v)
+{
+	Attr *a = cvalue(v);
+
+	return a && a->kind == AT_STR ? a->s : "";
+}
+
+int
+is_none(Value *v)
+{
+	return sc_kind(v) == K_NONE;
+}
+
+int
+list_vals(Value *v, Value **out, int max)
+{
+	Op *d = v->def;
+	int i;
+
+	if (!d || !op_is(d, "torch.prim.ListConstruct") || d->nopnds > max)
+		return -1;
+	for (i = 0; i < d->nopnds; i++)
+		out[i] = OPND(d, i);
+	return d->nopnds;
+}
+
+int
+list_ints(Value *v, int64_t *out, int max)
+{
+	Value *e[64];
+	int n = list_vals(v, e, max < 64 ? max : 64), i;
+
+	for (i = 0; i < n; i++) {
+		if (sc_kind(e[i]) != K_INT && sc_kind(e[i]) != K_BOOL)
+			return -1;
+		out[i] = sc_i(e[i]);
+	}
+	return n;
+}
+
+int
+norm_dim(L *l, int64_t d, int rank)
+{
+	int64_t r = rank ? rank : 1;
+
+	if (d < -r || d >= r) {
+		op_error(l->op, "torch-lower: dimension %lld out of range for rank %d",
+			(long long)d, rank);
+		return -1;
+	}
+	return (int)(d < 0 ? d + r : d);
+}
+
+/* ---- emitting ---- */
+
+static void
+place(L *l, Op *op)
+{
+	if (l->blk)
+		op_append(l->blk, op);
+	else
+		op_insert_before(l->before, op);
+}
+
+Op *
+emit(L *l, const char *name, int n, Value *const *opnds, int nres,
+	Type *const *rt)
+{
+	Op *op = op_new(l->c, name, n, opnds, nres, rt, 0, l->op->loc);
+
+	place(l, op);
+	return op;
+}
+
+Value *
+emit1(L *l, const char *name, int n, Value *const *opnds, Type *rt)
+{
+	return RES(emit(l, name, n, opnds, 1, &rt), 0);
+}
+
+static Value *
+cst(L *l, Attr *a, Type *t)
+{
+	Op *op = emit(l, "arith.constant", 0, NULL, 1, &t);
+
+	op_set_attr(l->c, op, "value", a);
+	return RES(op, 0);
+}
+
+Value *
+cst_f(L *l, double v, Type *bt)
+{
+	return cst(l, at_float(l->c, v, bt), bt);
+}
+
+Value *
+cst_i(L *l, int64_t v, Type *bt)
+{
+	if (bt->kind == TY_INT && bt->width == 1)
+		return cst(l, at_bool(l->c, v != 0), bt);
+	return cst(l, at_int(l->c, v, bt), bt);
+}
+
+Value *
+cst_idx(L *l, int64_t v)
+{
+	return cst_i(l, v, ty_index(l->c));
+}
+
+Value *
+cst_d(L *l, double v, Type *d)
+{
+	if (is_float(d))
+		return cst_f(l, v, d);
+	if (is_bool(d))
+		return cst_i(l, v != 0, d);
+	return cst_i(l, (int64_t)v, belem(l->c, d));
+}
+
+Value *
+cst_of(L *l, Value *v, Type *d)
+{
+	if (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL) {
+		int64_t i = sc_i(v);
+		if (is_float(d))
+			return cst_f(l, (double)i, d);
+		if (is_bool(d))
+			return cst_i(l, i != 0, d);
+		return cst_i(l, i, belem(l->c, d));
+	}
+	return cst_d(l, sc_f(v), d);
+}
+
+Value *
+un(L *l, const char *name, Value *a)
+{
+	return emit1(l, name, 1, &a, a->type);
+}
+
+Value *
+bin(L *l, const char *name, Value *a, Value *b)
+{
+	Value *v[2] = { a, b };
+
+	return emit1(l, name, 2, v, a->type);
+}
+
+static Value *
+cmp_op(L *l, const char *name, int pred, Value *a, Value *b)
+{
+	Value *v[2] = { a, b };
+	Type *i1 = ty_int(l->c, 1, SIGNLESS);
+	Op *op = emit(l, name, 2, v, 1, &i1);
+
+	op_set_attr(l->c, op, "predicate", at_int(l->c, pred, NULL));
+	return RES(op, 0);
+}
+
+static int
+pred_index(const char *const *preds, const char *p)
+{
+	int i;
+
+	for (i = 0; preds[i]; i++)
+		if (!strcmp(preds[i], p))
+			return i;
+	die("unknown predicate %s", p);
+}
+
+Value *
+cmpf(L *l, const char *pred, Value *a, Value *b)
+{
+	static const char *const preds[] = {
+		"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+		"ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true", NULL,
+	};
+
+	return cmp_op(l, "arith.cmpf", pred_index(preds, pred), a, b);
+}
+
+Value *
+cmpi(L *l, const char *pred, Value *a, Value *b)
+{
+	static const char *const preds[] = {
+		"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", NULL,
+	};
+
+	return cmp_op(l, "arith.cmpi", pred_index(preds, pred), a, b);
+}
+
+Value *
+sel(L *l, Value *c, Value *a, Value *b)
+{
+	Value *v[3] = { c, a, b };
+
+	return emit1(l, "arith.select", 3, v, a->type);
+}
+
+static Value *
+cast(L *l, const char *name, Value *v, Type *to)
+{
+	return emit1(l, name, 1, &v, to);
+}
+
+Value *
+cv(L *l, Value *v, Type *from, Type *to)
+{
+	Ctx *c = l->c;
+	Type *bt = belem(c, to);
+
+	if (from == to)
+		return v;
+	if (is_bool(to)) {
+		if (is_float(from))
+			return cmpf(l, "une", v, cst_f(l, 0, from));
+		return cmpi(l, "ne", v, cst_i(l, 0, v->type));
+	}
+	if (is_float(from) && is_float(to)) {
+		if (ty_bitwidth(from) == 16 && ty_bitwidth(to) == 16) {
+			v = cast(l, "arith.extf", v, dt_f32(c));
+			return cast(l, "arith.truncf", v, to);
+		}
+		return cast(l, ty_bitwidth(to) > ty_bitwidth(from) ?
+			"arith.extf" : "arith.truncf", v, to);
+	}
+	if (is_float(to))
+		return cast(l, is_unsigned(from) ? "arith.uitofp" : "arith.sitofp", v, to);
+	if (is_float(from))
+		return cast(l, is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", v, bt);
+	if (to->width > from->width)
+		return cast(l, is_unsigned(from) ? "arith.extui" : "arith.extsi", v, bt);
+	if (to->width < from->width)
+		return cast(l, "arith.trunci", v, bt);
+	return v;
+}
+
+Value *
+ar(L *l, const char *w, Type *d, Value *a, Value *b)
+{
+	int f = is_float(d), bl = is_bool(d), u = is_unsigned(d);
+
+	if (!strcmp(w, "add"))
+		return bin(l, f ? "arith.addf" : bl ? "arith.ori" : "arith.addi", a, b);
+	if (!strcmp(w, "sub"))
+		return bin(l, f ? "arith.subf" : bl ? "arith.xori" : "arith.subi", a, b);
+	if (!strcmp(w, "mul"))
+		return bin(l, f ? "arith.mulf" : bl ? "arith.andi" : "arith.muli", a, b);
+	if (!strcmp(w, "div"))
+		return bin(l, f ? "arith.divf" : u ? "arith.divui" : "arith.divsi", a, b);
+	if (!strcmp(w, "max") || !strcmp(w, "min")) {
+		int mx = w[1] == 'a';
+		if (f) {
+			/* NaN wins, as in torch.maximum */
+			Value *m = sel(l, cmpf(l, mx ? "ogt" : "olt", a, b), a, b);
+			return sel(l, cmpf(l, "uno", a, a), a, m);
+		}
+		return bin(l, mx ? (u ? "arith.maxui" : "arith.maxsi") :
+			(u ? "arith.minui" : "arith.minsi"), a, b);
+	}
+	if (!strcmp(w, "and"))
+		return bin(l, "arith.andi", a, b);
+	if (!strcmp(w, "or"))
+		return bin(l, "arith.ori", a, b);
+	if (!strcmp(w, "xor"))
+		return bin(l, "arith.xori", a, b);
+	die("ar: %s", w);
+}
+
+Value *
+cmp(L *l, const char *w, Type *d, Value *a, Value *b)
+{
+	static const char *const names[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+	static const char *const fp[] = { "oeq", "une", "olt", "ole", "ogt", "oge" };
+	static const char *const sp[] = { "eq", "ne", "slt", "sle", "sgt", "sge" };
+	static const char *const up[] = { "eq", "ne", "ult", "ule", "ugt", "uge" };
+	int i;
+
+	for (i = 0; i < 6 && strcmp(names[i], w); i++)
+		;
+	if (i == 6)
+		die("cmp: %s", w);
+	if (is_float(d))
+		return cmpf(l, fp[i], a, b);
+	return cmpi(l, is_unsigned(d) ? up[i] : sp[i], a, b);
+}
+
+Value *
+to_index(L *l, Value *v)
+{
+	if (v->type->kind == TY_INDEX)
+		return v;
+	return cast(l, "arith.index_cast", v, ty_index(l->c));
+}
+
+Value *
+from_index(L *l, Value *v, Type *bt)
+{
+	return cast(l, "arith.index_cast", v, bt);
+}
+
+Value *
+lindex(L *l, int dim)
+{
+	Type *ix = ty_index(l->c);
+	Op *op = emit(l, "linalg.index", 0, NULL, 1, &ix);
+
+	op_set_attr(l->c, op, "dim", at_int(l->c, dim, NULL));
+	return RES(op, 0);
+}
+
+/* ---- tensors ---- */
+
+Value *
+empty(L *l, Type *bt, Value *like)
+{
+	Value *dyn[16];
+	int n = 0, i;
+
+	for (i = 0; i < bt->rank && i < 16; i++) {
+		if (bt->dims[i] != DYN)
+			continue;
+		if (!like || !like->type->ranked || like->type->rank != bt->rank) {
+			op_error(l->op, "torch-lower: cannot size a dynamic dimension");
+			return NULL;
+		}
+		Value *v[2] = { like, cst_idx(l, i) };
+		dyn[n++] = emit1(l, "tensor.dim", 2, v, ty_index(l->c));
+	}
+	return emit1(l, "tensor.empty", n, dyn, bt);
+}
+
+static void
+segments(L *l, Op *op, int nin, int nout)
+{
+	int64_t s[2] = { nin, nout };
+
+	op_set_attr(l->c, op, "operand_segment_sizes",
+		at_dense_array(l->c, ty_int(l->c, 32, SIGNLESS), 2, s));
+}
+
+Value *
+fill(L *l, Value *scalar, Value *t)
+{
+	Value *v[2] = { scalar, t };
+	Op *op = emit(l, "linalg.fill", 2, v, 1, &t->type);
+
+	segments(l, op, 1, 1);
+	return RES(op, 0);
+}
+
+Value *
+filled(L *l, Type *bt, Value *scalar)
+{
+	Value *e = empty(l, bt, NULL);
+
+	return e ? fill(l, scalar, e) : NULL;
+}
+
+Value *
+expand_dims(L *l, Value *v, Type *bt, Attr *re, int collapse)
+{
+	Op *op = emit(l, collapse ? "tensor.collapse_shape" : "tensor.expand_shape",
+		1, &v, 1, &bt);
+
+	op_set_attr(l->c, op, "reassociation", re);
+	return RES(op, 0);
+}
+
+/* Groups the dims of big (rank nb) so that group j multiplies to small[j];
+ * leftover size-1 dims join the last group.  0 if that is impossible. */
+static Attr *
+regroup(L *l, const int64_t *big, int nb, const int64_t *small, int ns)
+{
+	Attr *groups[64], *inner[64];
+	int i = 0, j;
+
+	if (ns == 0) {
+		for (i = 0; i < nb; i++)
+			if (big[i] != 1)
+				return NULL;
+		return at_array(l->c, 0, groups);
+	}
+	for (j = 0; j < ns; j++) {
+		int64_t p;
+		int n = 0;
+
+		if (i >= nb)
+			return NULL;
+		p = big[i];
+		inner[n++] = at_int(l->c, i++, NULL);
+		while (p < small[j] && i < nb) {
+			p *= big[i];
+			inner[n++] = at_int(l->c, i++, NULL);
+		}
+		if (p != small[j])
+			return NULL;
+		if (j == ns - 1)
+			for (; i < nb; i++) {
+				if (big[i] != 1)
+					return NULL;
+				inner[n++] = at_int(l->c, i, NULL);
+			}
+		groups[j] = at_array(l->c, n, inner);
+	}
+	return at_array(l->c, ns, groups);
+}
+
+Value *
+reshape_to(L *l, Value *v, Type *bt)
+{
+	Type *st = v->type;
+	Attr *re;
+
+	if (!ty_static(st) || !ty_static(bt) || st->rank > 64 || bt->rank > 64) {
+		op_error(l->op, "torch-lower: reshape needs static shapes");
+		return NULL;
+	}
+	if (st == bt)
+		return v;
+	if (st->rank > bt->rank &&
+			(re = regroup(l, st->dims, st->rank, bt->dims, bt->rank)))
+		return expand_dims(l, v, bt, re, 1);
+	if (st->rank < bt->rank &&
+			(re = regroup(l, bt->dims, bt->rank, st->dims, st->rank)))
+		return expand_dims(l, v, bt, re, 0);
+	/* through one dimension */
+	int64_t n = ty_numel(st);
+	Type *flat = ty_tensor(l->c, 1, &n, st->elem);
+	if (st->rank != 1)
+		v = expand_dims(l, v, flat, regroup(l, st->dims, st->rank, &n, 1), 1);
+	if (bt->rank != 1)
+		v = expand_dims(l, v, bt, regroup(l, bt->dims, bt->rank, &n, 1), 0);
+	return v;
+}
+
+/* ---- linalg.generic ---- */
+
+AffExpr *d_(L *l, int i) { return aff_dim(l->c, i); }
+AffExpr *c_(L *l, int64_t v) { return aff_const(l->c, v); }
+AffExpr *add_(L *l, AffExpr *a, AffExpr *b) { return aff_bin(l->c, AFF_ADD, a, b); }
+AffExpr *
+mul_(L *l, AffExpr *a, int64_t k)
+{
+	if (k == 1)
+		return a;
+	if (k == 0)
+		return c_(l, 0);
+	return aff_bin(l->c, AFF_MUL, a, c_(l, k));
+}
+
+AffMap *
+map_of(L *l, int nloops, int nres, AffExpr **res)
+{
+	return affmap_new(l->c, nloops, 0, nres, res);
+}
+
+AffMap *map_id(L *l, int n) { return affmap_identity(l->c, n); }
+
+AffMap *
+map_sel(L *l, int n, int nres, const int *s)
+{
+	return affmap_select(l->c, n, nres, s);
+}
+
+AffMap *
+map_bcast(L *l, int loops, Type *t, Type *res)
+{
+	AffExpr *e[64];
+	int r = t->rank, k;
+
+	for (k = 0; k < r; k++) {
+		int i = k + loops - r;
+		if (t->dims[k] == 1 && res->dims[i] != 1)
+			e[k] = c_(l, 0);
+		else
+			e[k] = d_(l, i);
+	}
+	return map_of(l, loops, r, e);
+}
+
+static Type *
+elem_or_self(Type *t)
+{
+	return ty_isshaped(t) ? t->elem : t;
+}
+
+void
+gen_begin(L *l, Gen *g, int nin, Value *const *ins, int nout,
+	Value *const *outs, AffMap *const *maps, int nloops, const char *iters)
+{
+	Ctx *c = l->c;
+	int n = nin + nout, i;
+	Value *v[n + 1];
+	Type *rt[nout + 1];
+	Attr *m[n + 1], *it[nloops + 1];
+
+	for (i = 0; i < nin; i++)
+		v[i] = ins[i];
+	for (i = 0; i < nout; i++) {
+		v[nin + i] = outs[i];
+		rt[i] = outs[i]->type;
+	}
+	g->op = op_new(c, "linalg.generic", n, v, nout, rt, 1, l->op->loc);
+	place(l, g->op);
+	for (i = 0; i < n; i++)
+		m[i] = at_affine_map(c, maps[i]);
+	for (i = 0; i < nloops; i++)
+		it[i] = at_str(c, iters && iters[i] == 'r' ? "reduction" : "parallel");
+	op_set_attr(c, g->op, "indexing_maps", at_array(c, n, m));
+	op_set_attr(c, g->op, "iterator_types", at_array(c, nloops, it));
+	segments(l, g->op, nin, nout);
+	g->body = block_new(c);
+	region_append(&g->op->regs[0], g->body);
+	g->arg = arena_alloc(c, sizeof *g->arg * (size_t)(n + 1));
+	for (i = 0; i < n; i++)
+		g->arg[i] = block_add_arg(c, g->body, elem_or_self(v[i]->type), l->op->loc);
+	g->saved_blk = l->blk;
+	g->saved_before = l->before;
+	l->blk = g->body;
+}
+
+Value *
+gen_end(L *l, Gen *g, int n, Value *const *yields)
+{
+	emit(l, "linalg.yield", n, yields, 0, NULL);
+	l->blk = g->saved_blk;
+	l->before = g->saved_before;
+	return RES(g->op, 0);
+}
+
+Value *
+convert_tensor(L *l, Value *v, Type *from, Type *to)
+{
+	Type *bt = tensor_of(l->c, v->type->rank, v->type->dims, to);
+	Value *out;
+	AffMap *maps[2];
+	Gen g;
+
+	if (from == to)
+		return v;
+	if (!(out = empty(l, bt, v)))
+		return NULL;
+	maps[0] = maps[1] = map_id(l, bt->rank);
+	gen_begin(l, &g, 1, &v, 1, &out, maps, bt->rank, NULL);
+	Value *r = cv(l, g.arg[0], from, to);
+	return gen_end(l, &g, 1, &r);
+}

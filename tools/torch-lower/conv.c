@@ -1,0 +1,299 @@
+/*
+ * conv.c - contractions: mm and bmm as linalg named ops into a zero-filled
+ * init (f16/bf16 accumulate in f32); convolution as one linalg.generic over
+ * (n, g, f, out..., c, k...) with groups split out by expand_shape, so that
+ * depthwise, grouped, strided, dilated, 1-D, 2-D and transposed convolution
+ * share one form; embedding as a gather.
+ */
+#include <string.h>
+
+#include "lower.h"
+
+int
+lower_mm(L *l, Op *op, const void *arg)
+{
+	Type *rt = op->res[0].type->elem, *bt = btensor(l->c, op->res[0].type);
+	Type *acc = compute_type(l->c, rt);
+	Value *v[3], *out;
+	Op *mm;
+	int i;
+
+	if (!bt)
+		return -1;
+	for (i = 0; i < 2; i++)
+		v[i] = convert_tensor(l, get(l, OPND(op, i)), dtype_of(l, OPND(op, i)), acc);
+	out = filled(l, tensor_of(l->c, bt->rank, bt->dims, acc), cst_d(l, 0, acc));
+	if (!out)
+		return -1;
+	v[2] = out;
+	mm = emit(l, arg, 3, v, 1, &out->type);
+	int64_t seg[2] = { 2, 1 };
+	op_set_attr(l->c, mm, "operand_segment_sizes",
+		at_dense_array(l->c, ty_int(l->c, 32, SIGNLESS), 2, seg));
+	set(l, RES(op, 0), convert_tensor(l, RES(mm, 0), acc, rt));
+	return 0;
+}
+
+static int
+ints_arg(L *l, Op *op, int i, int64_t *out, int n, int64_t dflt)
+{
+	int64_t v[8];
+	int k, j;
+
+	k = list_ints(OPND(op, i), v, 8);
+	if (k < 0) {
+		op_error(op, "torch-lower: expected a constant int list");
+		return -1;
+	}
+	for (j = 0; j < n; j++)
+		out[j] = k == 0 ? dflt : k == 1 ? v[0] : v[j < k ? j : k - 1];
+	return 0;
+}
+
+/* zero tensor of type bt with v inserted at off with strides st */
+static Value *
+place_in_zeros(L *l, Value *v, Type *bt, const int64_t *off, const int64_t *st, Type *d)
+{
+	Value *z = filled(l, bt, cst_d(l, 0, d)), *o[2] = { v, z };
+	Ctx *c = l->c;
+	Type *i64 = ty_int(c, 64, SIGNLESS);
+	int r = bt->rank;
+	int64_t seg[5] = { 1, 1, 0, 0, 0 };
+	Op *s;
+
+	if (!z)
+		return NULL;
+	s = emit(l, "tensor.insert_slice", 2, o, 1, &bt);
+	op_set_attr(c, s, "static_offsets", at_dense_array(c, i64, r, off));
+	op_set_attr(c, s, "static_sizes", at_dense_array(c, i64, r, v->type->dims));
+	op_set_attr(c, s, "static_strides", at_dense_array(c, i64, r, st));
+	op_set_attr(c, s, "operand_segment_sizes",
+		at_dense_array(c, ty_int(c, 32, SIGNLESS), 5, seg));
+	return RES(s, 0);
+}
+
+static Value *
+crop(L *l, Value *v, const int64_t *off, const int64_t *sz)
+{
+	Ctx *c = l->c;
+	Type *i64 = ty_int(c, 64, SIGNLESS);
+	int r = v->type->rank, i;
+	int64_t st[8], seg[4] = { 1, 0, 0, 0 };
+	Type *bt = ty_tensor(c, r, sz, v->type->elem);
+	Op *s;
+
+	for (i = 0; i < r; i++)
+		st[i] = 1;
+	s = emit(l, "tensor.extract_slice", 1, &v, 1, &bt);
+	op_set_attr(c, s, "static_offsets", at_dense_array(c, i64, r, off));
+	op_set_attr(c, s, "static_sizes", at_dense_array(c, i64, r, sz));
+	op_set_attr(c, s, "static_strides", at_dense_array(c, i64, r, st));
+	op_set_attr(c, s, "operand_segment_sizes",
+		at_dense_array(c, ty_int(c, 32, SIGNLESS), 4, seg));
+	return RES(s, 0);
+}
+
+/* [a, b*c, rest...] -> [a, b, c, rest...] at dim `at` */
+static Value *
+split_dim(L *l, Value *v, int at, int64_t b)
+{
+	Type *t = v->type;
+	int64_t d[8];
+	int i, n = 0;
+
+	for (i = 0; i < t->rank; i++) {
+		if (i == at) {
+			d[n++] = b;
+			d[n++] = t->dims[i] / b;
+		} else {
+			d[n++] = t->dims[i];
+		}
+	}
+	return reshape_to(l, v, ty_tensor(l->c, n, d, t->elem));
+}
+
+/* w[a, b, K - 1 - k..]: transposed convolution runs the kernel backwards */
+static Value *
+flip_spatial(L *l, Value *w)
+{
+	Type *t = w->type;
+	int r = t->rank, i;
+	AffExpr *e[8];
+	AffMap *maps[2];
+	Value *out = empty(l, t, NULL);
+	Gen g;
+
+	for (i = 0; i < r; i++)
+		e[i] = i < 2 ? d_(l, i) : add_(l, mul_(l, d_(l, i), -1), c_(l, t->dims[i] - 1));
+	maps[0] = map_of(l, r, r, e);
+	maps[1] = map_id(l, r);
+	gen_begin(l, &g, 1, &w, 1, &out, maps, r, NULL);
+	return gen_end(l, &g, 1, &g.arg[0]);
+}
+
+int
+lower_conv(L *l, Op *op, const void *arg)
+{
+	/* (input, weight, bias, stride, padding, dilation, transposed,
+	 *  output_padding, groups) */
+	Type *it = ttype(l, OPND(op, 0)), *wt = ttype(l, OPND(op, 1));
+	Type *rtt = op->res[0].type, *rt = rtt->elem, *acc;
+	Value *in, *w, *out, *ins[2];
+	int64_t s[3], p[3], d[3], opad[3], G, N, C, F, FG;
+	int64_t off[8], st[8], dims[8], K[3], O[3];
+	int ns, i, tr;
+
+	if (!ty_static(it) || !ty_static(wt) || !ty_static(rtt) || it->rank < 3 ||
+			it->rank > 5 || wt->rank != it->rank) {
+		op_error(op, "torch-lower: convolution needs static NC... shapes");
+		return -1;
+	}
+	ns = it->rank - 2;
+	if (ints_arg(l, op, 3, s, ns, 1) || ints_arg(l, op, 4, p, ns, 0) ||
+			ints_arg(l, op, 5, d, ns, 1) || ints_arg(l, op, 7, opad, ns, 0))
+		return -1;
+	tr = sc_i(OPND(op, 6)) != 0;
+	G = sc_i(OPND(op, 8));
+	acc = compute_type(l->c, rt);
+	N = it->dims[0];
+	C = it->dims[1];
+	F = rtt->dims[1];
+	FG = F / G;
+	for (i = 0; i < ns; i++) {
+		K[i] = wt->dims[2 + i];
+		O[i] = rtt->dims[2 + i];
+	}
+	in = convert_tensor(l, get(l, OPND(op, 0)), it->elem, acc);
+	w = convert_tensor(l, get(l, OPND(op, 1)), wt->elem, acc);
+	if (tr)
+		w = flip_spatial(l, w);
+
+	/* the input, padded (and for transposed convolution dilated by the
+	 * stride), so that out[o] reads in[o * s + k * d] */
+	dims[0] = N;
+	dims[1] = C;
+	off[0] = off[1] = 0;
+	st[0] = st[1] = 1;
+	int64_t lo[3], hi[3];
+	int need_crop = 0;
+	for (i = 0; i < ns; i++) {
+		int64_t H = it->dims[2 + i];
+		if (tr) {
+			int64_t q = d[i] * (K[i] - 1) - p[i];
+			lo[i] = q;
+			hi[i] = q + opad[i];
+			st[2 + i] = s[i];
+			H = (H - 1) * s[i] + 1;
+		} else {
+			lo[i] = hi[i] = p[i];
+			st[2 + i] = 1;
+		}
+		int64_t reach = (O[i] - 1) * (tr ? 1 : s[i]) + d[i] * (K[i] - 1) + 1;
+		if (lo[i] < 0 || hi[i] < 0)
+			need_crop = 1;
+		off[2 + i] = lo[i] > 0 ? lo[i] : 0;
+		dims[2 + i] = off[2 + i] + H + (hi[i] > 0 ? hi[i] : 0);
+		if (!need_crop && dims[2 + i] < reach)
+			dims[2 + i] = reach;
+	}
+	int padded = need_crop || tr;
+	for (i = 0; i < ns; i++)
+		if (off[2 + i] || dims[2 + i] != it->dims[2 + i])
+			padded = 1;
+	if (padded)
+		in = place_in_zeros(l, in, ty_tensor(l->c, 2 + ns, dims, in->type->elem), off, st, acc);
+	if (need_crop) {
+		int64_t co[8] = {0}, cs[8] = { N, C };
+		for (i = 0; i < ns; i++) {
+			co[2 + i] = lo[i] < 0 ? -lo[i] : 0;
+			cs[2 + i] = dims[2 + i] - co[2 + i] - (hi[i] < 0 ? -hi[i] : 0);
+		}
+		in = crop(l, in, co, cs);
+	}
+	if (!in)
+		return -1;
+
+	/* groups: input [N, G, Cg, H..], weight [G, FG, Cg, K..] or, for
+	 * transposed convolution, [G, Cg, FG, K..]; out [N, G, FG, O..] */
+	in = split_dim(l, in, 1, G);
+	w = split_dim(l, w, 0, G);
+	int64_t od[8] = { N, G, FG };
+	for (i = 0; i < ns; i++)
+		od[3 + i] = O[i];
+	out = filled(l, ty_tensor(l->c, 3 + ns, od, belem(l->c, acc)), cst_d(l, 0, acc));
+	if (!out || !in || !w)
+		return -1;
+
+	/* loops: n g f o.. c k.. */
+	int nl = 4 + 2 * ns, ci = 3 + ns;
+	AffExpr *ie[8], *we[8], *oe[8];
+	char iters[16];
+	for (i = 0; i < nl; i++)
+		iters[i] = i < 3 + ns ? 'p' : 'r';
+	iters[nl] = 0;
+	ie[0] = d_(l, 0);
+	ie[1] = d_(l, 1);
+	ie[2] = d_(l, ci);
+	we[0] = d_(l, 1);
+	we[1] = d_(l, tr ? ci : 2);
+	we[2] = d_(l, tr ? 2 : ci);
+	for (i = 0; i < 3 + ns; i++)
+		oe[i] = d_(l, i);
+	for (i = 0; i < ns; i++) {
+		AffExpr *o = d_(l, 3 + i), *k = d_(l, ci + 1 + i);
+		ie[3 + i] = add_(l, mul_(l, o, tr ? 1 : s[i]), mul_(l, k, d[i]));
+		we[3 + i] = k;
+	}
+	AffMap *maps[3] = {
+		map_of(l, nl, 3 + ns, ie), map_of(l, nl, 3 + ns, we), map_of(l, nl, 3 + ns, oe),
+	};
+	Gen g;
+	ins[0] = in;
+	ins[1] = w;
+	gen_begin(l, &g, 2, ins, 1, &out, maps, nl, iters);
+	Value *y = ar(l, "add", acc, g.arg[2], ar(l, "mul", acc, g.arg[0], g.arg[1]));
+	out = gen_end(l, &g, 1, &y);
+	out = reshape_to(l, out, tensor_of(l->c, 2 + ns, rtt->dims, acc));
+
+	/* bias, broadcast over dim 1 */
+	if (!is_none(OPND(op, 2))) {
+		Value *b = get(l, OPND(op, 2)), *o2[2];
+		Type *bd = dtype_of(l, OPND(op, 2));
+		Value *e = empty(l, out->type, NULL);
+		int one = 1;
+		AffMap *bm[3] = { map_id(l, 2 + ns), map_sel(l, 2 + ns, 1, &one), map_id(l, 2 + ns) };
+		o2[0] = out;
+		o2[1] = b;
+		gen_begin(l, &g, 2, o2, 1, &e, bm, 2 + ns, NULL);
+		y = ar(l, "add", acc, g.arg[0], cv(l, g.arg[1], bd, acc));
+		out = gen_end(l, &g, 1, &y);
+	}
+	set(l, RES(op, 0), convert_tensor(l, out, acc, rt));
+	return 0;
+}
+
+int
+lower_embedding(L *l, Op *op, const void *arg)
+{
+	/* (weight, indices, padding_idx, scale_grad_by_freq, sparse) */
+	Type *bt = btensor(l->c, op->res[0].type), *xt = ttype(l, OPND(op, 1));
+	Value *wv = get(l, OPND(op, 0)), *ix = get(l, OPND(op, 1)), *out;
+	AffMap *maps[2];
+	int r, i;
+	Gen g;
+
+	if (!bt || !ty_static(bt) || !(out = empty(l, bt, NULL)))
+		return -1;
+	r = bt->rank;
+	int sel_[64];
+	for (i = 0; i < r - 1; i++)
+		sel_[i] = i;
+	maps[0] = map_sel(l, r, r - 1, sel_);
+	maps[1] = map_id(l, r);
+	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
+	Value *o[3] = { wv, to_index(l, g.arg[0]), lindex(l, r - 1) };
+	(void)xt;
+	Value *y = emit1(l, "tensor.extract", 3, o, bt->elem);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
+	return 0;
+}

@@ -1,0 +1,535 @@
+/*
+ * ew.c - elementwise ops: one linalg.generic each, operands broadcast
+ * through their indexing maps (size-1 dims read index 0), every value
+ * converted to the compute type inside the body.
+ *
+ * Adding an op is one row of `rows` and, unless an existing body fits,
+ * one BODY.  A body gets x[i] for each tensor operand i, already in the
+ * compute type; X(i) also makes a constant of scalar operand i.  The
+ * compute type is the result dtype (M_RES, f16/bf16 compute in f32), or
+ * PyTorch's result_type of the first nargs operands (M_PROMOTE, for ops
+ * whose result is bool).  Operands in boolmask become i1 instead.  A body
+ * returns a value of the compute type or i1; the driver casts it to the
+ * result dtype.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lower.h"
+
+enum { M_RES, M_PROMOTE };
+
+typedef struct Ew Ew;
+typedef Value *(*Body)(L *l, const Ew *e, Op *op, Value **x, Type *ct);
+
+struct Ew {
+	const char *name;
+	Body body;
+	int mode;
+	int nargs;            /* M_PROMOTE: operands that take part */
+	unsigned boolmask;    /* operands converted to i1 */
+	const char *fop;      /* the math/arith op of simple bodies */
+};
+
+#define BODY(n) static Value *n(L *l, const Ew *e, Op *op, Value **x, Type *ct)
+#define X(i) xarg(l, op, x, i, ct)
+#define S(i) OPND(op, i)          /* the torch operand, for sc_* */
+#define K(v) cst_d(l, v, ct)
+
+static Value *
+xarg(L *l, Op *op, Value **x, int i, Type *ct)
+{
+	if (!x[i]) {
+		int k = sc_kind(OPND(op, i));
+		if (k != K_INT && k != K_FLOAT && k != K_BOOL)
+			die("elementwise operand %d of %s is not a number", i, op->name);
+		x[i] = cst_of(l, OPND(op, i), ct);
+	}
+	return x[i];
+}
+
+static int
+one(Value *v)
+{
+	return (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL || sc_kind(v) == K_FLOAT)
+		&& sc_f(v) == 1.0;
+}
+
+/* ---- unary ---- */
+
+BODY(b_math) { return un(l, e->fop, x[0]); }
+
+BODY(b_neg)
+{
+	if (is_float(ct))
+		return un(l, "arith.negf", x[0]);
+	return ar(l, "sub", ct, K(0), x[0]);
+}
+
+BODY(b_abs)
+{
+	if (is_float(ct))
+		return un(l, "math.absf", x[0]);
+	return is_unsigned(ct) ? x[0] : un(l, "math.absi", x[0]);
+}
+
+/* floor, ceil, round, trunc: the identity on integers */
+BODY(b_round) { return is_float(ct) ? un(l, e->fop, x[0]) : x[0]; }
+
+BODY(b_reciprocal) { return ar(l, "div", ct, K(1), x[0]); }
+
+static Value *
+sigmoid(L *l, Type *ct, Value *v)
+{
+	Value *ex = un(l, "math.exp", un(l, "arith.negf", v));
+	return ar(l, "div", ct, K(1), ar(l, "add", ct, K(1), ex));
+}
+
+BODY(b_sigmoid) { return sigmoid(l, ct, x[0]); }
+BODY(b_silu) { return ar(l, "mul", ct, x[0], sigmoid(l, ct, x[0])); }
+
+BODY(b_sign)
+{
+	Value *pos, *neg;
+
+	if (is_bool(ct))
+		return x[0];
+	pos = cmp(l, "gt", ct, x[0], K(0));
+	neg = cmp(l, "lt", ct, x[0], K(0));
+	return sel(l, pos, K(1), sel(l, neg, K(-1), K(0)));
+}
+
+BODY(b_relu) { return ar(l, "max", ct, x[0], K(0)); }
+
+BODY(b_gelu)
+{
+	Value *v = x[0], *t;
+
+	if (op->nopnds > 1 && !strcmp(sc_str(S(1)), "tanh")) {
+		/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+		Value *x3 = ar(l, "mul", ct, ar(l, "mul", ct, v, v), v);
+		t = ar(l, "add", ct, v, ar(l, "mul", ct, K(0.044715), x3));
+		t = un(l, "math.tanh", ar(l, "mul", ct, K(sqrt(2.0 / M_PI)), t));
+	} else {
+		t = un(l, "math.erf", ar(l, "mul", ct, v, K(M_SQRT1_2)));
+	}
+	t = ar(l, "add", ct, K(1), t);
+	return ar(l, "mul", ct, ar(l, "mul", ct, K(0.5), v), t);
+}
+
+BODY(b_logical_not) { return cmp(l, "eq", ct, x[0], K(0)); }
+BODY(b_bitwise_not) { return ar(l, "xor", ct, x[0], K(-1)); }
+
+BODY(b_clamp)
+{
+	Value *v = x[0];
+
+	if (!is_none(S(1)))
+		v = ar(l, "max", ct, v, X(1));
+	if (op->nopnds > 2 && !is_none(S(2)))
+		v = ar(l, "min", ct, v, X(2));
+	return v;
+}
+
+BODY(b_clamp_max) { return ar(l, "min", ct, x[0], X(1)); }
+
+BODY(b_threshold)
+{
+	return sel(l, cmp(l, "le", ct, x[0], X(1)), X(2), x[0]);
+}
+
+BODY(b_leaky_relu)
+{
+	Value *neg = ar(l, "mul", ct, x[0], op->nopnds > 1 ? X(1) : K(0.01));
+	return sel(l, cmp(l, "gt", ct, x[0], K(0)), x[0], neg);
+}
+
+BODY(b_elu)
+{
+	/* x > 0 ? scale x : scale alpha (exp(x input_scale) - 1) */
+	Value *pos = ar(l, "mul", ct, x[0], X(2));
+	Value *ex = un(l, "math.exp", ar(l, "mul", ct, x[0], X(3)));
+	Value *neg = ar(l, "mul", ct, ar(l, "sub", ct, ex, K(1)),
+		ar(l, "mul", ct, X(1), X(2)));
+	return sel(l, cmp(l, "le", ct, x[0], K(0)), neg, pos);
+}
+
+static Value *
+softplus(L *l, Type *ct, Value *v, Value *beta, Value *th)
+{
+	Value *bx = ar(l, "mul", ct, v, beta);
+	Value *sp = ar(l, "div", ct, un(l, "math.log1p", un(l, "math.exp", bx)), beta);
+	return sel(l, cmp(l, "gt", ct, bx, th), v, sp);
+}
+
+BODY(b_softplus) { return softplus(l, ct, x[0], X(1), X(2)); }
+
+BODY(b_mish)
+{
+	Value *sp = softplus(l, ct, x[0], K(1), K(20));
+	return ar(l, "mul", ct, x[0], un(l, "math.tanh", sp));
+}
+
+BODY(b_hardtanh)
+{
+	return ar(l, "min", ct, ar(l, "max", ct, x[0], X(1)), X(2));
+}
+
+static Value *
+relu6(L *l, Type *ct, Value *v)
+{
+	return ar(l, "min", ct, ar(l, "max", ct, v, K(0)), K(6));
+}
+
+BODY(b_relu6) { return relu6(l, ct, x[0]); }
+
+BODY(b_hardsigmoid)
+{
+	return ar(l, "div", ct, relu6(l, ct, ar(l, "add", ct, x[0], K(3))), K(6));
+}
+
+BODY(b_hardswish)
+{
+	Value *h = ar(l, "div", ct, relu6(l, ct, ar(l, "add", ct, x[0], K(3))), K(6));
+	return ar(l, "mul", ct, x[0], h);
+}
+
+BODY(b_isnan)
+{
+	if (!is_float(ct))
+		return cst_i(l, 0, dt_bool(l->c));
+	return cmpf(l, "uno", x[0], x[0]);
+}
+
+BODY(b_isinf)
+{
+	if (!is_float(ct))
+		return cst_i(l, 0, dt_bool(l->c));
+	return cmpf(l, "oeq", un(l, "math.absf", x[0]), K(INFINITY));
+}
+
+/* x ** n for a constant n >= 0, by squaring */
+static Value *
+ipow_const(L *l, Type *ct, Value *b, int64_t n)
+{
+	Value *r = NULL;
+
+	for (; n > 0; n >>= 1) {
+		if (n & 1)
+			r = r ? ar(l, "mul", ct, r, b) : b;
+		if (n > 1)
+			b = ar(l, "mul", ct, b, b);
+	}
+	return r ? r : K(1);
+}
+
+static Value *
+pow_(L *l, Type *ct, Value *b, Value *ex)
+{
+	if (is_float(ct))
+		return bin(l, "math.powf", b, ex);
+	return bin(l, "math.ipowi", b, ex);
+}
+
+BODY(b_pow_ts)
+{
+	Value *ev = S(1);
+
+	if (sc_kind(ev) == K_INT && sc_i(ev) >= 0 && sc_i(ev) <= 64 &&
+			(!is_float(ct) || sc_i(ev) <= 4))
+		return ipow_const(l, ct, x[0], sc_i(ev));
+	if (sc_kind(ev) == K_FLOAT && sc_f(ev) == 0.5 && is_float(ct))
+		return un(l, "math.sqrt", x[0]);
+	return pow_(l, ct, x[0], X(1));
+}
+
+BODY(b_pow) { return pow_(l, ct, X(0), X(1)); }
+
+/* ---- binary ---- */
+
+/* self OP alpha * other */
+static Value *
+alpha_times(L *l, Op *op, Value **x, Type *ct, int i, int ai)
+{
+	if (ai < op->nopnds && !one(OPND(op, ai)) && !is_bool(ct))
+		return ar(l, "mul", ct, X(i), X(ai));
+	return X(i);
+}
+
+BODY(b_add) { return ar(l, "add", ct, X(0), alpha_times(l, op, x, ct, 1, 2)); }
+BODY(b_sub) { return ar(l, "sub", ct, X(0), alpha_times(l, op, x, ct, 1, 2)); }
+BODY(b_rsub) { return ar(l, "sub", ct, X(1), alpha_times(l, op, x, ct, 0, 2)); }
+BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
+
+BODY(b_div_mode)
+{
+	const char *mode = op->nopnds > 2 && !is_none(S(2)) ? sc_str(S(2)) : "";
+	Value *a = X(0), *b = X(1);
+
+	if (is_float(ct)) {
+		Value *q = bin(l, "arith.divf", a, b);
+		if (!strcmp(mode, "trunc"))
+			return un(l, "math.trunc", q);
+		if (!strcmp(mode, "floor"))
+			return un(l, "math.floor", q);
+		return q;
+	}
+	if (!strcmp(mode, "floor") && !is_unsigned(ct))
+		return bin(l, "arith.floordivsi", a, b);
+	return ar(l, "div", ct, a, b);
+}
+
+/* Python's a % b: the sign of b */
+BODY(b_remainder)
+{
+	Value *a = X(0), *b = X(1), *r, *adj;
+
+	if (is_unsigned(ct))
+		return bin(l, "arith.remui", a, b);
+	r = bin(l, is_float(ct) ? "arith.remf" : "arith.remsi", a, b);
+	adj = ar(l, "and", dt_bool(l->c), cmp(l, "ne", ct, r, K(0)),
+		ar(l, "xor", dt_bool(l->c), cmp(l, "lt", ct, r, K(0)),
+			cmp(l, "lt", ct, b, K(0))));
+	return sel(l, adj, ar(l, "add", ct, r, b), r);
+}
+
+BODY(b_fmod)
+{
+	if (is_float(ct))
+		return bin(l, "arith.remf", X(0), X(1));
+	return bin(l, is_unsigned(ct) ? "arith.remui" : "arith.remsi", X(0), X(1));
+}
+
+BODY(b_atan2) { return bin(l, "math.atan2", X(0), X(1)); }
+BODY(b_cmp) { return cmp(l, e->fop, ct, X(0), X(1)); }
+BODY(b_logical) { return ar(l, e->fop, dt_bool(l->c), X(0), X(1)); }
+
+BODY(b_where) { return sel(l, X(0), X(1), X(2)); }
+BODY(b_masked_fill) { return sel(l, X(1), X(2), X(0)); }
+
+BODY(b_lerp)
+{
+	/* weight < 0.5 ? self + weight (end - self) : end - (end - self) (1 - weight) */
+	Value *s = X(0), *en = X(1), *w = X(2);
+	Value *d = ar(l, "sub", ct, en, s);
+	Value *lo = ar(l, "add", ct, s, ar(l, "mul", ct, w, d));
+	Value *hi = ar(l, "sub", ct, en, ar(l, "mul", ct, d, ar(l, "sub", ct, K(1), w)));
+	return sel(l, cmpf(l, "olt", un(l, "math.absf", w), K(0.5)), lo, hi);
+}
+
+BODY(b_addcmul)
+{
+	Value *p = ar(l, "mul", ct, ar(l, "mul", ct, X(3), X(1)), X(2));
+	return ar(l, "add", ct, X(0), p);
+}
+
+BODY(b_addcdiv)
+{
+	Value *p = ar(l, "div", ct, ar(l, "mul", ct, X(3), X(1)), X(2));
+	return ar(l, "add", ct, X(0), p);
+}
+
+static const Ew rows[] = {
+	/* unary */
+	{"torch.aten.neg", b_neg},
+	{"torch.aten.abs", b_abs},
+	{"torch.aten.exp", b_math, .fop = "math.exp"},
+	{"torch.aten.expm1", b_math, .fop = "math.expm1"},
+	{"torch.aten.log", b_math, .fop = "math.log"},
+	{"torch.aten.log1p", b_math, .fop = "math.log1p"},
+	{"torch.aten.log2", b_math, .fop = "math.log2"},
+	{"torch.aten.sqrt", b_math, .fop = "math.sqrt"},
+	{"torch.aten.rsqrt", b_math, .fop = "math.rsqrt"},
+	{"torch.aten.sin", b_math, .fop = "math.sin"},
+	{"torch.aten.cos", b_math, .fop = "math.cos"},
+	{"torch.aten.tan", b_math, .fop = "math.tan"},
+	{"torch.aten.tanh", b_math, .fop = "math.tanh"},
+	{"torch.aten.erf", b_math, .fop = "math.erf"},
+	{"torch.aten.reciprocal", b_reciprocal},
+	{"torch.aten.sigmoid", b_sigmoid},
+	{"torch.aten.floor", b_round, .fop = "math.floor"},
+	{"torch.aten.ceil", b_round, .fop = "math.ceil"},
+	{"torch.aten.round", b_round, .fop = "math.roundeven"},
+	{"torch.aten.trunc", b_round, .fop = "math.trunc"},
+	{"torch.aten.sign", b_sign},
+	{"torch.aten.relu", b_relu},
+	{"torch.aten.gelu", b_gelu},
+	{"torch.aten.silu", b_silu},
+	{"torch.aten.logical_not", b_logical_not, M_PROMOTE, 1},
+	{"torch.aten.bitwise_not", b_bitwise_not},
+	{"torch.aten.clamp", b_clamp},
+	{"torch.aten.clamp.Tensor", b_clamp},
+	{"torch.aten.clamp_min", b_clamp},
+	{"torch.aten.clamp_max", b_clamp_max},
+	{"torch.aten.threshold", b_threshold},
+	{"torch.aten.leaky_relu", b_leaky_relu},
+	{"torch.aten.elu", b_elu},
+	{"torch.aten.softplus", b_softplus},
+	{"torch.aten.pow.Tensor_Scalar", b_pow_ts},
+	{"torch.aten.pow.Tensor_Tensor", b_pow},
+	{"torch.aten.pow.Scalar", b_pow},
+	{"torch.aten.hardtanh", b_hardtanh},
+	{"torch.aten.hardsigmoid", b_hardsigmoid},
+	{"torch.aten.hardswish", b_hardswish},
+	{"torch.aten.mish", b_mish},
+	{"torch.aten.relu6", b_relu6},
+	{"torch.aten.isnan", b_isnan, M_PROMOTE, 1},
+	{"torch.aten.isinf", b_isinf, M_PROMOTE, 1},
+	/* binary and ternary */
+	{"torch.aten.add.Tensor", b_add},
+	{"torch.aten.add.Scalar", b_add},
+	{"torch.aten.sub.Tensor", b_sub},
+	{"torch.aten.sub.Scalar", b_sub},
+	{"torch.aten.rsub.Scalar", b_rsub},
+	{"torch.aten.mul.Tensor", b_ar, .fop = "mul"},
+	{"torch.aten.mul.Scalar", b_ar, .fop = "mul"},
+	{"torch.aten.div.Tensor", b_ar, .fop = "div"},
+	{"torch.aten.div.Scalar", b_ar, .fop = "div"},
+	{"torch.aten.div.Tensor_mode", b_div_mode},
+	{"torch.aten.div.Scalar_mode", b_div_mode},
+	{"torch.aten.remainder.Tensor", b_remainder},
+	{"torch.aten.remainder.Scalar", b_remainder},
+	{"torch.aten.fmod.Tensor", b_fmod},
+	{"torch.aten.fmod.Scalar", b_fmod},
+	{"torch.aten.atan2", b_atan2},
+	{"torch.aten.maximum", b_ar, .fop = "max"},
+	{"torch.aten.minimum", b_ar, .fop = "min"},
+	{"torch.aten.eq.Tensor", b_cmp, M_PROMOTE, 2, .fop = "eq"},
+	{"torch.aten.eq.Scalar", b_cmp, M_PROMOTE, 2, .fop = "eq"},
+	{"torch.aten.ne.Tensor", b_cmp, M_PROMOTE, 2, .fop = "ne"},
+	{"torch.aten.ne.Scalar", b_cmp, M_PROMOTE, 2, .fop = "ne"},
+	{"torch.aten.lt.Tensor", b_cmp, M_PROMOTE, 2, .fop = "lt"},
+	{"torch.aten.lt.Scalar", b_cmp, M_PROMOTE, 2, .fop = "lt"},
+	{"torch.aten.le.Tensor", b_cmp, M_PROMOTE, 2, .fop = "le"},
+	{"torch.aten.le.Scalar", b_cmp, M_PROMOTE, 2, .fop = "le"},
+	{"torch.aten.gt.Tensor", b_cmp, M_PROMOTE, 2, .fop = "gt"},
+	{"torch.aten.gt.Scalar", b_cmp, M_PROMOTE, 2, .fop = "gt"},
+	{"torch.aten.ge.Tensor", b_cmp, M_PROMOTE, 2, .fop = "ge"},
+	{"torch.aten.ge.Scalar", b_cmp, M_PROMOTE, 2, .fop = "ge"},
+	{"torch.aten.logical_and", b_logical, .boolmask = 3, .fop = "and"},
+	{"torch.aten.logical_or", b_logical, .boolmask = 3, .fop = "or"},
+	{"torch.aten.logical_xor", b_logical, .boolmask = 3, .fop = "xor"},
+	{"torch.aten.bitwise_and.Tensor", b_ar, .fop = "and"},
+	{"torch.aten.bitwise_or.Tensor", b_ar, .fop = "or"},
+	{"torch.aten.bitwise_xor.Tensor", b_ar, .fop = "xor"},
+	{"torch.aten.where.self", b_where, .boolmask = 1},
+	{"torch.aten.where.Scalar", b_where, .boolmask = 1},
+	{"torch.aten.where.ScalarSelf", b_where, .boolmask = 1},
+	{"torch.aten.where.ScalarOther", b_where, .boolmask = 1},
+	{"torch.aten.masked_fill.Scalar", b_masked_fill, .boolmask = 2},
+	{"torch.aten.masked_fill.Tensor", b_masked_fill, .boolmask = 2},
+	{"torch.aten.lerp.Tensor", b_lerp},
+	{"torch.aten.lerp.Scalar", b_lerp},
+	{"torch.aten.addcmul", b_addcmul},
+	{"torch.aten.addcdiv", b_addcdiv},
+	{NULL, NULL},
+};
+
+const void *
+ew_lookup(const char *name)
+{
+	const Ew *e;
+
+	for (e = rows; e->name; e++)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+const char *
+ew_name(int i)
+{
+	return i < (int)(sizeof rows / sizeof *rows) ? rows[i].name : NULL;
+}
+
+/* PyTorch's result_type: dimensioned tensors, then zero-dim tensors, then
+ * Python numbers (a float number counts as the default dtype, f32). */
+static Type *
+combine(Ctx *c, Type *hi, Type *lo)
+{
+	if (is_float(hi))
+		return hi;
+	if ((hi && is_bool(hi)) || is_float(lo))
+		return promote(c, hi, lo);
+	return hi ? hi : lo;
+}
+
+static Type *
+result_type(L *l, Op *op, int nargs)
+{
+	Type *dim = NULL, *zero = NULL, *wrapped = NULL;
+	int i;
+
+	for (i = 0; i < nargs && i < op->nopnds; i++) {
+		Value *v = OPND(op, i);
+		if (is_tensor(l, v)) {
+			Type *t = ttype(l, v);
+			if (t->rank == 0)
+				zero = promote(l->c, zero, t->elem);
+			else
+				dim = promote(l->c, dim, t->elem);
+			continue;
+		}
+		switch (sc_kind(v)) {
+		case K_INT: wrapped = promote(l->c, wrapped, dt_i64(l->c)); break;
+		case K_FLOAT: wrapped = promote(l->c, wrapped, dt_f32(l->c)); break;
+		case K_BOOL: wrapped = promote(l->c, wrapped, dt_bool(l->c)); break;
+		}
+	}
+	return combine(l->c, dim, combine(l->c, zero, wrapped));
+}
+
+int
+lower_ew(L *l, Op *op, const void *arg)
+{
+	const Ew *e = arg;
+	Ctx *c = l->c;
+	Type *rtt = op->res[0].type, *bt = btensor(c, rtt), *rt, *ct;
+	int n = op->nopnds, nin = 0, i, k;
+	Value *ins[n + 1], *x[n + 1], *out, *like = NULL, *r;
+	AffMap *maps[n + 2];
+	int slot[n + 1];
+	Gen g;
+
+	if (!bt) {
+		op_error(op, "torch-lower: '%s' needs a ranked result with a dtype", op->name);
+		return -1;
+	}
+	rt = rtt->elem;
+	ct = compute_type(c, e->mode == M_PROMOTE ? result_type(l, op, e->nargs) : rt);
+	for (i = 0; i < n; i++) {
+		Value *v = OPND(op, i);
+		slot[i] = -1;
+		x[i] = NULL;
+		if (!is_tensor(l, v))
+			continue;
+		Type *t = ttype(l, v);
+		if (!t->ranked || t->rank > bt->rank) {
+			op_error(op, "torch-lower: operand %d of '%s' does not broadcast", i, op->name);
+			return -1;
+		}
+		slot[i] = nin;
+		ins[nin] = get(l, v);
+		maps[nin++] = map_bcast(l, bt->rank, t, bt);
+		if (t->rank == bt->rank && !like)
+			like = ins[nin - 1];
+	}
+	maps[nin] = map_id(l, bt->rank);
+	if (!(out = empty(l, bt, like)))
+		return -1;
+	gen_begin(l, &g, nin, ins, 1, &out, maps, bt->rank, NULL);
+	for (i = 0; i < n; i++) {
+		if (slot[i] < 0)
+			continue;
+		k = slot[i];
+		x[i] = cv(l, g.arg[k], dtype_of(l, OPND(op, i)),
+			(e->boolmask >> i) & 1 ? dt_bool(c) : ct);
+	}
+	for (i = 0; i < n; i++)
+		if (((e->boolmask >> i) & 1) && !x[i])
+			x[i] = cst_of(l, OPND(op, i), dt_bool(c));
+	r = e->body(l, e, op, x, ct);
+	r = cv(l, r, r->type->kind == TY_INT && r->type->width == 1 ? dt_bool(c) : ct, rt);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &r));
+	return 0;
+}

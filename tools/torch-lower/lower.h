@@ -1,0 +1,178 @@
+/*
+ * lower.h - torch-lower's internals: the lowering context, the IR builders
+ * the lowerings share, and the lowering table.
+ *
+ * A lowering reads one torch op (its operands keep their torch types, so
+ * dtypes keep their signedness) and emits builtin ops before it; the value
+ * map sends each torch tensor value to its builtin tensor.  Torch scalars
+ * and lists are never lowered: a lowering reads their constant values.
+ * Dtypes are passed around as torch element types (si64, ui8, i1, f32) and
+ * turned into signless builtin types only when an op is built.
+ */
+#ifndef TORCH_LOWER_H
+#define TORCH_LOWER_H
+
+#include "asm.h"
+#include "ir.h"
+
+typedef struct L {
+	Ctx *c;
+	Op *op;         /* the torch op being lowered: location, errors */
+	Op *before;     /* new ops go before this op ... */
+	Block *blk;     /* ... or, when set, at the end of this block */
+	PMap vmap;      /* torch value -> builtin value */
+	PMap ttype;     /* value whose type was rewritten -> its torch type */
+} L;
+
+/* A lowering: 0 on success, else -1 after op_error. */
+typedef int (*LowerFn)(L *l, Op *op, const void *arg);
+
+typedef struct Row {
+	const char *name;
+	LowerFn fn;
+	const void *arg;
+} Row;
+
+extern const Row lower_table[];
+const Row *lower_lookup(const char *name);
+void lower_list(FILE *f);   /* every op with a lowering, one a line */
+
+/* ---- values and types (build.c) ---- */
+
+Type *ttype(L *l, Value *v);            /* the torch type of an operand */
+Value *get(L *l, Value *v);             /* its builtin value */
+void set(L *l, Value *torch, Value *builtin);
+Type *dtype_of(L *l, Value *v);         /* torch element type or NULL */
+Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
+Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
+Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
+int is_float(const Type *d);
+int is_bool(const Type *d);
+int is_unsigned(const Type *d);          /* ui* and bool */
+Type *dt_f32(Ctx *c);
+Type *dt_f64(Ctx *c);
+Type *dt_i64(Ctx *c);
+Type *dt_bool(Ctx *c);
+Type *promote(Ctx *c, Type *a, Type *b);  /* torch.promote_types */
+/* Float compute type of a dtype: f16/bf16 compute in f32. */
+Type *compute_type(Ctx *c, Type *d);
+Type *torch_dtype(Ctx *c, int64_t code);  /* ScalarType code, NULL if unknown */
+
+/* ---- constants read from torch ops ---- */
+
+enum { K_NONE, K_INT, K_FLOAT, K_BOOL, K_STR, K_OTHER };
+int sc_kind(Value *v);                  /* of a torch constant operand */
+double sc_f(Value *v);
+int64_t sc_i(Value *v);
+const char *sc_str(Value *v);
+int is_none(Value *v);
+int is_tensor(L *l, Value *v);
+/* Elements of a ListConstruct of constant ints; -1 if not one. */
+int list_ints(Value *v, int64_t *out, int max);
+/* Elements of a ListConstruct (any kind); -1 if not one. */
+int list_vals(Value *v, Value **out, int max);
+/* Normalizes a dim against rank; -1 after an error. */
+int norm_dim(L *l, int64_t d, int rank);
+
+/* ---- emitting ---- */
+
+Op *emit(L *l, const char *name, int n, Value *const *opnds, int nres,
+	Type *const *rt);
+Value *emit1(L *l, const char *name, int n, Value *const *opnds, Type *rt);
+Value *cst_f(L *l, double v, Type *bt);        /* builtin scalar type */
+Value *cst_i(L *l, int64_t v, Type *bt);
+Value *cst_idx(L *l, int64_t v);
+/* A constant of torch dtype d holding v (ints are truncated). */
+Value *cst_d(L *l, double v, Type *d);
+/* The constant operand v as a value of dtype d. */
+Value *cst_of(L *l, Value *v, Type *d);
+Value *un(L *l, const char *name, Value *a);
+Value *bin(L *l, const char *name, Value *a, Value *b);
+Value *cmpf(L *l, const char *pred, Value *a, Value *b);
+Value *cmpi(L *l, const char *pred, Value *a, Value *b);
+Value *sel(L *l, Value *c, Value *a, Value *b);
+/* Converts a scalar from dtype `from` to dtype `to` as PyTorch casts. */
+Value *cv(L *l, Value *v, Type *from, Type *to);
+/* Type-generic arithmetic on dtype d: "add" "sub" "mul" "div" "max"
+ * "min" (NaN-propagating), "and" "or" "xor". */
+Value *ar(L *l, const char *what, Type *d, Value *a, Value *b);
+/* Comparison on dtype d: "eq" "ne" "lt" "le" "gt" "ge" -> i1. */
+Value *cmp(L *l, const char *what, Type *d, Value *a, Value *b);
+Value *to_index(L *l, Value *v);         /* any int -> index */
+Value *from_index(L *l, Value *v, Type *bt);
+Value *lindex(L *l, int dim);            /* linalg.index */
+
+/* tensors */
+Value *empty(L *l, Type *bt, Value *like);   /* like: source of ? dims */
+Value *fill(L *l, Value *scalar, Value *t);
+Value *filled(L *l, Type *bt, Value *scalar);   /* empty + fill */
+Value *reshape_to(L *l, Value *v, Type *bt);    /* any static reshape */
+Value *expand_dims(L *l, Value *v, Type *bt, Attr *reassoc, int collapse);
+/* v (dtype from) as a tensor of dtype to */
+Value *convert_tensor(L *l, Value *v, Type *from, Type *to);
+
+/* linalg.generic, built in two steps so bodies are straight-line code:
+ * gen_begin makes the op and moves the insertion point into its body;
+ * gen_end yields and moves it back. */
+typedef struct Gen {
+	Op *op;
+	Block *body, *saved_blk;
+	Op *saved_before;
+	Value **arg;          /* block arguments: ins then outs */
+} Gen;
+void gen_begin(L *l, Gen *g, int nin, Value *const *ins, int nout,
+	Value *const *outs, AffMap *const *maps, int nloops, const char *iters);
+Value *gen_end(L *l, Gen *g, int n, Value *const *yields);
+
+AffMap *map_id(L *l, int n);
+/* Broadcasting map from `loops` dims onto an operand of type t whose dims
+ * align to the right of res (size-1 dims broadcast as constant 0). */
+AffMap *map_bcast(L *l, int loops, Type *t, Type *res);
+/* (d0..dn-1) -> (d[sel...]) */
+AffMap *map_sel(L *l, int n, int nres, const int *sel);
+AffExpr *d_(L *l, int i);
+AffExpr *c_(L *l, int64_t v);
+AffExpr *add_(L *l, AffExpr *a, AffExpr *b);
+AffExpr *mul_(L *l, AffExpr *a, int64_t k);
+AffMap *map_of(L *l, int nloops, int nres, AffExpr **res);
+
+/* ---- the lowerings, by family ---- */
+
+int lower_ew(L *l, Op *op, const void *arg);        /* ew.c */
+int lower_reduce(L *l, Op *op, const void *arg);    /* reduce.c */
+int lower_argmax(L *l, Op *op, const void *arg);
+int lower_maxdim(L *l, Op *op, const void *arg);
+int lower_var(L *l, Op *op, const void *arg);
+int lower_norm(L *l, Op *op, const void *arg);
+int lower_cumsum(L *l, Op *op, const void *arg);
+int lower_logsumexp(L *l, Op *op, const void *arg);
+int lower_mm(L *l, Op *op, const void *arg);        /* conv.c */
+int lower_conv(L *l, Op *op, const void *arg);
+int lower_embedding(L *l, Op *op, const void *arg);
+int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */
+int lower_avgpool(L *l, Op *op, const void *arg);
+int lower_adaptive(L *l, Op *op, const void *arg);
+int lower_view(L *l, Op *op, const void *arg);      /* shape.c */
+int lower_permute(L *l, Op *op, const void *arg);
+int lower_transpose(L *l, Op *op, const void *arg);
+int lower_expand(L *l, Op *op, const void *arg);
+int lower_slice(L *l, Op *op, const void *arg);
+int lower_select(L *l, Op *op, const void *arg);
+int lower_narrow(L *l, Op *op, const void *arg);
+int lower_cat(L *l, Op *op, const void *arg);
+int lower_flip(L *l, Op *op, const void *arg);
+int lower_roll(L *l, Op *op, const void *arg);
+int lower_repeat(L *l, Op *op, const void *arg);
+int lower_pad(L *l, Op *op, const void *arg);
+int lower_refpad(L *l, Op *op, const void *arg);
+int lower_tri(L *l, Op *op, const void *arg);
+int lower_arange(L *l, Op *op, const void *arg);
+int lower_full(L *l, Op *op, const void *arg);
+int lower_to(L *l, Op *op, const void *arg);
+int lower_index_select(L *l, Op *op, const void *arg);   /* index.c */
+int lower_gather(L *l, Op *op, const void *arg);
+int lower_index(L *l, Op *op, const void *arg);
+int lower_scatter(L *l, Op *op, const void *arg);
+int lower_index_put(L *l, Op *op, const void *arg);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * torch-lower - backend-contract torch IR to linalg-on-tensors.
+ *
+ * Reads what torch-opt's default pipeline writes (value-semantic
+ * !torch.vtensor with static shapes, scalars as torch.constant.*, lists as
+ * torch.prim.ListConstruct, weights as torch.vtensor.literal) and writes
+ * func, linalg, tensor, arith and math on builtin tensors, for codegen or
+ * mlir-opt.  Each aten op goes through one row of the lowering table
+ * (table.c); an op without a row is an error at its Python location.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+#include "tool.h"
+
+static const char usage[] =
+"usage: torch-lower [options] [FILE|-]\n"
+"  -o FILE              write to FILE (atomically) instead of stdout\n"
+"  --print-debuginfo    print locations\n"
+"  --list-ops           list the torch ops that have a lowering\n";
+
+typedef struct Opts {
+	const char *input, *output;
+	int list;
+	PrintOpts print;
+} Opts;
+
+static void
+parse_args(int argc, char **argv, Opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "-o")) {
+			if (++i >= argc)
+				tool_fail("option '-o' needs a value");
+			o->output = argv[i];
+		} else if (!strncmp(a, "-o", 2)) {
+			o->output = a + 2;
+		} else if (!strcmp(a, "--list-ops")) {
+			o->list = 1;
+		} else if (!strcmp(a, "--print-debuginfo") ||
+				!strcmp(a, "--mlir-print-debuginfo")) {
+			o->print.debuginfo = 1;
+		} else if (a[0] == '-' && a[1]) {
+			tool_fail("unknown option '%s' (see --help)", a);
+		} else if (o->input) {
+			tool_fail("more than one input file");
+		} else {
+			o->input = a;
+		}
+	}
+	if (!o->input)
+		o->input = "-";
+}
+
+static int
+is_torch_type(const Type *t)
+{
+	int i;
+
+	if (!t)
+		return 0;
+	if (t->kind >= TY_TORCH_VTENSOR && t->kind <= TY_TORCH_UNION)
+		return 1;
+	if (t->kind == TY_FUNC || t->kind == TY_TUPLE)
+		for (i = 0; i < t->nsub; i++)
+			if (is_torch_type(t->sub[i]))
+				return 1;
+	return 0;
+}
+
+/* Structure that lowers to nothing: its values are read by the users. */
+static int
+is_structural(Op *op)
+{
+	return !strncmp(op->name, "torch.constant.", 15) ||
+		op_is(op, "torch.prim.ListConstruct");
+}
+
+static int
+lower_literal(L *l, Op *op)
+{
+	Attr *v = op_attr(op, "value"), *nv;
+	Type *bt = btensor(l->c, op->res[0].type);
+
+	if (!v || !bt || (v->kind != AT_DENSE && v->kind != AT_DENSE_RESOURCE)) {
+		op_error(op, "torch-lower: unsupported literal");
+		return -1;
+	}
+	nv = arena_alloc(l->c, sizeof *nv);
+	*nv = *v;
+	nv->type = bt;
+	Op *k = emit(l, "arith.constant", 0, NULL, 1, &bt);
+	op_set_attr(l->c, k, "value", nv);
+	set(l, RES(op, 0), RES(k, 0));
+	return 0;
+}
+
+/* Operands of ops we keep (return, call) move to the builtin values. */
+static int
+remap_operands(L *l, Op *op)
+{
+	int i;
+
+	for (i = 0; i < op->nopnds; i++) {
+		Value *v = OPND(op, i);
+		if (!is_torch_type(v->type))
+			continue;
+		Value *b = get(l, v);
+		if (!b) {
+			op_error(op, "torch-lower: operand %d of '%s' has no builtin value",
+				i, op->name);
+			return -1;
+		}
+		op_set_operand(op, i, b);
+	}
+	return 0;
+}
+
+/* Lowerings read scalars and lists at lowering time: they must be
+ * constants (lists may hold tensors). */
+static int
+check_constants(L *l, Op *op)
+{
+	int i, k;
+
+	for (i = 0; i < op->nopnds; i++) {
+		Value *v = OPND(op, i);
+		Op *d = v->def;
+		if (is_tensor(l, v) || sc_kind(v) != K_OTHER)
+			continue;
+		if (d && op_is(d, "torch.prim.ListConstruct")) {
+			for (k = 0; k < d->nopnds; k++) {
+				Value *e = OPND(d, k);
+				if (!is_tensor(l, e) && sc_kind(e) == K_OTHER)
+					break;
+			}
+			if (k == d->nopnds)
+				continue;
+		}
+		op_error(op, "torch-lower: operand %d of '%s' must be a constant", i, op->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+lower_op(L *l, Op *op)
+{
+	const Row *row;
+	int i;
+
+	l->op = op;
+	l->before = op;
+	l->blk = NULL;
+	if (is_structural(op))
+		return 0;
+	if (op_is(op, "torch.vtensor.literal"))
+		return lower_literal(l, op);
+	if (op_is(op, "func.return"))
+		return remap_operands(l, op);
+	if (op_is(op, "func.call")) {
+		if (remap_operands(l, op))
+			return -1;
+		for (i = 0; i < op->nres; i++) {
+			Type *t = op->res[i].type, *bt = btensor(l->c, t);
+			if (!is_torch_type(t))
+				continue;
+			if (!bt) {
+				op_error(op, "torch-lower: unsupported result type");
+				return -1;
+			}
+			*pmap_slot(&l->ttype, RES(op, i), 1) = t;
+			value_set_type(RES(op, i), bt);
+			set(l, RES(op, i), RES(op, i));
+		}
+		return 0;
+	}
+	if ((row = lower_lookup(op->name)))
+		return check_constants(l, op) ? -1 : row->fn(l, op, row->arg);
+	if (op_is(op, "torch.operator")) {
+		Attr *n = op_attr(op, "name");
+		op_error(op, "torch-lower: no lowering for 'torch.%s'",
+			n && n->kind == AT_STR ? n->s : "operator");
+		return -1;
+	}
+	if (!strncmp(op->name, "torch.", 6) || !strncmp(op->name, "torch_c.", 8)) {
+		op_error(op, "torch-lower: no lowering for '%s'", op->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+lower_signature(L *l, Op *fn, Block *entry)
+{
+	Attr *ft = op_attr(fn, "function_type");
+	Type *t = ft ? ft->type : NULL;
+	int i, n;
+
+	if (!t || t->kind != TY_FUNC)
+		return 0;
+	n = t->nsub;
+	Type *sub[n + 1];
+	for (i = 0; i < n; i++) {
+		sub[i] = t->sub[i];
+		if (!is_torch_type(sub[i]))
+			continue;
+		if (!(sub[i] = btensor(l->c, t->sub[i]))) {
+			l->op = fn;
+			op_error(fn, "torch-lower: unsupported %s type in the signature",
+				i < t->nin ? "argument" : "result");
+			return -1;
+		}
+	}
+	op_set_attr(l->c, fn, "function_type", at_type(l->c,
+		ty_func(l->c, t->nin, sub, n - t->nin, sub + t->nin)));
+	for (i = 0; entry && i < entry->nargs; i++) {
+		Value *a = entry->args[i];
+		Type *bt = btensor(l->c, a->type);
+		if (!is_torch_type(a->type))
+			continue;
+		if (!bt) {
+			op_error(fn, "torch-lower: unsupported argument type");
+			return -1;
+		}
+		*pmap_slot(&l->ttype, a, 1) = a->type;
+		value_set_type(a, bt);
+		set(l, a, a);
+	}
+	return 0;
+}
+
+static int
+lower_func(Ctx *c, Op *fn)
+{
+	L l = {0};
+	Block *b = fn->regs[0].first;
+	Op *op, **ops = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+
+	l.c = c;
+	l.op = fn;
+	if (lower_signature(&l, fn, b))
+		return -1;
+	for (; b; b = b->next) {
+		for (op = b->first; op; op = op->next) {
+			if (n == cap)
+				ops = xrealloc(ops, sizeof *ops * (cap = cap ? 2 * cap : 64));
+			ops[n++] = op;
+		}
+	}
+	for (i = 0; i < n && !rc; i++)
+		rc = lower_op(&l, ops[i]);
+	/* the torch ops go, users first */
+	for (i = n; !rc && i-- > 0;) {
+		op = ops[i];
+		if (strncmp(op->name, "torch.", 6))
+			continue;
+		for (int k = 0; k < op->nres; k++)
+			if (!value_use_empty(RES(op, k))) {
+				op_error(op, "torch-lower: a result of '%s' is still used",
+					op->name);
+				rc = -1;
+			}
+		if (!rc)
+			op_erase(op);
+	}
+	free(ops);
+	pmap_free(&l.vmap);
+	pmap_free(&l.ttype);
+	return rc;
+}
+
+static int
+check_op(Op *op, void *env)
+{
+	int *bad = env, i;
+
+	if (*bad)
+		return 1;
+	for (i = 0; i < op->nres; i++)
+		if (is_torch_type(op->res[i].type))
+			*bad = 1;
+	if (!strncmp(op->name, "torch.", 6) || !strncmp(op->name, "torch_c.", 8))
+		*bad = 1;
+	if (*bad)
+		op_error(op, "torch-lower: '%s' is left with torch types", op->name);
+	return *bad;
+}
+
+static int
+lower_module(Ctx *c, Op *m)
+{
+	Op *op;
+	int bad = 0;
+
+	for (op = m->regs[0].first ? m->regs[0].first->first : NULL; op; op = op->next)
+		if (op_is(op, "func.func") && lower_func(c, op))
+			return -1;
+	op_walk(m, check_op, &bad);
+	return bad ? -1 : 0;
+}
+
+/* Parses, lowers, verifies and prints into out; 0 on success. */
+static int
+process(const char *name, const char *text, size_t len, FILE *out,
+	const PrintOpts *po)
+{
+	Ctx *c = ctx_new();
+	Op *m;
+	int rc = 1;
+
+	m = parse_module(c, name, text, len);
+	if (!m || diag_errors || verify(m) != 0)
+		goto done;
+	if (lower_module(c, m) != 0 || diag_errors)
+		goto done;
+	if (verify(m) != 0) {
+		tool_err("internal error: the lowered module does not verify");
+		goto done;
+	}
+	print_module(out, m, po);
+	rc = 0;
+done:
+	ctx_free(c);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	size_t len, olen = 0;
+	char *text, *obuf = NULL;
+	FILE *mem, *out;
+	int rc;
+
+	tool_name = "torch-lower";
+	parse_args(argc, argv, &o);
+	if (o.list) {
+		lower_list(stdout);
+		tool_commit(stdout);
+		return 0;
+	}
+	text = tool_read(o.input, &len);
+	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
+	/* the output is made in memory first: on an error nothing is written */
+	mem = open_memstream(&obuf, &olen);
+	rc = process(diag_fallback_file, text, len, mem, &o.print);
+	fclose(mem);
+	free(text);
+	if (rc) {
+		free(obuf);
+		return 1;
+	}
+	out = tool_open_out(o.output);
+	fwrite(obuf, 1, olen, out);
+	free(obuf);
+	tool_commit(out);
+	return 0;
+}
