@@ -60,6 +60,8 @@ $(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
 	chmod +x $@
 
 TOOL_LIBS_fx-import = -ljansson
+TOOL_LIBS_codegen = $(shell $(LLVM_CONFIG) --ldflags --libs)
+$(BUILD)/tools/codegen/%.o: CFLAGS += $(filter -I%,$(shell $(LLVM_CONFIG) --cflags))
 TOOL_LIBS_vmrun = -lpthread -ldl
 
 -include $(shell find build -name '*.d' 2>/dev/null)
@@ -90,12 +92,13 @@ clean:
 
 .PHONY: all check install clean
 
-# The README's first command: the main job on a bundled example.
+# The README's first command: the main job on a bundled example, the seed's
+# LinearModule, through every stage that exists so far.
 demo: all
-	@echo '== torch-opt: the seed LinearModule in the torch dialect'
-	bin/torch-opt examples/linear-torch.mlir
-	@echo '== torch-opt: the same module lowered to linalg, checked by mlir-opt-16'
-	bin/torch-opt -p '' examples/linear-linalg.mlir | mlir-opt-16 > /dev/null && echo 'mlir-opt-16: ok'
+	@mkdir -p build/demo
+	bin/fx-export examples/linear.py:make_model -o build/demo/linear.json
+	bin/fx-import build/demo/linear.json | bin/torch-opt | bin/torch-lower | tee build/demo/linear.mlir
+	@mlir-opt-16 build/demo/linear.mlir > /dev/null && echo 'mlir-opt-16 accepts the linalg IR'
 
 .PHONY: demo
 .SECONDARY:
