@@ -168,8 +168,9 @@ default_pipeline(Op *module)
 	return "canonicalize,cse";
 }
 
-/* One input (or one chunk of a split input): parse, run, print into out.
- * Returns 0 on success. */
+/* One input (or one chunk of a split input): parse, run, print into out,
+ * or into the real output (-o or stdout) when out is NULL.  Returns 0 on
+ * success, having printed nothing otherwise. */
 static int
 process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 {
@@ -190,7 +191,11 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 		goto done;
 	if (pipeline_run(c, pl, m, &o->pl) != 0)
 		goto done;
-	print_module(out, m, &o->pl.print);
+	/* Only now, with nothing left that can fail, does output begin. */
+	FILE *f = out ? out : tool_open_out(o->output);
+	print_module(f, m, &o->pl.print);
+	if (!out)
+		tool_commit(f);
 	rc = 0;
 done:
 	pipeline_free(pl);
@@ -241,7 +246,6 @@ main(int argc, char **argv)
 	size_t len;
 	char *text, *obuf = NULL;
 	size_t olen = 0;
-	FILE *mem;
 	int rc;
 
 	tool_name = "torch-opt";
@@ -259,22 +263,26 @@ main(int argc, char **argv)
 	}
 	text = tool_read(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
-	/* Output is produced in memory first: on any error, nothing is written. */
-	mem = open_memstream(&obuf, &olen);
-	if (o.split)
+	if (!o.split) {
+		rc = process(&o, diag_fallback_file, text, len, NULL);
+		free(text);
+		if (rc != 0)
+			return 1;
+	} else {
+		/* chunks print one by one: collect them, write only if all pass */
+		FILE *mem = open_memstream(&obuf, &olen);
 		rc = process_split(&o, diag_fallback_file, text, len, mem);
-	else
-		rc = process(&o, diag_fallback_file, text, len, mem);
-	fclose(mem);
-	free(text);
-	if (rc != 0) {
+		fclose(mem);
+		free(text);
+		if (rc != 0) {
+			free(obuf);
+			return 1;
+		}
+		FILE *out = tool_open_out(o.output);
+		fwrite(obuf, 1, olen, out);
 		free(obuf);
-		return 1;
+		tool_commit(out);
 	}
-	FILE *out = tool_open_out(o.output);
-	fwrite(obuf, 1, olen, out);
-	free(obuf);
-	tool_commit(out);
 	buf_free(&o.extra);
 	free(o.names[0]);
 	free(o.names[1]);
