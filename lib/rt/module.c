@@ -1,0 +1,598 @@
+/*
+ * module.c - loading a .vmfb and invoking its functions (rt.h).
+ *
+ * Load: map the file read-only, vmfb_check() it whole, check the target
+ * and CPU features, link each kernel object, and decode every function's
+ * host program into RtInst[] with kernel entry points resolved and its
+ * dispatch bindings gathered into one per-function array.
+ * Invoke: check the inputs, point each buffer at its base (argument,
+ * result, arena or constant) plus its offset, and run the instructions.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_impl.h"
+#include "vmfb.h"
+
+_Static_assert((int)RT_F16 == DT_F16 && (int)RT_U64 == DT_U64, "dtype numbers");
+_Static_assert(RT_MAX_RANK == VMFB_MAX_RANK, "rank limit");
+
+typedef struct RtInst {
+	uint32_t op;
+	uint32_t a, b, c;
+	uint32_t x, y, z;
+	uint64_t n;
+	RtKernelFn fn;
+} RtInst;
+
+struct RtFunction {
+	RtModule *m;
+	const char *name;
+	const VmfbFunc *vf;
+	const VmfbType *args, *res;
+	uint8_t *arena;             /* allocated at the first invocation */
+	const VmfbBuf *bufs;
+	void **bufptr;              /* per buffer, set per invocation */
+	uint32_t nbinds;
+	uint32_t *bindbuf;          /* per binding: its buffer */
+	void **bindptr;             /* per binding: its address */
+	RtInst *insts;
+};
+
+struct RtModule {
+	uint8_t *mem;               /* the module's bytes, read-only */
+	size_t size;
+	size_t maplen;              /* mem is an mmap of maplen bytes */
+	Vmfb v;
+	RtPool *pool;
+	RtObject *objs;
+	RtKernelFn *kfns;
+	RtFunction *funcs;
+	pthread_mutex_t lock;
+};
+
+static int
+err(RtError *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- tensors ---- */
+
+size_t
+rt_dtype_size(RtDtype d)
+{
+	return vmfb_dtype_size(d);
+}
+
+const char *
+rt_dtype_name(RtDtype d)
+{
+	const char *s = vmfb_dtype_name(d);
+	return s ? s : "?";
+}
+
+int64_t
+rt_numel(const RtTensor *t)
+{
+	int64_t n = 1;
+
+	for (int i = 0; i < t->rank; i++)
+		n *= t->dims[i];
+	return n;
+}
+
+void *
+rt_alloc(size_t n)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 64, n ? (n + 63) & ~(size_t)63 : 64))
+		return NULL;
+	return p;
+}
+
+void
+rt_tensor_free(RtTensor *t)
+{
+	free(t->data);
+	t->data = NULL;
+}
+
+void
+rt_type_str(const RtTensor *t, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < t->rank && k < n; i++)
+		k += snprintf(buf + k, n - k, "%lldx", (long long)t->dims[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s", rt_dtype_name(t->dtype));
+}
+
+static void
+type_of(const RtModule *m, const VmfbType *vt, RtTensor *t)
+{
+	memset(t, 0, sizeof *t);
+	t->dtype = vt->dtype;
+	t->rank = vt->rank;
+	for (uint32_t i = 0; i < vt->rank; i++)
+		t->dims[i] = m->v.dims[vt->first_dim + i];
+	t->nbytes = vt->nbytes;
+}
+
+/* ---- loading ---- */
+
+static int
+default_threads(void)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		n = CPU_COUNT(&set);
+	if (n <= 0)
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 256 ? 256 : n;
+}
+
+/* The CUDA path is a later issue; for now the driver is only probed, so
+ * that a machine without one gets a clear message. */
+static int
+cuda_probe(RtError *e)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return err(e, "--device=cuda: cannot load libcuda.so.1 (no NVIDIA driver)");
+	dlclose(h);
+	return 0;
+}
+
+static int
+link_kernels(RtModule *m, RtError *e)
+{
+	Vmfb *v = &m->v;
+
+	m->objs = calloc(v->nexecs + 1, sizeof *m->objs);
+	m->kfns = calloc(v->nkerns + 1, sizeof *m->kfns);
+	if (!m->objs || !m->kfns)
+		return err(e, "out of memory");
+	for (size_t i = 0; i < v->nexecs; i++) {
+		const VmfbSection *s = &v->sec[v->execs[i].section];
+		char msg[400];
+		if (rt_elf_load(&m->objs[i], v->base + s->offset, s->size, msg, sizeof msg))
+			return err(e, "executable @%s: %s", vmfb_str(v, v->execs[i].name), msg);
+	}
+	for (size_t i = 0; i < v->nkerns; i++) {
+		const VmfbKern *k = &v->kerns[i];
+		void *fn = rt_elf_sym(&m->objs[k->exec], vmfb_str(v, k->symbol));
+		if (!fn)
+			return err(e, "kernel @%s: executable @%s has no function '%s'",
+			    vmfb_str(v, k->name), vmfb_str(v, v->execs[k->exec].name),
+			    vmfb_str(v, k->symbol));
+		m->kfns[i] = (RtKernelFn)fn;
+	}
+	return 0;
+}
+
+static int
+decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
+{
+	Vmfb *v = &m->v;
+	uint32_t nb = 0;
+
+	f->m = m;
+	f->vf = vf;
+	f->name = vmfb_str(v, vf->name);
+	f->args = v->types + vf->first_arg;
+	f->res = v->types + vf->first_result;
+	f->bufs = v->bufs + vf->first_buf;
+	for (uint32_t i = 0; i < vf->ninsts; i++)
+		if (v->insts[vf->first_inst + i].op == INST_DISPATCH)
+			nb += v->insts[vf->first_inst + i].c;
+	f->nbinds = nb;
+	f->bufptr = calloc(vf->nbufs + 1, sizeof *f->bufptr);
+	f->bindbuf = calloc(nb + 1, sizeof *f->bindbuf);
+	f->bindptr = calloc(nb + 1, sizeof *f->bindptr);
+	f->insts = calloc(vf->ninsts + 1, sizeof *f->insts);
+	if (!f->bufptr || !f->bindbuf || !f->bindptr || !f->insts)
+		return err(e, "out of memory");
+	nb = 0;
+	for (uint32_t i = 0; i < vf->ninsts; i++) {
+		const VmfbInst *vi = &v->insts[vf->first_inst + i];
+		RtInst *in = &f->insts[i];
+		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL};
+		if (vi->op == INST_DISPATCH) {
+			in->fn = m->kfns ? m->kfns[vi->a] : NULL;
+			memcpy(f->bindbuf + nb, v->binds + vi->b, vi->c * sizeof *f->bindbuf);
+			in->b = nb;
+			nb += vi->c;
+		}
+	}
+	return 0;
+}
+
+/* "NAME: " before e's message. */
+static void
+prefix(RtError *e, const char *name)
+{
+	size_t n = strlen(name), len = strlen(e->msg);
+
+	if (n + 2 + len + 1 > sizeof e->msg)
+		len = sizeof e->msg - n - 3 < len ? sizeof e->msg - n - 3 : len;
+	if (n + 3 > sizeof e->msg)
+		return;
+	memmove(e->msg + n + 2, e->msg, len);
+	memcpy(e->msg, name, n);
+	memcpy(e->msg + n, ": ", 2);
+	e->msg[n + 2 + len] = 0;
+}
+
+static RtModule *
+load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
+{
+	Vmfb *v = &m->v;
+	RtDevice dev = o ? o->device : RT_DEVICE_AUTO;
+	int threads = o && o->threads > 0 ? o->threads : default_threads();
+	char msg[400];
+
+	pthread_mutex_init(&m->lock, NULL);
+	if (vmfb_check(v, m->mem, m->size, msg, sizeof msg)) {
+		err(e, "%s: %s", name, msg);
+		goto fail;
+	}
+	if (dev == RT_DEVICE_AUTO)
+		dev = v->target->target == TARGET_CUDA ? RT_DEVICE_CUDA : RT_DEVICE_CPU;
+	if (dev == RT_DEVICE_CUDA && cuda_probe(e))
+		goto fail;
+	if ((dev == RT_DEVICE_CUDA) != (v->target->target == TARGET_CUDA)) {
+		err(e, "%s: the module targets %s, not %s (use --device=%s)", name,
+		    rt_module_target(m), dev == RT_DEVICE_CUDA ? "cuda" : "cpu", rt_module_target(m));
+		goto fail;
+	}
+	if (dev == RT_DEVICE_CUDA) {
+		err(e, "--device=cuda: running CUDA modules is not implemented yet");
+		goto fail;
+	}
+	if (rt_cpu_check(vmfb_str(v, v->target->features), e) || link_kernels(m, e)) {
+		prefix(e, name);
+		goto fail;
+	}
+	m->funcs = calloc(v->nfuncs + 1, sizeof *m->funcs);
+	if (!m->funcs) {
+		err(e, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < v->nfuncs; i++)
+		if (decode_function(m, &m->funcs[i], &v->funcs[i], e))
+			goto fail;
+	if (!(m->pool = rt_pool_new(threads))) {
+		err(e, "cannot start %d threads", threads);
+		goto fail;
+	}
+	return m;
+fail:
+	rt_unload(m);
+	return NULL;
+}
+
+/* Reads a stream (stdin, a pipe) into page-aligned memory. */
+static int
+read_all(int fd, RtModule *m, const char *name, RtError *e)
+{
+	size_t cap = 1 << 20, n = 0;
+	uint8_t *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return err(e, "out of memory");
+	for (;;) {
+		if (n == cap) {
+			uint8_t *q = mremap(p, cap, cap * 2, MREMAP_MAYMOVE);
+			if (q == MAP_FAILED) {
+				munmap(p, cap);
+				return err(e, "%s: out of memory", name);
+			}
+			p = q, cap *= 2;
+		}
+		ssize_t got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			munmap(p, cap);
+			return err(e, "cannot read '%s': %s", name, strerror(errno));
+		}
+		if (got == 0)
+			break;
+		n += got;
+	}
+	mprotect(p, cap, PROT_READ);
+	m->mem = p, m->size = n, m->maplen = cap;
+	return 0;
+}
+
+RtModule *
+rt_load_file(const char *path, const RtOptions *o, RtError *e)
+{
+	RtModule *m = calloc(1, sizeof *m);
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	struct stat st;
+	int fd, rc;
+
+	if (!m)
+		return err(e, "out of memory"), NULL;
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0) {
+		err(e, "cannot open '%s': %s", path, strerror(errno));
+		free(m);
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = err(e, "cannot read '%s': %s", path, strerror(EISDIR));
+	} else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		rc = p == MAP_FAILED ? err(e, "cannot map '%s': %s", path, strerror(errno)) : 0;
+		if (!rc)
+			m->mem = p, m->size = m->maplen = st.st_size;
+	} else {
+		rc = read_all(fd, m, name, e);
+	}
+	if (fd > 0)
+		close(fd);
+	if (rc) {
+		free(m);
+		return NULL;
+	}
+	return load(m, name, o, e);
+}
+
+RtModule *
+rt_load_memory(const void *p, size_t n, const RtOptions *o, RtError *e)
+{
+	RtModule *m = calloc(1, sizeof *m);
+	size_t len = n ? n : 1;
+	void *q;
+
+	if (!m)
+		return err(e, "out of memory"), NULL;
+	q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED) {
+		free(m);
+		return err(e, "out of memory"), NULL;
+	}
+	memcpy(q, p, n);
+	mprotect(q, len, PROT_READ);
+	m->mem = q, m->size = n, m->maplen = len;
+	return load(m, "<memory>", o, e);
+}
+
+void
+rt_unload(RtModule *m)
+{
+	if (!m)
+		return;
+	rt_pool_free(m->pool);
+	if (m->funcs)
+		for (size_t i = 0; i < m->v.nfuncs; i++) {
+			RtFunction *f = &m->funcs[i];
+			free(f->arena);
+			free(f->bufptr);
+			free(f->bindbuf);
+			free(f->bindptr);
+			free(f->insts);
+		}
+	free(m->funcs);
+	if (m->objs)
+		for (size_t i = 0; i < m->v.nexecs; i++)
+			rt_elf_free(&m->objs[i]);
+	free(m->objs);
+	free(m->kfns);
+	if (m->maplen)
+		munmap(m->mem, m->maplen);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* ---- lookup ---- */
+
+const char *
+rt_module_target(const RtModule *m)
+{
+	return m->v.target->target == TARGET_CUDA ? "cuda" : "cpu";
+}
+
+const char *
+rt_module_features(const RtModule *m)
+{
+	return vmfb_str(&m->v, m->v.target->features);
+}
+
+int
+rt_module_threads(const RtModule *m)
+{
+	return rt_pool_threads(m->pool);
+}
+
+int
+rt_function_count(const RtModule *m)
+{
+	return (int)m->v.nfuncs;
+}
+
+RtFunction *
+rt_function_at(RtModule *m, int i)
+{
+	return i >= 0 && (size_t)i < m->v.nfuncs ? &m->funcs[i] : NULL;
+}
+
+RtFunction *
+rt_lookup(RtModule *m, const char *name)
+{
+	if (*name == '@')
+		name++;
+	for (size_t i = 0; i < m->v.nfuncs; i++)
+		if (!strcmp(m->funcs[i].name, name))
+			return &m->funcs[i];
+	return NULL;
+}
+
+const char *rt_function_name(const RtFunction *f) { return f->name; }
+int rt_function_nargs(const RtFunction *f) { return (int)f->vf->nargs; }
+int rt_function_nresults(const RtFunction *f) { return (int)f->vf->nresults; }
+size_t rt_function_arena(const RtFunction *f) { return f->vf->arena_size; }
+
+void
+rt_function_arg(const RtFunction *f, int i, RtTensor *t)
+{
+	type_of(f->m, &f->args[i], t);
+}
+
+void
+rt_function_result(const RtFunction *f, int i, RtTensor *t)
+{
+	type_of(f->m, &f->res[i], t);
+}
+
+/* ---- invocation ---- */
+
+static int
+check_input(RtFunction *f, int i, const RtTensor *t, RtError *e)
+{
+	const VmfbType *vt = &f->args[i];
+	const int64_t *dims = f->m->v.dims + vt->first_dim;
+	RtTensor want;
+	char ws[256];
+
+	if (t->dtype != (RtDtype)vt->dtype) {
+		return err(e, "input %d: element type is %s, the function expects %s",
+		    i, rt_dtype_name(t->dtype), rt_dtype_name(vt->dtype));
+	}
+	if (t->rank != (int)vt->rank) {
+		type_of(f->m, vt, &want);
+		rt_type_str(&want, ws, sizeof ws);
+		return err(e, "input %d: rank is %d, the function expects %u (%s)", i, t->rank, vt->rank, ws);
+	}
+	for (int d = 0; d < t->rank; d++)
+		if (t->dims[d] != dims[d])
+			return err(e, "input %d: dimension %d is %lld, the function expects %lld",
+			    i, d, (long long)t->dims[d], (long long)dims[d]);
+	if (t->nbytes < vt->nbytes || (vt->nbytes && !t->data))
+		return err(e, "input %d: %zu bytes of data, the function expects %llu",
+		    i, t->data ? t->nbytes : 0, (unsigned long long)vt->nbytes);
+	if ((uintptr_t)t->data % 64)
+		return err(e, "input %d: data is not 64-byte aligned", i);
+	return 0;
+}
+
+static void
+fill(uint8_t *p, uint64_t size, uint32_t esz, uint64_t pat)
+{
+	if (esz == 1 || pat == 0 || (esz == 2 && (pat & 0xff) == pat >> 8)) {
+		memset(p, (int)(pat & 0xff), size);
+		return;
+	}
+	for (uint64_t i = 0; i < size; i += esz)
+		memcpy(p + i, &pat, esz);
+}
+
+static int
+prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	const VmfbFunc *vf = f->vf;
+
+	if (nin != (int)vf->nargs)
+		return err(e, "@%s takes %u input%s, got %d", f->name, vf->nargs, vf->nargs == 1 ? "" : "s", nin);
+	if (nout != (int)vf->nresults)
+		return err(e, "@%s returns %u result%s, got room for %d", f->name, vf->nresults,
+		    vf->nresults == 1 ? "" : "s", nout);
+	for (int i = 0; i < nin; i++)
+		if (check_input(f, i, &in[i], e))
+			return -1;
+	for (int i = 0; i < nout; i++)
+		if (out[i].data && (out[i].nbytes < f->res[i].nbytes || (uintptr_t)out[i].data % 64))
+			return err(e, "result %d: the buffer provided is too small or not 64-byte aligned", i);
+	if (vf->arena_size && !f->arena && !(f->arena = rt_alloc(vf->arena_size)))
+		return err(e, "@%s: cannot allocate its arena of %llu bytes", f->name,
+		    (unsigned long long)vf->arena_size);
+	for (int i = 0; i < nout; i++) {
+		void *data = out[i].data;
+		if (!data && !(data = rt_alloc(f->res[i].nbytes))) {
+			/* Free what this call allocated: those still marked. */
+			for (int j = 0; j < i; j++)
+				if (out[j].rank < 0)
+					out[j].rank = 0, rt_tensor_free(&out[j]);
+			return err(e, "result %d: cannot allocate %llu bytes", i,
+			    (unsigned long long)f->res[i].nbytes);
+		}
+		int own = !out[i].data;
+		type_of(f->m, &f->res[i], &out[i]);
+		out[i].data = data;
+		if (own)
+			out[i].rank = -1 - out[i].rank;   /* marked as ours until all succeed */
+	}
+	for (int i = 0; i < nout; i++)
+		if (out[i].rank < 0)
+			out[i].rank = -1 - out[i].rank;
+	return 0;
+}
+
+int
+rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	RtModule *m = f->m;
+	const VmfbFunc *vf = f->vf;
+	const Vmfb *v = &m->v;
+
+	pthread_mutex_lock(&m->lock);
+	if (prepare(f, in, nin, out, nout, e)) {
+		pthread_mutex_unlock(&m->lock);
+		return -1;
+	}
+	for (uint32_t i = 0; i < vf->nbufs; i++) {
+		const VmfbBuf *b = &f->bufs[i];
+		uint8_t *base = NULL;
+		switch (b->base) {
+		case BASE_ARG: base = in[b->index].data; break;
+		case BASE_RESULT: base = out[b->index].data; break;
+		case BASE_ARENA: base = f->arena; break;
+		case BASE_CONST: base = (uint8_t *)v->consts + v->globals[b->index].offset; break;
+		}
+		f->bufptr[i] = base ? base + b->offset : NULL;
+	}
+	for (uint32_t i = 0; i < f->nbinds; i++)
+		f->bindptr[i] = f->bufptr[f->bindbuf[i]];
+	for (uint32_t i = 0; i < vf->ninsts; i++) {
+		const RtInst *in = &f->insts[i];
+		switch (in->op) {
+		case INST_DISPATCH:
+			rt_pool_dispatch(m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
+			break;
+		case INST_COPY:
+			if (in->n)
+				memmove(f->bufptr[in->b], f->bufptr[in->a], in->n);
+			break;
+		case INST_FILL:
+			if (f->bufs[in->a].size)
+				fill(f->bufptr[in->a], f->bufs[in->a].size, in->c, in->n);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * pool.c - the thread pool: N-1 workers plus the calling thread share the
+ * workgroups of one dispatch, claiming chunks from an atomic counter; the
+ * caller returns once all are done (the barrier between dispatches).
+ * Idle workers sleep on a condition variable; after a dispatch they poll
+ * for the next one for a few microseconds first, because host programs
+ * issue dispatches back to back.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "rt_impl.h"
+
+enum { SPIN = 4000 };   /* polls before sleeping: tens of microseconds */
+
+struct RtPool {
+	int n;                      /* threads, the caller included */
+	pthread_t *th;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	/* the current dispatch */
+	RtKernelFn fn;
+	void *const *bind;
+	uint32_t x, y, z;
+	uint64_t total, chunk;
+	_Atomic uint64_t next;      /* next unclaimed workgroup */
+	_Atomic int active;         /* workers not yet finished with it */
+	_Atomic uint64_t gen;       /* dispatches published */
+	int quit;
+};
+
+static inline void
+relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static void
+run_chunks(RtPool *p)
+{
+	for (;;) {
+		uint64_t i = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
+		if (i >= p->total)
+			return;
+		uint64_t end = i + p->chunk < p->total ? i + p->chunk : p->total;
+		uint64_t wx = i % p->x, rest = i / p->x, wy = rest % p->y, wz = rest / p->y;
+		for (; i < end; i++) {
+			p->fn(p->bind, wx, wy, wz, p->x, p->y, p->z);
+			if (++wx == p->x) {
+				wx = 0;
+				if (++wy == p->y)
+					wy = 0, wz++;
+			}
+		}
+	}
+}
+
+static void *
+worker(void *arg)
+{
+	RtPool *p = arg;
+	uint64_t seen = 0;
+
+	for (;;) {
+		int spins = 0;
+		while (atomic_load_explicit(&p->gen, memory_order_acquire) == seen && spins++ < SPIN)
+			relax();
+		pthread_mutex_lock(&p->mu);
+		while (!p->quit && atomic_load(&p->gen) == seen)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (p->quit) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+		seen = atomic_load(&p->gen);
+		run_chunks(p);
+		if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
+			pthread_mutex_lock(&p->mu);
+			pthread_cond_signal(&p->done);
+			pthread_mutex_unlock(&p->mu);
+		}
+	}
+}
+
+RtPool *
+rt_pool_new(int threads)
+{
+	RtPool *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	p->n = 1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	if (threads > 1 && !(p->th = calloc(threads - 1, sizeof *p->th))) {
+		free(p);
+		return NULL;
+	}
+	for (int i = 0; i < threads - 1; i++) {
+		if (pthread_create(&p->th[i], NULL, worker, p))
+			break;
+		p->n++;
+	}
+	return p;
+}
+
+void
+rt_pool_free(RtPool *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->n - 1; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p->th);
+	free(p);
+}
+
+int
+rt_pool_threads(const RtPool *p)
+{
+	return p->n;
+}
+
+void
+rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32_t y, uint32_t z)
+{
+	uint64_t total = (uint64_t)x * y * z;
+
+	if (total == 0)
+		return;
+	p->fn = fn;
+	p->bind = bind;
+	p->x = x, p->y = y, p->z = z;
+	p->total = total;
+	if (p->n == 1 || total == 1) {
+		p->chunk = total;
+		atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+		run_chunks(p);
+		return;
+	}
+	p->chunk = total / ((uint64_t)p->n * 4);
+	if (p->chunk == 0)
+		p->chunk = 1;
+	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+	atomic_store_explicit(&p->active, p->n - 1, memory_order_relaxed);
+	pthread_mutex_lock(&p->mu);
+	atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	run_chunks(p);
+	for (int spins = 0; atomic_load_explicit(&p->active, memory_order_acquire) && spins < SPIN; spins++)
+		relax();
+	if (atomic_load_explicit(&p->active, memory_order_acquire)) {
+		pthread_mutex_lock(&p->mu);
+		while (atomic_load(&p->active))
+			pthread_cond_wait(&p->done, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+	}
+}

@@ -1,0 +1,555 @@
+/* vmfb.c - crc32c and the .vmfb checker: nothing in a module is used
+ * before every offset, size, count and cross reference in it is checked. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmfb.h"
+
+_Static_assert(sizeof(VmfbHeader) == 64, "header layout");
+_Static_assert(sizeof(VmfbSection) == 32, "section layout");
+_Static_assert(sizeof(VmfbTarget) == 16, "target layout");
+_Static_assert(sizeof(VmfbType) == 24, "type layout");
+_Static_assert(sizeof(VmfbFunc) == 48, "func layout");
+_Static_assert(sizeof(VmfbBuf) == 24, "buf layout");
+_Static_assert(sizeof(VmfbInst) == 40, "inst layout");
+_Static_assert(sizeof(VmfbExec) == 16, "exec layout");
+_Static_assert(sizeof(VmfbKern) == 32, "kern layout");
+_Static_assert(sizeof(VmfbGlobal) == 32, "global layout");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the .vmfb reader assumes a little-endian host"
+#endif
+
+/* ---- crc32c (Castagnoli), hardware where the CPU has SSE4.2 ---------- */
+
+static uint32_t crc_table[8][256];
+
+static void
+crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+		crc_table[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_table[t][i] = (crc_table[t - 1][i] >> 8)
+			    ^ crc_table[0][crc_table[t - 1][i] & 0xff];
+}
+
+static uint32_t
+crc_soft(uint32_t c, const uint8_t *p, size_t n)
+{
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		w ^= c;
+		c = crc_table[7][w & 0xff] ^ crc_table[6][(w >> 8) & 0xff]
+		    ^ crc_table[5][(w >> 16) & 0xff] ^ crc_table[4][(w >> 24) & 0xff]
+		    ^ crc_table[3][(w >> 32) & 0xff] ^ crc_table[2][(w >> 40) & 0xff]
+		    ^ crc_table[1][(w >> 48) & 0xff] ^ crc_table[0][w >> 56];
+		p += 8;
+		n -= 8;
+	}
+	while (n--)
+		c = (c >> 8) ^ crc_table[0][(c ^ *p++) & 0xff];
+	return c;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t
+crc_hard(uint32_t c, const uint8_t *p, size_t n)
+{
+	uint64_t c64 = c;
+
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		c64 = __builtin_ia32_crc32di(c64, w);
+		p += 8;
+		n -= 8;
+	}
+	c = (uint32_t)c64;
+	while (n--)
+		c = __builtin_ia32_crc32qi(c, *p++);
+	return c;
+}
+#endif
+
+uint32_t
+crc32c(uint32_t crc, const void *p, size_t n)
+{
+	static int mode;   /* 0 unknown, 1 soft, 2 hard; races are benign */
+
+	if (!mode) {
+#if defined(__x86_64__)
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("sse4.2")) {
+			mode = 2;
+		} else
+#endif
+		{
+			crc_init();
+			mode = 1;
+		}
+	}
+#if defined(__x86_64__)
+	if (mode == 2)
+		return ~crc_hard(~crc, p, n);
+#endif
+	return ~crc_soft(~crc, p, n);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+static const char *const dtype_names[DT_COUNT] = {
+	[DT_F16] = "f16", [DT_BF16] = "bf16", [DT_F32] = "f32", [DT_F64] = "f64",
+	[DT_BOOL] = "i1", [DT_I8] = "i8", [DT_I16] = "i16", [DT_I32] = "i32",
+	[DT_I64] = "i64", [DT_U8] = "ui8", [DT_U16] = "ui16", [DT_U32] = "ui32",
+	[DT_U64] = "ui64",
+};
+static const unsigned char dtype_sizes[DT_COUNT] = {
+	[DT_F16] = 2, [DT_BF16] = 2, [DT_F32] = 4, [DT_F64] = 8, [DT_BOOL] = 1,
+	[DT_I8] = 1, [DT_I16] = 2, [DT_I32] = 4, [DT_I64] = 8, [DT_U8] = 1,
+	[DT_U16] = 2, [DT_U32] = 4, [DT_U64] = 8,
+};
+static const char *const section_names[SEC_NKINDS] = {
+	[SEC_STRS] = "strings", [SEC_TARGET] = "target", [SEC_TYPES] = "types",
+	[SEC_DIMS] = "dims", [SEC_FUNCS] = "functions", [SEC_BUFS] = "buffers",
+	[SEC_INSTS] = "instructions", [SEC_BINDS] = "bindings",
+	[SEC_EXECS] = "executables", [SEC_KERNS] = "kernels",
+	[SEC_GLOBALS] = "globals", [SEC_CONSTS] = "constants",
+	[SEC_OBJECT] = "object",
+};
+
+const char *
+vmfb_dtype_name(uint32_t dt)
+{
+	return dt < DT_COUNT ? dtype_names[dt] : NULL;
+}
+
+size_t
+vmfb_dtype_size(uint32_t dt)
+{
+	return dt < DT_COUNT ? dtype_sizes[dt] : 0;
+}
+
+const char *
+vmfb_section_name(uint32_t kind)
+{
+	return kind < SEC_NKINDS && section_names[kind] ? section_names[kind] : "unknown";
+}
+
+const char *
+vmfb_str(const Vmfb *v, uint32_t off)
+{
+	return v->strs + off;
+}
+
+/* ---- the checker ------------------------------------------------------ */
+
+typedef struct Chk {
+	Vmfb *v;
+	char *err;
+	size_t errn;
+} Chk;
+
+static int
+bad(Chk *k, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(k->err, k->errn, "corrupt module: ");
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < k->errn)
+		vsnprintf(k->err + n, k->errn - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+str_ok(Chk *k, uint32_t off, const char *what, size_t i)
+{
+	if (off >= k->v->nstrs)
+		return bad(k, "%s %zu: string offset %u is past the strings (%zu bytes)",
+		    what, i, off, k->v->nstrs);
+	return 0;
+}
+
+/* The records of one section kind: base pointer and count. */
+static int
+records(Chk *k, int kind, size_t recsz, const void **p, size_t *n)
+{
+	Vmfb *v = k->v;
+
+	for (uint32_t i = 0; i < v->nsec; i++) {
+		if (v->sec[i].kind != (uint32_t)kind)
+			continue;
+		if (v->sec[i].size % recsz)
+			return bad(k, "section %u (%s): %llu bytes is not a whole number of %zu-byte records",
+			    i, vmfb_section_name(kind), (unsigned long long)v->sec[i].size, recsz);
+		*p = v->base + v->sec[i].offset;
+		*n = v->sec[i].size / recsz;
+		return 0;
+	}
+	return bad(k, "no %s section", vmfb_section_name(kind));
+}
+
+static int
+cmp_off(const void *a, const void *b)
+{
+	const VmfbSection *x = *(const VmfbSection *const *)a, *y = *(const VmfbSection *const *)b;
+
+	/* Empty sections first at an offset: they overlap nothing. */
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+static int
+check_header(Chk *k, const uint8_t *p, size_t n)
+{
+	Vmfb *v = k->v;
+	const VmfbHeader *h = (const VmfbHeader *)p;
+	uint32_t version;
+
+	if (n == 0)
+		return snprintf(k->err, k->errn, "empty module (0 bytes)"), -1;
+	if (n < 8 || memcmp(p, VMFB_MAGIC, 8)) {
+		if (n < 8 && !memcmp(p, VMFB_MAGIC, n))
+			return snprintf(k->err, k->errn, "truncated module: %zu bytes", n), -1;
+		return snprintf(k->err, k->errn, "not a .vmfb module (bad magic)"), -1;
+	}
+	if (n < 12)
+		return snprintf(k->err, k->errn, "truncated module: %zu bytes", n), -1;
+	memcpy(&version, p + 8, 4);
+	if (version != VMFB_VERSION)
+		return snprintf(k->err, k->errn,
+		    "unsupported .vmfb version %u (this build reads version %d)",
+		    version, VMFB_VERSION), -1;
+	if (n < sizeof *h)
+		return snprintf(k->err, k->errn, "truncated module: %zu bytes, shorter than its header", n), -1;
+	if (crc32c(0, h, offsetof(VmfbHeader, header_crc)) != h->header_crc)
+		return bad(k, "header checksum mismatch");
+	if (h->header_size != sizeof *h || h->entry_size != sizeof(VmfbSection) || h->flags)
+		return bad(k, "header sizes or flags are not version %d's", VMFB_VERSION);
+	if (h->file_size > n)
+		return snprintf(k->err, k->errn,
+		    "truncated module: the header says %llu bytes, there are %zu",
+		    (unsigned long long)h->file_size, n), -1;
+	if (h->file_size < n)
+		return bad(k, "%zu bytes, the header says %llu", n, (unsigned long long)h->file_size);
+	if (h->table_offset < sizeof *h || h->table_offset % 8 || h->nsections > 65536
+	    || h->table_offset > n || (n - h->table_offset) / sizeof(VmfbSection) < h->nsections)
+		return bad(k, "section table (%u entries at %llu) is not inside the file",
+		    h->nsections, (unsigned long long)h->table_offset);
+	v->hdr = h;
+	v->sec = (const VmfbSection *)(p + h->table_offset);
+	v->nsec = h->nsections;
+	if (crc32c(0, v->sec, (size_t)v->nsec * sizeof(VmfbSection)) != h->table_crc)
+		return bad(k, "section table checksum mismatch");
+	return 0;
+}
+
+static int
+check_sections(Chk *k)
+{
+	Vmfb *v = k->v;
+	size_t tend = v->hdr->table_offset + (size_t)v->nsec * sizeof(VmfbSection);
+	const VmfbSection **order;
+	int seen[SEC_NKINDS] = {0};
+	int rc = 0;
+
+	for (uint32_t i = 0; i < v->nsec; i++) {
+		const VmfbSection *s = &v->sec[i];
+		if (s->kind == 0 || s->kind >= SEC_NKINDS || s->flags)
+			return bad(k, "section %u has unknown kind %u", i, s->kind);
+		if (s->kind != SEC_OBJECT && seen[s->kind]++)
+			return bad(k, "two %s sections", vmfb_section_name(s->kind));
+		if (s->offset % VMFB_ALIGN || s->offset < tend || s->offset > v->size
+		    || s->size > v->size - s->offset)
+			return bad(k, "section %u (%s) at %llu, %llu bytes, is not inside the file",
+			    i, vmfb_section_name(s->kind), (unsigned long long)s->offset,
+			    (unsigned long long)s->size);
+	}
+	for (int kind = 1; kind < SEC_OBJECT; kind++)
+		if (!seen[kind])
+			return bad(k, "no %s section", vmfb_section_name(kind));
+	order = malloc((v->nsec + 1) * sizeof *order);
+	if (!order)
+		return bad(k, "out of memory");
+	for (uint32_t i = 0; i < v->nsec; i++)
+		order[i] = &v->sec[i];
+	qsort(order, v->nsec, sizeof *order, cmp_off);
+	for (uint32_t i = 1; i < v->nsec && !rc; i++)
+		if (order[i]->offset < order[i - 1]->offset + order[i - 1]->size)
+			rc = bad(k, "sections %td and %td overlap", order[i - 1] - v->sec, order[i] - v->sec);
+	free(order);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < v->nsec; i++) {
+		const VmfbSection *s = &v->sec[i];
+		if (crc32c(0, v->base + s->offset, s->size) != s->crc)
+			return bad(k, "section %u (%s) checksum mismatch", i, vmfb_section_name(s->kind));
+	}
+	return 0;
+}
+
+static int
+load_tables(Chk *k)
+{
+	Vmfb *v = k->v;
+	const void *p;
+	size_t n;
+
+	if (records(k, SEC_STRS, 1, &p, &n))
+		return -1;
+	v->strs = p, v->nstrs = n;
+	if (n == 0 || v->strs[0] || v->strs[n - 1])
+		return bad(k, "the strings section does not start and end with NUL");
+	if (records(k, SEC_TARGET, sizeof(VmfbTarget), &p, &n))
+		return -1;
+	if (n != 1)
+		return bad(k, "the target section holds %zu records, not 1", n);
+	v->target = p;
+#define TAB(kind, field, count) \
+	if (records(k, kind, sizeof *v->field, &p, &n)) return -1; \
+	if (n > UINT32_MAX) return bad(k, "too many records"); \
+	v->field = p, v->count = n;
+	TAB(SEC_TYPES, types, ntypes)
+	TAB(SEC_DIMS, dims, ndims)
+	TAB(SEC_FUNCS, funcs, nfuncs)
+	TAB(SEC_BUFS, bufs, nbufs)
+	TAB(SEC_INSTS, insts, ninsts)
+	TAB(SEC_BINDS, binds, nbinds)
+	TAB(SEC_EXECS, execs, nexecs)
+	TAB(SEC_KERNS, kerns, nkerns)
+	TAB(SEC_GLOBALS, globals, nglobals)
+#undef TAB
+	if (records(k, SEC_CONSTS, 1, &p, &n))
+		return -1;
+	v->consts = p, v->nconsts = n;
+	return 0;
+}
+
+static int
+check_types(Chk *k)
+{
+	Vmfb *v = k->v;
+
+	for (size_t i = 0; i < v->ntypes; i++) {
+		const VmfbType *t = &v->types[i];
+		uint64_t numel = 1;
+		if (!vmfb_dtype_size(t->dtype))
+			return bad(k, "type %zu: unknown element type %u", i, t->dtype);
+		if (t->rank > VMFB_MAX_RANK || t->first_dim > v->ndims || t->rank > v->ndims - t->first_dim)
+			return bad(k, "type %zu: rank %u at dimension %u is out of range", i, t->rank, t->first_dim);
+		for (uint32_t d = 0; d < t->rank; d++) {
+			int64_t e = v->dims[t->first_dim + d];
+			if (e < 0 || __builtin_mul_overflow(numel, (uint64_t)e, &numel))
+				return bad(k, "type %zu: dimension %u is %lld", i, d, (long long)e);
+		}
+		if (__builtin_mul_overflow(numel, vmfb_dtype_size(t->dtype), &numel)
+		    || numel != t->nbytes || numel > ((uint64_t)1 << 56))
+			return bad(k, "type %zu: %llu bytes does not match its shape",
+			    i, (unsigned long long)t->nbytes);
+	}
+	return 0;
+}
+
+static int
+range_ok(uint64_t first, uint64_t count, size_t total)
+{
+	return first <= total && count <= total - first;
+}
+
+/* The byte size of a buffer's base. */
+static int
+base_size(Chk *k, const VmfbFunc *f, const VmfbBuf *b, uint64_t *size)
+{
+	Vmfb *v = k->v;
+
+	switch (b->base) {
+	case BASE_ARG:
+		if (b->index >= f->nargs)
+			return -1;
+		*size = v->types[f->first_arg + b->index].nbytes;
+		return 0;
+	case BASE_RESULT:
+		if (b->index >= f->nresults)
+			return -1;
+		*size = v->types[f->first_result + b->index].nbytes;
+		return 0;
+	case BASE_ARENA:
+		if (b->index)
+			return -1;
+		*size = f->arena_size;
+		return 0;
+	case BASE_CONST:
+		if (b->index >= v->nglobals)
+			return -1;
+		*size = v->globals[b->index].size;
+		return 0;
+	}
+	return -1;
+}
+
+static int
+check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j)
+{
+	Vmfb *v = k->v;
+	const VmfbInst *in = &v->insts[f->first_inst + j];
+	const VmfbBuf *fb = v->bufs + f->first_buf;
+	uint64_t t;
+
+	switch (in->op) {
+	case INST_DISPATCH:
+		if (in->a >= v->nkerns)
+			return bad(k, "@%s: instruction %zu: kernel %u is out of range", fn, j, in->a);
+		if (!range_ok(in->b, in->c, v->nbinds) || in->c != v->kerns[in->a].nbindings)
+			return bad(k, "@%s: instruction %zu: bindings %u+%u do not fit the kernel", fn, j, in->b, in->c);
+		for (uint32_t i = 0; i < in->c; i++)
+			if (v->binds[in->b + i] >= f->nbufs)
+				return bad(k, "@%s: instruction %zu: binding %u names buffer %u of %u",
+				    fn, j, i, v->binds[in->b + i], f->nbufs);
+		if (__builtin_mul_overflow((uint64_t)in->x, (uint64_t)in->y, &t)
+		    || __builtin_mul_overflow(t, (uint64_t)in->z, &t) || t > ((uint64_t)1 << 48)
+		    || in->n)
+			return bad(k, "@%s: instruction %zu: grid %ux%ux%u is too large", fn, j, in->x, in->y, in->z);
+		return 0;
+	case INST_COPY:
+		if (in->a >= f->nbufs || in->b >= f->nbufs || in->n > fb[in->a].size || in->n > fb[in->b].size)
+			return bad(k, "@%s: instruction %zu: copy of %llu bytes between buffers %u and %u is out of range",
+			    fn, j, (unsigned long long)in->n, in->a, in->b);
+		if (fb[in->b].base != BASE_ARENA && fb[in->b].base != BASE_RESULT)
+			return bad(k, "@%s: instruction %zu: copy into a read-only buffer", fn, j);
+		return 0;
+	case INST_FILL:
+		if (in->a >= f->nbufs || !(in->c == 1 || in->c == 2 || in->c == 4 || in->c == 8)
+		    || fb[in->a].size % in->c || (in->c < 8 && in->n >> (8 * in->c)))
+			return bad(k, "@%s: instruction %zu: fill of buffer %u with %u-byte elements is malformed",
+			    fn, j, in->a, in->c);
+		if (fb[in->a].base != BASE_ARENA && fb[in->a].base != BASE_RESULT)
+			return bad(k, "@%s: instruction %zu: fill of a read-only buffer", fn, j);
+		return 0;
+	}
+	return bad(k, "@%s: instruction %zu has unknown opcode %u", fn, j, in->op);
+}
+
+static int
+check_funcs(Chk *k)
+{
+	Vmfb *v = k->v;
+
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const VmfbFunc *f = &v->funcs[i];
+		const char *fn;
+		if (str_ok(k, f->name, "function", i))
+			return -1;
+		fn = vmfb_str(v, f->name);
+		if (!*fn)
+			return bad(k, "function %zu has no name", i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(fn, vmfb_str(v, v->funcs[j].name)))
+				return bad(k, "two functions named @%s", fn);
+		if (!range_ok(f->first_arg, f->nargs, v->ntypes)
+		    || !range_ok(f->first_result, f->nresults, v->ntypes)
+		    || !range_ok(f->first_buf, f->nbufs, v->nbufs)
+		    || !range_ok(f->first_inst, f->ninsts, v->ninsts)
+		    || f->arena_size > ((uint64_t)1 << 48))
+			return bad(k, "@%s: argument, result, buffer or instruction ranges are out of bounds", fn);
+		for (uint32_t j = 0; j < f->nbufs; j++) {
+			const VmfbBuf *b = &v->bufs[f->first_buf + j];
+			uint64_t size;
+			if (base_size(k, f, b, &size))
+				return bad(k, "@%s: buffer %u has a bad base (%u, %u)", fn, j, b->base, b->index);
+			if (b->offset > size || b->size > size - b->offset)
+				return bad(k, "@%s: buffer %u (bytes %llu+%llu) is outside its base of %llu bytes",
+				    fn, j, (unsigned long long)b->offset, (unsigned long long)b->size,
+				    (unsigned long long)size);
+		}
+		for (uint32_t j = 0; j < f->ninsts; j++)
+			if (check_inst(k, f, fn, j))
+				return -1;
+	}
+	return 0;
+}
+
+static int
+check_code(Chk *k)
+{
+	Vmfb *v = k->v;
+	int *used = calloc(v->nsec + 1, sizeof *used);
+
+	if (!used)
+		return bad(k, "out of memory");
+	for (size_t i = 0; i < v->nexecs; i++) {
+		const VmfbExec *e = &v->execs[i];
+		const VmfbSection *s;
+		if (str_ok(k, e->name, "executable", i))
+			goto fail;
+		if (e->section >= v->nsec || v->sec[e->section].kind != SEC_OBJECT || used[e->section]++) {
+			bad(k, "executable %zu: section %u is not an object of its own", i, e->section);
+			goto fail;
+		}
+		s = &v->sec[e->section];
+		if (e->format != (v->target->target == TARGET_CPU ? FMT_ELF_X86_64 : FMT_PTX)) {
+			bad(k, "executable %zu: format %u does not fit the target", i, e->format);
+			goto fail;
+		}
+		if (e->format == FMT_PTX && (s->size == 0 || v->base[s->offset + s->size - 1])) {
+			bad(k, "executable %zu: PTX text is not NUL-terminated", i);
+			goto fail;
+		}
+	}
+	for (uint32_t i = 0; i < v->nsec; i++)
+		if (v->sec[i].kind == SEC_OBJECT && !used[i]) {
+			bad(k, "section %u: object of no executable", i);
+			goto fail;
+		}
+	free(used);
+	for (size_t i = 0; i < v->nkerns; i++) {
+		const VmfbKern *kn = &v->kerns[i];
+		if (str_ok(k, kn->name, "kernel", i) || str_ok(k, kn->symbol, "kernel", i))
+			return -1;
+		if (kn->exec >= v->nexecs || !v->strs[kn->symbol] || kn->nbindings > 65536)
+			return bad(k, "kernel %zu: executable %u, symbol or %u bindings out of range",
+			    i, kn->exec, kn->nbindings);
+	}
+	for (size_t i = 0; i < v->nglobals; i++) {
+		const VmfbGlobal *g = &v->globals[i];
+		if (str_ok(k, g->name, "global", i))
+			return -1;
+		if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes
+		    || g->offset % VMFB_ALIGN || !range_ok(g->offset, g->size, v->nconsts))
+			return bad(k, "global %zu (@%s): %llu bytes at %llu do not fit the constants",
+			    i, vmfb_str(v, g->name), (unsigned long long)g->size,
+			    (unsigned long long)g->offset);
+	}
+	return 0;
+fail:
+	free(used);
+	return -1;
+}
+
+int
+vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn)
+{
+	Chk k = {v, err, errn};
+
+	memset(v, 0, sizeof *v);
+	v->base = p;
+	v->size = n;
+	if (check_header(&k, p, n) || check_sections(&k) || load_tables(&k))
+		return -1;
+	if (v->target->target != TARGET_CPU && v->target->target != TARGET_CUDA)
+		return bad(&k, "unknown target %u", v->target->target);
+	if (str_ok(&k, v->target->cpu, "target", 0) || str_ok(&k, v->target->features, "target", 0))
+		return -1;
+	if (check_types(&k) || check_code(&k) || check_funcs(&k))
+		return -1;
+	return 0;
+}

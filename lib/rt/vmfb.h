@@ -1,0 +1,173 @@
+/*
+ * vmfb.h - the .vmfb container (formats/vmfb.md): the records vmpack
+ * writes and the runtime reads, and the checker that validates a whole
+ * file before anything in it is used.
+ *
+ * Every multi-byte field is little-endian; every section starts at a
+ * multiple of 64 bytes, so the record arrays can be read in place.
+ */
+#ifndef FX_RT_VMFB_H
+#define FX_RT_VMFB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VMFB_MAGIC "\x89" "FXVMFB\n"
+#define VMFB_VERSION 1
+#define VMFB_ALIGN 64
+#define VMFB_MAX_RANK 16
+
+typedef struct VmfbHeader {
+	uint8_t magic[8];
+	uint32_t version;
+	uint32_t header_size;      /* sizeof(VmfbHeader) */
+	uint64_t file_size;
+	uint64_t table_offset;     /* the section table */
+	uint32_t nsections;
+	uint32_t entry_size;       /* sizeof(VmfbSection) */
+	uint32_t table_crc;        /* crc32c of the section table */
+	uint32_t flags;            /* 0 */
+	uint8_t reserved[12];
+	uint32_t header_crc;       /* crc32c of the 60 bytes before it */
+} VmfbHeader;
+
+enum {
+	SEC_STRS = 1,    /* NUL-terminated strings, named by byte offset */
+	SEC_TARGET,      /* one VmfbTarget */
+	SEC_TYPES,       /* VmfbType[] */
+	SEC_DIMS,        /* int64_t[] */
+	SEC_FUNCS,       /* VmfbFunc[] */
+	SEC_BUFS,        /* VmfbBuf[] */
+	SEC_INSTS,       /* VmfbInst[] */
+	SEC_BINDS,       /* uint32_t[]: buffer numbers, function-relative */
+	SEC_EXECS,       /* VmfbExec[] */
+	SEC_KERNS,       /* VmfbKern[] */
+	SEC_GLOBALS,     /* VmfbGlobal[] */
+	SEC_CONSTS,      /* the globals' bytes */
+	SEC_OBJECT,      /* one executable's object (any number of these) */
+	SEC_NKINDS
+};
+
+typedef struct VmfbSection {
+	uint32_t kind;
+	uint32_t flags;            /* 0 */
+	uint64_t offset, size;
+	uint32_t crc;              /* crc32c of the section's bytes */
+	uint32_t reserved;
+} VmfbSection;
+
+enum { TARGET_CPU = 1, TARGET_CUDA = 2 };
+
+typedef struct VmfbTarget {
+	uint32_t target;           /* TARGET_* */
+	uint32_t cpu;              /* string: fxvm.cpu, or "" */
+	uint32_t features;         /* string: fxvm.features, or "" */
+	uint32_t reserved;
+} VmfbTarget;
+
+/* Element types; the numbers are the format's (rt.h's RtDtype). */
+enum {
+	DT_F16 = 1, DT_BF16, DT_F32, DT_F64, DT_BOOL,
+	DT_I8, DT_I16, DT_I32, DT_I64, DT_U8, DT_U16, DT_U32, DT_U64,
+	DT_COUNT
+};
+
+typedef struct VmfbType {
+	uint32_t dtype;
+	uint32_t rank;
+	uint32_t first_dim;        /* into DIMS */
+	uint32_t reserved;
+	uint64_t nbytes;
+} VmfbType;
+
+typedef struct VmfbFunc {
+	uint32_t name;
+	uint32_t first_arg, nargs;         /* into TYPES */
+	uint32_t first_result, nresults;   /* into TYPES */
+	uint32_t first_buf, nbufs;         /* into BUFS */
+	uint32_t first_inst, ninsts;       /* into INSTS */
+	uint32_t reserved;
+	uint64_t arena_size;
+} VmfbFunc;
+
+enum { BASE_ARG = 0, BASE_RESULT, BASE_ARENA, BASE_CONST };
+
+typedef struct VmfbBuf {
+	uint32_t base;             /* BASE_* */
+	uint32_t index;            /* argument, result or global number */
+	uint64_t offset, size;     /* bytes of the base */
+} VmfbBuf;
+
+enum { INST_DISPATCH = 1, INST_COPY, INST_FILL };
+
+typedef struct VmfbInst {
+	uint32_t op;               /* INST_* */
+	uint32_t a, b, c;
+	uint32_t x, y, z;
+	uint32_t reserved;
+	uint64_t n;
+	/* DISPATCH: a kernel, b first binding (into BINDS), c count, x y z grid
+	 * COPY:     a source buffer, b destination buffer, n bytes
+	 * FILL:     a destination buffer, c element bytes (1 2 4 8), n pattern */
+} VmfbInst;
+
+enum { FMT_ELF_X86_64 = 1, FMT_PTX = 2 };
+
+typedef struct VmfbExec {
+	uint32_t name;
+	uint32_t format;           /* FMT_* */
+	uint32_t section;          /* a SEC_OBJECT entry of the table */
+	uint32_t reserved;
+} VmfbExec;
+
+typedef struct VmfbKern {
+	uint32_t name;
+	uint32_t exec;
+	uint32_t symbol;           /* string */
+	uint32_t nbindings;
+	uint32_t block[3];         /* CUDA threads per block; 0 on CPU */
+	uint32_t shared;           /* CUDA shared bytes */
+} VmfbKern;
+
+typedef struct VmfbGlobal {
+	uint32_t name;
+	uint32_t type;             /* into TYPES */
+	uint64_t offset;           /* into CONSTS, a multiple of 64 */
+	uint64_t size;
+	uint64_t reserved;
+} VmfbGlobal;
+
+/* A checked file: pointers into it and the record counts. */
+typedef struct Vmfb {
+	const uint8_t *base;
+	size_t size;
+	const VmfbHeader *hdr;
+	const VmfbSection *sec;
+	uint32_t nsec;
+	const char *strs; size_t nstrs;
+	const VmfbTarget *target;
+	const VmfbType *types; size_t ntypes;
+	const int64_t *dims; size_t ndims;
+	const VmfbFunc *funcs; size_t nfuncs;
+	const VmfbBuf *bufs; size_t nbufs;
+	const VmfbInst *insts; size_t ninsts;
+	const uint32_t *binds; size_t nbinds;
+	const VmfbExec *execs; size_t nexecs;
+	const VmfbKern *kerns; size_t nkerns;
+	const VmfbGlobal *globals; size_t nglobals;
+	const uint8_t *consts; size_t nconsts;
+} Vmfb;
+
+/* Validates all of p[0..n) (64-byte aligned): header, table, checksums,
+ * every record, offset, size and cross reference.  Returns 0, or -1 with a
+ * message in err. */
+int vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn);
+
+const char *vmfb_str(const Vmfb *v, uint32_t off);   /* checked already */
+const char *vmfb_dtype_name(uint32_t dt);            /* "f32", or NULL */
+size_t vmfb_dtype_size(uint32_t dt);                 /* bytes, 0 if bad */
+const char *vmfb_section_name(uint32_t kind);
+
+uint32_t crc32c(uint32_t crc, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,122 @@
+/* dump.c - vmpack --dump: a .vmfb's contents in text, like
+ * iree-dump-module.  The file is checked whole (vmfb_check) first. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pack.h"
+#include "rt/vmfb.h"
+
+static void
+type_str(const Vmfb *v, uint32_t ti, char *buf, size_t n)
+{
+	const VmfbType *t = &v->types[ti];
+	size_t k = snprintf(buf, n, "tensor<");
+
+	for (uint32_t d = 0; d < t->rank && k < n; d++)
+		k += snprintf(buf + k, n - k, "%lldx", (long long)v->dims[t->first_dim + d]);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s>", vmfb_dtype_name(t->dtype));
+}
+
+static void
+signature(FILE *f, const Vmfb *v, const VmfbFunc *fn)
+{
+	char ts[512];
+
+	fprintf(f, "  @%s(", vmfb_str(v, fn->name));
+	for (uint32_t i = 0; i < fn->nargs; i++) {
+		type_str(v, fn->first_arg + i, ts, sizeof ts);
+		fprintf(f, "%s%s", i ? ", " : "", ts);
+	}
+	fprintf(f, ") -> (");
+	for (uint32_t i = 0; i < fn->nresults; i++) {
+		type_str(v, fn->first_result + i, ts, sizeof ts);
+		fprintf(f, "%s%s", i ? ", " : "", ts);
+	}
+	fprintf(f, ")\n");
+}
+
+static void
+function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
+{
+	static const char *const bases[] = {"arg", "result", "arena", "constant"};
+	const VmfbBuf *b = v->bufs + fn->first_buf;
+
+	signature(f, v, fn);
+	fprintf(f, "    arena %llu bytes, %u buffers, %u instructions\n",
+	    (unsigned long long)fn->arena_size, fn->nbufs, fn->ninsts);
+	for (uint32_t i = 0; i < fn->nbufs; i++) {
+		fprintf(f, "    b%u = %s", i, bases[b[i].base]);
+		if (b[i].base == BASE_CONST)
+			fprintf(f, " @%s", vmfb_str(v, v->globals[b[i].index].name));
+		else if (b[i].base != BASE_ARENA)
+			fprintf(f, " %u", b[i].index);
+		fprintf(f, "[%llu, %llu)\n", (unsigned long long)b[i].offset,
+		    (unsigned long long)(b[i].offset + b[i].size));
+	}
+	for (uint32_t i = 0; i < fn->ninsts; i++) {
+		const VmfbInst *in = &v->insts[fn->first_inst + i];
+		switch (in->op) {
+		case INST_DISPATCH:
+			fprintf(f, "    dispatch @%s[%u, %u, %u](", vmfb_str(v, v->kerns[in->a].name),
+			    in->x, in->y, in->z);
+			for (uint32_t j = 0; j < in->c; j++)
+				fprintf(f, "%sb%u", j ? ", " : "", v->binds[in->b + j]);
+			fprintf(f, ")\n");
+			break;
+		case INST_COPY:
+			fprintf(f, "    copy b%u -> b%u, %llu bytes\n", in->a, in->b, (unsigned long long)in->n);
+			break;
+		case INST_FILL:
+			fprintf(f, "    fill b%u with 0x%0*llx\n", in->a, (int)in->c * 2, (unsigned long long)in->n);
+			break;
+		}
+	}
+}
+
+int
+dump_module(FILE *f, const char *name, const void *p, size_t n, char *err, size_t errn)
+{
+	Vmfb v;
+	char ts[512];
+
+	if (vmfb_check(&v, p, n, err, errn))
+		return -1;
+	fprintf(f, "%s: fxvm module, version %u, %zu bytes\n", name, v.hdr->version, n);
+	fprintf(f, "target: %s", v.target->target == TARGET_CPU ? "cpu" : "cuda");
+	if (*vmfb_str(&v, v.target->cpu))
+		fprintf(f, ", cpu %s", vmfb_str(&v, v.target->cpu));
+	if (*vmfb_str(&v, v.target->features))
+		fprintf(f, ", features %s", vmfb_str(&v, v.target->features));
+	fprintf(f, "\n\nsections:\n");
+	for (uint32_t i = 0; i < v.nsec; i++)
+		fprintf(f, "  %2u %-13s offset %8llu  size %8llu  crc32c %08x\n", i,
+		    vmfb_section_name(v.sec[i].kind), (unsigned long long)v.sec[i].offset,
+		    (unsigned long long)v.sec[i].size, v.sec[i].crc);
+	fprintf(f, "\nfunctions:\n");
+	for (size_t i = 0; i < v.nfuncs; i++)
+		function(f, &v, &v.funcs[i]);
+	fprintf(f, "\nexecutables:\n");
+	for (size_t i = 0; i < v.nexecs; i++)
+		fprintf(f, "  @%s: %s, %llu bytes\n", vmfb_str(&v, v.execs[i].name),
+		    v.execs[i].format == FMT_PTX ? "ptx" : "elf-x86_64",
+		    (unsigned long long)v.sec[v.execs[i].section].size);
+	fprintf(f, "\nkernels:\n");
+	for (size_t i = 0; i < v.nkerns; i++) {
+		const VmfbKern *k = &v.kerns[i];
+		fprintf(f, "  @%s: @%s::%s, %u bindings", vmfb_str(&v, k->name),
+		    vmfb_str(&v, v.execs[k->exec].name), vmfb_str(&v, k->symbol), k->nbindings);
+		if (k->block[0])
+			fprintf(f, ", block %ux%ux%u, %u shared bytes", k->block[0], k->block[1],
+			    k->block[2], k->shared);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\nglobals:\n");
+	for (size_t i = 0; i < v.nglobals; i++) {
+		type_str(&v, v.globals[i].type, ts, sizeof ts);
+		fprintf(f, "  @%s: %s, %llu bytes at constants+%llu\n", vmfb_str(&v, v.globals[i].name),
+		    ts, (unsigned long long)v.globals[i].size, (unsigned long long)v.globals[i].offset);
+	}
+	fprintf(f, "\nconstants: %zu bytes\n", v.nconsts);
+	return 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * vmpack - packs codegen's fxvm module (formats/fxvm.md) into one binary
+ * .vmfb (formats/vmfb.md) for vmrun; --dump prints a .vmfb's contents.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ir.h"
+#include "pack.h"
+#include "tool.h"
+
+static const char usage[] =
+"usage: vmpack [FILE|-] -o OUT.vmfb    pack an fxvm module (codegen's output)\n"
+"       vmpack --dump FILE.vmfb|-     print a module's contents\n"
+"  -o FILE    write to FILE, atomically (nothing is left behind on error);\n"
+"             without -o the module goes to stdout, if that is not a terminal\n"
+"  --dump     check a .vmfb and print its target, sections, functions with\n"
+"             their signatures and host programs, kernels and constants\n";
+
+int
+main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	int dump = 0;
+	size_t len;
+	char *text;
+
+	tool_name = "vmpack";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "-o")) {
+			if (++i >= argc)
+				tool_fail("option '-o' needs a value");
+			out = argv[i];
+		} else if (!strncmp(a, "-o", 2) && a[2]) {
+			out = a + 2;
+		} else if (!strncmp(a, "--output=", 9)) {
+			out = a + 9;
+		} else if (!strcmp(a, "--dump")) {
+			dump = 1;
+		} else if (a[0] == '-' && a[1]) {
+			tool_fail("unknown option '%s' (see --help)", a);
+		} else if (in) {
+			tool_fail("more than one input file");
+		} else {
+			in = a;
+		}
+	}
+	if (!in)
+		in = "-";
+	text = tool_read(in, &len);
+	const char *name = strcmp(in, "-") ? in : "<stdin>";
+	if (dump) {
+		char err[512];
+		void *p = NULL;
+		if (posix_memalign(&p, 64, len ? len : 1))
+			tool_fail("out of memory");
+		memcpy(p, text, len);
+		free(text);
+		if (dump_module(stdout, name, p, len, err, sizeof err))
+			tool_fail("%s: %s", name, err);
+		free(p);
+		tool_commit(stdout);
+		return 0;
+	}
+	if (len == 0)
+		tool_fail("%s: empty input (expected an fxvm module from codegen)", name);
+	if (!out && isatty(1))
+		tool_fail("refusing to write a binary module to a terminal (use -o FILE)");
+	Ctx *c = ctx_new();
+	diag_fallback_file = name;
+	Op *m = parse_module(c, name, text, len);
+	if (!m || diag_errors || verify(m) != 0)
+		return 1;
+	if (pack_module(c, m, out))
+		return 1;
+	ctx_free(c);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,746 @@
+/*
+ * pack.c - fxvm IR to .vmfb (formats/vmfb.md).
+ *
+ * Walks the module once: executables (each object checked by linking it
+ * as the runtime will), kernels, globals, then every function's host
+ * program, turning each buffer value into a (base, index, offset, size)
+ * record with views folded in.  Every rule of formats/fxvm.md the runtime
+ * relies on is checked here first, with the op's location.  The file is
+ * then written in one pass: header, section table, the small sections,
+ * the objects and the constants straight from the parsed blobs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "pack.h"
+#include "rt/rt.h"
+#include "rt/rt_impl.h"
+#include "rt/vmfb.h"
+#include "tool.h"
+
+typedef struct Piece {
+	const void *p;
+	size_t n;
+} Piece;
+
+typedef struct Pack {
+	Ctx *c;
+	Op *mod;
+	int tgt;              /* TARGET_* */
+	Buf strs, target;
+	PMap strmap;                /* interned string -> offset + 1 */
+	Buf types, dims, funcs, bufs, insts, binds, execs, kerns, globals;
+	PMap syms;                  /* interned name -> executable/kernel/global op */
+	PMap symidx;                /* op -> index + 1 in its table */
+	Piece *objs;                /* per executable */
+	Piece *cpieces;             /* per global: its bytes */
+	int nobjs, nglobals;
+	uint64_t nconsts;
+	PMap vbuf;                  /* Value -> buffer number + 1, per function */
+} Pack;
+
+#define COUNT(b, T) ((uint32_t)((b).n / sizeof(T)))
+#define AT(b, T, i) (((T *)(b).p)[i])
+
+static int
+fail(Op *op, const char *fmt, const char *a)
+{
+	op_error(op, fmt, a);
+	return -1;
+}
+
+static uint32_t
+str(Pack *pk, const char *s)
+{
+	const char *k = intern(pk->c, s);
+	void **slot = pmap_slot(&pk->strmap, k, 1);
+	uint32_t off;
+
+	if (*slot)
+		return (uint32_t)(uintptr_t)*slot - 1;
+	if (pk->strs.n == 0)
+		buf_putc(&pk->strs, 0);
+	off = (uint32_t)pk->strs.n;
+	buf_put(&pk->strs, s, strlen(s) + 1);
+	*slot = (void *)(uintptr_t)(off + 1);
+	return off;
+}
+
+static int
+dtype_of(const Type *t)
+{
+	switch (t->kind) {
+	case TY_F16: return DT_F16;
+	case TY_BF16: return DT_BF16;
+	case TY_F32: return DT_F32;
+	case TY_F64: return DT_F64;
+	case TY_INT:
+		if (t->width == 1)
+			return DT_BOOL;
+		switch (t->width) {
+		case 8: return t->sign == UNSIGNED ? DT_U8 : DT_I8;
+		case 16: return t->sign == UNSIGNED ? DT_U16 : DT_I16;
+		case 32: return t->sign == UNSIGNED ? DT_U32 : DT_I32;
+		case 64: return t->sign == UNSIGNED ? DT_U64 : DT_I64;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The byte size of a buffer type, or -1 after an error at op. */
+static int64_t
+buf_size(Op *op, const Type *t)
+{
+	int dt;
+	Buf b = {0};
+	int64_t n;
+
+	if (t->kind != TY_TENSOR || !ty_static(t) || t->rank > VMFB_MAX_RANK
+	    || !(dt = dtype_of(t->elem))) {
+		print_type(&b, t);
+		buf_putc(&b, 0);
+		op_error(op, "'%s' is not a buffer type (a static tensor of rank <= 16 "
+		    "of f16, bf16, f32, f64, i1 or 8- to 64-bit integers)", b.p);
+		buf_free(&b);
+		return -1;
+	}
+	n = ty_numel(t);
+	if (n < 0 || n > ((int64_t)1 << 56) / 8)
+		return fail(op, "tensor of %s elements is too large", "so many");
+	return n * (int64_t)vmfb_dtype_size(dt);
+}
+
+/* Appends a VmfbType; returns its index or -1. */
+static int
+add_type(Pack *pk, Op *op, const Type *t)
+{
+	int64_t size = buf_size(op, t);
+	VmfbType vt = {0};
+
+	if (size < 0)
+		return -1;
+	vt.dtype = dtype_of(t->elem);
+	vt.rank = t->rank;
+	vt.first_dim = COUNT(pk->dims, int64_t);
+	vt.nbytes = size;
+	if (t->rank)
+		buf_put(&pk->dims, t->dims, t->rank * sizeof(int64_t));
+	buf_put(&pk->types, &vt, sizeof vt);
+	return COUNT(pk->types, VmfbType) - 1;
+}
+
+static const char *
+str_attr(Pack *pk, Op *op, const char *name)
+{
+	Attr *a = op_attr(op, name);
+
+	return a && a->kind == AT_STR ? arena_strndup(pk->c, a->s, a->n) : NULL;
+}
+
+static int
+int_attr(Op *op, const char *name, int64_t *v)
+{
+	Attr *a = op_attr(op, name);
+
+	if (!a || a->kind != AT_INT)
+		return fail(op, "needs an integer attribute '%s'", name);
+	*v = a->i;
+	return 0;
+}
+
+/* The op a symbol ref attribute names, checked to be of kind opname. */
+static Op *
+sym_attr(Pack *pk, Op *op, const char *name, const char *opname)
+{
+	Attr *a = op_attr(op, name);
+	Op *def;
+
+	if (!a || a->kind != AT_SYMREF) {
+		fail(op, "needs a symbol attribute '%s'", name);
+		return NULL;
+	}
+	def = pmap_get(&pk->syms, intern(pk->c, a->s));
+	if (!def || !op_is(def, opname)) {
+		op_error(op, "'@%s' is not an %s in this module", a->s, opname);
+		return NULL;
+	}
+	return def;
+}
+
+static int
+sym_index(Pack *pk, Op *def)
+{
+	return (int)(uintptr_t)pmap_get(&pk->symidx, def) - 1;
+}
+
+/* ---- module-level ops ---- */
+
+static int
+check_object(Op *op, const void *p, size_t n)
+{
+#if defined(__x86_64__)
+	RtObject o;
+	char msg[400];
+
+	if (rt_elf_load(&o, p, n, msg, sizeof msg))
+		return fail(op, "kernel object: %s", msg);
+	rt_elf_free(&o);
+#endif
+	return 0;
+}
+
+static int
+add_executable(Pack *pk, Op *op)
+{
+	const char *fmt = str_attr(pk, op, "format");
+	Attr *obj = op_attr(op, "object");
+	VmfbExec e = {0};
+	const void *p;
+	size_t n;
+
+	if (!fmt || (strcmp(fmt, "elf-x86_64") && strcmp(fmt, "ptx")))
+		return fail(op, "format must be \"elf-x86_64\" or \"ptx\"%s", "");
+	e.format = !strcmp(fmt, "ptx") ? FMT_PTX : FMT_ELF_X86_64;
+	if (e.format != (pk->tgt == TARGET_CPU ? FMT_ELF_X86_64 : FMT_PTX))
+		return fail(op, "a %s object in a module for another target", fmt);
+	if (!obj || (obj->kind != AT_DENSE && obj->kind != AT_DENSE_RESOURCE)
+	    || !obj->type || !obj->type->elem || obj->type->elem->kind != TY_INT
+	    || obj->type->elem->width != 8 || (obj->kind == AT_DENSE && obj->splat))
+		return fail(op, "needs an 'object' of bytes (dense_resource<...> : tensor<Nxui8>)%s", "");
+	p = dense_bytes(obj, &n);
+	if (!p || (ty_numel(obj->type) >= 0 && (size_t)ty_numel(obj->type) != n))
+		return fail(op, "the object's blob is missing or its size does not match its type%s", "");
+	if (e.format == FMT_PTX && (n == 0 || ((const char *)p)[n - 1]))
+		return fail(op, "PTX text must end with a NUL byte%s", "");
+	if (e.format == FMT_ELF_X86_64 && check_object(op, p, n))
+		return -1;
+	e.name = str(pk, op_sym_name(op));
+	e.section = pk->nobjs;     /* an object number until the layout */
+	pk->objs = xrealloc(pk->objs, (pk->nobjs + 1) * sizeof *pk->objs);
+	pk->objs[pk->nobjs++] = (Piece){p, n};
+	buf_put(&pk->execs, &e, sizeof e);
+	return 0;
+}
+
+static int
+add_kernel(Pack *pk, Op *op)
+{
+	VmfbKern k = {0};
+	const char *sym = str_attr(pk, op, "symbol");
+	Op *ex = sym_attr(pk, op, "executable", "fxvm.executable");
+	int64_t nb;
+	Attr *block = op_attr(op, "block"), *shared = op_attr(op, "shared");
+
+	if (!ex || int_attr(op, "bindings", &nb))
+		return -1;
+	if (!sym || !*sym)
+		return fail(op, "needs a string attribute 'symbol'%s", "");
+	if (nb < 0 || nb > 65536)
+		return fail(op, "'bindings' must be 0 to 65536%s", "");
+	k.name = str(pk, op_sym_name(op));
+	k.exec = sym_index(pk, ex);
+	k.symbol = str(pk, sym);
+	k.nbindings = nb;
+	if (block) {
+		if (block->kind != AT_DENSE_ARRAY || block->n != 3)
+			return fail(op, "'block' must be array<i64: x, y, z>%s", "");
+		for (int i = 0; i < 3; i++) {
+			if (block->ints[i] < 1 || block->ints[i] > 1024)
+				return fail(op, "'block' sizes must be 1 to 1024%s", "");
+			k.block[i] = block->ints[i];
+		}
+	}
+	if (shared) {
+		if (shared->kind != AT_INT || shared->i < 0 || shared->i > UINT32_MAX)
+			return fail(op, "'shared' must be a byte count%s", "");
+		k.shared = shared->i;
+	}
+#if defined(__x86_64__)
+	if (pk->tgt == TARGET_CPU) {
+		/* Link once more to look the symbol up: cheap, and exact. */
+		Piece *o = &pk->objs[sym_index(pk, ex)];
+		RtObject obj;
+		char msg[400];
+		if (rt_elf_load(&obj, o->p, o->n, msg, sizeof msg) == 0) {
+			void *fn = rt_elf_sym(&obj, sym);
+			rt_elf_free(&obj);
+			if (!fn) {
+				op_error(op, "the object of '@%s' has no global function '%s'", op_sym_name(ex), sym);
+				return -1;
+			}
+		}
+	}
+#endif
+	buf_put(&pk->kerns, &k, sizeof k);
+	return 0;
+}
+
+static int
+add_global(Pack *pk, Op *op)
+{
+	Attr *ta = op_attr(op, "type"), *val = op_attr(op, "value");
+	Type *t;
+	VmfbGlobal g = {0};
+	int ti;
+	const uint8_t *p;
+	size_t n;
+	int64_t size;
+
+	if (!val || (val->kind != AT_DENSE && val->kind != AT_DENSE_RESOURCE))
+		return fail(op, "needs a 'value' (dense<...> or dense_resource<...>)%s", "");
+	t = ta && ta->kind == AT_TYPE ? ta->type : val->type;
+	if ((ti = add_type(pk, op, t)) < 0)
+		return -1;
+	size = AT(pk->types, VmfbType, ti).nbytes;
+	p = dense_bytes(val, &n);
+	if (val->kind == AT_DENSE && val->splat && val->type && ty_static(val->type)) {
+		size_t es = elem_size(val->type->elem), total = (size_t)ty_numel(val->type) * es;
+		uint8_t *q;
+		if (n != es || total != (size_t)size)
+			return fail(op, "the splat value does not fill the global's type%s", "");
+		q = arena_alloc(pk->c, total ? total : 1);
+		for (size_t i = 0; i < total; i += es)
+			memcpy(q + i, p, es);
+		p = q, n = total;
+	}
+	if ((n && !p) || n != (size_t)size) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "%zu", n);
+		return fail(op, "the value has %s bytes, its type needs a different size", msg);
+	}
+	g.name = str(pk, op_sym_name(op));
+	g.type = ti;
+	g.offset = (pk->nconsts + VMFB_ALIGN - 1) & ~(uint64_t)(VMFB_ALIGN - 1);
+	g.size = size;
+	pk->nconsts = g.offset + size;
+	pk->cpieces = xrealloc(pk->cpieces, (pk->nglobals + 1) * sizeof *pk->cpieces);
+	pk->cpieces[pk->nglobals++] = (Piece){p, n};
+	buf_put(&pk->globals, &g, sizeof g);
+	return 0;
+}
+
+/* ---- host programs ---- */
+
+static int
+buf_of(Pack *pk, Op *op, Value *v, VmfbBuf *out)
+{
+	uint32_t idx = (uint32_t)(uintptr_t)pmap_get(&pk->vbuf, v);
+	const VmfbFunc *f = &AT(pk->funcs, VmfbFunc, COUNT(pk->funcs, VmfbFunc) - 1);
+
+	if (!idx)
+		return fail(op, "an operand is not an fxvm buffer%s", "");
+	*out = AT(pk->bufs, VmfbBuf, f->first_buf + idx - 1);
+	return (int)idx - 1;
+}
+
+static int
+new_buf(Pack *pk, Value *v, VmfbBuf b)
+{
+	VmfbFunc *f = &AT(pk->funcs, VmfbFunc, COUNT(pk->funcs, VmfbFunc) - 1);
+
+	buf_put(&pk->bufs, &b, sizeof b);
+	f = &AT(pk->funcs, VmfbFunc, COUNT(pk->funcs, VmfbFunc) - 1);
+	f->nbufs++;
+	*pmap_slot(&pk->vbuf, v, 1) = (void *)(uintptr_t)f->nbufs;
+	return 0;
+}
+
+static int
+writable(Op *op, const VmfbBuf *b)
+{
+	if (b->base != BASE_ARENA && b->base != BASE_RESULT)
+		return fail(op, "writes a read-only buffer (an argument or a constant)%s", "");
+	return 0;
+}
+
+/* Fill value bits for the element type. */
+static int
+fill_bits(Op *op, Attr *a, const Type *et, uint64_t *bits)
+{
+	if (!a || (a->kind != AT_INT && a->kind != AT_FLOAT))
+		return fail(op, "needs a scalar 'value' attribute%s", "");
+	if (ty_isfloat(et)) {
+		double v = a->kind == AT_FLOAT ? a->f : (double)a->i;
+		*bits = fp_bits(v, et);
+	} else {
+		int64_t v = a->kind == AT_INT ? a->i : (int64_t)a->f;
+		int w = et->width == 1 ? 8 : et->width;
+		if (et->width == 1)
+			v = v != 0;
+		*bits = w == 64 ? (uint64_t)v : (uint64_t)v & (((uint64_t)1 << w) - 1);
+	}
+	return 0;
+}
+
+static int
+host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
+{
+	VmfbBuf b = {0}, src;
+	VmfbInst in = {0};
+	int64_t size, v;
+
+	if (op_is(op, "fxvm.result")) {
+		if (int_attr(op, "index", &v))
+			return -1;
+		if (v < 0 || v >= fn->nresults)
+			return fail(op, "result index out of range%s", "");
+		if (RES(op, 0)->type != restys[v])
+			return fail(op, "its type is not that of the function's result%s", "");
+		b = (VmfbBuf){BASE_RESULT, v, 0, AT(pk->types, VmfbType, fn->first_result + v).nbytes};
+		return new_buf(pk, RES(op, 0), b);
+	}
+	if (op_is(op, "fxvm.alloc")) {
+		if (int_attr(op, "offset", &v) || (size = buf_size(op, RES(op, 0)->type)) < 0)
+			return -1;
+		if (v < 0 || v % VMFB_ALIGN)
+			return fail(op, "arena offset must be a non-negative multiple of 64%s", "");
+		if ((uint64_t)v > fn->arena_size || (uint64_t)size > fn->arena_size - v)
+			return fail(op, "the buffer does not fit in the function's fxvm.arena%s", "");
+		return new_buf(pk, RES(op, 0), (VmfbBuf){BASE_ARENA, 0, v, size});
+	}
+	if (op_is(op, "fxvm.constant")) {
+		Op *g = sym_attr(pk, op, "global", "fxvm.global");
+		if (!g || (size = buf_size(op, RES(op, 0)->type)) < 0)
+			return -1;
+		int gi = sym_index(pk, g);
+		if ((uint64_t)size != AT(pk->globals, VmfbGlobal, gi).size)
+			return fail(op, "its type's size is not that of the global%s", "");
+		return new_buf(pk, RES(op, 0), (VmfbBuf){BASE_CONST, gi, 0, size});
+	}
+	if (op_is(op, "fxvm.view")) {
+		if (buf_of(pk, op, OPND(op, 0), &src) < 0 || int_attr(op, "offset", &v)
+		    || (size = buf_size(op, RES(op, 0)->type)) < 0)
+			return -1;
+		if (v < 0 || (uint64_t)v > src.size || (uint64_t)size > src.size - v)
+			return fail(op, "the view is not inside its buffer%s", "");
+		src.offset += v;
+		src.size = size;
+		return new_buf(pk, RES(op, 0), src);
+	}
+	if (op_is(op, "fxvm.dispatch")) {
+		Op *k = sym_attr(pk, op, "kernel", "fxvm.kernel");
+		Attr *wg = op_attr(op, "grid");
+		if (!k)
+			return -1;
+		int ki = sym_index(pk, k);
+		if (!wg || wg->kind != AT_DENSE_ARRAY || wg->n != 3)
+			return fail(op, "needs 'grid' = array<i64: X, Y, Z>%s", "");
+		for (int i = 0; i < 3; i++)
+			if (wg->ints[i] < 0 || wg->ints[i] > UINT32_MAX)
+				return fail(op, "workgroup counts must be 0 to 2^32-1%s", "");
+		if ((uint32_t)op->nopnds != AT(pk->kerns, VmfbKern, ki).nbindings)
+			return fail(op, "binds a different number of buffers than the kernel's 'bindings'%s", "");
+		in = (VmfbInst){INST_DISPATCH, ki, COUNT(pk->binds, uint32_t), op->nopnds,
+		    wg->ints[0], wg->ints[1], wg->ints[2], 0, 0};
+		for (int i = 0; i < op->nopnds; i++) {
+			int bi = buf_of(pk, op, OPND(op, i), &src);
+			uint32_t u = bi;
+			if (bi < 0)
+				return -1;
+			buf_put(&pk->binds, &u, sizeof u);
+		}
+	} else if (op_is(op, "fxvm.copy")) {
+		VmfbBuf dst;
+		int s = buf_of(pk, op, OPND(op, 0), &src), d = buf_of(pk, op, OPND(op, 1), &dst);
+		if (s < 0 || d < 0 || writable(op, &dst))
+			return -1;
+		if (src.size != dst.size)
+			return fail(op, "source and destination differ in size%s", "");
+		in = (VmfbInst){INST_COPY, s, d, 0, 0, 0, 0, 0, src.size};
+	} else if (op_is(op, "fxvm.fill")) {
+		int d = buf_of(pk, op, OPND(op, 0), &b);
+		uint64_t bits;
+		if (d < 0 || writable(op, &b) || buf_size(op, OPND(op, 0)->type) < 0
+		    || fill_bits(op, op_attr(op, "value"), OPND(op, 0)->type->elem, &bits))
+			return -1;
+		in = (VmfbInst){INST_FILL, d, 0, elem_size(OPND(op, 0)->type->elem), 0, 0, 0, 0, bits};
+		if (b.size % in.c)
+			return fail(op, "fills a view that is not whole elements%s", "");
+	} else if (op_is(op, "func.return")) {
+		if (op->nopnds != (int)fn->nresults)
+			return fail(op, "returns a different number of values than the function type%s", "");
+		for (int i = 0; i < op->nopnds; i++) {
+			Op *d = OPND(op, i)->def;
+			Attr *ix = d ? op_attr(d, "index") : NULL;
+			if (!d || !op_is(d, "fxvm.result") || !ix || ix->i != i)
+				return fail(op, "each returned value must be the fxvm.result of its index%s", "");
+		}
+		return 0;
+	} else {
+		return fail(op, "'%s' is not an fxvm host program op", op->name);
+	}
+	buf_put(&pk->insts, &in, sizeof in);
+	AT(pk->funcs, VmfbFunc, COUNT(pk->funcs, VmfbFunc) - 1).ninsts++;
+	return 0;
+}
+
+static int
+add_function(Pack *pk, Op *op)
+{
+	Attr *ft = op_attr(op, "function_type"), *arena = op_attr(op, "fxvm.arena");
+	Block *b;
+	VmfbFunc f = {0};
+	int rc = 0;
+
+	if (!op->nregs || !op->regs[0].first)
+		return 0;   /* a declaration */
+	b = op->regs[0].first;
+	if (b->next)
+		return fail(op, "a host program is one block%s", "");
+	if (!ft || ft->kind != AT_TYPE || ft->type->kind != TY_FUNC)
+		return fail(op, "has no function_type%s", "");
+	if (arena && (arena->kind != AT_INT || arena->i < 0 || arena->i > ((int64_t)1 << 48)))
+		return fail(op, "fxvm.arena must be a byte count%s", "");
+	f.name = str(pk, op_sym_name(op));
+	f.arena_size = arena ? arena->i : 0;
+	f.first_arg = COUNT(pk->types, VmfbType);
+	f.nargs = ft->type->nin;
+	for (int i = 0; i < ft->type->nin; i++)
+		if (add_type(pk, op, ft->type->sub[i]) < 0)
+			return -1;
+	f.first_result = COUNT(pk->types, VmfbType);
+	f.nresults = ft->type->nsub - ft->type->nin;
+	for (uint32_t i = 0; i < f.nresults; i++)
+		if (add_type(pk, op, ft->type->sub[ft->type->nin + i]) < 0)
+			return -1;
+	f.first_buf = COUNT(pk->bufs, VmfbBuf);
+	f.first_inst = COUNT(pk->insts, VmfbInst);
+	buf_put(&pk->funcs, &f, sizeof f);
+	pmap_free(&pk->vbuf);
+	memset(&pk->vbuf, 0, sizeof pk->vbuf);
+	for (int i = 0; i < b->nargs; i++)
+		new_buf(pk, b->args[i], (VmfbBuf){BASE_ARG, i, 0,
+		    AT(pk->types, VmfbType, f.first_arg + i).nbytes});
+	for (Op *o = b->first; o; o = o->next) {
+		VmfbFunc *fp = &AT(pk->funcs, VmfbFunc, COUNT(pk->funcs, VmfbFunc) - 1);
+		if (host_op(pk, o, fp, ft->type->sub + ft->type->nin))
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- the module ---- */
+
+static int
+read_target(Pack *pk, Op *m, VmfbTarget *t)
+{
+	Attr *ta = op_attr(m, "fxvm.target"), *cpu = op_attr(m, "fxvm.cpu"),
+	    *feat = op_attr(m, "fxvm.features");
+	const char *target = ta && ta->kind == AT_STR ? ta->s : NULL;
+
+	if (!target || (strcmp(target, "cpu") && strcmp(target, "cuda")))
+		return fail(m, "the module needs fxvm.target = \"cpu\" or \"cuda\"%s", "");
+	pk->tgt = t->target = !strcmp(target, "cpu") ? TARGET_CPU : TARGET_CUDA;
+	if ((cpu && cpu->kind != AT_STR) || (feat && feat->kind != AT_STR))
+		return fail(m, "fxvm.cpu and fxvm.features must be strings%s", "");
+	t->cpu = str(pk, cpu ? cpu->s : "");
+	t->features = str(pk, feat ? feat->s : "");
+	if (feat && pk->tgt == TARGET_CPU) {
+		char *list = xstrdup(feat->s), *save, *tok;
+		int rc = 0;
+		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if ((*tok != '+' && *tok != '-') || (*tok == '+' && rt_cpu_has(tok + 1) < 0)) {
+				rc = fail(m, "fxvm.features: unknown CPU feature '%s' (formats/fxvm.md)", tok);
+				break;
+			}
+		}
+		free(list);
+		return rc;
+	}
+	return 0;
+}
+
+static int
+collect(Pack *pk, Op *m)
+{
+	Block *b = m->regs[0].first;
+	int rc = 0;
+
+	if (!b)
+		return 0;
+	for (Op *op = b->first; op; op = op->next) {
+		const char *name = op_sym_name(op);
+		if (op_is(op, "func.func"))
+			continue;
+		if (!op_is(op, "fxvm.executable") && !op_is(op, "fxvm.kernel") && !op_is(op, "fxvm.global")) {
+			rc = fail(op, "'%s' does not belong in an fxvm module", op->name);
+			continue;
+		}
+		if (!name) {
+			rc = fail(op, "has no sym_name%s", "");
+			continue;
+		}
+		*pmap_slot(&pk->syms, intern(pk->c, name), 1) = op;
+	}
+	if (rc)
+		return rc;
+	/* In dependency order: kernels name executables. */
+	static const char *const order[] = {"fxvm.executable", "fxvm.global", "fxvm.kernel", "func.func"};
+	for (int k = 0; k < 4; k++) {
+		int n = 0;
+		for (Op *op = b->first; op; op = op->next) {
+			if (!op_is(op, order[k]))
+				continue;
+			*pmap_slot(&pk->symidx, op, 1) = (void *)(uintptr_t)(++n);
+			if (k == 0 ? add_executable(pk, op) : k == 1 ? add_global(pk, op)
+			    : k == 2 ? add_kernel(pk, op) : add_function(pk, op))
+				rc = -1;
+		}
+		if (rc)
+			return rc;   /* later kinds name earlier ones */
+	}
+	return rc;
+}
+
+/* ---- writing ---- */
+
+typedef struct Out {
+	FILE *f;
+	uint64_t at;
+} Out;
+
+static void
+put(Out *o, const void *p, size_t n)
+{
+	if (n)
+		fwrite(p, 1, n, o->f);
+	o->at += n;
+}
+
+static void
+pad_to(Out *o, uint64_t at)
+{
+	static const uint8_t zero[VMFB_ALIGN];
+
+	while (o->at < at) {
+		size_t n = at - o->at < sizeof zero ? at - o->at : sizeof zero;
+		put(o, zero, n);
+	}
+}
+
+static void
+write_file(Pack *pk, FILE *f)
+{
+	enum { NSMALL = SEC_GLOBALS };   /* STRS .. GLOBALS, then objects, then CONSTS */
+	Buf *small[NSMALL + 1];
+	uint32_t nsec = NSMALL + pk->nobjs + 1;
+	VmfbSection *sec = xcalloc(nsec, sizeof *sec);
+	VmfbHeader h = {0};
+	uint64_t at;
+	Out o = {f, 0};
+	static const uint8_t zero[VMFB_ALIGN];
+
+	small[SEC_STRS] = &pk->strs, small[SEC_TARGET] = &pk->target;
+	small[SEC_TYPES] = &pk->types, small[SEC_DIMS] = &pk->dims;
+	small[SEC_FUNCS] = &pk->funcs, small[SEC_BUFS] = &pk->bufs;
+	small[SEC_INSTS] = &pk->insts, small[SEC_BINDS] = &pk->binds;
+	small[SEC_EXECS] = &pk->execs, small[SEC_KERNS] = &pk->kerns;
+	small[SEC_GLOBALS] = &pk->globals;
+	/* The executables name their object sections by table index. */
+	for (int i = 0; i < pk->nobjs; i++)
+		AT(pk->execs, VmfbExec, i).section = NSMALL + i;
+	at = sizeof h + (uint64_t)nsec * sizeof *sec;
+	for (uint32_t i = 0; i < nsec; i++) {
+		at = (at + VMFB_ALIGN - 1) & ~(uint64_t)(VMFB_ALIGN - 1);
+		sec[i].offset = at;
+		if (i < NSMALL) {
+			sec[i].kind = i + 1;
+			sec[i].size = small[i + 1]->n;
+			sec[i].crc = crc32c(0, small[i + 1]->p, small[i + 1]->n);
+		} else if (i < nsec - 1) {
+			sec[i].kind = SEC_OBJECT;
+			sec[i].size = pk->objs[i - NSMALL].n;
+			sec[i].crc = crc32c(0, pk->objs[i - NSMALL].p, sec[i].size);
+		} else {
+			uint32_t crc = 0;
+			uint64_t off = 0;
+			sec[i].kind = SEC_CONSTS;
+			sec[i].size = pk->nconsts;
+			for (int g = 0; g < pk->nglobals; g++) {
+				const VmfbGlobal *vg = &AT(pk->globals, VmfbGlobal, g);
+				while (off < vg->offset) {
+					size_t z = vg->offset - off < sizeof zero ? vg->offset - off : sizeof zero;
+					crc = crc32c(crc, zero, z);
+					off += z;
+				}
+				crc = crc32c(crc, pk->cpieces[g].p, pk->cpieces[g].n);
+				off += pk->cpieces[g].n;
+			}
+			sec[i].crc = crc;
+		}
+		at += sec[i].size;
+	}
+	memcpy(h.magic, VMFB_MAGIC, 8);
+	h.version = VMFB_VERSION;
+	h.header_size = sizeof h;
+	h.file_size = at;
+	h.table_offset = sizeof h;
+	h.nsections = nsec;
+	h.entry_size = sizeof *sec;
+	h.table_crc = crc32c(0, sec, nsec * sizeof *sec);
+	h.header_crc = crc32c(0, &h, offsetof(VmfbHeader, header_crc));
+	put(&o, &h, sizeof h);
+	put(&o, sec, nsec * sizeof *sec);
+	for (uint32_t i = 0; i < nsec; i++) {
+		pad_to(&o, sec[i].offset);
+		if (i < NSMALL) {
+			put(&o, small[i + 1]->p, small[i + 1]->n);
+		} else if (i < nsec - 1) {
+			put(&o, pk->objs[i - NSMALL].p, pk->objs[i - NSMALL].n);
+		} else {
+			for (int g = 0; g < pk->nglobals; g++) {
+				pad_to(&o, sec[i].offset + AT(pk->globals, VmfbGlobal, g).offset);
+				put(&o, pk->cpieces[g].p, pk->cpieces[g].n);
+			}
+		}
+	}
+	free(sec);
+}
+
+int
+pack_module(Ctx *c, Op *m, const char *outpath)
+{
+	Pack pk = {0};
+	VmfbTarget t = {0};
+	int rc = -1;
+	FILE *f;
+
+	pk.c = c;
+	pk.mod = m;
+	buf_putc(&pk.strs, 0);
+	if (read_target(&pk, m, &t))
+		goto done;
+	buf_put(&pk.target, &t, sizeof t);
+	if (collect(&pk, m) || diag_errors)
+		goto done;
+	if (COUNT(pk.funcs, VmfbFunc) == 0) {
+		fail(m, "the module has no functions to pack%s", "");
+		goto done;
+	}
+	f = tool_open_out(outpath);
+	write_file(&pk, f);
+	tool_commit(f);
+	rc = 0;
+done:
+	buf_free(&pk.strs);
+	buf_free(&pk.target);
+	buf_free(&pk.types);
+	buf_free(&pk.dims);
+	buf_free(&pk.funcs);
+	buf_free(&pk.bufs);
+	buf_free(&pk.insts);
+	buf_free(&pk.binds);
+	buf_free(&pk.execs);
+	buf_free(&pk.kerns);
+	buf_free(&pk.globals);
+	pmap_free(&pk.strmap);
+	pmap_free(&pk.syms);
+	pmap_free(&pk.symidx);
+	pmap_free(&pk.vbuf);
+	free(pk.objs);
+	free(pk.cpieces);
+	return rc;
+}

@@ -1,0 +1,323 @@
+/*
+ * vmrun - runs a function of a .vmfb module (vmpack's output), like
+ * iree-run-module; --benchmark=N times it like iree-benchmark-module.
+ * A thin shell over the runtime library (lib/rt/rt.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "tool.h"
+#include "vmrun.h"
+
+typedef struct Opts {
+	const char *module, *function;
+	const char **inputs, **outputs, **expected;
+	int ninputs, noutputs, nexpected;
+	int threads, benchmark, stats;
+	long long print_max;
+	RtDevice device;
+} Opts;
+
+static const char usage[] =
+"usage: vmrun [options] MODULE.vmfb|-\n"
+"  --function=NAME          the function to run (default: main, or the only one)\n"
+"  --input=SPEC             an argument, in order: 2x3xf32=1,2,3,4,5,6 (one value\n"
+"                           is a splat, none are zeros), @x.npy, or raw bytes as\n"
+"                           2x3xbf16=@x.bin\n"
+"  --output=DEST            where the next result goes: @y.npy (.npy), @y.bin\n"
+"                           (raw), - (printed); results without one are printed\n"
+"  --expected_output=SPEC   compare the next result (allclose rtol 1e-3 atol 1e-7\n"
+"                           for floats, exact otherwise); '(ignored)' skips it\n"
+"  --threads=N              worker threads (default: one per core; 1 runs inline)\n"
+"  --device=cpu|cuda        the device (default: the module's target)\n"
+"  --benchmark=N            run N times after a warm-up run; print latencies\n"
+"  --stats                  print memory use on stderr\n"
+"  --print_max_element_count=N  print at most N elements per result (1024)\n";
+
+static const char *
+optval(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(a, name, n) && a[n] == '=' ? a + n + 1 : NULL;
+}
+
+static long long
+number(const char *opt, const char *v, long long lo, long long hi)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+
+	if (!*v || *end || n < lo || n > hi)
+		tool_fail("%s: '%s' is not a number from %lld to %lld", opt, v, lo, hi);
+	return n;
+}
+
+static void
+push(const char ***list, int *n, const char *v)
+{
+	*list = realloc(*list, (*n + 1) * sizeof **list);
+	if (!*list)
+		tool_fail("out of memory");
+	(*list)[(*n)++] = v;
+}
+
+static void
+parse_args(int argc, char **argv, Opts *o)
+{
+	const char *v;
+
+	o->print_max = 1024;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if ((v = optval(a, "--function"))) {
+			o->function = *v == '@' ? v + 1 : v;
+		} else if ((v = optval(a, "--input"))) {
+			push(&o->inputs, &o->ninputs, v);
+		} else if ((v = optval(a, "--output"))) {
+			push(&o->outputs, &o->noutputs, v);
+		} else if ((v = optval(a, "--expected_output"))) {
+			push(&o->expected, &o->nexpected, v);
+		} else if ((v = optval(a, "--threads"))) {
+			o->threads = (int)number("--threads", v, 1, 1024);
+		} else if ((v = optval(a, "--benchmark"))) {
+			o->benchmark = (int)number("--benchmark", v, 1, 100000000);
+		} else if ((v = optval(a, "--print_max_element_count"))) {
+			o->print_max = number("--print_max_element_count", v, 0, (long long)1 << 62);
+		} else if ((v = optval(a, "--device"))) {
+			if (!strcmp(v, "cpu") || !strcmp(v, "local-task") || !strcmp(v, "local-sync"))
+				o->device = RT_DEVICE_CPU;
+			else if (!strcmp(v, "cuda"))
+				o->device = RT_DEVICE_CUDA;
+			else
+				tool_fail("--device: unknown device '%s' (cpu or cuda)", v);
+		} else if ((v = optval(a, "--module"))) {
+			o->module = v;
+		} else if (!strcmp(a, "--stats")) {
+			o->stats = 1;
+		} else if (a[0] == '-' && a[1]) {
+			tool_fail("unknown option '%s' (see --help)", a);
+		} else if (o->module) {
+			tool_fail("more than one module");
+		} else {
+			o->module = a;
+		}
+	}
+	if (!o->module)
+		tool_fail("no module given (see --help)");
+}
+
+static RtFunction *
+find_function(RtModule *m, const Opts *o)
+{
+	RtFunction *f;
+	char list[400];
+	size_t k = 0;
+
+	if (o->function ? (f = rt_lookup(m, o->function)) != NULL
+	    : (f = rt_lookup(m, "main")) != NULL || (rt_function_count(m) == 1 && (f = rt_function_at(m, 0))))
+		return f;
+	list[0] = 0;
+	for (int i = 0; i < rt_function_count(m) && k < sizeof list; i++)
+		k += snprintf(list + k, sizeof list - k, "%s@%s", i ? ", " : "",
+		    rt_function_name(rt_function_at(m, i)));
+	if (o->function)
+		tool_fail("%s has no function @%s (it has %s)", o->module, o->function, list);
+	tool_fail("%s has no @main; choose one with --function (it has %s)", o->module, list);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+benchmark(RtFunction *f, RtTensor *in, int nin, RtTensor *out, int nout, int n)
+{
+	double *t = malloc(n * sizeof *t), total = 0;
+	RtError e;
+
+	if (!t)
+		tool_fail("out of memory");
+	/* The warm-up run allocated the results; the timed runs reuse them. */
+	for (int i = 0; i < n; i++) {
+		double t0 = now();
+		if (rt_invoke(f, in, nin, out, nout, &e))
+			tool_fail("%s", e.msg);
+		t[i] = now() - t0;
+		total += t[i];
+	}
+	qsort(t, n, sizeof *t, cmp_double);
+	printf("@%s: %d runs after 1 warm-up, latency min %.3f us, median %.3f us, mean %.3f us, max %.3f us\n",
+	    rt_function_name(f), n, t[0] * 1e6, (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2) * 1e6,
+	    total / n * 1e6, t[n - 1] * 1e6);
+	free(t);
+}
+
+/* 1 if equal within tolerance; else fills msg with the first mismatch. */
+static int
+compare(const RtTensor *got, const RtTensor *want, int idx, char *msg, size_t n)
+{
+	char gs[200], ws[200];
+	int64_t numel = rt_numel(got);
+
+	rt_type_str(got, gs, sizeof gs);
+	rt_type_str(want, ws, sizeof ws);
+	if (strcmp(gs, ws)) {
+		snprintf(msg, n, "result %d: is %s, expected %s", idx, gs, ws);
+		return 0;
+	}
+	for (int64_t i = 0; i < numel; i++) {
+		int ok;
+		if (is_float(got->dtype)) {
+			double g = elem_f(got, i), w = elem_f(want, i);
+			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= 1e-7 + 1e-3 * fabs(w);
+			if (!ok) {
+				snprintf(msg, n, "result %d: element %lld is %g, expected %g (rtol 1e-3, atol 1e-7)",
+				    idx, (long long)i, g, w);
+				return 0;
+			}
+		} else if (elem_i(got, i) != elem_i(want, i)) {
+			if (is_unsigned(got->dtype))
+				snprintf(msg, n, "result %d: element %lld is %llu, expected %llu", idx, (long long)i,
+				    (unsigned long long)elem_u(got, i), (unsigned long long)elem_u(want, i));
+			else
+				snprintf(msg, n, "result %d: element %lld is %lld, expected %lld", idx, (long long)i,
+				    (long long)elem_i(got, i), (long long)elem_i(want, i));
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Writes or prints each result; returns the bytes of the results. */
+static void
+emit(const Opts *o, RtTensor *out, int nout)
+{
+	char err[512];
+
+	for (int i = 0; i < nout; i++) {
+		const char *d = i < o->noutputs ? o->outputs[i] : o->nexpected || o->benchmark ? "" : "-";
+		if (!strcmp(d, "-"))
+			tensor_print(stdout, &out[i], o->print_max);
+		else if (d[0] == '@') {
+			size_t len = strlen(d);
+			if (len > 4 && !strcmp(d + len - 4, ".npy")) {
+				if (npy_write(d + 1, &out[i], err, sizeof err))
+					tool_fail("result %d: %s", i, err);
+			} else {
+				FILE *f = fopen(d + 1, "wb");
+				if (!f || fwrite(out[i].data, 1, out[i].nbytes, f) != out[i].nbytes || fclose(f))
+					tool_fail("result %d: cannot write '%s'", i, d + 1);
+			}
+		} else if (*d) {
+			tool_fail("--output=%s: expected @FILE.npy, @FILE.bin, - or nothing", d);
+		}
+	}
+}
+
+static void
+stats(RtFunction *f, const RtTensor *in, int nin, const RtTensor *out, int nout)
+{
+	size_t arena = rt_function_arena(f), ins = 0, outs = 0;
+	struct rusage ru;
+
+	for (int i = 0; i < nin; i++)
+		ins += in[i].nbytes;
+	for (int i = 0; i < nout; i++)
+		outs += out[i].nbytes;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "vmrun: @%s: peak %zu bytes (arena %zu + inputs %zu + results %zu); "
+	    "max RSS %ld KiB (getrusage)\n", rt_function_name(f), arena + ins + outs, arena, ins, outs,
+	    ru.ru_maxrss);
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	RtOptions ro = {0};
+	RtError e;
+	RtModule *m;
+	RtFunction *f;
+	RtTensor *in, *out, want;
+	int nres, rc = 0;
+	char err[1024], what[32];
+
+	tool_name = "vmrun";
+	parse_args(argc, argv, &o);
+	ro.threads = o.threads;
+	ro.device = o.device;
+	if (!(m = rt_load_file(o.module, &ro, &e)))
+		tool_fail("%s", e.msg);
+	f = find_function(m, &o);
+	nres = rt_function_nresults(f);
+	in = calloc(o.ninputs + 1, sizeof *in);
+	out = calloc(nres + 1, sizeof *out);
+	if (!in || !out)
+		tool_fail("out of memory");
+	for (int i = 0; i < o.ninputs; i++) {
+		snprintf(what, sizeof what, "input %d", i);
+		if (tensor_parse(o.inputs[i], &in[i], what, err, sizeof err))
+			tool_fail("%s", err);
+	}
+	if (o.noutputs > nres)
+		tool_fail("%d --output flags, but @%s returns %d result%s", o.noutputs,
+		    rt_function_name(f), nres, nres == 1 ? "" : "s");
+	if (o.nexpected && o.nexpected != nres)
+		tool_fail("%d --expected_output flags, but @%s returns %d result%s", o.nexpected,
+		    rt_function_name(f), nres, nres == 1 ? "" : "s");
+	if (rt_invoke(f, in, o.ninputs, out, nres, &e))
+		tool_fail("%s", e.msg);
+	if (o.benchmark)
+		benchmark(f, in, o.ninputs, out, nres, o.benchmark);
+	emit(&o, out, nres);
+	for (int i = 0; i < o.nexpected; i++) {
+		if (!strcmp(o.expected[i], "(ignored)"))
+			continue;
+		snprintf(what, sizeof what, "expected output %d", i);
+		if (tensor_parse(o.expected[i], &want, what, err, sizeof err))
+			tool_fail("%s", err);
+		if (!compare(&out[i], &want, i, err, sizeof err)) {
+			tool_err("%s", err);
+			rc = 1;
+		}
+		rt_tensor_free(&want);
+		if (rc)
+			break;
+	}
+	if (o.nexpected && !rc)
+		printf("[SUCCESS] all function outputs matched their expected values\n");
+	if (o.stats)
+		stats(f, in, o.ninputs, out, nres);
+	for (int i = 0; i < o.ninputs; i++)
+		rt_tensor_free(&in[i]);
+	for (int i = 0; i < nres; i++)
+		rt_tensor_free(&out[i]);
+	free(in);
+	free(out);
+	free(o.inputs);
+	free(o.outputs);
+	free(o.expected);
+	rt_unload(m);
+	tool_commit(stdout);
+	return rc;
+}
