@@ -1,0 +1,1178 @@
+/*
+ * emit.c - kernels to LLVM IR through LLVM-C, then to an ELF object.
+ *
+ * Each kernel is two functions: the ABI entry point (formats/fxvm.md),
+ * which loads the binding pointers and calls an internal body whose
+ * pointer parameters are noalias and 64-byte aligned, so LLVM may
+ * vectorize freely.  Loop nests are written plainly: counters and
+ * accumulators in allocas, innermost loops with constant trip counts and
+ * unit-stride addresses where the layout allows, so that after mem2reg the
+ * O3 pipeline's loop vectorizer turns them into AVX-512 code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "emit.h"
+#include "tool.h"
+
+LLVMValueRef e_i64(E *e, int64_t v) { return LLVMConstInt(e->i64, (unsigned long long)v, 1); }
+
+LLVMTypeRef e_type(E *e, const Type *t)
+{
+	switch (t->kind) {
+	case TY_F32: return e->f32;
+	case TY_F64: return LLVMDoubleTypeInContext(e->cx);
+	case TY_F16: return LLVMHalfTypeInContext(e->cx);
+	case TY_BF16: return LLVMInt16TypeInContext(e->cx);   /* bits; math in f32 */
+	case TY_INDEX: return e->i64;
+	case TY_INT: return LLVMIntTypeInContext(e->cx, (unsigned)t->width);
+	default:
+		die("codegen: no LLVM type for type kind %d", t->kind);
+	}
+}
+
+LLVMTypeRef e_memtype(E *e, const Type *t)
+{
+	if (t->kind == TY_INT && t->width == 1)
+		return e->i8;
+	return e_type(e, t);
+}
+
+static LLVMTypeRef vtype(E *e, LLVMTypeRef t)
+{
+	return e->vw > 1 ? LLVMVectorType(t, (unsigned)e->vw) : t;
+}
+
+static LLVMValueRef splat(E *e, LLVMValueRef s)
+{
+	LLVMValueRef v;
+	int i;
+
+	if (e->vw <= 1)
+		return s;
+	if (LLVMIsConstant(s)) {
+		LLVMValueRef el[64];
+
+		for (i = 0; i < e->vw; i++)
+			el[i] = s;
+		return LLVMConstVector(el, (unsigned)e->vw);
+	}
+	v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), (unsigned)e->vw));
+	v = LLVMBuildInsertElement(e->b, v, s, LLVMConstInt(e->i32, 0, 0), "");
+	return LLVMBuildShuffleVector(e->b, v, v,
+		LLVMConstNull(LLVMVectorType(e->i32, (unsigned)e->vw)), "splat");
+}
+
+void e_reset(E *e)
+{
+	pmap_free(&e->memo);
+	memset(&e->memo, 0, sizeof e->memo);
+}
+
+LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(e->b);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(e->fn);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry), a;
+
+	if (first)
+		LLVMPositionBuilderBefore(e->b, first);
+	else
+		LLVMPositionBuilderAtEnd(e->b, entry);
+	a = LLVMBuildAlloca(e->b, t, name);
+	LLVMPositionBuilderAtEnd(e->b, cur);
+	return a;
+}
+
+/* ---- index arithmetic (always scalar i64) ---- */
+
+LLVMValueRef e_index(E *e, const IExpr *x)
+{
+	LLVMValueRef l, r;
+
+	switch (x->kind) {
+	case IX_DIM: return e->dimv[x->v];
+	case IX_CONST: return e_i64(e, x->v);
+	case IX_ADD:
+		return LLVMBuildNSWAdd(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_MUL:
+		return LLVMBuildNSWMul(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_FLOORDIV: {
+		/* indices are never negative where we divide */
+		return LLVMBuildSDiv(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	}
+	case IX_MOD:
+		return LLVMBuildSRem(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_CLAMP:
+		l = e_index(e, x->l);
+		r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, l, e_i64(e, x->v), ""),
+			e_i64(e, x->v), l, "");
+		return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, r, e_i64(e, x->v2), ""),
+			e_i64(e, x->v2), r, "");
+	}
+	return e_i64(e, 0);
+}
+
+/* The linear element offset of ix in a buffer of type t. */
+static IExpr *linear(E *e, Type *t, IExpr *const *ix)
+{
+	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+	IExpr *s = ix_const(&kc, 0);
+	int i;
+
+	for (i = 0; i < t->rank; i++)
+		s = ix_add(&kc, ix_mul(&kc, s, t->dims[i]), ix[i]);
+	return s;
+}
+
+LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix)
+{
+	Type *t = e->k->bind[buf].type;
+	LLVMValueRef off = e_index(e, linear(e, t, ix));
+
+	return LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
+}
+
+/* e = c * d + (terms without d)?  1 and c if so. */
+static int coef(const IExpr *x, int d, int64_t *c)
+{
+	int64_t a, b;
+
+	switch (x->kind) {
+	case IX_DIM: *c = x->v == d; return 1;
+	case IX_CONST: *c = 0; return 1;
+	case IX_ADD:
+		if (!coef(x->l, d, &a) || !coef(x->r, d, &b))
+			return 0;
+		*c = a + b;
+		return 1;
+	case IX_MUL:
+		if (x->r->kind != IX_CONST || !coef(x->l, d, &a))
+			return 0;
+		*c = a * x->r->v;
+		return 1;
+	default:
+		*c = 0;
+		return !ix_uses_dim(x, d);
+	}
+}
+
+/* ---- scalar and vector expressions ---- */
+
+static LLVMValueRef load_mem(E *e, LLVMTypeRef mt, LLVMValueRef p, const Type *t, int vec)
+{
+	LLVMTypeRef lt = vec ? LLVMVectorType(mt, (unsigned)e->vw) : mt;
+	LLVMValueRef v = LLVMBuildLoad2(e->b, lt, p, "");
+
+	LLVMSetAlignment(v, (unsigned)elem_size(t));
+	if (t->kind == TY_INT && t->width == 1)
+		v = LLVMBuildTrunc(e->b, v, vec ? LLVMVectorType(e->i1, (unsigned)e->vw) : e->i1, "");
+	return v;
+}
+
+/* Evaluates f once per lane with the vector dim at base + lane. */
+static LLVMValueRef per_lane(E *e, KExpr *x, LLVMValueRef (*f)(E *, KExpr *))
+{
+	LLVMValueRef base = e->dimv[e->vdim], v;
+	int vw = e->vw, i;
+
+	e->vw = 1;
+	v = NULL;
+	for (i = 0; i < vw; i++) {
+		LLVMValueRef s;
+
+		e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+		s = f(e, x);
+		if (!v)
+			v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), (unsigned)vw));
+		v = LLVMBuildInsertElement(e->b, v, s, LLVMConstInt(e->i32, (unsigned long long)i, 0), "");
+	}
+	e->dimv[e->vdim] = base;
+	e->vw = vw;
+	return v;
+}
+
+static LLVMValueRef scalar_load(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+
+	return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 0);
+}
+
+static LLVMValueRef emit_load(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+	int64_t c;
+
+	if (e->vw > 1) {
+		IExpr *lin = linear(e, t, x->ix);
+
+		if (!coef(lin, e->vdim, &c) || (c != 0 && c != 1))
+			return per_lane(e, x, scalar_load);
+		if (c == 0)
+			return splat(e, scalar_load(e, x));
+		return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 1);
+	}
+	return scalar_load(e, x);
+}
+
+static LLVMValueRef emit_xload(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+	LLVMValueRef off = e_i64(e, 0), p;
+	int i;
+
+	if (e->vw > 1)
+		return per_lane(e, x, emit_xload);
+	for (i = 0; i < x->n; i++) {
+		LLVMValueRef iv = e_expr(e, x->a[i]);
+
+		if (LLVMGetIntTypeWidth(LLVMTypeOf(iv)) < 64)
+			iv = LLVMBuildSExt(e->b, iv, e->i64, "");
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, off, e_i64(e, t->dims[i]), ""), iv, "");
+	}
+	p = LLVMBuildGEP2(e->b, e_memtype(e, t->elem), e->bp[x->buf], &off, 1, "");
+	return load_mem(e, e_memtype(e, t->elem), p, t->elem, 0);
+}
+
+static LLVMValueRef emit_const(E *e, KExpr *x)
+{
+	Attr *a = x->cval;
+	LLVMTypeRef t = e_type(e, x->type);
+	LLVMValueRef v;
+
+	if (ty_isfloat(x->type)) {
+		double d = a->kind == AT_FLOAT ? a->f : (double)a->i;
+
+		if (x->type->kind == TY_BF16) {
+			v = LLVMConstInt(t, fp_bits(d, x->type), 0);
+		} else {
+			v = LLVMConstReal(t, d);
+		}
+	} else {
+		v = LLVMConstInt(t, (unsigned long long)(a->kind == AT_FLOAT ? (int64_t)a->f : a->i), 1);
+	}
+	return splat(e, v);
+}
+
+static LLVMValueRef scalar_index(E *e, KExpr *x) { return e_index(e, x->ix[0]); }
+
+static LLVMValueRef scalar_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef c = LLVMConstInt(e->i1, 1, 0);
+	int i;
+
+	for (i = 0; i < x->rank; i++) {
+		int64_t lo, hi;
+		KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+		LLVMValueRef v;
+
+		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo >= x->lo[i] && hi < x->hi[i])
+			continue;
+		v = e_index(e, x->ix[i]);
+		/* lo <= v < hi as one unsigned compare */
+		v = LLVMBuildSub(e->b, v, e_i64(e, x->lo[i]), "");
+		c = LLVMBuildAnd(e->b, c, LLVMBuildICmp(e->b, LLVMIntULT, v,
+			e_i64(e, x->hi[i] - x->lo[i]), ""), "");
+	}
+	return c;
+}
+
+static LLVMValueRef call_fn(E *e, const char *name, LLVMTypeRef t, LLVMValueRef *args, int n)
+{
+	LLVMTypeRef pt[3] = { t, t, t };
+	LLVMTypeRef ft = LLVMFunctionType(t, pt, (unsigned)n, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(e->m, name);
+
+	if (!f) {
+		f = LLVMAddFunction(e->m, name, ft);
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName("willreturn", 10), 0));
+	}
+	return LLVMBuildCall2(e->b, ft, f, args, (unsigned)n, "");
+}
+
+/* A libm call, scalarized for vectors. */
+static LLVMValueRef libm(E *e, const char *base, Type *t, LLVMValueRef *a, int n)
+{
+	char name[32];
+	LLVMTypeRef st = e_type(e, t);
+	LLVMValueRef v;
+	int i, j;
+
+	snprintf(name, sizeof name, "%s%s", base, t->kind == TY_F32 ? "f" : "");
+	if (t->kind != TY_F32 && t->kind != TY_F64)
+		return NULL;
+	if (e->vw <= 1)
+		return call_fn(e, name, st, a, n);
+	v = LLVMGetUndef(LLVMVectorType(st, (unsigned)e->vw));
+	for (i = 0; i < e->vw; i++) {
+		LLVMValueRef s[3];
+
+		for (j = 0; j < n; j++)
+			s[j] = LLVMBuildExtractElement(e->b, a[j], LLVMConstInt(e->i32, (unsigned long long)i, 0), "");
+		v = LLVMBuildInsertElement(e->b, v, call_fn(e, name, st, s, n),
+			LLVMConstInt(e->i32, (unsigned long long)i, 0), "");
+	}
+	return v;
+}
+
+static LLVMValueRef intrinsic(E *e, const char *name, LLVMValueRef *a, int n)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMTypeRef t = LLVMTypeOf(a[0]);
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->m, id, &t, 1);
+	LLVMTypeRef ft = LLVMIntrinsicGetType(e->cx, id, &t, 1);
+
+	return LLVMBuildCall2(e->b, ft, f, a, (unsigned)n, "");
+}
+
+static LLVMRealPredicate fpred(int64_t p)
+{
+	/* MLIR's order: false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true */
+	static const LLVMRealPredicate m[] = {
+		LLVMRealPredicateFalse, LLVMRealOEQ, LLVMRealOGT, LLVMRealOGE, LLVMRealOLT,
+		LLVMRealOLE, LLVMRealONE, LLVMRealORD, LLVMRealUEQ, LLVMRealUGT, LLVMRealUGE,
+		LLVMRealULT, LLVMRealULE, LLVMRealUNE, LLVMRealUNO, LLVMRealPredicateTrue,
+	};
+	return p >= 0 && p < 16 ? m[p] : LLVMRealPredicateFalse;
+}
+
+static LLVMIntPredicate ipred(int64_t p)
+{
+	static const LLVMIntPredicate m[] = {
+		LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE,
+		LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE,
+	};
+	return p >= 0 && p < 10 ? m[p] : LLVMIntEQ;
+}
+
+/* bf16 <-> f32 by bits: LLVM 16's x86 backend has no bf16 arithmetic. */
+static LLVMValueRef bf16_to_f32(E *e, LLVMValueRef v)
+{
+	LLVMTypeRef i16 = vtype(e, LLVMInt16TypeInContext(e->cx));
+	LLVMTypeRef i32 = vtype(e, e->i32);
+
+	(void)i16;
+	v = LLVMBuildZExt(e->b, v, i32, "");
+	v = LLVMBuildShl(e->b, v, splat(e, LLVMConstInt(e->i32, 16, 0)), "");
+	return LLVMBuildBitCast(e->b, v, vtype(e, e->f32), "");
+}
+
+static LLVMValueRef f32_to_bf16(E *e, LLVMValueRef v)
+{
+	LLVMTypeRef i32 = vtype(e, e->i32);
+	LLVMValueRef bits = LLVMBuildBitCast(e->b, v, i32, ""), r, nan;
+
+	r = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, splat(e, LLVMConstInt(e->i32, 16, 0)), ""),
+		splat(e, LLVMConstInt(e->i32, 1, 0)), "");
+	r = LLVMBuildAdd(e->b, bits, LLVMBuildAdd(e->b, r, splat(e, LLVMConstInt(e->i32, 0x7FFF, 0)), ""), "");
+	r = LLVMBuildLShr(e->b, r, splat(e, LLVMConstInt(e->i32, 16, 0)), "");
+	nan = LLVMBuildFCmp(e->b, LLVMRealUNO, v, v, "");
+	r = LLVMBuildSelect(e->b, nan, splat(e, LLVMConstInt(e->i32, 0x7FC0, 0)), r, "");
+	return LLVMBuildTrunc(e->b, r, vtype(e, LLVMInt16TypeInContext(e->cx)), "");
+}
+
+static LLVMValueRef fcast(E *e, LLVMValueRef v, Type *from, Type *to)
+{
+	if (from->kind == TY_BF16) {
+		v = bf16_to_f32(e, v);
+		if (to->kind == TY_F32)
+			return v;
+		from = ty_float(e->g->c, TY_F32);
+	}
+	if (to->kind == TY_BF16) {
+		if (from->kind != TY_F32)
+			v = LLVMBuildFPCast(e->b, v, vtype(e, e->f32), "");
+		return f32_to_bf16(e, v);
+	}
+	return LLVMBuildFPCast(e->b, v, vtype(e, e_type(e, to)), "");
+}
+
+/* fast exp for f32: 2^(x log2 e) by range reduction and a degree-6
+ * polynomial, exact to ~1 ulp and vectorizable, unlike a call to expf */
+static LLVMValueRef fast_expf(E *e, LLVMValueRef x)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMTypeRef ft = vtype(e, e->f32), it = vtype(e, e->i32);
+	LLVMValueRef n, r, p, ni, s, big, small, nan;
+	static const double c[] = { 1.0, 1.0, 0.5, 1.6666666666666666e-1,
+		4.1666666666666664e-2, 8.3333333333333332e-3, 1.3888888888888889e-3 };
+	int i;
+
+#define F(v) splat(e, LLVMConstReal(e->f32, (v)))
+	big = LLVMBuildFCmp(b, LLVMRealOGT, x, F(88.72283935546875), "");
+	small = LLVMBuildFCmp(b, LLVMRealOLT, x, F(-103.97), "");
+	nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+	{
+		LLVMValueRef a[1];
+
+		a[0] = LLVMBuildFMul(b, x, F(1.4426950408889634), "");
+		n = intrinsic(e, "llvm.rint", a, 1);
+	}
+	/* r = x - n ln2, in two steps for precision */
+	r = LLVMBuildFSub(b, x, LLVMBuildFMul(b, n, F(0.693145751953125), ""), "");
+	r = LLVMBuildFSub(b, r, LLVMBuildFMul(b, n, F(1.428606765330187045e-06), ""), "");
+	p = F(c[6]);
+	for (i = 5; i >= 0; i--) {
+		LLVMValueRef a[3] = { p, r, F(c[i]) };
+
+		p = intrinsic(e, "llvm.fma", a, 3);
+	}
+	/* scale by 2^n in two halves so that n = 128 or -149 still works */
+	ni = LLVMBuildFPToSI(b, n, it, "");
+	{
+		LLVMValueRef h = LLVMBuildAShr(b, ni, splat(e, LLVMConstInt(e->i32, 1, 0)), "");
+		LLVMValueRef l = LLVMBuildSub(b, ni, h, "");
+
+		s = LLVMBuildBitCast(b, LLVMBuildShl(b, LLVMBuildAdd(b, h, splat(e, LLVMConstInt(e->i32, 127, 0)), ""),
+			splat(e, LLVMConstInt(e->i32, 23, 0)), ""), ft, "");
+		p = LLVMBuildFMul(b, p, s, "");
+		s = LLVMBuildBitCast(b, LLVMBuildShl(b, LLVMBuildAdd(b, l, splat(e, LLVMConstInt(e->i32, 127, 0)), ""),
+			splat(e, LLVMConstInt(e->i32, 23, 0)), ""), ft, "");
+		p = LLVMBuildFMul(b, p, s, "");
+	}
+	p = LLVMBuildSelect(b, small, F(0.0), p, "");
+	p = LLVMBuildSelect(b, big, F(__builtin_inff()), p, "");
+	p = LLVMBuildSelect(b, nan, x, p, "");
+#undef F
+	return p;
+}
+
+/* Float arithmetic of x on a[], or NULL if n is not one. */
+static LLVMValueRef arith_f(E *e, KExpr *x, const char *n, LLVMValueRef *a)
+{
+	LLVMBuilderRef b = e->b;
+
+	(void)x;
+	if (!strcmp(n, "addf")) return LLVMBuildFAdd(b, a[0], a[1], "");
+	if (!strcmp(n, "subf")) return LLVMBuildFSub(b, a[0], a[1], "");
+	if (!strcmp(n, "mulf")) return LLVMBuildFMul(b, a[0], a[1], "");
+	if (!strcmp(n, "divf")) return LLVMBuildFDiv(b, a[0], a[1], "");
+	if (!strcmp(n, "remf")) return LLVMBuildFRem(b, a[0], a[1], "");
+	if (!strcmp(n, "negf")) return LLVMBuildFNeg(b, a[0], "");
+	if (!strcmp(n, "maxf") || !strcmp(n, "minf")) {
+		LLVMValueRef c = LLVMBuildFCmp(b, n[1] == 'a' ? LLVMRealOGT : LLVMRealOLT, a[0], a[1], "");
+		LLVMValueRef r = LLVMBuildSelect(b, c, a[0], a[1], "");
+
+		return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, a[0], a[0], ""), a[0], r, "");
+	}
+	return NULL;
+}
+
+static LLVMValueRef emit_op(E *e, KExpr *x)
+{
+	LLVMBuilderRef b = e->b;
+	const char *n = x->op + (strncmp(x->op, "arith.", 6) ? 5 : 6);
+	int math = !strncmp(x->op, "math.", 5);
+	LLVMValueRef a[3] = { NULL, NULL, NULL };
+	Type *at = x->n ? x->a[0]->type : x->type;
+	LLVMTypeRef rt;
+	LLVMValueRef r0;
+	int i;
+
+	for (i = 0; i < x->n && i < 3; i++)
+		if (!(a[i] = e_expr(e, x->a[i])))
+			return NULL;
+	rt = vtype(e, e_type(e, x->type));
+	if (!math) {
+		if (at->kind == TY_BF16 && x->type->kind == TY_BF16 && strcmp(n, "select") &&
+				strcmp(n, "bitcast")) {
+			/* bf16 arithmetic: in f32, rounded back */
+			KExpr y = *x;
+			LLVMValueRef r;
+
+			for (i = 0; i < x->n; i++)
+				a[i] = bf16_to_f32(e, a[i]);
+			y.type = ty_float(e->g->c, TY_F32);
+			r = arith_f(e, &y, n, a);
+			return r ? f32_to_bf16(e, r) : NULL;
+		}
+		if (at->kind == TY_BF16 && !strcmp(n, "cmpf")) {
+			a[0] = bf16_to_f32(e, a[0]);
+			a[1] = bf16_to_f32(e, a[1]);
+		}
+		if ((r0 = arith_f(e, x, n, a)))
+			return r0;
+		if (!strcmp(n, "addi")) return LLVMBuildAdd(b, a[0], a[1], "");
+		if (!strcmp(n, "subi")) return LLVMBuildSub(b, a[0], a[1], "");
+		if (!strcmp(n, "muli")) return LLVMBuildMul(b, a[0], a[1], "");
+		if (!strcmp(n, "divsi")) return LLVMBuildSDiv(b, a[0], a[1], "");
+		if (!strcmp(n, "divui")) return LLVMBuildUDiv(b, a[0], a[1], "");
+		if (!strcmp(n, "remsi")) return LLVMBuildSRem(b, a[0], a[1], "");
+		if (!strcmp(n, "remui")) return LLVMBuildURem(b, a[0], a[1], "");
+		if (!strcmp(n, "floordivsi") || !strcmp(n, "ceildivsi")) {
+			/* truncating division, adjusted when the signs differ (floor)
+			 * or agree (ceil) and there is a remainder */
+			LLVMValueRef q = LLVMBuildSDiv(b, a[0], a[1], ""), r = LLVMBuildSRem(b, a[0], a[1], "");
+			LLVMValueRef z = LLVMConstNull(LLVMTypeOf(r));
+			LLVMValueRef ne = LLVMBuildICmp(b, LLVMIntNE, r, z, "");
+			LLVMValueRef sg = LLVMBuildICmp(b, n[0] == 'f' ? LLVMIntSLT : LLVMIntSGE,
+				LLVMBuildXor(b, a[0], a[1], ""), z, "");
+			LLVMValueRef adj = LLVMBuildZExt(b, LLVMBuildAnd(b, ne, sg, ""), LLVMTypeOf(q), "");
+
+			return n[0] == 'f' ? LLVMBuildSub(b, q, adj, "") : LLVMBuildAdd(b, q, adj, "");
+		}
+		if (!strcmp(n, "ceildivui")) {
+			LLVMValueRef one = LLVMConstInt(LLVMTypeOf(a[1]), 1, 0);
+
+			return LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildAdd(b, a[0], a[1], ""), one, ""), a[1], "");
+		}
+		if (!strcmp(n, "maxsi") || !strcmp(n, "minsi") || !strcmp(n, "maxui") || !strcmp(n, "minui")) {
+			LLVMIntPredicate p = n[1] == 'a' ? (n[3] == 's' ? LLVMIntSGT : LLVMIntUGT)
+				: (n[3] == 's' ? LLVMIntSLT : LLVMIntULT);
+
+			return LLVMBuildSelect(b, LLVMBuildICmp(b, p, a[0], a[1], ""), a[0], a[1], "");
+		}
+		if (!strcmp(n, "andi")) return LLVMBuildAnd(b, a[0], a[1], "");
+		if (!strcmp(n, "ori")) return LLVMBuildOr(b, a[0], a[1], "");
+		if (!strcmp(n, "xori")) return LLVMBuildXor(b, a[0], a[1], "");
+		if (!strcmp(n, "shli")) return LLVMBuildShl(b, a[0], a[1], "");
+		if (!strcmp(n, "shrsi")) return LLVMBuildAShr(b, a[0], a[1], "");
+		if (!strcmp(n, "shrui")) return LLVMBuildLShr(b, a[0], a[1], "");
+		if (!strcmp(n, "cmpf"))
+			return LLVMBuildFCmp(b, fpred(x->attr ? x->attr->i : 0), a[0], a[1], "");
+		if (!strcmp(n, "cmpi")) return LLVMBuildICmp(b, ipred(x->attr ? x->attr->i : 0), a[0], a[1], "");
+		if (!strcmp(n, "select")) return LLVMBuildSelect(b, a[0], a[1], a[2], "");
+		if (!strcmp(n, "extf") || !strcmp(n, "truncf")) return fcast(e, a[0], at, x->type);
+		if (!strcmp(n, "extsi")) return LLVMBuildSExt(b, a[0], rt, "");
+		if (!strcmp(n, "extui")) return LLVMBuildZExt(b, a[0], rt, "");
+		if (!strcmp(n, "trunci")) return LLVMBuildTrunc(b, a[0], rt, "");
+		if (!strcmp(n, "index_cast")) return LLVMBuildIntCast2(b, a[0], rt, 1, "");
+		if (!strcmp(n, "index_castui")) return LLVMBuildIntCast2(b, a[0], rt, 0, "");
+		if (!strcmp(n, "bitcast")) return LLVMBuildBitCast(b, a[0], rt, "");
+		if (!strcmp(n, "sitofp") || !strcmp(n, "uitofp")) {
+			if (x->type->kind == TY_BF16) {
+				LLVMValueRef f = n[0] == 's' ? LLVMBuildSIToFP(b, a[0], vtype(e, e->f32), "")
+					: LLVMBuildUIToFP(b, a[0], vtype(e, e->f32), "");
+				return f32_to_bf16(e, f);
+			}
+			return n[0] == 's' ? LLVMBuildSIToFP(b, a[0], rt, "") : LLVMBuildUIToFP(b, a[0], rt, "");
+		}
+		if (!strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
+			if (at->kind == TY_BF16)
+				a[0] = bf16_to_f32(e, a[0]);
+			return n[4] == 's' ? LLVMBuildFPToSI(b, a[0], rt, "") : LLVMBuildFPToUI(b, a[0], rt, "");
+		}
+		return NULL;
+	}
+	if (at->kind == TY_BF16 || at->kind == TY_F16) {
+		/* math in f32, rounded back */
+		Type *f32 = ty_float(e->g->c, TY_F32);
+		LLVMValueRef r;
+
+		for (i = 0; i < x->n; i++)
+			a[i] = fcast(e, a[i], at, f32);
+		if (!strcmp(n, "exp")) r = fast_expf(e, a[0]);
+		else if (!strcmp(n, "sqrt")) r = intrinsic(e, "llvm.sqrt", a, 1);
+		else if (!strcmp(n, "absf")) r = intrinsic(e, "llvm.fabs", a, 1);
+		else r = libm(e, n, f32, a, x->n);
+		return r ? fcast(e, r, f32, x->type) : NULL;
+	}
+	if (!strcmp(n, "sqrt")) return intrinsic(e, "llvm.sqrt", a, 1);
+	if (!strcmp(n, "rsqrt")) {
+		LLVMValueRef s = intrinsic(e, "llvm.sqrt", a, 1);
+
+		return LLVMBuildFDiv(b, splat(e, LLVMConstReal(e_type(e, x->type), 1.0)), s, "");
+	}
+	if (!strcmp(n, "absf")) return intrinsic(e, "llvm.fabs", a, 1);
+	if (!strcmp(n, "floor")) return intrinsic(e, "llvm.floor", a, 1);
+	if (!strcmp(n, "ceil")) return intrinsic(e, "llvm.ceil", a, 1);
+	if (!strcmp(n, "trunc")) return intrinsic(e, "llvm.trunc", a, 1);
+	if (!strcmp(n, "roundeven")) return intrinsic(e, "llvm.roundeven", a, 1);
+	if (!strcmp(n, "round")) return intrinsic(e, "llvm.round", a, 1);
+	if (!strcmp(n, "copysign")) return intrinsic(e, "llvm.copysign", a, 2);
+	if (!strcmp(n, "fma")) return intrinsic(e, "llvm.fma", a, 3);
+	if (!strcmp(n, "ctlz") || !strcmp(n, "cttz")) {
+		a[1] = LLVMConstInt(e->i1, 0, 0);
+		return intrinsic(e, !strcmp(n, "ctlz") ? "llvm.ctlz" : "llvm.cttz", a, 2);
+	}
+	if (!strcmp(n, "ctpop")) return intrinsic(e, "llvm.ctpop", a, 1);
+	if (!strcmp(n, "absi")) {
+		LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a[0]));
+
+		return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a[0], z, ""),
+			LLVMBuildNeg(b, a[0], ""), a[0], "");
+	}
+	if (!strcmp(n, "exp") && x->type->kind == TY_F32)
+		return fast_expf(e, a[0]);
+	if (!strcmp(n, "powf")) return libm(e, "pow", x->type, a, 2);
+	if (!strcmp(n, "atan2")) return libm(e, "atan2", x->type, a, 2);
+	{
+		static const char *const un[] = { "exp", "exp2", "expm1", "log", "log1p", "log2",
+			"log10", "sin", "cos", "tan", "tanh", "atan", "erf", NULL };
+
+		for (i = 0; un[i]; i++)
+			if (!strcmp(n, un[i]))
+				return libm(e, n, x->type, a, 1);
+	}
+	return NULL;
+}
+
+LLVMValueRef e_expr(E *e, KExpr *x)
+{
+	LLVMValueRef v = pmap_get(&e->memo, x);
+
+	if (v)
+		return v;
+	switch (x->kind) {
+	case KX_LOAD: v = emit_load(e, x); break;
+	case KX_XLOAD: v = emit_xload(e, x); break;
+	case KX_CONST: v = emit_const(e, x); break;
+	case KX_INDEX:
+		v = e->vw > 1 ? per_lane(e, x, scalar_index) : scalar_index(e, x);
+		break;
+	case KX_INRANGE:
+		v = e->vw > 1 ? per_lane(e, x, scalar_inrange) : scalar_inrange(e, x);
+		break;
+	case KX_ACC:
+		if (e->accp[x->buf] && LLVMGetTypeKind(LLVMTypeOf(e->accp[x->buf])) == LLVMPointerTypeKind)
+			v = LLVMBuildLoad2(e->b, vtype(e, e_type(e, x->type)), e->accp[x->buf], "acc");
+		else
+			v = e->accp[x->buf];
+		break;
+	case KX_OP:
+		v = emit_op(e, x);
+		if (!v && !e->err) {
+			op_error(e->k->root, "unsupported operation '%s' on %s in a fused body",
+				x->op, x->n && x->a[0]->type->kind == TY_BF16 ? "bf16" : "this type");
+			e->err = 1;
+		}
+		break;
+	}
+	if (v)
+		*pmap_slot(&e->memo, x, 1) = v;
+	return v;
+}
+
+static void store_val(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t)
+{
+	LLVMValueRef s;
+
+	if (t->kind == TY_INT && t->width == 1)
+		v = LLVMBuildZExt(e->b, v, e->vw > 1 ? LLVMVectorType(e->i8, (unsigned)e->vw) : e->i8, "");
+	s = LLVMBuildStore(e->b, v, p);
+	LLVMSetAlignment(s, (unsigned)elem_size(t));
+}
+
+/* ---- loops ---- */
+
+LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef step)
+{
+	LLVMValueRef i;
+
+	(void)step;
+	l->var = e_alloca(e, e->i64, "i");
+	LLVMBuildStore(e->b, lo, l->var);
+	l->hdr = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loop");
+	l->body = LLVMAppendBasicBlockInContext(e->cx, e->fn, "body");
+	l->exit = LLVMAppendBasicBlockInContext(e->cx, e->fn, "exit");
+	LLVMBuildBr(e->b, l->hdr);
+	LLVMPositionBuilderAtEnd(e->b, l->hdr);
+	i = LLVMBuildLoad2(e->b, e->i64, l->var, "");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, i, hi, ""), l->body, l->exit);
+	LLVMPositionBuilderAtEnd(e->b, l->body);
+	return LLVMBuildLoad2(e->b, e->i64, l->var, "");
+}
+
+void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int force_vectorize)
+{
+	LLVMValueRef i = LLVMBuildLoad2(e->b, e->i64, l->var, ""), br;
+
+	LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, i, step ? step : e_i64(e, 1), ""), l->var);
+	br = LLVMBuildBr(e->b, l->hdr);
+	if (force_vectorize) {
+		LLVMMetadataRef tmp = LLVMTemporaryMDNode(e->cx, NULL, 0), node, inner, ops[2];
+
+		ops[0] = LLVMMDStringInContext2(e->cx, "llvm.loop.vectorize.enable", 26);
+		ops[1] = LLVMValueAsMetadata(LLVMConstInt(e->i1, 1, 0));
+		inner = LLVMMDNodeInContext2(e->cx, ops, 2);
+		ops[0] = tmp;
+		ops[1] = inner;
+		node = LLVMMDNodeInContext2(e->cx, ops, 2);
+		LLVMMetadataReplaceAllUsesWith(tmp, node);
+		LLVMSetMetadata(br, LLVMGetMDKindIDInContext(e->cx, "llvm.loop", 9),
+			LLVMMetadataAsValue(e->cx, node));
+	}
+	LLVMPositionBuilderAtEnd(e->b, l->exit);
+}
+
+/* ---- loop-nest kernels ---- */
+
+typedef struct Sched {
+	int order[64], n;     /* parallel dims, outermost first (extent > 1) */
+	int red[64], nred;
+	int split;            /* the dim split across workgroups, or -1 */
+	int64_t chunk;
+} Sched;
+
+static void schedule(Kernel *k, Sched *s)
+{
+	int i, j, d;
+	int64_t work = 1;
+
+	s->n = s->nred = 0;
+	/* the first output's layout decides the order of the parallel dims */
+	if (k->nout)
+		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
+			for (d = 0; d < k->ndims; d++)
+				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d)) {
+					for (i = 0; i < s->n && s->order[i] != d; i++)
+						;
+					if (i == s->n)
+						s->order[s->n++] = d;
+				}
+	for (d = 0; d < k->ndims; d++) {
+		if (k->ext[d] <= 1)
+			continue;
+		if (k->red[d]) {
+			s->red[s->nred++] = d;
+			continue;
+		}
+		for (i = 0; i < s->n && s->order[i] != d; i++)
+			;
+		if (i == s->n)
+			s->order[s->n++] = d;
+	}
+	for (d = 0; d < k->ndims; d++)
+		work *= k->ext[d];
+	s->split = s->n ? s->order[0] : -1;
+	k->grid[0] = 1;
+	if (s->split >= 0) {
+		int64_t ext = k->ext[s->split], want = work / 16384;
+
+		if (want > 64)
+			want = 64;
+		if (want > ext)
+			want = ext;
+		if (want < 1)
+			want = 1;
+		s->chunk = (ext + want - 1) / want;
+		k->grid[0] = (ext + s->chunk - 1) / s->chunk;
+	}
+}
+
+void loop_grid(Kernel *k)
+{
+	Sched s;
+
+	schedule(k, &s);
+}
+
+static LLVMValueRef store_ptr(E *e, KOut *o)
+{
+	return e_addr(e, o->buf, o->ix);
+}
+
+/* Builds the loops over order[from..n), then calls f at the innermost. */
+typedef void (*NestFn)(E *e, void *env);
+
+static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
+	NestFn f, void *env, int vec_inner)
+{
+	ELoop l;
+	int d;
+	LLVMValueRef lo, hi;
+
+	if (n == 0) {
+		f(e, env);
+		return;
+	}
+	d = order[0];
+	lo = e_i64(e, 0);
+	hi = e_i64(e, e->k->ext[d]);
+	if (d == s->split) {
+		LLVMValueRef h;
+
+		lo = LLVMBuildMul(e->b, wx, e_i64(e, s->chunk), "lo");
+		h = LLVMBuildAdd(e->b, lo, e_i64(e, s->chunk), "");
+		hi = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, h, hi, ""), h, hi, "hi");
+	}
+	e->dimv[d] = e_loop_begin(e, &l, lo, hi, NULL);
+	nest(e, order + 1, n - 1, s, wx, f, env, vec_inner);
+	e_loop_end(e, &l, NULL, vec_inner && n == 1);
+}
+
+typedef struct LoopEnv {
+	Sched *s;
+	LLVMValueRef wx;
+	int phase;            /* S2: 0 init, 1 body, 2 epilogue */
+	int inner;            /* S2: the innermost parallel dim */
+} LoopEnv;
+
+static void store_out(E *e, KOut *o, LLVMValueRef v)
+{
+	store_val(e, v, store_ptr(e, o), e->k->bind[o->buf].type->elem);
+}
+
+/* S1 innermost point of the parallel loops: init, reduce, epilogue. */
+static void red_body(E *e, void *env)
+{
+	Kernel *k = e->k;
+	int i;
+
+	e_reset(e);
+	for (i = 0; i < k->nout; i++)
+		LLVMBuildStore(e->b, e_expr(e, k->out[i].val), e->accp[i]);
+}
+
+static void s1_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	Kernel *k = e->k;
+	int i;
+
+	e_reset(e);
+	if (!le->s->nred) {
+		for (i = 0; i < k->nout; i++) {
+			LLVMValueRef v = e_expr(e, k->out[i].val);
+
+			if (!v)
+				return;
+			if (k->out[i].epi) {
+				LLVMBuildStore(e->b, v, e->accp[i]);
+				v = e_expr(e, k->out[i].epi);
+			}
+			if (v)
+				store_out(e, &k->out[i], v);
+		}
+		return;
+	}
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = e_expr(e, k->out[i].init);
+
+		if (!v)
+			return;
+		LLVMBuildStore(e->b, v, e->accp[i]);
+	}
+	nest(e, le->s->red, le->s->nred, le->s, le->wx, red_body, NULL, 1);
+	e_reset(e);
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = k->out[i].epi ? e_expr(e, k->out[i].epi)
+			: LLVMBuildLoad2(e->b, e_type(e, k->out[i].acctype), e->accp[i], "");
+
+		if (v)
+			store_out(e, &k->out[i], v);
+	}
+}
+
+/* S2: the accumulator lives in the output; the innermost parallel dim is
+ * the innermost loop of every phase, so each phase vectorizes. */
+static void s2_phase(E *e, void *env)
+{
+	LoopEnv *le = env;
+	KOut *o = &e->k->out[0];
+	LLVMValueRef v;
+
+	e_reset(e);
+	e->accp[0] = store_ptr(e, o);
+	if (le->phase == 0)
+		v = e_expr(e, o->init);
+	else if (le->phase == 1)
+		v = e_expr(e, o->val);
+	else
+		v = e_expr(e, o->epi);
+	if (v)
+		store_out(e, o, v);
+}
+
+static void s2_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	int in[1] = { le->inner };
+
+	le->phase = 0;
+	nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
+	le->phase = 1;
+	{
+		/* reduction loops outside, the parallel dim inside */
+		int order[65], i;
+
+		for (i = 0; i < le->s->nred; i++)
+			order[i] = le->s->red[i];
+		order[i] = le->inner;
+		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, 1);
+	}
+	if (e->k->out[0].epi) {
+		le->phase = 2;
+		nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
+	}
+}
+
+static int use_s2(Kernel *k, Sched *s)
+{
+	KOut *o = &k->out[0];
+	Type *bt;
+	int d;
+
+	if (k->nout != 1 || !s->nred || s->n < 1)
+		return 0;
+	d = s->order[s->n - 1];
+	if (d == s->split || k->ext[d] < 8)
+		return 0;
+	bt = k->bind[o->buf].type;
+	if (bt->elem != o->acctype)
+		return 0;
+	if (o->epi && o->epi->type != o->acctype)
+		return 0;
+	/* unit stride in d */
+	{
+		int64_t c;
+		KCtx kc = { NULL, k->ndims, k->ext };
+		IExpr *lin;
+		int i;
+
+		(void)kc;
+		lin = NULL;
+		for (i = 0; i < bt->rank; i++)
+			if (ix_uses_dim(o->ix[i], d) && i != bt->rank - 1)
+				return 0;
+		if (!(o->ix[bt->rank - 1]->kind == IX_DIM && o->ix[bt->rank - 1]->v == d))
+			return 0;
+		(void)lin;
+		(void)c;
+	}
+	return 1;
+}
+
+static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
+{
+	Sched s;
+	LoopEnv le;
+	int i;
+
+	schedule(k, &s);
+	le.s = &s;
+	le.wx = wx;
+	for (i = 0; i < k->nout; i++)
+		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
+	if (use_s2(k, &s)) {
+		le.inner = s.order[s.n - 1];
+		nest(e, s.order, s.n - 1, &s, wx, s2_point, &le, 0);
+	} else {
+		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);
+	}
+}
+
+/* ---- functions ---- */
+
+static void add_fn_attrs(E *e, LLVMValueRef f)
+{
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(e->cx, "target-cpu", 10, e->cpu, (unsigned)strlen(e->cpu)));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(e->cx, "target-features", 15, e->features, (unsigned)strlen(e->features)));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(e->cx, "prefer-vector-width", 19, "512", 3));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(e->cx, "min-legal-vector-width", 22, "512", 3));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+}
+
+static LLVMAttributeRef enum_attr(E *e, const char *n, uint64_t v)
+{
+	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), v);
+}
+
+static int emit_kernel(E *e, Kernel *k)
+{
+	LLVMTypeRef *pt = xcalloc((size_t)k->nbind + 4, sizeof *pt), ft, et;
+	LLVMValueRef body, entry, *args;
+	char name[64];
+	int i;
+
+	e->k = k;
+	e->err = 0;
+	/* body(ptr noalias b0..bn-1, i64 wx, i64 wy, i64 nx, i64 ny) */
+	for (i = 0; i < k->nbind; i++)
+		pt[i] = e->ptr;
+	for (i = 0; i < 4; i++)
+		pt[k->nbind + i] = e->i64;
+	ft = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, (unsigned)k->nbind + 4, 0);
+	snprintf(name, sizeof name, "%s.body", k->name);
+	body = LLVMAddFunction(e->m, name, ft);
+	LLVMSetLinkage(body, LLVMInternalLinkage);
+	add_fn_attrs(e, body);
+	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, enum_attr(e, "alwaysinline", 0));
+	for (i = 0; i < k->nbind; i++) {
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "noalias", 0));
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "nocapture", 0));
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "align", 64));
+		if (!k->bind[i].out)
+			LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "readonly", 0));
+	}
+	e->fn = body;
+	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, body, "entry"));
+	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
+	for (i = 0; i < k->nbind; i++)
+		e->bp[i] = LLVMGetParam(body, (unsigned)i);
+	e->dimv = xcalloc((size_t)k->ndims + 1, sizeof *e->dimv);
+	for (i = 0; i < k->ndims; i++)
+		e->dimv[i] = e_i64(e, 0);
+	e->accp = xcalloc((size_t)k->nout + (size_t)k->naccs + 4, sizeof *e->accp);
+	e->vw = 1;
+	if (k->kind == KK_GEMM) {
+		if (gemm_emit(e, k))
+			e->err = 1;
+	} else {
+		emit_loop_kernel(e, k, LLVMGetParam(body, (unsigned)k->nbind));
+	}
+	LLVMBuildRetVoid(e->b);
+	e_reset(e);
+	free(e->bp);
+	free(e->dimv);
+	free(e->accp);
+
+	/* the ABI entry */
+	{
+		LLVMTypeRef at[7] = { e->ptr, e->i64, e->i64, e->i64, e->i64, e->i64, e->i64 };
+		LLVMValueRef p, a[4];
+
+		et = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), at, 7, 0);
+		entry = LLVMAddFunction(e->m, k->name, et);
+		add_fn_attrs(e, entry);
+		LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, entry, "entry"));
+		args = xcalloc((size_t)k->nbind + 4, sizeof *args);
+		p = LLVMGetParam(entry, 0);
+		for (i = 0; i < k->nbind; i++) {
+			LLVMValueRef idx = e_i64(e, i);
+			LLVMValueRef q = LLVMBuildInBoundsGEP2(e->b, e->ptr, p, &idx, 1, "");
+
+			args[i] = LLVMBuildLoad2(e->b, e->ptr, q, "");
+		}
+		a[0] = LLVMGetParam(entry, 1);
+		a[1] = LLVMGetParam(entry, 2);
+		a[2] = LLVMGetParam(entry, 4);
+		a[3] = LLVMGetParam(entry, 5);
+		for (i = 0; i < 4; i++)
+			args[k->nbind + i] = a[i];
+		LLVMBuildCall2(e->b, ft, body, args, (unsigned)k->nbind + 4, "");
+		LLVMBuildRetVoid(e->b);
+		free(args);
+	}
+	free(pt);
+	return e->err ? -1 : 0;
+}
+
+/* ---- the target ---- */
+
+int emit_kernels(Gen *g, uint8_t **obj, size_t *objlen, const char **cpu_out,
+	const char **feat_out)
+{
+	E e;
+	char *err = NULL, *triple, *hostcpu = NULL, *hostfeat = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	LLVMPassBuilderOptionsRef po;
+	LLVMMemoryBufferRef mb;
+	LLVMErrorRef lerr;
+	int i, rc = 0;
+
+	memset(&e, 0, sizeof e);
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	triple = LLVMGetDefaultTargetTriple();
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		tool_err("%s", err);
+		return -1;
+	}
+	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
+		hostcpu = LLVMGetHostCPUName();
+		e.cpu = hostcpu;
+		if (!g->o->features)
+			e.features = hostfeat = LLVMGetHostCPUFeatures();
+	} else {
+		e.cpu = g->o->cpu;
+	}
+	if (g->o->features)
+		e.features = g->o->features;
+	if (!e.features)
+		e.features = "";
+	tm = LLVMCreateTargetMachine(target, triple, e.cpu, e.features, LLVMCodeGenLevelAggressive,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	td = LLVMCreateTargetDataLayout(tm);
+	e.g = g;
+	e.cx = LLVMContextCreate();
+	e.m = LLVMModuleCreateWithNameInContext("kernels", e.cx);
+	LLVMSetTarget(e.m, triple);
+	LLVMSetModuleDataLayout(e.m, td);
+	e.b = LLVMCreateBuilderInContext(e.cx);
+	e.i1 = LLVMInt1TypeInContext(e.cx);
+	e.i8 = LLVMInt8TypeInContext(e.cx);
+	e.i32 = LLVMInt32TypeInContext(e.cx);
+	e.i64 = LLVMInt64TypeInContext(e.cx);
+	e.f32 = LLVMFloatTypeInContext(e.cx);
+	e.ptr = LLVMPointerTypeInContext(e.cx, 0);
+	for (i = 0; i < g->nk && !rc; i++)
+		if (emit_kernel(&e, g->k[i]))
+			rc = -1;
+	if (!rc && LLVMVerifyModule(e.m, LLVMReturnStatusAction, &err)) {
+		tool_err("internal error: invalid LLVM IR: %s", err);
+		rc = -1;
+	}
+	LLVMDisposeMessage(err);
+	err = NULL;
+	if (!rc && g->o->opt) {
+		po = LLVMCreatePassBuilderOptions();
+		LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+		LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+		LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
+		LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
+		if ((lerr = LLVMRunPasses(e.m, "default<O3>", tm, po))) {
+			char *m = LLVMGetErrorMessage(lerr);
+
+			tool_err("LLVM passes failed: %s", m);
+			LLVMDisposeErrorMessage(m);
+			rc = -1;
+		}
+		LLVMDisposePassBuilderOptions(po);
+	}
+	if (!rc && g->o->emit && !strcmp(g->o->emit, "llvm")) {
+		char *s = LLVMPrintModuleToString(e.m);
+
+		*obj = (uint8_t *)xstrdup(s);
+		*objlen = strlen(s);
+		LLVMDisposeMessage(s);
+	} else if (!rc) {
+		LLVMCodeGenFileType ft = g->o->emit && !strcmp(g->o->emit, "asm") ?
+			LLVMAssemblyFile : LLVMObjectFile;
+
+		if (LLVMTargetMachineEmitToMemoryBuffer(tm, e.m, ft, &err, &mb)) {
+			tool_err("LLVM code generation failed: %s", err);
+			rc = -1;
+		} else {
+			*objlen = LLVMGetBufferSize(mb);
+			*obj = xmalloc(*objlen + 1);
+			memcpy(*obj, LLVMGetBufferStart(mb), *objlen);
+			(*obj)[*objlen] = 0;
+			LLVMDisposeMemoryBuffer(mb);
+		}
+	}
+	*cpu_out = xstrdup(e.cpu);
+	*feat_out = xstrdup(e.features);
+	LLVMDisposeMessage(err);
+	LLVMDisposeBuilder(e.b);
+	LLVMDisposeModule(e.m);
+	LLVMContextDispose(e.cx);
+	LLVMDisposeTargetData(td);
+	LLVMDisposeTargetMachine(tm);
+	LLVMDisposeMessage(triple);
+	if (hostcpu)
+		LLVMDisposeMessage(hostcpu);
+	if (hostfeat)
+		LLVMDisposeMessage(hostfeat);
+	pmap_free(&e.memo);
+	return rc;
+}

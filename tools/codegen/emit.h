@@ -1,0 +1,49 @@
+/*
+ * emit.h - the LLVM side of codegen, shared by emit.c (loop nests,
+ * expressions, the target) and gemm.c (the micro-kernel).
+ */
+#ifndef CODEGEN_EMIT_H
+#define CODEGEN_EMIT_H
+
+#include <llvm-c/Core.h>
+
+#include "gen.h"
+
+typedef struct E {
+	Gen *g;
+	LLVMContextRef cx;
+	LLVMModuleRef m;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;            /* the kernel's body function */
+	LLVMTypeRef i1, i8, i32, i64, f32, ptr;
+	Kernel *k;
+	LLVMValueRef *bp;           /* binding pointers */
+	LLVMValueRef *dimv;         /* current value of each loop dim (i64) */
+	LLVMValueRef *accp;         /* accumulator slots (pointers) */
+	PMap memo;                  /* KExpr* -> LLVMValueRef, per scope */
+	int vw;                     /* >1: emit expressions as vectors along vdim */
+	int vdim;
+	int err;
+	const char *cpu, *features;
+} E;
+
+LLVMTypeRef e_type(E *e, const Type *t);      /* register type */
+LLVMTypeRef e_memtype(E *e, const Type *t);   /* in-memory type */
+LLVMValueRef e_index(E *e, const IExpr *x);   /* i64 */
+LLVMValueRef e_expr(E *e, KExpr *x);
+LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
+LLVMValueRef e_i64(E *e, int64_t v);
+void e_reset(E *e);
+LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name);
+
+typedef struct ELoop {
+	LLVMBasicBlockRef hdr, body, exit;
+	LLVMValueRef var;
+} ELoop;
+LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef step);
+void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int force_vectorize);
+
+/* gemm.c */
+int gemm_emit(E *e, Kernel *k);
+
+#endif

@@ -1,0 +1,747 @@
+/*
+ * gemm.c - contractions (matmul, batch matmul, convolution as implicit
+ * GEMM) through a register-blocked micro-kernel over packed operands.
+ *
+ * gemm_plan recognizes an f32 multiply-accumulate root and splits its
+ * loop dims into batch, M (only A reads them), N (only B reads them, the
+ * innermost output dim among them) and K (reductions).  The operands are
+ * packed into panels, A as [batch][M/MR][K][MR] and B as
+ * [batch][N/NR][K][NR], zero-padded: a constant operand at compile time
+ * (a pre-packed fxvm.global), any other by a pack kernel of its own whose
+ * body is the operand's fused expression (im2col with padding for
+ * convolutions, transposes, elementwise producers).  The GEMM kernel keeps
+ * an MR x NR tile of C in zmm registers (MR rows of NR/16 vectors), reads
+ * one B vector pair and MR broadcasts of A per k, and applies the fused
+ * epilogue to the tile before its one store.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+enum { NR = 32, VW = 16, MRMAX = 12 };
+
+/* ---- analysis ---- */
+
+static void dims_of_ix(const IExpr *x, uint64_t *set)
+{
+	if (!x)
+		return;
+	if (x->kind == IX_DIM)
+		*set |= 1ull << x->v;
+	dims_of_ix(x->l, set);
+	dims_of_ix(x->r, set);
+}
+
+static void dims_of(const KExpr *e, uint64_t *set)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++)
+		dims_of(e->a[i], set);
+	if (e->kind == KX_LOAD || e->kind == KX_INDEX || e->kind == KX_INRANGE)
+		for (i = 0; i < e->rank; i++)
+			dims_of_ix(e->ix[i], set);
+}
+
+static int has_acc(const KExpr *e)
+{
+	int i;
+
+	if (e->kind == KX_ACC)
+		return 1;
+	for (i = 0; i < e->n; i++)
+		if (has_acc(e->a[i]))
+			return 1;
+	return 0;
+}
+
+static int is_zero(const KExpr *e)
+{
+	return e && e->kind == KX_CONST && e->cval->kind == AT_FLOAT && e->cval->f == 0;
+}
+
+/* val = acc + x * y (either order): the operands, or 0 */
+static int mac(KExpr *v, KExpr **x, KExpr **y)
+{
+	KExpr *m;
+
+	if (v->kind != KX_OP || strcmp(v->op, "arith.addf") || v->type->kind != TY_F32)
+		return 0;
+	if (v->a[0]->kind == KX_ACC)
+		m = v->a[1];
+	else if (v->a[1]->kind == KX_ACC)
+		m = v->a[0];
+	else
+		return 0;
+	if (m->kind != KX_OP || strcmp(m->op, "arith.mulf") || has_acc(m))
+		return 0;
+	*x = m->a[0];
+	*y = m->a[1];
+	return 1;
+}
+
+/* ---- substitution into a new domain ---- */
+
+typedef struct Sub {
+	KCtx kc;
+	IExpr **sub;
+	PMap memo;
+} Sub;
+
+static KExpr *kx_subst(Sub *s, KExpr *e)
+{
+	KExpr *r = pmap_get(&s->memo, e);
+	int i;
+
+	if (r)
+		return r;
+	r = arena_alloc(s->kc.c, sizeof *r);
+	*r = *e;
+	r->a = arena_alloc(s->kc.c, sizeof *r->a * (size_t)(e->n + 1));
+	for (i = 0; i < e->n; i++)
+		r->a[i] = kx_subst(s, e->a[i]);
+	if (e->rank) {
+		r->ix = arena_alloc(s->kc.c, sizeof *r->ix * (size_t)e->rank);
+		for (i = 0; i < e->rank; i++)
+			r->ix[i] = ix_subst(&s->kc, e->ix[i], s->sub);
+	}
+	*pmap_slot(&s->memo, e, 1) = r;
+	return r;
+}
+
+/* Re-binds the buffers of an expression from kernel `from` into `to`. */
+static int rebind(Kernel *to, Kernel *from, int b, int out)
+{
+	int i;
+
+	for (i = 0; i < to->nbind; i++)
+		if (to->bind[i].val == from->bind[b].val && to->bind[i].out == out)
+			return i;
+	to->bind = xrealloc(to->bind, sizeof *to->bind * (size_t)(to->nbind + 1));
+	to->bind[to->nbind] = from->bind[b];
+	to->bind[to->nbind].out = out;
+	return to->nbind++;
+}
+
+static void rebind_expr(Kernel *to, Kernel *from, KExpr *e, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		e->buf = rebind(to, from, e->buf, 0);
+	for (i = 0; i < e->n; i++)
+		rebind_expr(to, from, e->a[i], seen);
+}
+
+/* Delinearizes lin over dims[0..n) (outermost first) into sub[]. */
+static void delin(KCtx *kc, IExpr *lin, const int *dims, int n, const int64_t *ext, IExpr **sub)
+{
+	int64_t inner = 1;
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		IExpr *q = ix_floordiv(kc, lin, inner);
+
+		sub[dims[i]] = i ? ix_mod(kc, q, ext[dims[i]]) : q;
+		inner *= ext[dims[i]];
+	}
+}
+
+typedef struct GPlan {
+	int bd[64], nb, md[64], nm, nd[64], nn, kd[64], nk;
+	int64_t B, M, N, K;
+	int mr;
+} GPlan;
+
+/* ---- compile-time packing of constants ---- */
+
+static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
+{
+	int i;
+
+	if (e->kind == KX_XLOAD || e->kind == KX_ACC)
+		return 0;
+	if (e->kind == KX_LOAD) {
+		Value *v = k->bind[e->buf].val;
+		Attr *a;
+
+		if (!v->def || !op_is(v->def, "arith.constant"))
+			return 0;
+		a = op_attr(v->def, "value");
+		if (!a || v->type->elem->kind != TY_F32 || !dense_bytes(a, &(size_t){0}))
+			return 0;
+	}
+	if (e->kind == KX_OP && strcmp(e->op, "arith.select") && strcmp(e->op, "arith.mulf") &&
+			strcmp(e->op, "arith.addf") && strcmp(e->op, "arith.subf"))
+		return 0;
+	for (i = 0; i < e->n; i++)
+		if (!const_buffers_only(g, k, e->a[i]))
+			return 0;
+	return 1;
+}
+
+static double eval(Kernel *k, KExpr *e, const int64_t *d)
+{
+	int i;
+
+	switch (e->kind) {
+	case KX_CONST:
+		return e->cval->kind == AT_FLOAT ? e->cval->f : (double)e->cval->i;
+	case KX_LOAD: {
+		Value *v = k->bind[e->buf].val;
+		Attr *a = op_attr(v->def, "value");
+		Type *t = v->type;
+		int64_t off = 0;
+
+		for (i = 0; i < t->rank; i++)
+			off = off * t->dims[i] + ix_eval(e->ix[i], d);
+		return dense_get_f(a, a->kind == AT_DENSE && a->splat ? 0 : off);
+	}
+	case KX_INRANGE:
+		for (i = 0; i < e->rank; i++) {
+			int64_t v = ix_eval(e->ix[i], d);
+
+			if (v < e->lo[i] || v >= e->hi[i])
+				return 0;
+		}
+		return 1;
+	case KX_OP:
+		if (!strcmp(e->op, "arith.select"))
+			return eval(k, e->a[0], d) != 0 ? eval(k, e->a[1], d) : eval(k, e->a[2], d);
+		if (!strcmp(e->op, "arith.mulf"))
+			return (float)((float)eval(k, e->a[0], d) * (float)eval(k, e->a[1], d));
+		if (!strcmp(e->op, "arith.addf"))
+			return (float)((float)eval(k, e->a[0], d) + (float)eval(k, e->a[1], d));
+		if (!strcmp(e->op, "arith.subf"))
+			return (float)((float)eval(k, e->a[0], d) - (float)eval(k, e->a[1], d));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
+ * constant evaluated now.  Returns the input IR value holding it. */
+static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
+	Op *op)
+{
+	int64_t tile = side ? NR : p->mr;
+	int64_t panels = side ? (p->N + NR - 1) / NR : (p->M + p->mr - 1) / p->mr;
+	int64_t ext[4] = { p->B, panels, p->K, tile };
+	int64_t total = p->B * panels * p->K * tile;
+	Type *f32 = ty_float(g->c, TY_F32);
+	Type *pt = ty_tensor(g->c, 1, &total, f32);
+	int64_t lim = side ? p->N : p->M;
+	Sub s;
+	KExpr *body, *in;
+	IExpr *lin, *ix1;
+	int i;
+
+	memset(&s, 0, sizeof s);
+	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof ext) };
+	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
+	for (i = 0; i < root->ndims; i++)
+		s.sub[i] = ix_const(&s.kc, 0);
+	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 2), p->kd, p->nk, root->ext, s.sub);
+	lin = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 1), tile), ix_dim(&s.kc, 3));
+	delin(&s.kc, ix_clamp(&s.kc, lin, 0, lim - 1), side ? p->nd : p->md, side ? p->nn : p->nm,
+		root->ext, s.sub);
+	body = kx_subst(&s, x);
+	pmap_free(&s.memo);
+	if (panels * tile != lim) {
+		KExpr *sel = kx_new(g->c, KX_OP, f32, 3);
+
+		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
+		in->rank = 1;
+		in->ix = arena_alloc(g->c, sizeof *in->ix);
+		in->lo = arena_alloc(g->c, sizeof *in->lo);
+		in->hi = arena_alloc(g->c, sizeof *in->hi);
+		in->ix[0] = lin;
+		in->hi[0] = lim;
+		sel->op = "arith.select";
+		sel->a[0] = in;
+		sel->a[1] = body;
+		sel->a[2] = kx_const_f(g->c, f32, 0);
+		body = sel;
+	}
+	ix1 = ix_add(&s.kc, ix_mul(&s.kc, ix_add(&s.kc, ix_mul(&s.kc, ix_add(&s.kc,
+		ix_mul(&s.kc, ix_dim(&s.kc, 0), panels), ix_dim(&s.kc, 1)), p->K),
+		ix_dim(&s.kc, 2)), tile), ix_dim(&s.kc, 3));
+	if (const_buffers_only(g, root, body)) {
+		/* pre-pack now: the global holds the panels */
+		float *data = xmalloc((size_t)total * sizeof *data);
+		int64_t d[4];
+		Resource *r;
+		Op *cst;
+		char name[64];
+
+		for (d[0] = 0; d[0] < ext[0]; d[0]++)
+			for (d[1] = 0; d[1] < ext[1]; d[1]++)
+				for (d[2] = 0; d[2] < ext[2]; d[2]++)
+					for (d[3] = 0; d[3] < ext[3]; d[3]++)
+						data[ix_eval(ix1, d)] = (float)eval(root, body, d);
+		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
+		r = resource_new(g->c, "builtin", name, data, (size_t)total * sizeof *data, 64);
+		free(data);
+		cst = op_new(g->c, "arith.constant", 0, NULL, 1, &pt, 0, op->loc);
+		op_set_attr(g->c, cst, "value", at_dense_resource(g->c, pt, r));
+		vinfo(g, RES(cst, 0))->mat = 1;
+		return RES(cst, 0);
+	}
+	{
+		Kernel *pk = kernel_new(g, op);
+		Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, &pt, 0, op->loc);
+		PMap seen = {0};
+
+		vinfo(g, RES(buf, 0))->mat = 1;
+		pk->kind = KK_LOOP;
+		pk->ndims = 4;
+		pk->ext = (int64_t *)s.kc.ext;
+		pk->red = arena_alloc(g->c, 5);
+		rebind_expr(pk, root, body, &seen);
+		pmap_free(&seen);
+		pk->nout = 1;
+		pk->out = arena_alloc(g->c, sizeof *pk->out);
+		pk->out[0].buf = rebind(pk, &(Kernel){ .bind = &(KBind){ RES(buf, 0), pt, 1 } }, 0, 1);
+		pk->out[0].ix = arena_alloc(g->c, sizeof(IExpr *));
+		pk->out[0].ix[0] = ix1;
+		pk->out[0].val = body;
+		pk->out[0].acctype = f32;
+		buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", side ? "B" : "A",
+			root->name, (long long)ext[0], (long long)ext[1], (long long)ext[2], (long long)ext[3]);
+		loop_grid(pk);
+		plan_push(fp, pk, op);
+		return RES(buf, 0);
+	}
+}
+
+static void mark_used(KExpr *e, int *used, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		used[e->buf] = 1;
+	for (i = 0; i < e->n; i++)
+		mark_used(e->a[i], used, seen);
+}
+
+static void remap(KExpr *e, const int *map, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		e->buf = map[e->buf];
+	for (i = 0; i < e->n; i++)
+		remap(e->a[i], map, seen);
+}
+
+/* Drops the bindings the GEMM no longer reads (the unpacked operands). */
+static void compact(Kernel *k)
+{
+	int *used = xcalloc((size_t)k->nbind + 1, sizeof *used);
+	int *map = xcalloc((size_t)k->nbind + 1, sizeof *map);
+	PMap seen = {0};
+	int i, n = 0;
+
+	if (k->out[0].epi)
+		mark_used(k->out[0].epi, used, &seen);
+	pmap_free(&seen);
+	used[k->out[0].buf] = used[k->g.a] = used[k->g.bb] = 1;
+	for (i = 0; i < k->nbind; i++) {
+		map[i] = n;
+		if (used[i])
+			k->bind[n++] = k->bind[i];
+	}
+	k->nbind = n;
+	memset(&seen, 0, sizeof seen);
+	if (k->out[0].epi)
+		remap(k->out[0].epi, map, &seen);
+	pmap_free(&seen);
+	k->out[0].buf = map[k->out[0].buf];
+	k->g.a = map[k->g.a];
+	k->g.bb = map[k->g.bb];
+	free(used);
+	free(map);
+}
+
+int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
+{
+	KOut *o = &k->out[0];
+	KExpr *x, *y, *a, *b, *epi;
+	uint64_t dx = 0, dy = 0, dout = 0;
+	GPlan p;
+	int d, last, i, j;
+	Type *ot;
+	Sub s;
+	int64_t ext3[3];
+	Value *ap, *bp;
+
+	if (k->nout != 1 || k->ndims > 63 || !o->init || !is_zero(o->init) || !mac(o->val, &x, &y))
+		return 0;
+	if (x->type->kind != TY_F32 || y->type->kind != TY_F32)
+		return 0;
+	dims_of(x, &dx);
+	dims_of(y, &dy);
+	ot = k->bind[o->buf].type;
+	for (i = 0; i < ot->rank; i++)
+		dims_of_ix(o->ix[i], &dout);
+	/* the innermost output dim decides which operand is B */
+	last = -1;
+	for (i = ot->rank - 1; i >= 0 && last < 0; i--) {
+		uint64_t s1 = 0;
+
+		dims_of_ix(o->ix[i], &s1);
+		if (s1 && !(s1 & (s1 - 1)))
+			last = __builtin_ctzll(s1);
+		else if (s1)
+			return 0;
+	}
+	if (last < 0)
+		return 0;
+	if ((dx >> last & 1) && !(dy >> last & 1))
+		a = y, b = x;
+	else if ((dy >> last & 1) && !(dx >> last & 1))
+		a = x, b = y;
+	else
+		return 0;
+	{
+		uint64_t da = 0, db = 0;
+
+		dims_of(a, &da);
+		dims_of(b, &db);
+		memset(&p, 0, sizeof p);
+		/* dims in the order of the output index, outermost first */
+		for (i = 0; i < ot->rank; i++)
+			for (d = 0; d < k->ndims; d++) {
+				uint64_t s1 = 0;
+
+				dims_of_ix(o->ix[i], &s1);
+				if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1)
+					continue;
+				if ((da >> d & 1) && !(db >> d & 1))
+					p.md[p.nm++] = d;
+				else if ((db >> d & 1) && !(da >> d & 1))
+					p.nd[p.nn++] = d;
+				else
+					p.bd[p.nb++] = d;
+			}
+		for (d = 0; d < k->ndims; d++) {
+			if (k->ext[d] == 1)
+				continue;
+			if (k->red[d]) {
+				p.kd[p.nk++] = d;
+				continue;
+			}
+			if (!(dout >> d & 1))
+				return 0;
+		}
+	}
+	p.B = p.M = p.N = p.K = 1;
+	for (i = 0; i < p.nb; i++) p.B *= k->ext[p.bd[i]];
+	for (i = 0; i < p.nm; i++) p.M *= k->ext[p.md[i]];
+	for (i = 0; i < p.nn; i++) p.N *= k->ext[p.nd[i]];
+	for (i = 0; i < p.nk; i++) p.K *= k->ext[p.kd[i]];
+	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
+		return 0;
+	p.mr = p.M < MRMAX ? (int)p.M : MRMAX;
+	if (p.M > MRMAX) {
+		/* the row count that wastes the least padding */
+		int best = MRMAX;
+		int64_t waste = (p.M + MRMAX - 1) / MRMAX * MRMAX - p.M;
+
+		for (j = 8; j < MRMAX; j++) {
+			int64_t w = (p.M + j - 1) / j * j - p.M;
+
+			if (w * MRMAX < waste * j)
+				best = j, waste = w;
+		}
+		p.mr = best;
+	}
+	if (getenv("FXPIPE_GEMM_MR"))
+		p.mr = atoi(getenv("FXPIPE_GEMM_MR"));
+	ap = make_pack(g, k, a, &p, 0, fp, op);
+	bp = make_pack(g, k, b, &p, 1, fp, op);
+	/* the epilogue and the store, in the (b, m, n) domain */
+	memset(&s, 0, sizeof s);
+	ext3[0] = p.B, ext3[1] = p.M, ext3[2] = p.N;
+	s.kc = (KCtx){ g->c, 3, arena_alloc(g->c, sizeof ext3) };
+	memcpy((int64_t *)s.kc.ext, ext3, sizeof ext3);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(k->ndims + 1));
+	for (i = 0; i < k->ndims; i++)
+		s.sub[i] = ix_const(&s.kc, 0);
+	delin(&s.kc, ix_dim(&s.kc, 0), p.bd, p.nb, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 1), p.md, p.nm, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 2), p.nd, p.nn, k->ext, s.sub);
+	epi = o->epi ? kx_subst(&s, o->epi) : NULL;
+	for (i = 0; i < ot->rank; i++)
+		o->ix[i] = ix_subst(&s.kc, o->ix[i], s.sub);
+	pmap_free(&s.memo);
+	o->epi = epi;
+	o->init = NULL;
+	o->val = NULL;
+	k->kind = KK_GEMM;
+	k->ndims = 3;
+	k->ext = (int64_t *)s.kc.ext;
+	k->red = arena_alloc(g->c, 4);
+	/* bindings: keep the epilogue's, add the packs */
+	{
+		Kernel tmp = { .bind = &(KBind){ ap, ap->type, 0 } };
+		Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
+
+		k->g.a = rebind(k, &tmp, 0, 0);
+		k->g.bb = rebind(k, &tmp2, 0, 0);
+	}
+	k->g.B = p.B, k->g.M = p.M, k->g.N = p.N, k->g.K = p.K;
+	k->g.mr = p.mr;
+	k->g.nr = NR;
+	{
+		int64_t np = (p.N + NR - 1) / NR, mp = (p.M + p.mr - 1) / p.mr;
+		int64_t flops = 2 * p.B * p.M * p.N * p.K, want = flops / (1 << 20);
+
+		if (want < 1)
+			want = 1;
+		if (want > 64)
+			want = 64;
+		k->grid[2] = 1;   /* the kernel loops over the batch */
+		k->grid[0] = np < want ? np : want;
+		want = (want + k->grid[0] - 1) / k->grid[0];
+		k->grid[1] = mp < want ? mp : want;
+	}
+	compact(k);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d\n",
+		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR);
+	return 1;
+}
+
+/* ---- emission ---- */
+
+static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
+{
+	LLVMTypeRef vt = n > 1 ? LLVMVectorType(e->f32, (unsigned)n) : e->f32;
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(e->b, e->f32, base, &off, 1, "");
+	LLVMValueRef v = LLVMBuildLoad2(e->b, vt, p, "");
+
+	LLVMSetAlignment(v, 4);
+	return v;
+}
+
+static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, int64_t total,
+	LLVMValueRef *hi)
+{
+	/* [w * total / nw, (w + 1) * total / nw) */
+	LLVMValueRef lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, w, e_i64(e, total), ""), nw, "");
+
+	*hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, w, e_i64(e, 1), ""),
+		e_i64(e, total), ""), nw, "");
+	return lo;
+}
+
+static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
+{
+	KOut *o = &k->out[0];
+	LLVMValueRef v = acc, p;
+	Type *bt = k->bind[o->buf].type;
+
+	e_reset(e);
+	e->accp[0] = acc;
+	if (o->epi)
+		v = e_expr(e, o->epi);
+	if (!v)
+		return;
+	p = e_addr(e, o->buf, o->ix);
+	if (e->vw > 1) {
+		/* contiguous in n? */
+		KCtx kc = { e->g->c, 3, k->ext };
+		IExpr *lin = ix_const(&kc, 0);
+		int i;
+		int64_t c = -1;
+		IExpr *t;
+
+		for (i = 0; i < bt->rank; i++)
+			lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
+		t = lin;
+		/* coefficient of n */
+		{
+			extern int gemm_coef(const IExpr *x, int d, int64_t *c);
+
+			if (!gemm_coef(t, 2, &c))
+				c = -1;
+		}
+		if (c == 1) {
+			LLVMValueRef s = LLVMBuildStore(e->b, v, p);
+
+			LLVMSetAlignment(s, 4);
+			return;
+		}
+		/* scattered: lane by lane */
+		{
+			LLVMValueRef base = e->dimv[2];
+
+			for (i = 0; i < e->vw; i++) {
+				LLVMValueRef s;
+
+				e->dimv[2] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+				p = e_addr(e, o->buf, o->ix);
+				s = LLVMBuildStore(e->b, LLVMBuildExtractElement(e->b, v,
+					LLVMConstInt(e->i32, (unsigned long long)i, 0), ""), p);
+				LLVMSetAlignment(s, 4);
+			}
+			e->dimv[2] = base;
+		}
+		return;
+	}
+	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), 4);
+}
+
+int gemm_coef(const IExpr *x, int d, int64_t *c)
+{
+	int64_t a, b;
+
+	switch (x->kind) {
+	case IX_DIM: *c = x->v == d; return 1;
+	case IX_CONST: *c = 0; return 1;
+	case IX_ADD:
+		if (!gemm_coef(x->l, d, &a) || !gemm_coef(x->r, d, &b))
+			return 0;
+		*c = a + b;
+		return 1;
+	case IX_MUL:
+		if (x->r->kind != IX_CONST || !gemm_coef(x->l, d, &a))
+			return 0;
+		*c = a * x->r->v;
+		return 1;
+	default:
+		*c = 0;
+		return !ix_uses_dim(x, d);
+	}
+}
+
+int gemm_emit(E *e, Kernel *k)
+{
+	KGemm *g = &k->g;
+	Type *f32t = ty_float(e->g->c, TY_F32);
+	LLVMValueRef fn = e->fn;
+	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
+	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
+	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef acc[MRMAX][NR / VW], nlo, nhi, mlo, mhi, bidx;
+	ELoop lb, ln, lm, lk;
+	int r, j;
+
+	(void)f32t;
+	/* the batch index is the grid's z, but the body gets only x and y:
+	 * loop over the batch inside instead */
+	for (r = 0; r < g->mr; r++)
+		for (j = 0; j < NR / VW; j++)
+			acc[r][j] = e_alloca(e, vt, "c");
+	nlo = chunk_range(e, wx, nx, np, &nhi);
+	mlo = chunk_range(e, wy, ny, mp, &mhi);
+	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_i64(e, g->B), NULL);
+	{
+		LLVMValueRef pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
+		LLVMValueRef pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
+		LLVMValueRef abase, bbase, k0;
+
+		/* A panel: ((b * mp + pm) * K) * mr ; B panel: ((b * np + pn) * K) * NR */
+		abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
+			e_i64(e, g->K * g->mr), "");
+		bbase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
+			e_i64(e, g->K * NR), "");
+		for (r = 0; r < g->mr; r++)
+			for (j = 0; j < NR / VW; j++)
+				LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
+		k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+		{
+			LLVMValueRef bv[NR / VW], ao = LLVMBuildAdd(e->b, abase, LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
+			LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, NR), ""), "");
+
+			for (j = 0; j < NR / VW; j++)
+				bv[j] = vload(e, e->bp[g->bb], LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
+			for (r = 0; r < g->mr; r++) {
+				LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao, e_i64(e, r), ""), 1);
+				LLVMValueRef sv;
+
+				e->vw = VW;
+				sv = LLVMGetUndef(vt);
+				sv = LLVMBuildInsertElement(e->b, sv, av, LLVMConstInt(e->i32, 0, 0), "");
+				sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
+				e->vw = 1;
+				for (j = 0; j < NR / VW; j++) {
+					LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+					LLVMValueRef args[3] = { sv, bv[j], c };
+					unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+					LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->m, id, &vt, 1);
+
+					c = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, &vt, 1), f, args, 3, "");
+					LLVMBuildStore(e->b, c, acc[r][j]);
+				}
+			}
+		}
+		e_loop_end(e, &lk, NULL, 0);
+		/* epilogue and store of the tile */
+		e->dimv[0] = bidx;
+		for (r = 0; r < g->mr; r++) {
+			LLVMValueRef m = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pm, e_i64(e, g->mr), ""), e_i64(e, r), "");
+			LLVMBasicBlockRef rowok = LLVMAppendBasicBlockInContext(e->cx, fn, "row");
+			LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(e->cx, fn, "nextrow");
+
+			LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, m, e_i64(e, g->M), ""), rowok, next);
+			LLVMPositionBuilderAtEnd(e->b, rowok);
+			e->dimv[1] = m;
+			for (j = 0; j < NR / VW; j++) {
+				LLVMValueRef n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, NR), ""), e_i64(e, j * VW), "");
+				LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(e->cx, fn, "full");
+				LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
+				LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
+				LLVMValueRef c;
+
+				LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
+					LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, g->N), ""), full, part);
+				LLVMPositionBuilderAtEnd(e->b, full);
+				c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+				e->dimv[2] = n;
+				e->vw = VW;
+				e->vdim = 2;
+				store_tile_vec(e, k, c);
+				e->vw = 1;
+				LLVMBuildBr(e->b, done);
+				/* the last columns, one at a time */
+				LLVMPositionBuilderAtEnd(e->b, part);
+				{
+					ELoop lc;
+					LLVMValueRef ci = e_loop_begin(e, &lc, e_i64(e, 0),
+						LLVMBuildSub(e->b, e_i64(e, g->N), n, ""), NULL);
+					LLVMValueRef cv = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+					LLVMValueRef s = LLVMBuildExtractElement(e->b, cv, ci, "");
+
+					/* at most VW - 1 of them */
+					e->dimv[2] = LLVMBuildAdd(e->b, n, ci, "");
+					store_tile_vec(e, k, s);
+					e_loop_end(e, &lc, NULL, 0);
+				}
+				LLVMBuildBr(e->b, done);
+				LLVMPositionBuilderAtEnd(e->b, done);
+			}
+			LLVMBuildBr(e->b, next);
+			LLVMPositionBuilderAtEnd(e->b, next);
+		}
+		e_reset(e);
+		e_loop_end(e, &lm, NULL, 0);
+		e_loop_end(e, &ln, NULL, 0);
+	}
+	e_loop_end(e, &lb, NULL, 0);
+	return 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * gen.h - codegen's driver state, shared by its stages:
+ *   dispatch.c  linalg ops -> dispatch regions (kernels in kir.h form)
+ *   host.c      the fxvm host program, globals, memory planning
+ *   emit.c      kernels -> LLVM IR (loop nests)
+ *   gemm.c      matmul/convolution -> packed micro-kernel
+ *   target.c    LLVM target machine, optimization, object emission
+ */
+#ifndef CODEGEN_GEN_H
+#define CODEGEN_GEN_H
+
+#include "asm.h"
+#include "kir.h"
+
+typedef struct Opts {
+	const char *input, *output, *target, *cpu, *features, *emit;
+	int dump, opt, threads_hint;
+	int no_gemm;          /* --no-microkernel: loop nests only (testing) */
+} Opts;
+
+/* What codegen knows about one tensor value of the input. */
+typedef struct VInfo {
+	int uses;
+	int mat;              /* materialized: lives in a buffer */
+	int absorbed;         /* computed inside another op's kernel (epilogue) */
+	int root;             /* its op gets a kernel of its own */
+	Op *chain_end;        /* root: the last op of its epilogue chain */
+	Op *chain_root;       /* chain end: the root whose kernel computes it */
+	Value *host;          /* the buffer in the host program */
+	Value *gpacked;       /* host value of the pre-packed global */
+	int result;           /* returned as result N, -1 */
+	int claimed;          /* in some root's epilogue chain */
+} VInfo;
+
+typedef struct Gen {
+	Ctx *c;
+	Op *module;
+	Opts *o;
+	Kernel **k;
+	int nk, ck;
+	PMap vi;              /* Value* -> VInfo* */
+	int nglobals;
+	Op *newmod_first;     /* where globals go */
+	int err;
+} Gen;
+
+VInfo *vinfo(Gen *g, Value *v);
+
+/* dispatch.c: plans and builds the kernels of one function, in order;
+ * returns 0 or -1 after op_error. fn_kernels receives them. */
+typedef struct HostStep {
+	int kind;             /* 0 dispatch kernel k; 1 copy; 2 fill */
+	Kernel *k;
+	Value *src, *dst;     /* copy: input IR values */
+	Attr *fillv;
+	Op *op;
+} HostStep;
+
+typedef struct FnPlan {
+	HostStep *st;
+	int n, cap;
+} FnPlan;
+
+int plan_function(Gen *g, Op *fn, FnPlan *fp);
+Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
+
+/* host.c */
+int host_build(Gen *g, Op *fn, FnPlan *fp, Op *newfn);
+Value *host_global(Gen *g, Value *v, Op *newfn);
+
+/* emit.c / target.c */
+typedef struct LLVMOpaqueContext *LLVMContextRef_;
+int emit_kernels(Gen *g, uint8_t **obj, size_t *objlen, const char **cpu,
+	const char **features);
+
+/* gemm.c: turns a contraction kernel into a packed GEMM when it can */
+int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);
+
+void kernel_add_fused(Kernel *k, Op *op);
+Kernel *kernel_new(Gen *g, Op *root);
+void plan_push(FnPlan *fp, Kernel *k, Op *op);
+void loop_grid(Kernel *k);   /* emit.c: sets a loop nest's grid */
+
+#endif

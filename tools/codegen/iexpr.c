@@ -1,0 +1,290 @@
+/*
+ * iexpr.c - index expressions: construction with folding, range analysis,
+ * substitution.  Folding matters: reshapes and unit dims produce
+ * floordivs and mods that range analysis removes, so the loops that reach
+ * LLVM index memory with plain sums of products.
+ */
+#include <string.h>
+
+#include "kir.h"
+
+static IExpr *mk(KCtx *k, IKind kind, int64_t v, IExpr *l, IExpr *r)
+{
+	IExpr *e = arena_alloc(k->c, sizeof *e);
+
+	e->kind = kind;
+	e->v = v;
+	e->l = l;
+	e->r = r;
+	return e;
+}
+
+IExpr *ix_dim(KCtx *k, int d)
+{
+	if (d < k->ndims && k->ext && k->ext[d] == 1)
+		return ix_const(k, 0);
+	return mk(k, IX_DIM, d, NULL, NULL);
+}
+
+IExpr *ix_const(KCtx *k, int64_t v) { return mk(k, IX_CONST, v, NULL, NULL); }
+
+static int isc(const IExpr *e, int64_t v) { return e->kind == IX_CONST && e->v == v; }
+
+/* (x floordiv c) * (c * s) + (x mod c) * s = x * s, or NULL */
+static IExpr *recombine(KCtx *k, IExpr *a, IExpr *b)
+{
+	int64_t sa = 1, sb = 1;
+	IExpr *x, *y;
+
+	if (a->kind == IX_MUL && a->r->kind == IX_CONST)
+		sa = a->r->v, a = a->l;
+	if (b->kind == IX_MUL && b->r->kind == IX_CONST)
+		sb = b->r->v, b = b->l;
+	if (a->kind != IX_FLOORDIV || b->kind != IX_MOD)
+		return NULL;
+	x = a->l, y = b->l;
+	if (a->r->v != b->r->v || sa != b->r->v * sb || !ix_eq(x, y))
+		return NULL;
+	return ix_mul(k, x, sb);
+}
+
+IExpr *ix_add(KCtx *k, IExpr *a, IExpr *b)
+{
+	IExpr *e;
+
+	if (a->kind == IX_CONST && b->kind == IX_CONST)
+		return ix_const(k, a->v + b->v);
+	if (isc(a, 0))
+		return b;
+	if (isc(b, 0))
+		return a;
+	if (a->kind == IX_CONST)        /* constants to the right */
+		return ix_add(k, b, a);
+	if (b->kind == IX_CONST && a->kind == IX_ADD && a->r->kind == IX_CONST)
+		return ix_add(k, a->l, ix_const(k, a->r->v + b->v));
+	if ((e = recombine(k, a, b)))
+		return e;
+	if (a->kind == IX_ADD && (e = recombine(k, a->r, b)))
+		return ix_add(k, a->l, e);
+	return mk(k, IX_ADD, 0, a, b);
+}
+
+IExpr *ix_mul(KCtx *k, IExpr *a, int64_t c)
+{
+	if (c == 0)
+		return ix_const(k, 0);
+	if (c == 1)
+		return a;
+	if (a->kind == IX_CONST)
+		return ix_const(k, a->v * c);
+	if (a->kind == IX_MUL && a->r->kind == IX_CONST)
+		return ix_mul(k, a->l, a->r->v * c);
+	if (a->kind == IX_ADD)
+		return ix_add(k, ix_mul(k, a->l, c), ix_mul(k, a->r, c));
+	return mk(k, IX_MUL, 0, a, ix_const(k, c));
+}
+
+IExpr *ix_mulx(KCtx *k, IExpr *a, IExpr *b)
+{
+	if (b->kind == IX_CONST)
+		return ix_mul(k, a, b->v);
+	if (a->kind == IX_CONST)
+		return ix_mul(k, b, a->v);
+	return mk(k, IX_MUL, 0, a, b);
+}
+
+IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c)
+{
+	int64_t lo, hi;
+
+	if (c == 1)
+		return a;
+	if (a->kind == IX_CONST)
+		return ix_const(k, a->v >= 0 ? a->v / c : -((-a->v + c - 1) / c));
+	if (ix_range(k, a, &lo, &hi) && lo >= 0 && hi < c)
+		return ix_const(k, 0);
+	/* (x * c) floordiv c = x; (x * c + y) floordiv c = x when 0 <= y < c */
+	if (a->kind == IX_MUL && a->r->kind == IX_CONST && a->r->v % c == 0)
+		return ix_mul(k, a->l, a->r->v / c);
+	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
+			a->l->r->v % c == 0 && ix_range(k, a->r, &lo, &hi) && lo >= 0 && hi < c)
+		return ix_mul(k, a->l->l, a->l->r->v / c);
+	return mk(k, IX_FLOORDIV, 0, a, ix_const(k, c));
+}
+
+IExpr *ix_mod(KCtx *k, IExpr *a, int64_t c)
+{
+	int64_t lo, hi;
+
+	if (c == 1)
+		return ix_const(k, 0);
+	if (a->kind == IX_CONST)
+		return ix_const(k, ((a->v % c) + c) % c);
+	if (ix_range(k, a, &lo, &hi) && lo >= 0 && hi < c)
+		return a;
+	if (a->kind == IX_MUL && a->r->kind == IX_CONST && a->r->v % c == 0)
+		return ix_const(k, 0);
+	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
+			a->l->r->v % c == 0)
+		return ix_mod(k, a->r, c);
+	return mk(k, IX_MOD, 0, a, ix_const(k, c));
+}
+
+IExpr *ix_clamp(KCtx *k, IExpr *a, int64_t lo, int64_t hi)
+{
+	int64_t l, h;
+	IExpr *e;
+
+	if (ix_range(k, a, &l, &h) && l >= lo && h <= hi)
+		return a;
+	e = mk(k, IX_CLAMP, lo, a, NULL);
+	e->v2 = hi;
+	return e;
+}
+
+int ix_range(KCtx *k, const IExpr *e, int64_t *lo, int64_t *hi)
+{
+	int64_t a, b, c, d;
+
+	switch (e->kind) {
+	case IX_DIM:
+		if (!k->ext || e->v >= k->ndims)
+			return 0;
+		*lo = 0;
+		*hi = k->ext[e->v] - 1;
+		return 1;
+	case IX_CONST:
+		*lo = *hi = e->v;
+		return 1;
+	case IX_ADD:
+		if (!ix_range(k, e->l, &a, &b) || !ix_range(k, e->r, &c, &d))
+			return 0;
+		*lo = a + c;
+		*hi = b + d;
+		return 1;
+	case IX_MUL:
+		if (e->r->kind != IX_CONST || !ix_range(k, e->l, &a, &b))
+			return 0;
+		if (e->r->v >= 0)
+			*lo = a * e->r->v, *hi = b * e->r->v;
+		else
+			*lo = b * e->r->v, *hi = a * e->r->v;
+		return 1;
+	case IX_FLOORDIV:
+		if (!ix_range(k, e->l, &a, &b) || a < 0)
+			return 0;
+		*lo = a / e->r->v;
+		*hi = b / e->r->v;
+		return 1;
+	case IX_MOD:
+		*lo = 0;
+		*hi = e->r->v - 1;
+		return 1;
+	case IX_CLAMP:
+		*lo = e->v;
+		*hi = e->v2;
+		return 1;
+	}
+	return 0;
+}
+
+int ix_eq(const IExpr *a, const IExpr *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->kind != b->kind || a->v != b->v || a->v2 != b->v2)
+		return 0;
+	return ix_eq(a->l, b->l) && ix_eq(a->r, b->r);
+}
+
+int ix_uses_dim(const IExpr *e, int d)
+{
+	if (!e)
+		return 0;
+	if (e->kind == IX_DIM)
+		return e->v == d;
+	return ix_uses_dim(e->l, d) || ix_uses_dim(e->r, d);
+}
+
+IExpr *ix_subst(KCtx *k, IExpr *e, IExpr *const *sub)
+{
+	switch (e->kind) {
+	case IX_DIM: return sub[e->v];
+	case IX_CONST: return e;
+	case IX_ADD: return ix_add(k, ix_subst(k, e->l, sub), ix_subst(k, e->r, sub));
+	case IX_MUL: return ix_mulx(k, ix_subst(k, e->l, sub), ix_subst(k, e->r, sub));
+	case IX_FLOORDIV: return ix_floordiv(k, ix_subst(k, e->l, sub), e->r->v);
+	case IX_MOD: return ix_mod(k, ix_subst(k, e->l, sub), e->r->v);
+	case IX_CLAMP: return ix_clamp(k, ix_subst(k, e->l, sub), e->v, e->v2);
+	}
+	return e;
+}
+
+IExpr *ix_from_aff(KCtx *k, const AffExpr *a, IExpr *const *dims)
+{
+	IExpr *l, *r;
+
+	switch (a->kind) {
+	case AFF_DIM: return dims[a->v];
+	case AFF_CONST: return ix_const(k, a->v);
+	case AFF_SYM: return NULL;
+	default: break;
+	}
+	l = ix_from_aff(k, a->l, dims);
+	r = ix_from_aff(k, a->r, dims);
+	if (!l || !r)
+		return NULL;
+	switch (a->kind) {
+	case AFF_ADD: return ix_add(k, l, r);
+	case AFF_MUL: return ix_mulx(k, l, r);
+	case AFF_MOD: return r->kind == IX_CONST && r->v > 0 ? ix_mod(k, l, r->v) : NULL;
+	case AFF_FLOORDIV: return r->kind == IX_CONST && r->v > 0 ? ix_floordiv(k, l, r->v) : NULL;
+	case AFF_CEILDIV:
+		return r->kind == IX_CONST && r->v > 0 ?
+			ix_floordiv(k, ix_add(k, l, ix_const(k, r->v - 1)), r->v) : NULL;
+	default: return NULL;
+	}
+}
+
+int64_t ix_eval(const IExpr *e, const int64_t *d)
+{
+	int64_t a, b;
+
+	switch (e->kind) {
+	case IX_DIM: return d[e->v];
+	case IX_CONST: return e->v;
+	case IX_ADD: return ix_eval(e->l, d) + ix_eval(e->r, d);
+	case IX_MUL: return ix_eval(e->l, d) * ix_eval(e->r, d);
+	case IX_FLOORDIV:
+		a = ix_eval(e->l, d), b = e->r->v;
+		return a >= 0 ? a / b : -((-a + b - 1) / b);
+	case IX_MOD:
+		a = ix_eval(e->l, d), b = e->r->v;
+		return ((a % b) + b) % b;
+	case IX_CLAMP:
+		a = ix_eval(e->l, d);
+		return a < e->v ? e->v : a > e->v2 ? e->v2 : a;
+	}
+	return 0;
+}
+
+void ix_print(Buf *b, const IExpr *e)
+{
+	static const char *const ops[] = { "", "", " + ", " * ", " floordiv ", " mod " };
+
+	switch (e->kind) {
+	case IX_DIM: buf_printf(b, "d%lld", (long long)e->v); return;
+	case IX_CONST: buf_printf(b, "%lld", (long long)e->v); return;
+	case IX_CLAMP:
+		buf_puts(b, "clamp(");
+		ix_print(b, e->l);
+		buf_printf(b, ", %lld, %lld)", (long long)e->v, (long long)e->v2);
+		return;
+	default:
+		buf_putc(b, '(');
+		ix_print(b, e->l);
+		buf_puts(b, ops[e->kind]);
+		ix_print(b, e->r);
+		buf_putc(b, ')');
+	}
+}

@@ -1,0 +1,136 @@
+/*
+ * kir.h - codegen's kernel IR: what one dispatch computes, between the
+ * linalg input (dispatch.c builds it) and LLVM (emit.c, gemm.c lower it).
+ *
+ * A kernel iterates a rectangular domain of loop dims.  Index expressions
+ * (IExpr) address buffers in terms of those dims; scalar expressions
+ * (KExpr) are the fused bodies of the linalg ops, their leaves loads from
+ * bound buffers, constants, loop indices and accumulators.  Fusion happens
+ * while building: a load of a value that is not materialized is replaced
+ * by the expression that computes it, so fused intermediates never reach
+ * memory.  Everything lives in the codegen context's arena.
+ */
+#ifndef CODEGEN_KIR_H
+#define CODEGEN_KIR_H
+
+#include "ir.h"
+
+typedef struct IExpr IExpr;
+typedef struct KExpr KExpr;
+
+/* ---- index expressions ---- */
+
+typedef enum IKind {
+	IX_DIM, IX_CONST, IX_ADD, IX_MUL, IX_FLOORDIV, IX_MOD,
+	IX_CLAMP,      /* min(max(l, v), hi) with v = lo bound: l clamped to [v, v2] */
+} IKind;
+
+struct IExpr {
+	IKind kind;
+	int64_t v, v2;      /* DIM: position; CONST: value; CLAMP: bounds */
+	IExpr *l, *r;       /* MUL/FLOORDIV/MOD: r is a CONST where possible */
+};
+
+/* The kernel context: arena and the domain's extents for range analysis. */
+typedef struct KCtx {
+	Ctx *c;
+	int ndims;
+	const int64_t *ext;
+} KCtx;
+
+IExpr *ix_dim(KCtx *k, int d);
+IExpr *ix_const(KCtx *k, int64_t v);
+IExpr *ix_add(KCtx *k, IExpr *a, IExpr *b);
+IExpr *ix_mul(KCtx *k, IExpr *a, int64_t c);
+IExpr *ix_mulx(KCtx *k, IExpr *a, IExpr *b);
+IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c);
+IExpr *ix_mod(KCtx *k, IExpr *a, int64_t c);
+IExpr *ix_clamp(KCtx *k, IExpr *a, int64_t lo, int64_t hi);
+/* [lo, hi] of e over the domain; returns 0 when unknown */
+int ix_range(KCtx *k, const IExpr *e, int64_t *lo, int64_t *hi);
+int ix_eq(const IExpr *a, const IExpr *b);
+int ix_uses_dim(const IExpr *e, int d);
+/* Replaces every IX_DIM d by sub[d]. */
+IExpr *ix_subst(KCtx *k, IExpr *e, IExpr *const *sub);
+IExpr *ix_from_aff(KCtx *k, const AffExpr *a, IExpr *const *dims);
+int64_t ix_eval(const IExpr *e, const int64_t *dims);
+void ix_print(Buf *b, const IExpr *e);
+
+/* ---- scalar expressions ---- */
+
+typedef enum KKind {
+	KX_LOAD,     /* buf[ix...] */
+	KX_XLOAD,    /* buf[a...]: data-dependent indices (tensor.extract) */
+	KX_CONST,    /* cval */
+	KX_OP,       /* op(a...): an arith/math op of the body */
+	KX_INDEX,    /* the value of ix[0], as index */
+	KX_ACC,      /* accumulator number `buf` (reductions, epilogues) */
+	KX_INRANGE,  /* i1: every ix[i] lies in [lo[i], hi[i]) */
+} KKind;
+
+struct KExpr {
+	KKind kind;
+	Type *type;          /* scalar type of the value */
+	const char *op;      /* KX_OP: "arith.addf" ... */
+	Attr *attr;          /* KX_OP: predicate (cmpf/cmpi) */
+	int n;
+	KExpr **a;
+	int buf;             /* KX_LOAD/XLOAD: binding; KX_ACC: which */
+	int rank;
+	IExpr **ix;          /* LOAD, INDEX, INRANGE */
+	int64_t *lo, *hi;    /* INRANGE */
+	Attr *cval;          /* CONST: an AT_INT or AT_FLOAT */
+	int id;              /* for memo tables while emitting */
+};
+
+/* ---- kernels ---- */
+
+typedef struct KBind {
+	Value *val;          /* the input IR's tensor value this buffer holds */
+	Type *type;          /* its tensor type */
+	int out;             /* written by the kernel */
+} KBind;
+
+typedef struct KOut {
+	int buf;             /* binding */
+	IExpr **ix;          /* store index, rank of the buffer */
+	KExpr *init;         /* reductions: the accumulator's start (no reduction dims) */
+	KExpr *val;          /* the body; reductions read KX_ACC */
+	KExpr *epi;          /* after the reduction, over KX_ACC; NULL: the acc */
+	Type *acctype;
+} KOut;
+
+typedef enum KernKind { KK_LOOP, KK_GEMM } KernKind;
+
+/* GEMM: C[b, m, n] = sum_k A[b, m, k] B[b, k, n] over packed panels.
+ * A is packed as [b][M/MR][K][MR], B as [b][N/NR][K][NR]; the epilogue
+ * maps (b, m, n) through the output's store index. */
+typedef struct KGemm {
+	int64_t B, M, N, K;
+	int a, bb;           /* bindings of the packed operands */
+	int mr, nr;
+} KGemm;
+
+typedef struct Kernel {
+	const char *name;
+	KernKind kind;
+	int ndims;
+	int64_t *ext;        /* extents */
+	char *red;           /* 1: reduction dim */
+	int nbind;
+	KBind *bind;
+	int nout;
+	KOut *out;
+	KGemm g;
+	int64_t grid[3];
+	Buf fused;           /* for --dump-dispatches: one line per fused op */
+	Op *root;            /* for diagnostics */
+	int naccs;
+} Kernel;
+
+KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
+KExpr *kx_const_f(Ctx *c, Type *t, double v);
+KExpr *kx_const_i(Ctx *c, Type *t, int64_t v);
+void kx_print(Buf *b, const KExpr *e, int depth);
+
+#endif

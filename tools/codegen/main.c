@@ -1,0 +1,287 @@
+/*
+ * codegen - linalg-on-tensors to the fxvm host program and its kernels
+ * (formats/fxvm.md), compiled for the CPU through LLVM.
+ *
+ *   torch-lower m.mlir | codegen --target=cpu | vmpack -o m.vmfb
+ *
+ * Reads IR (a file or stdin), forms dispatch regions (dispatch.c), writes
+ * the host program (host.c) and one ELF object with every kernel (emit.c,
+ * gemm.c) to stdout or -o FILE.  Errors: FILE:LINE:COL at the op, exit 1,
+ * nothing written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "tool.h"
+
+static const char usage[] =
+"usage: codegen [options] [FILE|-]\n"
+"  --target=cpu            the target (default cpu)\n"
+"  --cpu=host|NAME         the CPU to compile for (default host)\n"
+"  --features=+f,-g        LLVM target features (default: the host's with\n"
+"                          --cpu=host, else the CPU's)\n"
+"  --emit=fxvm|llvm|asm    what to print: the fxvm module (default), the\n"
+"                          kernels' LLVM IR after optimization, or assembly\n"
+"  --dump-dispatches       print the dispatch regions: which ops each\n"
+"                          kernel fused, its grid and bindings\n"
+"  -O0                     do not run LLVM's optimization pipeline\n"
+"  --no-microkernel        compile contractions as plain loop nests\n"
+"  -o FILE                 write to FILE (atomically) instead of stdout\n"
+"  --print-debuginfo       print locations\n";
+
+static const char *optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == 0) {
+		if (*i + 1 >= argc)
+			tool_fail("option '%s' needs a value", name);
+		return argv[++*i];
+	}
+	return NULL;
+}
+
+static int debuginfo;
+
+static void parse_args(int argc, char **argv, Opts *o)
+{
+	const char *v;
+	int i;
+
+	o->opt = 1;
+	o->target = "cpu";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if ((v = optval(argc, argv, &i, "--target"))) {
+			o->target = v;
+		} else if ((v = optval(argc, argv, &i, "--cpu"))) {
+			o->cpu = v;
+		} else if ((v = optval(argc, argv, &i, "--features"))) {
+			o->features = v;
+		} else if ((v = optval(argc, argv, &i, "--emit"))) {
+			o->emit = v;
+		} else if ((v = optval(argc, argv, &i, "-o"))) {
+			o->output = v;
+		} else if (!strcmp(a, "--dump-dispatches")) {
+			o->dump = 1;
+		} else if (!strcmp(a, "-O0")) {
+			o->opt = 0;
+		} else if (!strcmp(a, "--no-microkernel")) {
+			o->no_gemm = 1;
+		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
+			debuginfo = 1;
+		} else if (a[0] == '-' && a[1]) {
+			tool_fail("unknown option '%s' (see --help)", a);
+		} else if (o->input) {
+			tool_fail("more than one input file");
+		} else {
+			o->input = a;
+		}
+	}
+	if (!o->input)
+		o->input = "-";
+	if (strcmp(o->target, "cpu"))
+		tool_fail("unsupported target '%s' (only 'cpu')", o->target);
+	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
+			strcmp(o->emit, "asm") && strcmp(o->emit, "obj"))
+		tool_fail("unknown --emit '%s' (fxvm, llvm, asm)", o->emit);
+	if (o->emit && !strcmp(o->emit, "fxvm"))
+		o->emit = NULL;
+}
+
+static Op *new_func(Gen *g, Op *fn)
+{
+	Attr *ft = op_attr(fn, "function_type");
+	Op *nf = op_new(g->c, "func.func", 0, NULL, 0, NULL, 1, fn->loc);
+	Block *ob = fn->regs[0].first, *nb = block_new(g->c);
+	int i;
+
+	op_set_attr(g->c, nf, "sym_name", op_attr(fn, "sym_name"));
+	op_set_attr(g->c, nf, "function_type", ft);
+	if (op_attr(fn, "sym_visibility"))
+		op_set_attr(g->c, nf, "sym_visibility", op_attr(fn, "sym_visibility"));
+	region_append(&nf->regs[0], nb);
+	for (i = 0; i < ob->nargs; i++)
+		block_add_arg(g->c, nb, ob->args[i]->type, ob->args[i]->loc);
+	return nf;
+}
+
+static void dump_dispatches(Gen *g, FILE *out)
+{
+	int i, j;
+
+	for (i = 0; i < g->nk; i++) {
+		Kernel *k = g->k[i];
+
+		fprintf(out, "%s: %s, grid [%lld, %lld, %lld], %d bindings\n", k->name,
+			k->kind == KK_GEMM ? "gemm micro-kernel" : "loop nest",
+			(long long)k->grid[0], (long long)k->grid[1], (long long)k->grid[2], k->nbind);
+		for (j = 0; j < k->nbind; j++) {
+			Buf b = {0};
+
+			print_type(&b, k->bind[j].type);
+			buf_putc(&b, 0);
+			fprintf(out, "  %s %d: %s\n", k->bind[j].out ? "out" : "in ", j, b.p);
+			buf_free(&b);
+		}
+		fprintf(out, "  fused:\n%.*s", (int)k->fused.n, k->fused.p ? k->fused.p : "");
+	}
+}
+
+static int run(Gen *g, Opts *o, FILE *out)
+{
+	Block *mb = g->module->regs[0].first;
+	Op *op, *next, *first = mb->first;
+	Op *exe;
+	FnPlan *plans = NULL;
+	Op **fns = NULL, **newfns = NULL;
+	int nf = 0, i, rc = -1;
+	uint8_t *obj = NULL;
+	size_t objlen = 0;
+	const char *cpu = NULL, *feat = NULL;
+
+	for (op = mb->first; op; op = op->next) {
+		if (!op_is(op, "func.func"))
+			continue;
+		if (!op->regs[0].first)
+			continue;   /* a declaration */
+		fns = xrealloc(fns, sizeof *fns * (size_t)(nf + 1));
+		newfns = xrealloc(newfns, sizeof *newfns * (size_t)(nf + 1));
+		plans = xrealloc(plans, sizeof *plans * (size_t)(nf + 1));
+		memset(&plans[nf], 0, sizeof plans[nf]);
+		fns[nf++] = op;
+	}
+	for (i = 0; i < nf; i++)
+		if (plan_function(g, fns[i], &plans[i]))
+			goto out;
+	if (o->dump) {
+		dump_dispatches(g, out);
+		rc = 0;
+		goto out;
+	}
+	if (emit_kernels(g, &obj, &objlen, &cpu, &feat))
+		goto out;
+	if (o->emit) {
+		fwrite(obj, 1, objlen, out);
+		free(obj);
+		rc = 0;
+		goto out;
+	}
+	/* the new module: executable, kernels, globals, then the functions */
+	{
+		Resource *r = resource_new(g->c, "builtin", "kernels", obj, objlen, 64);
+		Type *t = ty_tensor(g->c, 1, (int64_t[]){ (int64_t)objlen }, ty_int(g->c, 8, UNSIGNED));
+
+		exe = op_new(g->c, "fxvm.executable", 0, NULL, 0, NULL, 0, g->module->loc);
+		op_set_attr(g->c, exe, "sym_name", at_str(g->c, "kernels"));
+		op_set_attr(g->c, exe, "format", at_str(g->c, "elf-x86_64"));
+		op_set_attr(g->c, exe, "object", at_dense_resource(g->c, t, r));
+		if (first)
+			op_insert_before(first, exe);
+		else
+			op_append(mb, exe);
+		free(obj);
+	}
+	for (i = 0; i < g->nk; i++) {
+		Kernel *k = g->k[i];
+		Op *ko = op_new(g->c, "fxvm.kernel", 0, NULL, 0, NULL, 0, k->root->loc);
+
+		op_set_attr(g->c, ko, "sym_name", at_str(g->c, k->name));
+		op_set_attr(g->c, ko, "executable", at_symref(g->c, "kernels"));
+		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
+		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
+		op_insert_before(first ? first : NULL, ko);
+	}
+	for (i = 0; i < nf; i++) {
+		newfns[i] = new_func(g, fns[i]);
+		op_insert_after(fns[i], newfns[i]);
+		if (host_build(g, fns[i], &plans[i], newfns[i]))
+			goto out;
+	}
+	for (i = 0; i < nf; i++) {
+		op_drop_uses(fns[i]);
+		op_unlink(fns[i]);
+	}
+	/* anything else at the top level of the input is dropped */
+	for (op = mb->first; op; op = next) {
+		next = op->next;
+		if (!strncmp(op->name, "fxvm.", 5) || op_is(op, "func.func"))
+			continue;
+		op_drop_uses(op);
+		op_unlink(op);
+	}
+	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, "cpu"));
+	op_set_attr(g->c, g->module, "fxvm.cpu", at_str(g->c, cpu));
+	op_set_attr(g->c, g->module, "fxvm.features", at_str(g->c, feat));
+	if (verify(g->module))
+		goto out;
+	{
+		PrintOpts po = { debuginfo, 0 };
+
+		print_module(out, g->module, &po);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < nf; i++)
+		free(plans[i].st);
+	free(plans);
+	free(fns);
+	free(newfns);
+	free((void *)cpu);
+	free((void *)feat);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	Opts o;
+	Gen g;
+	size_t len, olen = 0;
+	char *text, *obuf = NULL;
+	FILE *mem;
+	int rc = -1;
+
+	memset(&o, 0, sizeof o);
+	memset(&g, 0, sizeof g);
+	tool_name = "codegen";
+	parse_args(argc, argv, &o);
+	text = tool_read(o.input, &len);
+	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
+	g.c = ctx_new();
+	g.o = &o;
+	mem = open_memstream(&obuf, &olen);
+	g.module = parse_module(g.c, diag_fallback_file, text, len);
+	if (g.module && !diag_errors && verify(g.module) == 0)
+		rc = run(&g, &o, mem);
+	fclose(mem);
+	free(text);
+	for (int i = 0; i < g.nk; i++) {
+		free(g.k[i]->bind);
+		buf_free(&g.k[i]->fused);
+	}
+	free(g.k);
+	pmap_free(&g.vi);
+	ctx_free(g.c);
+	if (rc || diag_errors) {
+		free(obuf);
+		return 1;
+	}
+	{
+		FILE *out = tool_open_out(o.output);
+
+		fwrite(obuf, 1, olen, out);
+		free(obuf);
+		tool_commit(out);
+	}
+	return 0;
+}
