@@ -15,7 +15,7 @@ if [ -n "$missing" ]; then
 	SUDO=
 	[ "$(id -u)" -eq 0 ] || SUDO=sudo
 	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 cd "$(dirname "$0")/.."
 make -j"$(nproc)" >/dev/null
