@@ -93,12 +93,21 @@ clean:
 .PHONY: all check install clean
 
 # The README's first command: the main job on a bundled example, the seed's
-# LinearModule, through every stage that exists so far.
+# LinearModule, through every stage, and its result next to PyTorch's.
 demo: all
 	@mkdir -p build/demo
 	bin/fx-export examples/linear.py:make_model -o build/demo/linear.json
-	bin/fx-import build/demo/linear.json | bin/torch-opt | bin/torch-lower | tee build/demo/linear.mlir
-	@mlir-opt-16 build/demo/linear.mlir > /dev/null && echo 'mlir-opt-16 accepts the linalg IR'
+	bin/fx-import build/demo/linear.json | bin/torch-opt | bin/torch-lower | \
+	  bin/codegen --target=cpu | bin/vmpack -o build/demo/linear.vmfb
+	@$(or $(PYTHON),python3) examples/eager.py examples/linear.py:make_model build/demo
+	@echo 'fxpipe:  '"$$(bin/vmrun build/demo/linear.vmfb --input=@build/demo/in0.npy)"
+	bin/vmrun build/demo/linear.vmfb --input=@build/demo/in0.npy --expected_output=@build/demo/out0.npy
 
-.PHONY: demo
+# `make bench`: the five models' latency and memory against PyTorch eager,
+# compile times, and matmul GFLOP/s against the machine's FMA peak; the
+# table goes to standard output and build/bench.txt.  bench/run.sh says how.
+bench: all
+	@PYTHON="$(PYTHON)" sh bench/run.sh
+
+.PHONY: demo bench
 .SECONDARY:

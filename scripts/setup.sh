@@ -3,7 +3,8 @@
 # Safe to run again: it installs only what is missing.
 set -e
 PKGS="make gcc libjansson-dev llvm-16-dev llvm-16-tools mlir-16-tools libmlir-16 bats
-python3-torch python3-torchvision python3-jsonschema man-db"
+python3-torch python3-torchvision python3-jsonschema man-db
+libopenblas0-pthread"
 
 missing=
 for p in $PKGS; do

@@ -58,6 +58,7 @@ struct RtModule {
 	RtObject *objs;
 	RtKernelFn *kfns;
 	RtFunction *funcs;
+	RtCuda *cuda;               /* --device=cuda */
 	pthread_mutex_t lock;
 };
 
@@ -152,8 +153,8 @@ default_threads(void)
 	return n < 1 ? 1 : n > 256 ? 256 : n;
 }
 
-/* The CUDA path is a later issue; for now the driver is only probed, so
- * that a machine without one gets a clear message. */
+/* The driver is probed first, so that a machine without one gets the same
+ * clear message whatever the module (cuda.c does the rest). */
 static int
 cuda_probe(RtError *e)
 {
@@ -268,10 +269,11 @@ load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
 		goto fail;
 	}
 	if (dev == RT_DEVICE_CUDA) {
-		err(e, "--device=cuda: running CUDA modules is not implemented yet");
-		goto fail;
-	}
-	if (rt_cpu_check(vmfb_str(v, v->target->features), e) || link_kernels(m, e)) {
+		if (!(m->cuda = rt_cuda_open(v, msg, sizeof msg))) {
+			err(e, "%s", msg);
+			goto fail;
+		}
+	} else if (rt_cpu_check(vmfb_str(v, v->target->features), e) || link_kernels(m, e)) {
 		prefix(e, name);
 		goto fail;
 	}
@@ -283,6 +285,8 @@ load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
 	for (size_t i = 0; i < v->nfuncs; i++)
 		if (decode_function(m, &m->funcs[i], &v->funcs[i], e))
 			goto fail;
+	if (m->cuda)
+		return m;
 	if (!(m->pool = rt_pool_new(threads))) {
 		err(e, "cannot start %d threads", threads);
 		goto fail;
@@ -388,6 +392,7 @@ rt_unload(RtModule *m)
 	if (!m)
 		return;
 	rt_pool_free(m->pool);
+	rt_cuda_close(m->cuda);
 	if (m->funcs)
 		for (size_t i = 0; i < m->v.nfuncs; i++) {
 			RtFunction *f = &m->funcs[i];
@@ -426,7 +431,7 @@ rt_module_features(const RtModule *m)
 int
 rt_module_threads(const RtModule *m)
 {
-	return rt_pool_threads(m->pool);
+	return m->pool ? rt_pool_threads(m->pool) : 0;
 }
 
 int
@@ -527,7 +532,7 @@ prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtE
 	for (int i = 0; i < nout; i++)
 		if (out[i].data && (out[i].nbytes < f->res[i].nbytes || (uintptr_t)out[i].data % 64))
 			return err(e, "result %d: the buffer provided is too small or not 64-byte aligned", i);
-	if (vf->arena_size && !f->arena && !(f->arena = rt_alloc(vf->arena_size)))
+	if (vf->arena_size && !f->m->cuda && !f->arena && !(f->arena = rt_alloc(vf->arena_size)))
 		return err(e, "@%s: cannot allocate its arena of %llu bytes", f->name,
 		    (unsigned long long)vf->arena_size);
 	for (int i = 0; i < nout; i++) {
@@ -563,6 +568,12 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 	if (prepare(f, in, nin, out, nout, e)) {
 		pthread_mutex_unlock(&m->lock);
 		return -1;
+	}
+	if (m->cuda) {
+		int rc = rt_cuda_invoke(m->cuda, (uint32_t)(vf - v->funcs), in, out, e->msg, sizeof e->msg);
+
+		pthread_mutex_unlock(&m->lock);
+		return rc;
 	}
 	for (uint32_t i = 0; i < vf->nbufs; i++) {
 		const VmfbBuf *b = &f->bufs[i];

@@ -41,4 +41,16 @@ int rt_pool_threads(const RtPool *p);
 void rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bindings,
 	uint32_t x, uint32_t y, uint32_t z);
 
+/* ---- cuda.c: the CUDA device, through libcuda.so.1 loaded at run time ---- */
+
+struct Vmfb;
+typedef struct RtCuda RtCuda;
+
+/* Loads v's PTX and uploads its constants; NULL with a message. */
+RtCuda *rt_cuda_open(const struct Vmfb *v, char *err, size_t errn);
+void rt_cuda_close(RtCuda *c);
+/* Runs function fi on checked inputs into allocated results; 0 or -1. */
+int rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out,
+	char *err, size_t errn);
+
 #endif

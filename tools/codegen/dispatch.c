@@ -705,27 +705,38 @@ static KExpr *load_slices(KB *kb, Op *op, Value *v, IExpr **ix)
 		KExpr *in, *a, *b, *sel;
 		int r = 0, unit = 1, todrop = (int)off->n - srct->rank;
 
+		/* a strided slice adds one condition per strided dim: its
+		 * index minus the offset is a multiple of the stride, that is
+		 * (index + c) mod stride lies in [0, 1) */
 		in = kx_new(k->c, KX_INRANGE, ty_int(k->c, 1, SIGNLESS), 0);
 		in->rank = (int)off->n;
-		in->ix = arena_alloc(k->c, sizeof *in->ix * (off->n + 1));
-		in->lo = arena_alloc(k->c, sizeof *in->lo * (off->n + 1));
-		in->hi = arena_alloc(k->c, sizeof *in->hi * (off->n + 1));
+		in->ix = arena_alloc(k->c, sizeof *in->ix * (2 * off->n + 1));
+		in->lo = arena_alloc(k->c, sizeof *in->lo * (2 * off->n + 1));
+		in->hi = arena_alloc(k->c, sizeof *in->hi * (2 * off->n + 1));
 		for (i = 0; i < off->n; i++) {
-			int64_t o = off->ints[i], s = sz->ints[i];
+			int64_t o = off->ints[i], s = sz->ints[i], t = st->ints[i];
+			IExpr *rel = ix_add(k, ix[i], ix_const(k, -o));
 
-			if (st->ints[i] != 1)
-				return kb_fail(kb, op, "strided insert_slice is not supported"), NULL;
+			if (t < 1)
+				return kb_fail(kb, op, "insert_slice with a stride below 1 is not supported"), NULL;
 			in->ix[i] = ix[i];
 			in->lo[i] = o;
-			in->hi[i] = o + s;
+			in->hi[i] = o + (s - 1) * t + 1;
+			if (t != 1 && s > 1) {
+				in->ix[in->rank] = ix_mod(k, ix_add(k, ix[i], ix_const(k, (t - o % t) % t)), t);
+				in->lo[in->rank] = 0;
+				in->hi[in->rank++] = 1;
+				rel = ix_floordiv(k, rel, t);
+				unit = 0;
+			}
 			if (s == 1 && todrop > 0 && (r >= srct->rank || srct->dims[r] != 1))
 				todrop--;
 			else
-				sx[r++] = ix_clamp(k, ix_add(k, ix[i], ix_const(k, -o)), 0, s - 1);
+				sx[r++] = ix_clamp(k, rel, 0, s - 1);
 			{
 				int64_t lo, hi;
 
-				if (!(ix_range(k, ix[i], &lo, &hi) && lo >= o && hi < o + s))
+				if (!(ix_range(k, ix[i], &lo, &hi) && lo >= o && hi < in->hi[i]))
 					unit = 0;
 			}
 		}

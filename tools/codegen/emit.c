@@ -468,6 +468,33 @@ static LLVMValueRef arith_f(E *e, KExpr *x, const char *n, LLVMValueRef *a)
 	return NULL;
 }
 
+/* math.ipowi: square and multiply over the exponent's bits, straight-line
+ * so that it vectorizes; a negative exponent gives what PyTorch's integer
+ * pow gives: 1 for base 1, +-1 for base -1, else 0. */
+static LLVMValueRef ipowi(E *e, LLVMValueRef x, LLVMValueRef n)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMTypeRef t = LLVMTypeOf(x);
+	LLVMTypeRef st = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+	unsigned w = LLVMGetIntTypeWidth(st), k;
+	LLVMValueRef one = splat(e, LLVMConstInt(st, 1, 0)), zero = LLVMConstNull(t);
+	LLVMValueRef m1 = LLVMConstAllOnes(t), r = one, p = x, odd, neg;
+
+	for (k = 0; k + 1 < w; k++) {
+		LLVMValueRef bit = LLVMBuildAnd(b, n, splat(e, LLVMConstInt(st, 1ull << k, 0)), "");
+
+		r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, bit, zero, ""),
+			LLVMBuildMul(b, r, p, ""), r, "");
+		if (k + 2 < w)
+			p = LLVMBuildMul(b, p, p, "");
+	}
+	odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, one, ""), zero, "");
+	neg = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, x, one, ""), one,
+		LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, x, m1, ""),
+			LLVMBuildSelect(b, odd, m1, one, ""), zero, ""), "");
+	return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, zero, ""), neg, r, "");
+}
+
 static LLVMValueRef emit_op(E *e, KExpr *x)
 {
 	LLVMBuilderRef b = e->b;
@@ -596,6 +623,7 @@ static LLVMValueRef emit_op(E *e, KExpr *x)
 		return intrinsic(e, !strcmp(n, "ctlz") ? "llvm.ctlz" : "llvm.cttz", a, 2);
 	}
 	if (!strcmp(n, "ctpop")) return intrinsic(e, "llvm.ctpop", a, 1);
+	if (!strcmp(n, "ipowi")) return ipowi(e, a[0], a[1]);
 	if (!strcmp(n, "absi")) {
 		LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a[0]));
 

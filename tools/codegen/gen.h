@@ -14,6 +14,7 @@
 
 typedef struct Opts {
 	const char *input, *output, *target, *cpu, *features, *emit;
+	const char *gpu_arch;  /* --target=cuda: sm_80 … */
 	int dump, opt, threads_hint;
 	int no_gemm;          /* --no-microkernel: loop nests only (testing) */
 } Opts;

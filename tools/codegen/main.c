@@ -1,8 +1,10 @@
 /*
  * codegen - linalg-on-tensors to the fxvm host program and its kernels
- * (formats/fxvm.md), compiled for the CPU through LLVM.
+ * (formats/fxvm.md), compiled for the CPU or, with --target=cuda, to PTX
+ * for NVIDIA GPUs (cuda.c), through LLVM.
  *
  *   torch-lower m.mlir | codegen --target=cpu | vmpack -o m.vmfb
+ *   torch-lower m.mlir | codegen --target=cuda --gpu-arch=sm_90 | vmpack -o m.vmfb
  *
  * Reads IR (a file or stdin), forms dispatch regions (dispatch.c), writes
  * the host program (host.c) and one ELF object with every kernel (emit.c,
@@ -12,17 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda.h"
 #include "gen.h"
 #include "tool.h"
 
 static const char usage[] =
 "usage: codegen [options] [FILE|-]\n"
-"  --target=cpu            the target (default cpu)\n"
+"  --target=cpu|cuda       the target (default cpu)\n"
+"  --gpu-arch=sm_NN        cuda: sm_80 (default), sm_86, sm_89 or sm_90\n"
 "  --cpu=host|NAME         the CPU to compile for (default host)\n"
 "  --features=+f,-g        LLVM target features (default: the host's with\n"
 "                          --cpu=host, else the CPU's)\n"
-"  --emit=fxvm|llvm|asm    what to print: the fxvm module (default), the\n"
+"  --emit=fxvm|llvm|asm|ptx  what to print: the fxvm module (default), the\n"
 "                          kernels' LLVM IR after optimization, or assembly\n"
+"                          (for cuda: PTX, also as --emit=ptx)\n"
 "  --dump-dispatches       print the dispatch regions: which ops each\n"
 "                          kernel fused, its grid and bindings\n"
 "  -O0                     do not run LLVM's optimization pipeline\n"
@@ -64,6 +69,8 @@ static void parse_args(int argc, char **argv, Opts *o)
 			exit(0);
 		} else if ((v = optval(argc, argv, &i, "--target"))) {
 			o->target = v;
+		} else if ((v = optval(argc, argv, &i, "--gpu-arch"))) {
+			o->gpu_arch = v;
 		} else if ((v = optval(argc, argv, &i, "--cpu"))) {
 			o->cpu = v;
 		} else if ((v = optval(argc, argv, &i, "--features"))) {
@@ -90,11 +97,28 @@ static void parse_args(int argc, char **argv, Opts *o)
 	}
 	if (!o->input)
 		o->input = "-";
-	if (strcmp(o->target, "cpu"))
-		tool_fail("unsupported target '%s' (only 'cpu')", o->target);
+	if (strcmp(o->target, "cpu") && strcmp(o->target, "cuda"))
+		tool_fail("unsupported target '%s' (cpu or cuda)", o->target);
+	if (!strcmp(o->target, "cuda")) {
+		if (!o->gpu_arch)
+			o->gpu_arch = "sm_80";
+		if (!cuda_arch_ok(o->gpu_arch))
+			tool_fail("unsupported --gpu-arch '%s' (sm_80, sm_86, sm_89 or sm_90)", o->gpu_arch);
+		if (o->cpu || o->features)
+			tool_fail("--cpu and --features are for --target=cpu");
+		if (o->emit && !strcmp(o->emit, "obj"))
+			tool_fail("--emit=obj is for --target=cpu (cuda: llvm or ptx)");
+		if (o->emit && !strcmp(o->emit, "ptx"))
+			o->emit = "asm";
+		o->no_gemm = 1;   /* contractions are loop nests on the GPU */
+	} else if (o->gpu_arch) {
+		tool_fail("--gpu-arch is for --target=cuda");
+	}
 	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
-			strcmp(o->emit, "asm") && strcmp(o->emit, "obj"))
-		tool_fail("unknown --emit '%s' (fxvm, llvm, asm)", o->emit);
+			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
+		tool_fail("unknown --emit '%s' (fxvm, llvm, asm, ptx)", o->emit);
+	if (o->emit && !strcmp(o->emit, "ptx"))
+		tool_fail("--emit=ptx is for --target=cuda");
 	if (o->emit && !strcmp(o->emit, "fxvm"))
 		o->emit = NULL;
 }
@@ -149,6 +173,8 @@ static int run(Gen *g, Opts *o, FILE *out)
 	uint8_t *obj = NULL;
 	size_t objlen = 0;
 	const char *cpu = NULL, *feat = NULL;
+	int cuda = !strcmp(o->target, "cuda");
+	int64_t block[3], shared;
 
 	for (op = mb->first; op; op = op->next) {
 		if (!op_is(op, "func.func"))
@@ -164,15 +190,25 @@ static int run(Gen *g, Opts *o, FILE *out)
 	for (i = 0; i < nf; i++)
 		if (plan_function(g, fns[i], &plans[i]))
 			goto out;
+	if (cuda)
+		for (i = 0; i < g->nk; i++)
+			cuda_launch(g->k[i], block, &shared);
 	if (o->dump) {
 		dump_dispatches(g, out);
 		rc = 0;
 		goto out;
 	}
-	if (emit_kernels(g, &obj, &objlen, &cpu, &feat))
+	if (cuda) {
+		if (cuda_emit_kernels(g, o->gpu_arch, &obj, &objlen))
+			goto out;
+		cpu = xstrdup(o->gpu_arch);
+		feat = xstrdup("");
+	} else if (emit_kernels(g, &obj, &objlen, &cpu, &feat)) {
 		goto out;
+	}
 	if (o->emit) {
-		fwrite(obj, 1, objlen, out);
+		/* PTX text without the format's NUL */
+		fwrite(obj, 1, cuda && objlen && !obj[objlen - 1] ? objlen - 1 : objlen, out);
 		free(obj);
 		rc = 0;
 		goto out;
@@ -184,7 +220,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 
 		exe = op_new(g->c, "fxvm.executable", 0, NULL, 0, NULL, 0, g->module->loc);
 		op_set_attr(g->c, exe, "sym_name", at_str(g->c, "kernels"));
-		op_set_attr(g->c, exe, "format", at_str(g->c, "elf-x86_64"));
+		op_set_attr(g->c, exe, "format", at_str(g->c, cuda ? "ptx" : "elf-x86_64"));
 		op_set_attr(g->c, exe, "object", at_dense_resource(g->c, t, r));
 		if (first)
 			op_insert_before(first, exe);
@@ -200,6 +236,11 @@ static int run(Gen *g, Opts *o, FILE *out)
 		op_set_attr(g->c, ko, "executable", at_symref(g->c, "kernels"));
 		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
 		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
+		if (cuda) {
+			cuda_launch(k, block, &shared);
+			op_set_attr(g->c, ko, "block", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, block));
+			op_set_attr(g->c, ko, "shared", at_int(g->c, shared, NULL));
+		}
 		op_insert_before(first ? first : NULL, ko);
 	}
 	for (i = 0; i < nf; i++) {
@@ -220,7 +261,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 		op_drop_uses(op);
 		op_unlink(op);
 	}
-	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, "cpu"));
+	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, o->target));
 	op_set_attr(g->c, g->module, "fxvm.cpu", at_str(g->c, cpu));
 	op_set_attr(g->c, g->module, "fxvm.features", at_str(g->c, feat));
 	if (verify(g->module))

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""bench.py OUTDIR - the table of `make bench` (run it through bench/run.sh).
+
+For each of the five test models (tests/e2e/e2e_models.py): the compile
+time of the whole pipe, fx-import through vmpack (fx-export, the Python
+side, not counted); fxpipe's latency, the median of `vmrun --benchmark`,
+next to PyTorch eager's (bench/eager.py, in a process of its own, same
+thread count), at 1 thread and at all cores; and vmrun's peak memory
+(--stats: the function's arena, inputs and results, and the process's max
+RSS) next to PyTorch's max RSS.  Then a 1024^3 f32 matmul, a torch-level
+model through the same pipe, in GFLOP/s next to the FMA peak that
+bench/fma-peak measures.
+
+Environment: BENCH_RUNS (timed runs, default 20, at least 20),
+BENCH_MODELS (a subset), FMA_PEAK (the fma-peak binary's output).
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BIN = os.path.join(ROOT, "bin")
+E2E = os.path.join(ROOT, "tests", "e2e")
+MODELS = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer"]
+
+
+def sh(cmd, env=None):
+    # bash forks the command rather than exec it: a process forked from
+    # this one (which holds torch) would report this one's max RSS as its own
+    p = subprocess.run(["bash", "-c", "set -o pipefail; %s; st=$?; exit $st" % cmd],
+                       capture_output=True, text=True, env=env)
+    if p.returncode:
+        sys.exit("bench: %s\n%s" % (cmd, p.stderr.strip()))
+    return p.stdout + p.stderr
+
+
+def compile_model(src, name, out):
+    """Exports and compiles; returns (vmfb, seconds of fx-import .. vmpack)."""
+    json_, vmfb = os.path.join(out, name + ".json"), os.path.join(out, name + ".vmfb")
+    sh("'%s/fx-export' '%s:%s' -o '%s'" % (BIN, src, name, json_))
+    t = time.perf_counter()
+    sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
+       "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
+    return vmfb, time.perf_counter() - t
+
+
+def vmrun(vmfb, inputs, threads, runs):
+    """(median latency in us, peak bytes, max RSS in KiB)"""
+    args = " ".join("--input=@'%s'" % p for p in inputs)
+    out = sh("'%s/vmrun' '%s' %s --threads=%d --benchmark=%d --stats" % (BIN, vmfb, args, threads, runs))
+    med = float(re.search(r"median ([0-9.]+) us", out).group(1))
+    peak = int(re.search(r"peak (\d+) bytes", out).group(1))
+    rss = int(re.search(r"max RSS (\d+) KiB", out).group(1))
+    return med, peak, rss
+
+
+def eager(src, name, threads, runs):
+    """(median latency in us, max RSS in KiB) of PyTorch in its own process"""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
+               OPENBLAS_NUM_THREADS=str(threads))
+    out = sh("'%s' '%s' '%s:%s' %d %d" % (sys.executable, os.path.join(HERE, "eager.py"), src, name,
+                                          threads, runs), env)
+    med, rss = out.split()
+    return float(med), int(rss)
+
+
+def ms(us):
+    return "%.4g" % (us / 1e3)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    runs = max(20, int(os.environ.get("BENCH_RUNS", "20")))
+    ncpu = len(os.sched_getaffinity(0))
+    names = os.environ.get("BENCH_MODELS", " ".join(MODELS)).split()
+    src = os.path.join(E2E, "e2e_models.py")
+    blas = os.environ.get("BENCH_BLAS", "?")
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    lines = ["fxpipe bench: %s, %d cores (load average %.2f at the start); PyTorch %s eager "
+             "(BLAS: %s); median of %d runs after warm-up" % (cpu, ncpu, os.getloadavg()[0],
+                                                             torch.__version__, blas, runs), ""]
+    hdr = "%-26s %8s | %9s %9s %6s | %9s %9s %6s | %10s %10s %10s" % (
+        "model", "compile", "fx 1t ms", "pt 1t ms", "ratio", "fx %dt ms" % ncpu, "pt %dt ms" % ncpu,
+        "ratio", "fx peak MB", "fx RSS MB", "pt RSS MB")
+    lines += [hdr, "-" * len(hdr)]
+    print("\n".join(lines), flush=True)
+    for name in names:
+        vmfb, ct = compile_model(src, name, out)
+        ins = sorted(p for p in os.listdir(os.path.join(E2E, "expected")) if p.startswith(name + ".in"))
+        ins = [os.path.join(E2E, "expected", p) for p in ins]
+        row = ["%-26s %7.2fs" % (name, ct)]
+        peak = rss = prss = 0
+        for t in (1, ncpu):
+            f_us, peak, rss = vmrun(vmfb, ins, t, runs)
+            p_us, prss = eager(src, name, t, runs)
+            row.append("%9s %9s %5.2fx" % (ms(f_us), ms(p_us), f_us / p_us))
+        row.append("%10.1f %10.1f %10.1f" % (peak / 1e6, rss / 1024, prss / 1024))
+        lines.append(" | ".join(row))
+        print(lines[-1], flush=True)
+    # the 1024^3 matmul
+    mm = os.path.join(HERE, "matmul.py")
+    vmfb, _ = compile_model(mm, "matmul_1024", out)
+    r = np.random.RandomState(0)
+    ins = []
+    for i in range(2):
+        ins.append(os.path.join(out, "mm%d.npy" % i))
+        np.save(ins[-1], r.randn(1024, 1024).astype(np.float32))
+    flop = 2.0 * 1024 ** 3
+    peak_s = os.environ.get("FMA_PEAK", "").split()
+    peak1 = float(peak_s[0]) if peak_s else float("nan")
+    lines.append("")
+    lines.append("f32 matmul 1024x1024x1024 (GFLOP/s): FMA peak %.1f per core (%s, bench/fma-peak.c)"
+                 % (peak1, peak_s[1] if len(peak_s) > 1 else "?"))
+    for t in (1, ncpu):
+        f_us, _, _ = vmrun(vmfb, ins, t, runs)
+        p_us, _ = eager(mm, "matmul_1024", t, runs)
+        lines.append("  %d thread%s: fxpipe %.1f (%.0f%% of %.1f peak), PyTorch %.1f" % (
+            t, "s" if t > 1 else " ", flop / f_us / 1e3, 100 * flop / f_us / 1e3 / (peak1 * t), peak1 * t,
+            flop / p_us / 1e3))
+    print("\n".join(lines[-3:]))
+    lines.append("")
+    lines.append("compile: fx-import | torch-opt | torch-lower | codegen | vmpack, wall time; "
+                 "fx = fxpipe (vmrun --benchmark), pt = PyTorch eager; ratio = fx / pt; "
+                 "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size")
+    with open(os.path.join(ROOT, "build", "bench.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(lines[-1])
+    print("written to build/bench.txt")
+
+
+if __name__ == "__main__":
+    main()

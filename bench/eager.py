@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""eager.py FILE.py:FACTORY THREADS RUNS - PyTorch's side of `make bench`.
+
+Runs the model eagerly at its best: THREADS intra-op threads (the caller
+sets OMP_NUM_THREADS too), inference mode, 3 warm-up runs, then RUNS timed
+runs.  Prints "median_us maxrss_kb".  Run it in a process of its own, so
+that the peak RSS is this model's alone.
+"""
+import importlib.util
+import resource
+import statistics
+import sys
+import time
+
+import torch
+
+
+def main():
+    path, factory = sys.argv[1].rsplit(":", 1)
+    threads, runs = int(sys.argv[2]), int(sys.argv[3])
+    torch.set_num_threads(threads)
+    spec = importlib.util.spec_from_file_location("bench_model", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    module, inputs = getattr(mod, factory)()
+    times = []
+    with torch.inference_mode():
+        for _ in range(3):
+            module(*inputs)
+        for _ in range(runs):
+            t = time.perf_counter()
+            module(*inputs)
+            times.append(time.perf_counter() - t)
+    print("%.1f %d" % (statistics.median(times) * 1e6, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/bin/sh
+# run.sh - `make bench`: measures the FMA peak, makes PyTorch use OpenBLAS
+# where Debian has it (its default, the netlib reference BLAS, is not what
+# PyTorch runs on anywhere else), and runs bench/bench.py.
+cd "$(dirname "$0")/.." || exit 1
+PY=${PYTHON:-/usr/bin/python3}
+"$PY" -c 'import torch, numpy' 2>/dev/null || { echo "bench: $PY cannot import torch and numpy (set PYTHON=)" >&2; exit 1; }
+mkdir -p build/bench
+# the FMA peak: AVX-512 and AVX2 where the CPU has them, the better of the two
+# (AMD's Zen 4 runs AVX-512 in two halves)
+best=
+for isa in "-mavx512f -mfma:avx512f" "-mavx2 -mfma:avx2"; do
+	grep -qw "${isa#*:}" /proc/cpuinfo || continue
+	cc -O2 ${isa%:*} bench/fma-peak.c -o build/bench/fma-peak-${isa#*:} || continue
+	r=$(build/bench/fma-peak-${isa#*:})
+	if [ -z "$best" ] || [ "$(echo "$r $best" | awk '{print ($1 > $3)}')" = 1 ]; then best=$r; fi
+done
+export FMA_PEAK="$best"
+# OpenBLAS for PyTorch: libopenblas0-pthread installs it beside the reference
+# BLAS; the alternatives system may still point libblas.so.3 elsewhere
+ob=/usr/lib/x86_64-linux-gnu/openblas-pthread
+if [ -e "$ob/libblas.so.3" ]; then
+	export LD_LIBRARY_PATH="$ob${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" BENCH_BLAS=openblas-pthread
+else
+	export BENCH_BLAS="$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null) (install libopenblas0-pthread for OpenBLAS)"
+fi
+exec "$PY" bench/bench.py build/bench

@@ -1,0 +1,89 @@
+"""The five end-to-end models: tests/fx-export/models.py's, with every norm
+layer made non-trivial.
+
+tests/fx-export/models.py already gives BatchNorms random affine params and
+running stats; the LayerNorms of the transformer keep PyTorch's weight=1,
+bias=0, which would let a compiler that drops the affine step pass.  Each
+factory here seeds itself, so calling it twice (in fx-export, then in the
+test comparing with eager) gives the same weights and inputs.
+
+    fx-export tests/e2e/e2e_models.py:resnet18 -o m.json
+"""
+import importlib.util
+import os
+
+import torch
+from torch import nn
+
+_spec = importlib.util.spec_from_file_location(
+    "fx_export_test_models", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fx-export", "models.py"))
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer"]
+VISION = {"resnet18", "mobilenet_v2"}
+NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
+
+
+def _randomize_layernorms(module):
+    """Random affine params, with the bias well away from zero.
+
+    The transformer's output is its last LayerNorm: weight * z + bias with z
+    about N(0, 1).  With a bias near zero some of the 4096 outputs land near
+    zero, where f32 rounding alone (PyTorch's own, across BLAS libraries)
+    exceeds rtol 1e-3 at atol 1e-7.  |bias| in [1, 2] and weight in
+    [0.05, 0.2] keep every output above 0.2 in magnitude, while an error of
+    0.06 in z (about 0.015 for a typical element) still exceeds the
+    tolerance.
+    """
+    g = torch.Generator().manual_seed(1)
+    for m in module.modules():
+        if isinstance(m, (nn.LayerNorm, nn.GroupNorm)) and m.weight is not None:
+            with torch.no_grad():
+                sign = torch.randint(0, 2, m.bias.shape, generator=g) * 2 - 1
+                m.weight.copy_(torch.rand(m.weight.shape, generator=g) * 0.15 + 0.05)
+                m.bias.copy_(sign * (torch.rand(m.bias.shape, generator=g) + 1))
+
+
+def norm_problems(module):
+    """Norm layers left at PyTorch's defaults: their names, or []."""
+    bad = []
+    for name, m in module.named_modules():
+        if not isinstance(m, NORMS):
+            continue
+        if getattr(m, "weight", None) is not None and (
+                torch.all(m.weight == 1) or torch.all(m.bias == 0)):
+            bad.append(name + " (affine params at their defaults)")
+        if getattr(m, "running_mean", None) is not None and (
+                torch.all(m.running_mean == 0) or torch.all(m.running_var == 1)):
+            bad.append(name + " (running stats at their defaults)")
+    return bad
+
+
+def _make(name):
+    module, inputs = base.FACTORIES[name]()
+    _randomize_layernorms(module)
+    return module, inputs
+
+
+def linear():
+    return _make("linear")
+
+
+def mlp():
+    return _make("mlp")
+
+
+def resnet18():
+    return _make("resnet18")
+
+
+def mobilenet_v2():
+    return _make("mobilenet_v2")
+
+
+def transformer_encoder_layer():
+    return _make("transformer_encoder_layer")
+
+
+FACTORIES = {n: globals()[n] for n in NAMES}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""model.py - the end-to-end models' reference data and their comparison.
+
+    model.py regen [NAME...]     write tests/e2e/expected/NAME.in<i>.npy and
+                                 NAME.out<i>.npy: the factory's example inputs
+                                 and PyTorch eager's outputs (needs torch)
+    model.py check NAME DIR      compare DIR/out<i>.npy, what vmrun wrote,
+                                 with NAME.out<i>.npy
+
+check requires the same shapes and element types as PyTorch's and
+np.allclose(got, want, rtol=1e-3, atol=1e-7, equal_nan=True), torch-mlir's
+e2e tolerance.  Where torch imports it also recomputes the eager outputs
+(so a stale expected file shows up as such), checks that no norm layer is
+left at PyTorch's default params, and that the reference is not near zero
+(a model whose outputs vanish proves nothing).  Prints the max errors.
+"""
+import glob
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "expected")
+RTOL, ATOL = 1e-3, 1e-7
+
+
+def files(name, kind):
+    return sorted(glob.glob(os.path.join(EXPECTED, "%s.%s*.npy" % (name, kind))),
+                  key=lambda p: int(p.rsplit(kind, 1)[1][:-4]))
+
+
+def eager(name):
+    import torch
+    import e2e_models as models
+
+    module, inputs = models.FACTORIES[name]()
+    with torch.inference_mode():
+        out = module(*inputs)
+    out = (out,) if isinstance(out, torch.Tensor) else tuple(out)
+    return module, [x.numpy() for x in inputs], [y.numpy() for y in out]
+
+
+def regen(names):
+    import e2e_models as models
+
+    os.makedirs(EXPECTED, exist_ok=True)
+    for name in names or models.NAMES:
+        _, ins, outs = eager(name)
+        for kind, arrs in (("in", ins), ("out", outs)):
+            for old in files(name, kind):
+                os.remove(old)
+            for i, a in enumerate(arrs):
+                np.save(os.path.join(EXPECTED, "%s.%s%d.npy" % (name, kind, i)), a)
+        print("%s: %s -> %s" % (name, [a.shape for a in ins], [a.shape for a in outs]))
+
+
+def close(got, want):
+    """None, or what is wrong with got."""
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    if got.dtype != want.dtype:
+        return "element type %s, expected %s" % (got.dtype, want.dtype)
+    if np.issubdtype(want.dtype, np.floating):
+        ok = np.isclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True)
+    else:
+        ok = got == want
+    if not ok.all():
+        i = np.unravel_index(np.argmax(~ok), ok.shape)
+        return "%d of %d differ, first at %s: got %r, expected %r" % (
+            (~ok).sum(), ok.size, list(i), got[i], want[i])
+    return None
+
+
+def stats(got, want):
+    err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    rel = err / np.maximum(np.abs(want.astype(np.float64)), 1e-30)
+    return "max |error| %.3g, max relative error %.3g, max |want| %.3g" % (
+        err.max(), rel.max(), np.abs(want).max())
+
+
+def check(name, outdir):
+    want = [np.load(p) for p in files(name, "out")]
+    if not want:
+        sys.exit("model.py: no expected outputs for '%s' (run model.py regen %s)" % (name, name))
+    problems = []
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        torch = None
+    if torch is not None:
+        module, ins, fresh = eager(name)
+        problems += ["norm layer %s" % b for b in __import__("e2e_models").norm_problems(module)]
+        for i, (x, p) in enumerate(zip(ins, files(name, "in"))):
+            if not np.array_equal(x, np.load(p)):
+                problems.append("input %d: the factory's differs from %s (run model.py regen)" % (i, p))
+        for i, (w, f) in enumerate(zip(want, fresh)):
+            e = close(f, w)
+            if e:
+                problems.append("result %d: PyTorch now gives other values than the expected "
+                                "file (run model.py regen): %s" % (i, e))
+    for i, w in enumerate(want):
+        if np.issubdtype(w.dtype, np.floating) and (np.abs(w).max() < 1e-2 or w.std() < 1e-3):
+            problems.append("result %d: the reference is near zero (max |want| %.3g, std %.3g)"
+                            % (i, np.abs(w).max(), w.std()))
+        got = np.load(os.path.join(outdir, "out%d.npy" % i))
+        e = close(got, w)
+        if got.shape == w.shape:
+            print("%s result %d %s: %s" % (name, i, "x".join(map(str, w.shape)), stats(got, w)))
+        if e:
+            problems.append("result %d: %s" % (i, e))
+    for p in problems:
+        print("%s: %s" % (name, p))
+    sys.exit(1 if problems else 0)
+
+
+def main():
+    sys.path.insert(0, HERE)
+    if len(sys.argv) >= 2 and sys.argv[1] == "regen":
+        regen(sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "check":
+        check(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("usage: model.py regen [NAME...] | model.py check NAME DIR")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,764 @@
+/*
+ * cuda.c - kernels to PTX through LLVM's NVPTX backend (--target=cuda).
+ *
+ * The dispatch regions and their kernel IR are the CPU's (dispatch.c,
+ * kir.h); the scalar expressions are emitted by emit.c's e_expr, so the
+ * two targets compute the same thing.  What differs is the iteration:
+ *
+ *   thread per point  the parallel dims linearized, one thread per output
+ *                     point in blocks of CUDA_BLOCK threads over a
+ *                     grid-stride loop; a reduction runs serially in the
+ *                     thread (matmul, convolution, short reductions)
+ *   block per point   a long reduction whose body combines the
+ *                     accumulator with one associative op (add, mul, max,
+ *                     min, and, or, xor): the block's threads stride the
+ *                     reduction domain, then reduce by warp shuffles and
+ *                     one word of shared memory per warp
+ *
+ * Kernels take their bindings as `ptr addrspace(1)` parameters (the ABI in
+ * formats/fxvm.md) and are marked in nvvm.annotations.  Math functions
+ * the expressions call (expf, tanhf, erff, …) are defined over libdevice's
+ * __nv_* functions, linked from CUDA's libdevice.10.bc and internalized.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "cuda.h"
+#include "emit.h"
+#include "tool.h"
+
+enum {
+	CUDA_BLOCK = 256,              /* threads per block */
+	CUDA_WARPS = CUDA_BLOCK / 32,
+	CUDA_MAX_GRID = 1 << 20,       /* blocks; grid-stride loops do the rest */
+	SLOT = 8,                      /* shared bytes per warp partial */
+};
+
+typedef struct CSched {
+	int par[64], npar;             /* parallel dims, outermost first */
+	int red[64], nred;
+	int64_t P, R;                  /* points, reduction length */
+	int block_red;                 /* block per point */
+} CSched;
+
+static const char *const arches[][2] = {
+	{ "sm_80", "+ptx70" }, { "sm_86", "+ptx71" }, { "sm_89", "+ptx78" }, { "sm_90", "+ptx78" },
+};
+
+int cuda_arch_ok(const char *arch)
+{
+	for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++)
+		if (!strcmp(arch, arches[i][0]))
+			return 1;
+	return 0;
+}
+
+/* ---- schedule ---- */
+
+static int has_acc(const KExpr *x)
+{
+	if (x->kind == KX_ACC)
+		return 1;
+	for (int i = 0; i < x->n; i++)
+		if (has_acc(x->a[i]))
+			return 1;
+	return 0;
+}
+
+/* The op combining two partials, if out's body is acc OP f(...) with an
+ * associative, commutative OP and an accumulator we can shuffle. */
+static const char *combiner(const Kernel *k)
+{
+	static const char *const ok[] = { "arith.addf", "arith.mulf", "arith.maxf", "arith.minf",
+		"arith.maximumf", "arith.minimumf", "arith.addi", "arith.muli", "arith.maxsi",
+		"arith.minsi", "arith.maxui", "arith.minui", "arith.andi", "arith.ori", "arith.xori",
+		NULL };
+	const KOut *o = &k->out[0];
+	const KExpr *v = o->val;
+	Type *t = o->acctype;
+	int i;
+
+	if (k->nout != 1 || !v || v->kind != KX_OP || v->n != 2 || v->type != t)
+		return NULL;
+	if (t->kind == TY_BF16 || t->kind == TY_INDEX || (t->kind == TY_INT && t->width > 64))
+		return NULL;
+	for (i = 0; ok[i] && strcmp(ok[i], v->op); i++)
+		;
+	if (!ok[i])
+		return NULL;
+	for (i = 0; i < 2; i++)
+		if (v->a[i]->kind == KX_ACC && v->a[i]->buf == 0 && !has_acc(v->a[1 - i]))
+			return v->op;
+	return NULL;
+}
+
+static void schedule(const Kernel *k, CSched *s)
+{
+	int i, j, d;
+
+	memset(s, 0, sizeof *s);
+	/* the first output's layout orders the parallel dims, so that
+	 * neighbouring threads store to neighbouring addresses */
+	if (k->nout)
+		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
+			for (d = 0; d < k->ndims; d++)
+				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d)) {
+					for (i = 0; i < s->npar && s->par[i] != d; i++)
+						;
+					if (i == s->npar)
+						s->par[s->npar++] = d;
+				}
+	s->P = s->R = 1;
+	for (d = 0; d < k->ndims; d++) {
+		if (k->ext[d] == 0)
+			s->P = 0;
+		if (k->ext[d] <= 1)
+			continue;
+		if (k->red[d]) {
+			s->red[s->nred++] = d;
+			s->R *= k->ext[d];
+			continue;
+		}
+		for (i = 0; i < s->npar && s->par[i] != d; i++)
+			;
+		if (i == s->npar)
+			s->par[s->npar++] = d;
+	}
+	for (i = 0; i < s->npar; i++)
+		s->P *= k->ext[s->par[i]];
+	s->block_red = s->nred && combiner(k) &&
+		(s->R >= 1024 || (s->R >= 64 && s->P <= 4096));
+}
+
+void cuda_launch(Kernel *k, int64_t block[3], int64_t *shared)
+{
+	CSched s;
+	int64_t n;
+
+	schedule(k, &s);
+	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
+	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
+	k->grid[1] = k->grid[2] = 1;
+	block[0] = CUDA_BLOCK;
+	block[1] = block[2] = 1;
+	*shared = s.block_red ? CUDA_WARPS * SLOT : 0;
+}
+
+/* ---- NVVM helpers ---- */
+
+typedef struct CU {
+	E e;
+	LLVMValueRef smem;             /* dynamic shared memory */
+	LLVMTypeRef i16;
+	KExpr *cmb;                    /* the combiner over acc slots A and B */
+	int slot_a, slot_b;
+} CU;
+
+static LLVMValueRef call0(CU *u, const char *name, LLVMTypeRef rt, LLVMValueRef *a,
+	LLVMTypeRef *at, int n)
+{
+	E *e = &u->e;
+	LLVMTypeRef ft = LLVMFunctionType(rt, at, (unsigned)n, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(e->m, name);
+
+	if (!f)
+		f = LLVMAddFunction(e->m, name, ft);
+	return LLVMBuildCall2(e->b, ft, f, a, (unsigned)n, "");
+}
+
+static LLVMValueRef sreg(CU *u, const char *r)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", r);
+	return LLVMBuildZExt(u->e.b, call0(u, name, u->e.i32, NULL, NULL, 0), u->e.i64, r);
+}
+
+static void barrier(CU *u)
+{
+	call0(u, "llvm.nvvm.barrier0", LLVMVoidTypeInContext(u->e.cx), NULL, NULL, 0);
+}
+
+static LLVMValueRef shfl32(CU *u, LLVMValueRef v, int lanemask)
+{
+	E *e = &u->e;
+	LLVMValueRef a[4] = { LLVMConstInt(e->i32, 0xffffffffu, 0), v,
+		LLVMConstInt(e->i32, (unsigned)lanemask, 0), LLVMConstInt(e->i32, 31, 0) };
+	LLVMTypeRef t[4] = { e->i32, e->i32, e->i32, e->i32 };
+
+	return call0(u, "llvm.nvvm.shfl.sync.bfly.i32", e->i32, a, t, 4);
+}
+
+/* v from the lane lane ^ lanemask, for any scalar of up to 64 bits */
+static LLVMValueRef shfl(CU *u, LLVMValueRef v, int lanemask)
+{
+	E *e = &u->e;
+	LLVMTypeRef t = LLVMTypeOf(v), it;
+	unsigned bits;
+	LLVMValueRef x;
+
+	if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+		bits = LLVMGetIntTypeWidth(t);
+	else
+		bits = LLVMGetTypeKind(t) == LLVMHalfTypeKind ? 16 :
+			LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? 64 : 32;
+	it = LLVMIntTypeInContext(e->cx, bits);
+	x = LLVMBuildBitCast(e->b, v, it, "");
+	if (bits <= 32) {
+		x = bits < 32 ? LLVMBuildZExt(e->b, x, e->i32, "") : x;
+		x = shfl32(u, x, lanemask);
+		x = bits < 32 ? LLVMBuildTrunc(e->b, x, it, "") : x;
+	} else {
+		LLVMValueRef lo = LLVMBuildTrunc(e->b, x, e->i32, "");
+		LLVMValueRef hi = LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, x, e_i64(e, 32), ""), e->i32, "");
+
+		lo = LLVMBuildZExt(e->b, shfl32(u, lo, lanemask), e->i64, "");
+		hi = LLVMBuildZExt(e->b, shfl32(u, hi, lanemask), e->i64, "");
+		x = LLVMBuildOr(e->b, lo, LLVMBuildShl(e->b, hi, e_i64(e, 32), ""), "");
+	}
+	return LLVMBuildBitCast(e->b, x, t, "");
+}
+
+/* The combiner's identity in type t. */
+static LLVMValueRef identity(CU *u, const char *op, Type *t)
+{
+	E *e = &u->e;
+	LLVMTypeRef lt = e_type(e, t);
+	const char *n = op + 6;
+	unsigned w = t->kind == TY_INT ? (unsigned)t->width : 0;
+
+	if (ty_isfloat(t)) {
+		double inf = __builtin_inf();
+
+		if (!strcmp(n, "addf")) return LLVMConstReal(lt, -0.0);
+		if (!strcmp(n, "mulf")) return LLVMConstReal(lt, 1.0);
+		if (!strncmp(n, "max", 3)) return LLVMConstReal(lt, -inf);
+		return LLVMConstReal(lt, inf);
+	}
+	if (!strcmp(n, "muli")) return LLVMConstInt(lt, 1, 0);
+	if (!strcmp(n, "andi") || !strcmp(n, "minui")) return LLVMConstAllOnes(lt);
+	if (!strcmp(n, "maxsi"))
+		return LLVMConstShl(LLVMConstInt(lt, 1, 0), LLVMConstInt(lt, w - 1, 0));
+	if (!strcmp(n, "minsi"))
+		return LLVMConstLShr(LLVMConstAllOnes(lt), LLVMConstInt(lt, 1, 0));
+	return LLVMConstNull(lt);   /* addi, ori, xori, maxui */
+}
+
+static LLVMValueRef combine(CU *u, LLVMValueRef a, LLVMValueRef b)
+{
+	E *e = &u->e;
+
+	e->accp[u->slot_a] = a;
+	e->accp[u->slot_b] = b;
+	e_reset(e);
+	return e_expr(e, u->cmb);
+}
+
+static LLVMValueRef warp_reduce(CU *u, LLVMValueRef v)
+{
+	for (int m = 16; m >= 1; m /= 2)
+		v = combine(u, v, shfl(u, v, m));
+	return v;
+}
+
+/* ---- kernels ---- */
+
+/* Sets dimv of dims[0..n) (the last fastest) from the linear index i. */
+static void delinearize(E *e, const int *dims, int n, LLVMValueRef i)
+{
+	for (int j = n - 1; j >= 0; j--) {
+		LLVMValueRef ext = e_i64(e, e->k->ext[dims[j]]);
+
+		e->dimv[dims[j]] = j ? LLVMBuildURem(e->b, i, ext, "") : i;
+		if (j)
+			i = LLVMBuildUDiv(e->b, i, ext, "");
+	}
+}
+
+static void store_out(E *e, KOut *o, LLVMValueRef v)
+{
+	Type *t = e->k->bind[o->buf].type->elem;
+	LLVMValueRef s;
+
+	if (t->kind == TY_INT && t->width == 1)
+		v = LLVMBuildZExt(e->b, v, e->i8, "");
+	s = LLVMBuildStore(e->b, v, e_addr(e, o->buf, o->ix));
+	LLVMSetAlignment(s, (unsigned)elem_size(t));
+}
+
+/* The result of out i from its accumulator, then stored. */
+static void finish(E *e, int i)
+{
+	KOut *o = &e->k->out[i];
+	LLVMValueRef v = o->epi ? e_expr(e, o->epi)
+		: LLVMBuildLoad2(e->b, e_type(e, o->acctype), e->accp[i], "");
+
+	if (v)
+		store_out(e, o, v);
+}
+
+static void red_loops(E *e, const int *red, int n)
+{
+	Kernel *k = e->k;
+	ELoop l;
+
+	if (n == 0) {
+		e_reset(e);
+		for (int i = 0; i < k->nout; i++) {
+			LLVMValueRef v = e_expr(e, k->out[i].val);
+
+			if (v)
+				LLVMBuildStore(e->b, v, e->accp[i]);
+		}
+		return;
+	}
+	e->dimv[red[0]] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, k->ext[red[0]]), NULL);
+	red_loops(e, red + 1, n - 1);
+	e_loop_end(e, &l, NULL, 0);
+}
+
+/* One thread computes the output point whose parallel dims are set. */
+static void thread_point(E *e, CSched *s)
+{
+	Kernel *k = e->k;
+	int i;
+
+	e_reset(e);
+	if (!s->nred) {
+		for (i = 0; i < k->nout; i++) {
+			LLVMValueRef v = e_expr(e, k->out[i].val);
+
+			if (!v)
+				return;
+			if (k->out[i].epi) {
+				LLVMBuildStore(e->b, v, e->accp[i]);
+				v = e_expr(e, k->out[i].epi);
+			}
+			if (v)
+				store_out(e, &k->out[i], v);
+		}
+		return;
+	}
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = e_expr(e, k->out[i].init);
+
+		if (!v)
+			return;
+		LLVMBuildStore(e->b, v, e->accp[i]);
+	}
+	red_loops(e, s->red, s->nred);
+	for (i = 0; i < s->nred; i++)   /* the loops' values end with them */
+		e->dimv[s->red[i]] = e_i64(e, 0);
+	e_reset(e);
+	for (i = 0; i < k->nout; i++)
+		finish(e, i);
+}
+
+static LLVMBasicBlockRef block(E *e, const char *name)
+{
+	return LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
+}
+
+/* The block computes the output point whose parallel dims are set. */
+static void block_point(CU *u, CSched *s, LLVMValueRef tid)
+{
+	E *e = &u->e;
+	KOut *o = &e->k->out[0];
+	LLVMTypeRef at = e_type(e, o->acctype);
+	LLVMValueRef v, lane, warp, slot, id = identity(u, o->val->op, o->acctype);
+	LLVMBasicBlockRef b1, b2, b3, b4;
+	ELoop l;
+
+	e_reset(e);
+	v = e_expr(e, o->init);
+	if (!v)
+		return;
+	v = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, tid, e_i64(e, 0), ""), v, id, "");
+	LLVMBuildStore(e->b, v, e->accp[0]);
+	/* the thread's partial over its stride of the reduction domain */
+	{
+		LLVMValueRef j = e_loop_begin(e, &l, tid, e_i64(e, s->R), e_i64(e, CUDA_BLOCK));
+
+		delinearize(e, s->red, s->nred, j);
+		e_reset(e);
+		if ((v = e_expr(e, o->val)))
+			LLVMBuildStore(e->b, v, e->accp[0]);
+		e_loop_end(e, &l, e_i64(e, CUDA_BLOCK), 0);
+	}
+	for (int i = 0; i < s->nred; i++)   /* the loop's values end with it */
+		e->dimv[s->red[i]] = e_i64(e, 0);
+	e_reset(e);
+	v = warp_reduce(u, LLVMBuildLoad2(e->b, at, e->accp[0], ""));
+	lane = LLVMBuildAnd(e->b, tid, e_i64(e, 31), "lane");
+	warp = LLVMBuildLShr(e->b, tid, e_i64(e, 5), "warp");
+	b1 = block(e, "lane0");
+	b2 = block(e, "warps");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, lane, e_i64(e, 0), ""), b1, b2);
+	LLVMPositionBuilderAtEnd(e->b, b1);
+	slot = LLVMBuildMul(e->b, warp, e_i64(e, SLOT), "");
+	slot = LLVMBuildInBoundsGEP2(e->b, e->i8, u->smem, &slot, 1, "");
+	LLVMBuildStore(e->b, v, slot);
+	LLVMBuildBr(e->b, b2);
+	LLVMPositionBuilderAtEnd(e->b, b2);
+	barrier(u);
+	/* warp 0 reduces the warps' partials, its lane 0 stores */
+	b3 = block(e, "warp0");
+	b4 = block(e, "next");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, warp, e_i64(e, 0), ""), b3, b4);
+	LLVMPositionBuilderAtEnd(e->b, b3);
+	{
+		LLVMValueRef in = LLVMBuildICmp(e->b, LLVMIntULT, lane, e_i64(e, CUDA_WARPS), "");
+		LLVMValueRef off = LLVMBuildMul(e->b, LLVMBuildSelect(e->b, in, lane, e_i64(e, 0), ""),
+			e_i64(e, SLOT), "");
+		LLVMValueRef p = LLVMBuildInBoundsGEP2(e->b, e->i8, u->smem, &off, 1, "");
+		LLVMBasicBlockRef st = block(e, "store"), done = block(e, "stored");
+
+		v = LLVMBuildSelect(e->b, in, LLVMBuildLoad2(e->b, at, p, ""), id, "");
+		v = warp_reduce(u, v);
+		LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, lane, e_i64(e, 0), ""), st, done);
+		LLVMPositionBuilderAtEnd(e->b, st);
+		LLVMBuildStore(e->b, v, e->accp[0]);
+		e_reset(e);
+		finish(e, 0);
+		LLVMBuildBr(e->b, done);
+		LLVMPositionBuilderAtEnd(e->b, done);
+		LLVMBuildBr(e->b, b4);
+	}
+	LLVMPositionBuilderAtEnd(e->b, b4);
+	e_reset(e);
+	barrier(u);   /* the slots are free for the next point */
+}
+
+static void annotate(CU *u, LLVMValueRef fn, const char *key, int v)
+{
+	E *e = &u->e;
+	LLVMMetadataRef md[3] = {
+		LLVMValueAsMetadata(fn),
+		LLVMMDStringInContext2(e->cx, key, strlen(key)),
+		LLVMValueAsMetadata(LLVMConstInt(e->i32, (unsigned)v, 0)),
+	};
+
+	LLVMAddNamedMetadataOperand(e->m, "nvvm.annotations",
+		LLVMMetadataAsValue(e->cx, LLVMMDNodeInContext2(e->cx, md, 3)));
+}
+
+static LLVMAttributeRef enum_attr(E *e, const char *n)
+{
+	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), 0);
+}
+
+static int cu_kernel(CU *u, Kernel *k)
+{
+	E *e = &u->e;
+	LLVMTypeRef gptr = LLVMPointerTypeInContext(e->cx, 1), *pt, ft;
+	LLVMValueRef fn, tid, first, step;
+	CSched s;
+	ELoop l;
+	int i;
+
+	if (k->kind != KK_LOOP) {
+		op_error(k->root, "internal error: a packed GEMM kernel for the CUDA target");
+		return -1;
+	}
+	schedule(k, &s);
+	e->k = k;
+	e->err = 0;
+	pt = xcalloc((size_t)k->nbind + 1, sizeof *pt);
+	for (i = 0; i < k->nbind; i++)
+		pt[i] = gptr;
+	ft = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, (unsigned)k->nbind, 0);
+	fn = LLVMAddFunction(e->m, k->name, ft);
+	free(pt);
+	LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, enum_attr(e, "nounwind"));
+	for (i = 0; i < k->nbind; i++) {
+		LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, enum_attr(e, "noalias"));
+		if (!k->bind[i].out)
+			LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, enum_attr(e, "readonly"));
+	}
+	annotate(u, fn, "kernel", 1);
+	annotate(u, fn, "maxntidx", CUDA_BLOCK);
+	e->fn = fn;
+	LLVMPositionBuilderAtEnd(e->b, block(e, "entry"));
+	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
+	for (i = 0; i < k->nbind; i++)
+		e->bp[i] = LLVMGetParam(fn, (unsigned)i);
+	e->dimv = xcalloc((size_t)k->ndims + 1, sizeof *e->dimv);
+	for (i = 0; i < k->ndims; i++)
+		e->dimv[i] = e_i64(e, 0);
+	u->slot_a = k->nout + k->naccs;
+	u->slot_b = u->slot_a + 1;
+	e->accp = xcalloc((size_t)u->slot_b + 2, sizeof *e->accp);
+	for (i = 0; i < k->nout; i++)
+		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
+	e->vw = 1;
+	tid = sreg(u, "tid.x");
+	if (s.block_red) {
+		Type *t = k->out[0].acctype;
+
+		u->cmb = kx_new(e->g->c, KX_OP, t, 2);
+		u->cmb->op = k->out[0].val->op;
+		u->cmb->attr = k->out[0].val->attr;
+		u->cmb->a[0] = kx_new(e->g->c, KX_ACC, t, 0);
+		u->cmb->a[0]->buf = u->slot_a;
+		u->cmb->a[1] = kx_new(e->g->c, KX_ACC, t, 0);
+		u->cmb->a[1]->buf = u->slot_b;
+		first = sreg(u, "ctaid.x");
+		step = sreg(u, "nctaid.x");
+	} else {
+		first = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, sreg(u, "ctaid.x"), e_i64(e, CUDA_BLOCK), ""),
+			tid, "");
+		step = LLVMBuildMul(e->b, sreg(u, "nctaid.x"), e_i64(e, CUDA_BLOCK), "");
+	}
+	/* a grid-stride loop over the output points */
+	{
+		LLVMValueRef p = e_loop_begin(e, &l, first, e_i64(e, s.P), step);
+
+		delinearize(e, s.par, s.npar, p);
+		if (s.block_red)
+			block_point(u, &s, tid);
+		else
+			thread_point(e, &s);
+		e_loop_end(e, &l, step, 0);
+	}
+	LLVMBuildRetVoid(e->b);
+	e_reset(e);
+	free(e->bp);
+	free(e->dimv);
+	free(e->accp);
+	e->bp = e->dimv = e->accp = NULL;
+	return e->err ? -1 : 0;
+}
+
+/* ---- libdevice ---- */
+
+static char *libdevice_path(void)
+{
+	const char *env[] = { "CUDA_HOME", "CUDA_PATH" };
+	const char *fixed[] = {
+		"/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+		"/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
+		"/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc",
+		"/opt/cuda/nvvm/libdevice/libdevice.10.bc",
+	};
+	char buf[4096];
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *h = getenv(env[i]);
+
+		if (h && *h) {
+			snprintf(buf, sizeof buf, "%s/nvvm/libdevice/libdevice.10.bc", h);
+			if (!access(buf, R_OK))
+				return xstrdup(buf);
+		}
+	}
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (!access(fixed[i], R_OK))
+			return xstrdup(fixed[i]);
+	return NULL;
+}
+
+/* Defines each C math function the kernels call (expf, …) as a call of
+ * libdevice's __nv_ twin, links libdevice and internalizes all but the
+ * kernels.  0, or -1 after an error. */
+static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
+{
+	E *e = &u->e;
+	LLVMValueRef f, next;
+	LLVMMemoryBufferRef mb;
+	LLVMModuleRef lib;
+	char *msg = NULL, *path;
+	int need = 0;
+
+	for (f = LLVMGetFirstFunction(e->m); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		char nv[128];
+		LLVMTypeRef ft = LLVMGlobalGetValueType(f);
+		unsigned np = LLVMCountParams(f), i;
+		LLVMValueRef args[4], callee;
+
+		if (!LLVMIsDeclaration(f) || !strncmp(name, "llvm.", 5) || !strncmp(name, "__nv_", 5))
+			continue;
+		if (np > 4 || n + 6 > sizeof nv) {
+			tool_err("the CUDA target has no function '%s'", name);
+			return -1;
+		}
+		snprintf(nv, sizeof nv, "__nv_%s", name);
+		callee = LLVMGetNamedFunction(e->m, nv);
+		if (!callee)
+			callee = LLVMAddFunction(e->m, nv, ft);
+		LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, f, "entry"));
+		for (i = 0; i < np; i++)
+			args[i] = LLVMGetParam(f, i);
+		LLVMBuildRet(e->b, LLVMBuildCall2(e->b, ft, callee, args, np, ""));
+		LLVMSetLinkage(f, LLVMInternalLinkage);
+		need = 1;
+	}
+	if (!need)
+		return 0;
+	if (!(path = libdevice_path())) {
+		tool_err("the kernels call math functions, which need CUDA's libdevice "
+			"(libdevice.10.bc; set CUDA_HOME to the toolkit)");
+		return -1;
+	}
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+		tool_err("cannot read '%s': %s", path, msg);
+		LLVMDisposeMessage(msg);
+		free(path);
+		return -1;
+	}
+	if (LLVMParseBitcodeInContext2(e->cx, mb, &lib)) {
+		tool_err("'%s' is not LLVM bitcode", path);
+		LLVMDisposeMemoryBuffer(mb);
+		free(path);
+		return -1;
+	}
+	LLVMDisposeMemoryBuffer(mb);
+	free(path);
+	LLVMSetTarget(lib, triple);
+	LLVMSetModuleDataLayout(lib, td);
+	if (LLVMLinkModules2(e->m, lib)) {
+		tool_err("cannot link libdevice");
+		return -1;
+	}
+	/* everything but the kernels is internal, so O3 drops what is unused */
+	for (f = LLVMGetFirstFunction(e->m); f; f = next) {
+		next = LLVMGetNextFunction(f);
+		if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) != LLVMInternalLinkage) {
+			size_t n;
+			const char *name = LLVMGetValueName2(f, &n);
+			int kern = 0;
+
+			for (int i = 0; i < e->g->nk && !kern; i++)
+				kern = !strcmp(name, e->g->k[i]->name);
+			if (!kern)
+				LLVMSetLinkage(f, LLVMInternalLinkage);
+		}
+	}
+	for (LLVMValueRef gv = LLVMGetFirstGlobal(e->m); gv; gv = LLVMGetNextGlobal(gv))
+		if (gv != u->smem && !LLVMIsDeclaration(gv))
+			LLVMSetLinkage(gv, LLVMInternalLinkage);
+	return 0;
+}
+
+/* ---- the target ---- */
+
+static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *p)
+{
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef lerr;
+	int rc = 0;
+
+	LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
+	if ((lerr = LLVMRunPasses(m, p, tm, po))) {
+		char *msg = LLVMGetErrorMessage(lerr);
+
+		tool_err("LLVM passes failed: %s", msg);
+		LLVMDisposeErrorMessage(msg);
+		rc = -1;
+	}
+	LLVMDisposePassBuilderOptions(po);
+	return rc;
+}
+
+static int emit_text(Gen *g, CU *u, LLVMTargetMachineRef tm, uint8_t **obj, size_t *objlen)
+{
+	LLVMMemoryBufferRef mb;
+	char *err = NULL;
+
+	if (g->o->emit && !strcmp(g->o->emit, "llvm")) {
+		char *s = LLVMPrintModuleToString(u->e.m);
+
+		*objlen = strlen(s);
+		*obj = (uint8_t *)xstrdup(s);
+		LLVMDisposeMessage(s);
+		return 0;
+	}
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, u->e.m, LLVMAssemblyFile, &err, &mb)) {
+		tool_err("LLVM's NVPTX backend failed: %s", err);
+		LLVMDisposeMessage(err);
+		return -1;
+	}
+	*objlen = LLVMGetBufferSize(mb);
+	*obj = xmalloc(*objlen + 1);
+	memcpy(*obj, LLVMGetBufferStart(mb), *objlen);
+	(*obj)[(*objlen)++] = 0;   /* the format's NUL */
+	LLVMDisposeMemoryBuffer(mb);
+	return 0;
+}
+
+int cuda_emit_kernels(Gen *g, const char *arch, uint8_t **obj, size_t *objlen)
+{
+	static const char triple[] = "nvptx64-nvidia-cuda";
+	const char *feat = "+ptx70";
+	CU u;
+	E *e = &u.e;
+	char *err = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	int i, rc = 0;
+
+	for (size_t j = 0; j < sizeof arches / sizeof arches[0]; j++)
+		if (!strcmp(arch, arches[j][0]))
+			feat = arches[j][1];
+	memset(&u, 0, sizeof u);
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		tool_err("this LLVM has no NVPTX backend: %s", err);
+		LLVMDisposeMessage(err);
+		return -1;
+	}
+	tm = LLVMCreateTargetMachine(target, triple, arch, feat, LLVMCodeGenLevelAggressive,
+		LLVMRelocDefault, LLVMCodeModelDefault);
+	td = LLVMCreateTargetDataLayout(tm);
+	e->g = g;
+	e->cx = LLVMContextCreate();
+	e->m = LLVMModuleCreateWithNameInContext("kernels", e->cx);
+	LLVMSetTarget(e->m, triple);
+	LLVMSetModuleDataLayout(e->m, td);
+	e->b = LLVMCreateBuilderInContext(e->cx);
+	e->i1 = LLVMInt1TypeInContext(e->cx);
+	e->i8 = LLVMInt8TypeInContext(e->cx);
+	e->i32 = LLVMInt32TypeInContext(e->cx);
+	e->i64 = LLVMInt64TypeInContext(e->cx);
+	e->f32 = LLVMFloatTypeInContext(e->cx);
+	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
+	e->cpu = arch;
+	e->features = feat;
+	u.i16 = LLVMInt16TypeInContext(e->cx);
+	u.smem = LLVMAddGlobalInAddressSpace(e->m, LLVMArrayType(e->i8, 0), "__fx_shared", 3);
+	LLVMSetAlignment(u.smem, 16);
+	for (i = 0; i < g->nk && !rc; i++)
+		if (cu_kernel(&u, g->k[i]))
+			rc = -1;
+	if (!rc && link_math(&u, td, triple))
+		rc = -1;
+	if (!rc && LLVMVerifyModule(e->m, LLVMReturnStatusAction, &err)) {
+		tool_err("internal error: invalid LLVM IR: %s", err);
+		rc = -1;
+	}
+	LLVMDisposeMessage(err);
+	if (!rc)
+		rc = run_passes(e->m, tm, g->o->opt ? "default<O3>" : "nvvm-reflect,globaldce");
+	if (!rc)
+		rc = emit_text(g, &u, tm, obj, objlen);
+	LLVMDisposeBuilder(e->b);
+	LLVMDisposeModule(e->m);
+	LLVMContextDispose(e->cx);
+	LLVMDisposeTargetData(td);
+	LLVMDisposeTargetMachine(tm);
+	pmap_free(&e->memo);
+	return rc;
+}
