@@ -176,7 +176,8 @@ buf_put(Buf *b, const void *p, size_t n)
 		b->p = xrealloc(b->p, cap);
 		b->cap = cap;
 	}
-	memcpy(b->p + b->n, p, n);
+	if (n)
+		memcpy(b->p + b->n, p, n);
 	b->n += n;
 	b->p[b->n] = 0;
 }

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	char *text;
 	Op *m, *fn = NULL, *op;
 	void *so;
-	PMap bufs = {0};
+	static PMap bufs;   /* static: the buffers stay reachable until exit */
 	int i, nin = 0, nthreads = getenv("THREADS") ? atoi(getenv("THREADS")) : 1;
 	char **outs = NULL;
 	int reps = getenv("REPS") ? atoi(getenv("REPS")) : 1, rep;

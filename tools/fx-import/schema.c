@@ -129,6 +129,9 @@ parse_default(const char *s, size_t n)
 	return tag_int(strtoll(buf, NULL, 10));
 }
 
+/* Defaults live as long as the schemas: one process-wide array owns them. */
+static json_t *defaults;
+
 static void
 parse_param(Ctx *c, Param *p, const char *s, const char *end)
 {
@@ -146,8 +149,12 @@ parse_param(Ctx *c, Param *p, const char *s, const char *end)
 		;
 	ns = sp < end ? sp + 1 : sp;
 	p->name = arena_strndup(c, ns, eq - ns);
-	if (eq < end)
+	if (eq < end) {
+		if (!defaults)
+			defaults = json_array();
 		p->dflt = parse_default(eq + 1, end - eq - 1);
+		json_array_append_new(defaults, p->dflt);
+	}
 }
 
 static void

@@ -177,6 +177,10 @@ weights_close(Imp *im)
 	if (im->w.map)
 		munmap((void *)im->w.map, im->w.size);
 	im->w.map = NULL;
+	json_decref(im->w.header);
+	json_decref(im->w.decl);
+	json_decref(im->w.res);
+	im->w.header = im->w.decl = im->w.res = NULL;
 }
 
 /* Drop the mapped pages wholly inside [p, p+n): they are copied. */
