@@ -138,11 +138,13 @@ void pr_functional(Printer *pr, Op *op, int from, int n);
 ASM(module) ASM(func) ASM(return) ASM(call)
 /* torch */
 ASM(torch) ASM(tconst) ASM(tnone) ASM(tlist) ASM(tliteral) ASM(tcopy)
-ASM(toverwrite) ASM(tcast) ASM(toperator) ASM(tassert)
+ASM(toverwrite) ASM(toperator) ASM(tassert)
 /* arith and math */
-ASM(aconst) ASM(same) ASM(cmp) ASM(select) ASM(acast)
+ASM(aconst) ASM(same) ASM(cmp) ASM(select)
+/* `%x : T to R`: arith casts, tensor.cast, torch casts */
+ASM(cast)
 /* tensor */
-ASM(empty) ASM(reshape) ASM(slice) ASM(insert_slice) ASM(tdim) ASM(tensor_cast)
+ASM(empty) ASM(reshape) ASM(slice) ASM(insert_slice) ASM(tdim)
 ASM(extract) ASM(insert) ASM(from_elements) ASM(splat) ASM(pad)
 ASM(generate) ASM(yield) ASM(treshape)
 /* linalg */

@@ -216,7 +216,7 @@ void asm_print_select(Printer *pr, Op *op)
 
 /* ---- casts: `arith.sitofp %x : i64 to f32` ---- */
 
-Op *asm_parse_acast(Parser *p, const OpInfo *info, int nres, Loc *loc)
+Op *asm_parse_cast(Parser *p, const OpInfo *info, int nres, Loc *loc)
 {
 	AttrList al = {0, 0, NULL};
 	OpRef r;
@@ -230,7 +230,7 @@ Op *asm_parse_acast(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	return p_make(p, info, 1, &v, 1, &rt, 0, loc, &al);
 }
 
-void asm_print_acast(Printer *pr, Op *op)
+void asm_print_cast(Printer *pr, Op *op)
 {
 	pr_puts(pr, " ");
 	pr_value(pr, OPND(op, 0));

@@ -339,33 +339,6 @@ void asm_print_tdim(Printer *pr, Op *op)
 	pr_type(pr, OPND(op, 0)->type);
 }
 
-/* ---- tensor.cast / tensor.bitcast %a : T to R ---- */
-
-Op *asm_parse_tensor_cast(Parser *p, const OpInfo *info, int nres, Loc *loc)
-{
-	Parts ps;
-	Type *t, *rt;
-
-	memset(&ps, 0, sizeof ps);
-	if (one_ref(p, &ps) || p_attr_dict(p, &ps.al) || p_expect(p, ":") ||
-			!(t = p_type(p)) || p_expect(p, "to") || !(rt = p_type(p)))
-		return parts_free(&ps), NULL;
-	ps.nsegs = 0;
-	ps.types[0] = t;
-	return parts_make(p, info, &ps, 1, rt, 0, loc);
-}
-
-void asm_print_tensor_cast(Printer *pr, Op *op)
-{
-	pr_puts(pr, " ");
-	pr_value(pr, OPND(op, 0));
-	pr_attr_dict(pr, op, NULL, 0);
-	pr_puts(pr, " : ");
-	pr_type(pr, OPND(op, 0)->type);
-	pr_puts(pr, " to ");
-	pr_result_types(pr, op);
-}
-
 /* ---- extract %t[%i] : T   /   insert %v into %t[%i] : T ---- */
 
 static int bracket_indices(Parser *p, Parts *ps)

@@ -267,31 +267,6 @@ void asm_print_toverwrite(Printer *pr, Op *op)
 
 /* ---- torch.tensor_static_info_cast / torch.derefine: `%x : T to R` ---- */
 
-Op *asm_parse_tcast(Parser *p, const OpInfo *info, int nres, Loc *loc)
-{
-	AttrList al = {0, 0, NULL};
-	OpRef r;
-	Type *t, *rt;
-	Value *v;
-
-	if (p_opref(p, &r) || p_attr_dict(p, &al) || p_expect(p, ":") ||
-			!(t = p_type(p)) || p_expect(p, "to") || !(rt = p_type(p)) ||
-			!(v = p_resolve(p, &r, t)))
-		return free(al.v), NULL;
-	return p_make(p, info, 1, &v, 1, &rt, 0, loc, &al);
-}
-
-void asm_print_tcast(Printer *pr, Op *op)
-{
-	pr_puts(pr, " ");
-	pr_value(pr, OPND(op, 0));
-	pr_attr_dict(pr, op, NULL, 0);
-	pr_puts(pr, " : ");
-	pr_type(pr, OPND(op, 0)->type);
-	pr_puts(pr, " to ");
-	pr_result_types(pr, op);
-}
-
 /* ---- torch.operator "name"(%a) : (T) -> R {regions} ---- */
 
 Op *asm_parse_toperator(Parser *p, const OpInfo *info, int nres, Loc *loc)
