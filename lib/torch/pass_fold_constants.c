@@ -268,15 +268,8 @@ fold(Ctx *c, Op *op)
 static int
 run(Ctx *c, Op *fn, PassArgs *a)
 {
-	Block *b = fn->nregs ? fn->regs[0].first : NULL;
-	Op *op, *next;
-
-	for (; b; b = b->next)
-		for (op = b->first; op; op = next) {
-			next = op->next;
-			if (fold(c, op))
-				a->changed = 1;
-		}
+	if (torch_rewrite_each(c, fn, fold))
+		a->changed = 1;
 	return 0;
 }
 

@@ -130,6 +130,10 @@ const char *lit_name(Value *v);
  * torch.tensor_static_info_cast bridges them. */
 void torch_replace(Ctx *c, Op *op, Value *const *vals);
 
+/* Applies rewrite to every op of fn's body in order (rewrite may replace
+ * the op it is given); returns 1 if any call returned nonzero. */
+int torch_rewrite_each(Ctx *c, Op *fn, int (*rewrite)(Ctx *c, Op *op));
+
 /* Refines the types of op's results from torch_infer; 1 if changed, -1
  * on a conflict (reported). */
 int torch_refine_op(Ctx *c, Op *op);

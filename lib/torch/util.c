@@ -148,3 +148,19 @@ tt_dim(int64_t d, int rank)
 		d += r;
 	return d >= 0 && d < r ? d : -1;
 }
+
+int
+torch_rewrite_each(Ctx *c, Op *fn, int (*rewrite)(Ctx *c, Op *op))
+{
+	Block *b = fn->nregs ? fn->regs[0].first : NULL;
+	Op *op, *next;
+	int changed = 0;
+
+	for (; b; b = b->next)
+		for (op = b->first; op; op = next) {
+			next = op->next;
+			if (rewrite(c, op))
+				changed = 1;
+		}
+	return changed;
+}
