@@ -343,6 +343,17 @@ Resource *
 resource_new(Ctx *c, const char *dialect, const char *name,
 	const void *data, size_t size, uint32_t align)
 {
+	Resource *r = resource_alloc(c, dialect, name, size, align);
+
+	if (size)
+		memcpy(r->data, data, size);
+	return r;
+}
+
+Resource *
+resource_alloc(Ctx *c, const char *dialect, const char *name, size_t size,
+	uint32_t align)
+{
 	Resource *r = arena_alloc(c, sizeof *r);
 	char buf[512];
 	int k;
@@ -357,8 +368,6 @@ resource_new(Ctx *c, const char *dialect, const char *name,
 	r->align = align ? align : 8;
 	r->data = xmalloc(size);
 	ctx_own(c, r->data);
-	if (size)
-		memcpy(r->data, data, size);
 	if (c->reslast)
 		c->reslast->next = r;
 	else

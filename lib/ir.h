@@ -57,6 +57,11 @@ void buf_printf(Buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
 
+/* Hex blobs (hex.c): n bytes to 2n uppercase digits; 2n digits (either
+ * case) to n bytes, -1 if one is not a digit. */
+void hex_encode(char *out, const void *data, size_t n);
+int hex_decode(void *out, const char *digits, size_t n);
+
 /* Internal bug: prints "fxpipe: internal error: ..." and aborts. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -265,6 +270,9 @@ size_t elem_size(const Type *t);
 Resource *resource_new(Ctx *c, const char *dialect, const char *name,
 	const void *data, size_t size, uint32_t align);   /* copies data; name
 	                                                     uniqued if taken */
+/* As resource_new, with size bytes left for the caller to fill. */
+Resource *resource_alloc(Ctx *c, const char *dialect, const char *name,
+	size_t size, uint32_t align);
 Resource *resource_get(Ctx *c, const char *name);
 Resource *resource_list(Ctx *c);
 

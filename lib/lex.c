@@ -5,6 +5,9 @@
  * with memchr-like loops because resource blobs can be hundreds of MB.
  */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "lex.h"
 
@@ -101,14 +104,34 @@ static Tok error(Lexer *lx, const char *s, const char *msg)
 	return t;
 }
 
+/* The first '"', '\\' or newline in [p, e), or e. */
+static const char *string_stop(const char *p, const char *e)
+{
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		nl = _mm_set1_epi8('\n');
+
+	for (; e - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+			_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
+			_mm_cmpeq_epi8(v, nl)));
+
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\\' && *p != '\n')
+		p++;
+	return p;
+}
+
 /* A string body: returns the closing quote, or NULL at a newline/EOF. */
 static const char *scan_string(const char *p, const char *e)
 {
 	while (p < e) {
-		const char *q = p;
+		const char *q = string_stop(p, e);
 
-		while (q < e && *q != '"' && *q != '\\' && *q != '\n')
-			q++;
 		if (q >= e || *q == '\n')
 			return NULL;
 		if (*q == '"')

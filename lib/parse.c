@@ -1126,7 +1126,7 @@ static int dense_elem(Parser *p, const Tok *t, int neg, const Type *et,
 static Attr *dense_hex(Parser *p, DenseLit *d, Type *t)
 {
 	const char *s = d->hex.s + 3, *e = d->hex.s + d->hex.n - 1;
-	size_t n = (size_t)(e - s) / 2, i, es = elem_size(t->elem);
+	size_t n = (size_t)(e - s) / 2, es = elem_size(t->elem);
 	int64_t numel = ty_numel(t);
 	uint8_t *buf;
 	Attr *a;
@@ -1137,15 +1137,10 @@ static Attr *dense_hex(Parser *p, DenseLit *d, Type *t)
 		return NULL;
 	}
 	buf = xmalloc(n ? n : 1);
-	for (i = 0; i < n; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			free(buf);
-			p_error_at(p, &d->hex, "expected string containing hex digits starting with `0x`");
-			return NULL;
-		}
-		buf[i] = (uint8_t)(hi << 4 | lo);
+	if (hex_decode(buf, s, n)) {
+		free(buf);
+		p_error_at(p, &d->hex, "expected string containing hex digits starting with `0x`");
+		return NULL;
 	}
 	a = at_dense(p->c, t, buf, n, n == es && numel != 1);
 	free(buf);
@@ -2370,27 +2365,13 @@ static int parse_alias_def(Parser *p)
 	return 0;
 }
 
-static const signed char *hex_table(void)
-{
-	static signed char t[256];
-	int i;
-
-	if (!t[0]) {
-		for (i = 0; i < 256; i++)
-			t[i] = (signed char)hexval(i);
-	}
-	return t;
-}
-
 /* Decodes "0x<align LE><data>" into a new resource. */
 static int resource_entry(Parser *p, const char *dialect)
 {
-	const signed char *hx = hex_table();
 	Tok kt = p->tok, vt;
 	const char *key;
-	const unsigned char *s;
-	size_t n, i;
-	uint8_t *data, al[4];
+	size_t n;
+	uint8_t al[4];
 	Resource *r;
 
 	if (kt.kind == T_STR) {
@@ -2407,25 +2388,15 @@ static int resource_entry(Parser *p, const char *dialect)
 		return -1;
 	vt = p->tok;
 	if (vt.kind != T_STR || vt.n < 12 || vt.s[1] != '0' || vt.s[2] != 'x' ||
-			(vt.n - 4) % 2)
+			(vt.n - 4) % 2 || hex_decode(al, vt.s + 3, 4))
 		return p_error(p, "expected hex string blob for key '%s'", key);
-	s = (const unsigned char *)vt.s + 3;
-	n = (vt.n - 4) / 2;
-	data = xmalloc(n);
-	for (i = 0; i < n; i++) {
-		int hi = hx[s[2 * i]], lo = hx[s[2 * i + 1]];
-
-		if ((hi | lo) < 0) {
-			free(data);
-			return p_error(p, "expected hex string blob for key '%s'", key);
-		}
-		data[i] = (uint8_t)(hi << 4 | lo);
-	}
-	memcpy(al, data, 4);
-	r = resource_new(p->c, dialect, key, data + 4, n - 4,
+	n = (vt.n - 4) / 2 - 4;
+	/* straight into the resource: no copy of the blob */
+	r = resource_alloc(p->c, dialect, key, n,
 		(uint32_t)al[0] | (uint32_t)al[1] << 8 | (uint32_t)al[2] << 16 |
 		(uint32_t)al[3] << 24);
-	free(data);
+	if (hex_decode(r->data, vt.s + 11, n))
+		return p_error(p, "expected hex string blob for key '%s'", key);
 	*pmap_slot(&p->resources, key, 1) = r;
 	p_skip(p);
 	return 0;

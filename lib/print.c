@@ -922,18 +922,12 @@ static void elem_out(Buf *b, const Type *et, const uint8_t *p)
 
 static void hex_out(Buf *b, const uint8_t *p, size_t n)
 {
-	static const char hx[] = "0123456789ABCDEF";
-	size_t i, at = b->n;
-
 	buf_put(b, NULL, 0);
 	if (b->cap < b->n + 2 * n + 1) {
 		b->cap = b->n + 2 * n + 1;
 		b->p = xrealloc(b->p, b->cap);
 	}
-	for (i = 0; i < n; i++) {
-		b->p[at + 2 * i] = hx[p[i] >> 4];
-		b->p[at + 2 * i + 1] = hx[p[i] & 15];
-	}
+	hex_encode(b->p + b->n, p, n);
 	b->n += 2 * n;
 }
 
@@ -1545,36 +1539,31 @@ void print_op_buf(Buf *b, Op *op, const PrintOpts *o)
 	printer_free(&pr);
 }
 
-/* Streams "0x" + alignment (LE) + data in hex, in chunks. */
+/* Streams "0x" + alignment (LE) + data in hex, in chunks large enough
+ * that stdio hands each straight to write(). */
 static void resource_out(FILE *f, const Resource *r)
 {
-	static const char hx[] = "0123456789ABCDEF";
-	char chunk[8192];
-	size_t i, k = 0;
+	enum { CHUNK = 128 << 10 };   /* bytes of data per write */
+	static char chunk[2 * CHUNK];
+	size_t i;
 	uint8_t al[4];
+	Buf b = {0};
 
-	fprintf(f, "      ");
-	{
-		Buf b = {0};
-
-		keyword_or_string(&b, r->name);
-		fwrite(b.p, 1, b.n, f);
-		buf_free(&b);
-	}
+	buf_puts(&b, "      ");
+	keyword_or_string(&b, r->name);
 	al[0] = (uint8_t)r->align;
 	al[1] = (uint8_t)(r->align >> 8);
 	al[2] = (uint8_t)(r->align >> 16);
 	al[3] = (uint8_t)(r->align >> 24);
-	fprintf(f, ": \"0x%02X%02X%02X%02X", al[0], al[1], al[2], al[3]);
-	for (i = 0; i < r->size; i++) {
-		chunk[k++] = hx[r->data[i] >> 4];
-		chunk[k++] = hx[r->data[i] & 15];
-		if (k == sizeof chunk) {
-			fwrite(chunk, 1, k, f);
-			k = 0;
-		}
+	buf_printf(&b, ": \"0x%02X%02X%02X%02X", al[0], al[1], al[2], al[3]);
+	fwrite(b.p, 1, b.n, f);
+	buf_free(&b);
+	for (i = 0; i < r->size; i += CHUNK) {
+		size_t k = r->size - i < CHUNK ? r->size - i : CHUNK;
+
+		hex_encode(chunk, r->data + i, k);
+		fwrite(chunk, 1, 2 * k, f);
 	}
-	fwrite(chunk, 1, k, f);
 	fputc('"', f);
 }
 
