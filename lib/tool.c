@@ -3,7 +3,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "ir.h"
@@ -46,30 +48,105 @@ tool_fail(const char *fmt, ...)
 	exit(1);
 }
 
-char *
-tool_read(const char *path, size_t *len)
+/* Reads all of fd into a malloc'd buffer, sized by fstat for a regular
+ * file (one allocation, no copies), grown by doubling for a pipe (large
+ * blocks are mremap'd by glibc's realloc, not copied). */
+static char *
+read_fd(int fd, const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t n = 0, cap = 1 << 16, got;
+	struct stat st;
+	size_t n = 0, cap = 1 << 20;
+	ssize_t got;
 	char *p;
 
-	if (!f)
-		tool_fail("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
 	p = xmalloc(cap);
-	while ((got = fread(p + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0) {
+	for (;;) {
+		char probe[4096];
+		int full = cap - n - 1 == 0;
+
+		/* a full buffer grows only if there is more to come */
+		got = read(fd, full ? probe : p + n, full ? sizeof probe : cap - n - 1);
+		if (got > 0 && full) {
 			cap = mulsz(cap, 2);
 			p = xrealloc(p, cap);
+			memcpy(p + n, probe, (size_t)got);
 		}
+		if (got > 0)
+			n += (size_t)got;
+		else if (got == 0)
+			break;
+		else if (errno != EINTR)
+			tool_fail("cannot read '%s': %s", path, strerror(errno));
 	}
-	if (ferror(f))
-		tool_fail("cannot read '%s': %s", path, strerror(errno));
-	if (f != stdin)
-		fclose(f);
 	p[n] = 0;
 	*len = n;
 	return p;
+}
+
+static int
+open_in(const char *path)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+
+	if (fd < 0)
+		tool_fail("cannot open '%s': %s", path, strerror(errno));
+	return fd;
+}
+
+char *
+tool_read(const char *path, size_t *len)
+{
+	int fd = open_in(path);
+	char *p = read_fd(fd, path, len);
+
+	if (fd != 0)
+		close(fd);
+	return p;
+}
+
+/* The one mapping tool_map has made, for tool_unmap to tell it apart. */
+static const char *mapped;
+static size_t mapped_len;
+
+const char *
+tool_map(const char *path, size_t *len)
+{
+	int fd = open_in(path);
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	char *p;
+
+	/* a regular file whose last page has room for the NUL (the kernel
+	 * zeroes what follows the end); anything else is read */
+	if (!mapped && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			st.st_size > 0 && page > 0 && st.st_size % page != 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			fd, 0);
+		if (p != MAP_FAILED) {
+			if (fd != 0)
+				close(fd);
+			mapped = p;
+			mapped_len = *len = (size_t)st.st_size;
+			return p;
+		}
+	}
+	p = read_fd(fd, path, len);
+	if (fd != 0)
+		close(fd);
+	return p;
+}
+
+void
+tool_unmap(const char *text)
+{
+	if (text && text == mapped) {
+		munmap((void *)mapped, mapped_len);
+		mapped = NULL;
+	} else {
+		free((void *)text);
+	}
 }
 
 FILE *

@@ -15,6 +15,10 @@ _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
+/* The same text, but a regular file is mapped rather than copied: faster
+ * for inputs of hundreds of MB.  Give it back with tool_unmap. */
+const char *tool_map(const char *path, size_t *len);
+void tool_unmap(const char *text);
 
 /* Output: opens path ("-" or NULL is stdout); for a file, a temporary
  * beside it that tool_commit renames into place.  tool_abort removes it. */

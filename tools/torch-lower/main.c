@@ -309,13 +309,15 @@ lower_module(Ctx *c, Op *m)
 	return bad ? -1 : 0;
 }
 
-/* Parses, lowers, verifies and prints into out; 0 on success. */
+/* Parses, lowers, verifies and prints to the output (-o FILE or stdout);
+ * 0 on success.  Output begins only once nothing is left that can fail,
+ * so on an error nothing is written. */
 static int
-process(const char *name, const char *text, size_t len, FILE *out,
-	const PrintOpts *po)
+process(const char *name, const char *text, size_t len, const Opts *o)
 {
 	Ctx *c = ctx_new();
 	Op *m;
+	FILE *out;
 	int rc = 1;
 
 	m = parse_module(c, name, text, len);
@@ -327,7 +329,9 @@ process(const char *name, const char *text, size_t len, FILE *out,
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}
-	print_module(out, m, po);
+	out = tool_open_out(o->output);
+	print_module(out, m, &o->print);
+	tool_commit(out);
 	rc = 0;
 done:
 	ctx_free(c);
@@ -338,9 +342,8 @@ int
 main(int argc, char **argv)
 {
 	Opts o = {0};
-	size_t len, olen = 0;
-	char *text, *obuf = NULL;
-	FILE *mem, *out;
+	size_t len;
+	const char *text;
 	int rc;
 
 	tool_name = "torch-lower";
@@ -350,20 +353,9 @@ main(int argc, char **argv)
 		tool_commit(stdout);
 		return 0;
 	}
-	text = tool_read(o.input, &len);
+	text = tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
-	/* the output is made in memory first: on an error nothing is written */
-	mem = open_memstream(&obuf, &olen);
-	rc = process(diag_fallback_file, text, len, mem, &o.print);
-	fclose(mem);
-	free(text);
-	if (rc) {
-		free(obuf);
-		return 1;
-	}
-	out = tool_open_out(o.output);
-	fwrite(obuf, 1, olen, out);
-	free(obuf);
-	tool_commit(out);
-	return 0;
+	rc = process(diag_fallback_file, text, len, &o);
+	tool_unmap(text);
+	return rc ? 1 : 0;
 }

@@ -244,7 +244,8 @@ main(int argc, char **argv)
 {
 	Opts o = {0};
 	size_t len;
-	char *text, *obuf = NULL;
+	const char *text;
+	char *obuf = NULL;
 	size_t olen = 0;
 	int rc;
 
@@ -261,11 +262,11 @@ main(int argc, char **argv)
 			return 1;
 		pipeline_free(pl);
 	}
-	text = tool_read(o.input, &len);
+	text = tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
 	if (!o.split) {
 		rc = process(&o, diag_fallback_file, text, len, NULL);
-		free(text);
+		tool_unmap(text);
 		if (rc != 0)
 			return 1;
 	} else {
@@ -273,7 +274,7 @@ main(int argc, char **argv)
 		FILE *mem = open_memstream(&obuf, &olen);
 		rc = process_split(&o, diag_fallback_file, text, len, mem);
 		fclose(mem);
-		free(text);
+		tool_unmap(text);
 		if (rc != 0) {
 			free(obuf);
 			return 1;

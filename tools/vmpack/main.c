@@ -24,7 +24,7 @@ main(int argc, char **argv)
 	const char *in = NULL, *out = NULL;
 	int dump = 0;
 	size_t len;
-	char *text;
+	const char *text;
 
 	tool_name = "vmpack";
 	for (int i = 1; i < argc; i++) {
@@ -52,7 +52,7 @@ main(int argc, char **argv)
 	}
 	if (!in)
 		in = "-";
-	text = tool_read(in, &len);
+	text = tool_map(in, &len);
 	const char *name = strcmp(in, "-") ? in : "<stdin>";
 	if (dump) {
 		char err[512];
@@ -60,7 +60,7 @@ main(int argc, char **argv)
 		if (posix_memalign(&p, 64, len ? len : 1))
 			tool_fail("out of memory");
 		memcpy(p, text, len);
-		free(text);
+		tool_unmap(text);
 		if (dump_module(stdout, name, p, len, err, sizeof err))
 			tool_fail("%s: %s", name, err);
 		free(p);
@@ -79,6 +79,6 @@ main(int argc, char **argv)
 	if (pack_module(c, m, out))
 		return 1;
 	ctx_free(c);
-	free(text);
+	tool_unmap(text);
 	return 0;
 }
