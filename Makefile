@@ -60,7 +60,7 @@ $(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
 	chmod +x $@
 
 TOOL_LIBS_fx-import = -ljansson
-TOOL_LIBS_codegen = $(shell $(LLVM_CONFIG) --ldflags --libs)
+TOOL_LIBS_codegen = $(shell $(LLVM_CONFIG) --ldflags --libs) -lpthread
 $(BUILD)/tools/codegen/%.o: CFLAGS += $(filter -I%,$(shell $(LLVM_CONFIG) --cflags))
 TOOL_LIBS_vmrun = -lpthread -ldl
 

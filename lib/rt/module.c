@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,9 @@ struct RtFunction {
 	uint32_t *bindbuf;          /* per binding: its buffer */
 	void **bindptr;             /* per binding: its address */
 	RtInst *insts;
+	int profile;                /* rt_profile: time each dispatch */
+	double *secs;               /* per instruction */
+	uint64_t *calls;
 };
 
 struct RtModule {
@@ -401,6 +405,8 @@ rt_unload(RtModule *m)
 			free(f->bindbuf);
 			free(f->bindptr);
 			free(f->insts);
+			free(f->secs);
+			free(f->calls);
 		}
 	free(m->funcs);
 	if (m->objs)
@@ -558,6 +564,38 @@ prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtE
 }
 
 int
+rt_profile(RtFunction *f, int on)
+{
+	if (on && !f->secs) {
+		f->secs = calloc(f->vf->ninsts + 1, sizeof *f->secs);
+		f->calls = calloc(f->vf->ninsts + 1, sizeof *f->calls);
+		if (!f->secs || !f->calls)
+			return -1;
+	}
+	f->profile = on && !f->m->cuda;
+	return 0;
+}
+
+int
+rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *calls, double *secs)
+{
+	const Vmfb *v = &f->m->v;
+	uint32_t k;
+
+	for (k = 0; k < f->vf->ninsts; k++) {
+		const VmfbInst *vi = &v->insts[f->vf->first_inst + k];
+
+		if (vi->op != INST_DISPATCH || i-- > 0)
+			continue;
+		*kernel = vmfb_str(v, v->kerns[vi->a].name);
+		*calls = f->calls ? f->calls[k] : 0;
+		*secs = f->secs ? f->secs[k] : 0;
+		return 1;
+	}
+	return 0;
+}
+
+int
 rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
 {
 	RtModule *m = f->m;
@@ -592,6 +630,16 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 		const RtInst *in = &f->insts[i];
 		switch (in->op) {
 		case INST_DISPATCH:
+			if (f->profile) {
+				struct timespec t0, t1;
+
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				rt_pool_dispatch(m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				f->secs[i] += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+				f->calls[i]++;
+				break;
+			}
 			rt_pool_dispatch(m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
 			break;
 		case INST_COPY:

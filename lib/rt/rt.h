@@ -83,6 +83,12 @@ size_t rt_function_arena(const RtFunction *f);
  * >= the result's size.  Either way dtype, rank, dims and nbytes are set. */
 int rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e);
 
+/* Times every dispatch of f's later invocations (CPU); -1: no memory. */
+int rt_profile(RtFunction *f, int on);
+/* The i-th dispatch of f in program order: its kernel, how often it ran
+ * and the seconds it took; 0 past the last. */
+int rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *calls, double *secs);
+
 /* Tensors */
 size_t rt_dtype_size(RtDtype d);            /* 0 if unknown */
 const char *rt_dtype_name(RtDtype d);       /* "f32", "i1", "ui8", ... */

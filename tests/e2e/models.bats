@@ -25,3 +25,22 @@ model() {
 @test "model resnet18 matches PyTorch" { model resnet18 vision; }
 @test "model mobilenet_v2 matches PyTorch" { model mobilenet_v2 vision; }
 @test "model transformer_encoder_layer matches PyTorch" { model transformer_encoder_layer; }
+
+# codegen splits a big model's kernels into several objects, compiled on
+# threads; the split depends on the input alone
+@test "resnet18: codegen's output is the same for --jobs=1 and --jobs=2; vmrun --profile times its kernels" {
+  need_torch vision
+  "$PY" tools/fx-export/fx-export tests/e2e/e2e_models.py:resnet18 -o "$T/m.json"
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
+  bin/codegen --jobs=1 "$T/m.mlir" -o "$T/j1.fxvm"
+  bin/codegen --jobs=2 --timing "$T/m.mlir" -o "$T/j2.fxvm" 2> "$T/timing"
+  cmp "$T/j1.fxvm" "$T/j2.fxvm"
+  grep -q 'LLVM optimization and code generation' "$T/timing"
+  [ "$(grep -c '^  fxvm.executable @kernels_[0-9]' "$T/j1.fxvm")" -gt 1 ]
+  bin/vmpack "$T/j1.fxvm" -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=@tests/e2e/expected/resnet18.in0.npy --benchmark=2 --profile --threads=1
+  [ "$status" -eq 0 ]
+  echo "$output"
+  [[ "$output" == *"ms of dispatches per run"* ]]
+  [[ "$output" =~ [0-9]+\.[0-9]+\ +[0-9.]+%\ +1\ +dispatch_0 ]]
+}

@@ -9,10 +9,14 @@
  * unit-stride addresses where the layout allows, so that after mem2reg the
  * O3 pipeline's loop vectorizer turns them into AVX-512 code.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -1030,7 +1034,9 @@ static int emit_kernel(E *e, Kernel *k)
 	body = LLVMAddFunction(e->m, name, ft);
 	LLVMSetLinkage(body, LLVMInternalLinkage);
 	add_fn_attrs(e, body);
-	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, enum_attr(e, "alwaysinline", 0));
+	/* identical bodies are compiled once (dedupe_bodies) and called from
+	 * each kernel's entry: not inlined there */
+	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, enum_attr(e, "noinline", 0));
 	for (i = 0; i < k->nbind; i++) {
 		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "noalias", 0));
 		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "nocapture", 0));
@@ -1093,19 +1099,322 @@ static int emit_kernel(E *e, Kernel *k)
 
 /* ---- the target ---- */
 
-int emit_kernels(Gen *g, uint8_t **obj, size_t *objlen, const char **cpu_out,
-	const char **feat_out)
+/* Kernels with the same code (the repeated blocks of a network: same
+ * shapes, same fused ops) share one body: LLVM's MergeFunctions finds
+ * them.  An entry may become a call of another, identical entry. */
+static int dedupe_bodies(E *e, LLVMTargetMachineRef tm)
+{
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef lerr = LLVMRunPasses(e->m, "mergefunc", tm, po);
+
+	LLVMDisposePassBuilderOptions(po);
+	if (lerr) {
+		char *m = LLVMGetErrorMessage(lerr);
+
+		tool_err("LLVM passes failed: %s", m);
+		LLVMDisposeErrorMessage(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* One object's worth of kernels, compiled on a thread of its own: the
+ * module's bitcode is read into a context of the thread's, everything
+ * but the partition's entries (and the bodies they call) deleted. */
+typedef struct Part {
+	const char *bc;
+	size_t bclen;
+	const char **names;
+	int nnames;
+	double cost;
+	const char *triple, *cpu, *features;
+	int opt, asmout, llout;
+	uint8_t *obj;
+	size_t objlen;
+	char *err;
+} Part;
+
+static int in_part(const Part *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->nnames; i++)
+		if (!strcmp(p->names[i], name))
+			return 1;
+	return 0;
+}
+
+static void part_err(Part *p, const char *what, char *msg)
+{
+	size_t n = strlen(what) + strlen(msg) + 3;
+
+	p->err = xmalloc(n);
+	snprintf(p->err, n, "%s: %s", what, msg);
+}
+
+static void *part_compile(void *arg)
+{
+	Part *p = arg;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(p->bc, p->bclen, "kernels", 0);
+	LLVMModuleRef m = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	LLVMValueRef f, next;
+	char *err = NULL;
+	int again;
+
+	if (LLVMParseBitcodeInContext2(cx, mb, &m)) {
+		p->err = xstrdup("internal error: cannot read back the kernels' bitcode");
+		goto out;
+	}
+	for (f = LLVMGetFirstFunction(m); f; f = next) {
+		size_t n;
+
+		next = LLVMGetNextFunction(f);
+		if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage &&
+				!in_part(p, LLVMGetValueName2(f, &n)))
+			LLVMDeleteFunction(f);
+	}
+	do {
+		again = 0;
+		for (f = LLVMGetFirstFunction(m); f; f = next) {
+			next = LLVMGetNextFunction(f);
+			if (LLVMGetLinkage(f) == LLVMInternalLinkage && !LLVMGetFirstUse(f)) {
+				LLVMDeleteFunction(f);
+				again = 1;
+			}
+		}
+	} while (again);
+	if (LLVMGetTargetFromTriple(p->triple, &target, &err)) {
+		part_err(p, "LLVM", err);
+		goto out;
+	}
+	tm = LLVMCreateTargetMachine(target, p->triple, p->cpu, p->features, LLVMCodeGenLevelAggressive,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	if (p->opt) {
+		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+		LLVMErrorRef lerr;
+
+		LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+		LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+		LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
+		LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
+		lerr = LLVMRunPasses(m, "default<O3>", tm, po);
+		LLVMDisposePassBuilderOptions(po);
+		if (lerr) {
+			char *msg = LLVMGetErrorMessage(lerr);
+
+			part_err(p, "LLVM passes failed", msg);
+			LLVMDisposeErrorMessage(msg);
+			goto out;
+		}
+	}
+	if (p->llout) {
+		char *s = LLVMPrintModuleToString(m);
+
+		p->objlen = strlen(s);
+		p->obj = (uint8_t *)xstrdup(s);
+		LLVMDisposeMessage(s);
+	} else {
+		LLVMMemoryBufferRef ob;
+
+		if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, p->asmout ? LLVMAssemblyFile : LLVMObjectFile,
+				&err, &ob)) {
+			part_err(p, "LLVM code generation failed", err);
+			goto out;
+		}
+		p->objlen = LLVMGetBufferSize(ob);
+		p->obj = xmalloc(p->objlen + 1);
+		memcpy(p->obj, LLVMGetBufferStart(ob), p->objlen);
+		p->obj[p->objlen] = 0;
+		LLVMDisposeMemoryBuffer(ob);
+	}
+out:
+	LLVMDisposeMessage(err);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	if (m)
+		LLVMDisposeModule(m);
+	LLVMDisposeMemoryBuffer(mb);
+	LLVMContextDispose(cx);
+	return NULL;
+}
+
+/* instructions in f, the estimate of its compile time */
+static double fn_cost(LLVMValueRef f)
+{
+	LLVMBasicBlockRef bb;
+	LLVMValueRef in;
+	double n = 0;
+
+	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+			n++;
+	return n;
+}
+
+/* the body an entry calls, through entries merged into calls of others */
+static LLVMValueRef callee_of(LLVMValueRef f)
+{
+	int depth;
+
+	for (depth = 0; f && depth < 8; depth++) {
+		LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f);
+		LLVMValueRef in, c = NULL;
+
+		for (in = bb ? LLVMGetFirstInstruction(bb) : NULL; in && !c; in = LLVMGetNextInstruction(in))
+			if (LLVMGetInstructionOpcode(in) == LLVMCall)
+				c = LLVMGetCalledValue(in);
+		if (!c || LLVMGetLinkage(c) != LLVMExternalLinkage || LLVMIsDeclaration(c))
+			return c;
+		f = c;
+	}
+	return f;
+}
+
+enum { PART_COST = 4000, MAXPART = 8 };
+
+typedef struct Worker {
+	Part *parts;
+	int np, first, step, started;
+	pthread_t th;
+} Worker;
+
+static void *worker(void *arg)
+{
+	Worker *w = arg;
+	int i;
+
+	for (i = w->first; i < w->np; i += w->step)
+		part_compile(&w->parts[i]);
+	return NULL;
+}
+
+/* Splits the kernels into objects by estimated cost (the split depends on
+ * the input alone, not on the machine), compiles them on up to --jobs
+ * threads; k->exe is each kernel's object. */
+static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nobj)
+{
+	Gen *g = e->g;
+	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+	double total = 0;
+	int i, j, np, nthr, rc = 0;
+	LLVMValueRef *callee = xcalloc((size_t)g->nk + 1, sizeof *callee);
+	double *cost = xcalloc((size_t)g->nk + 1, sizeof *cost);
+	int *order = xcalloc((size_t)g->nk + 1, sizeof *order);
+	Part *parts;
+
+	for (i = 0; i < g->nk; i++) {
+		LLVMValueRef f = LLVMGetNamedFunction(m, g->k[i]->name);
+
+		callee[i] = f ? callee_of(f) : NULL;
+		for (j = 0; j < i && callee[j] != callee[i]; j++)
+			;
+		/* a shared body is counted once, with its first kernel */
+		cost[i] = 10 + (j == i && callee[i] ? fn_cost(callee[i]) : 0);
+		total += cost[i];
+		order[i] = i;
+	}
+	np = (int)(total / PART_COST) + 1;
+	if (np > MAXPART)
+		np = MAXPART;
+	if (np > g->nk)
+		np = g->nk > 0 ? g->nk : 1;
+	if (g->o->emit)
+		np = 1;   /* one module of text */
+	parts = xcalloc((size_t)np, sizeof *parts);
+	for (i = 0; i < np; i++) {
+		parts[i].bc = LLVMGetBufferStart(bc);
+		parts[i].bclen = LLVMGetBufferSize(bc);
+		parts[i].names = xcalloc((size_t)g->nk + 1, sizeof *parts[i].names);
+		parts[i].triple = triple;
+		parts[i].cpu = e->cpu;
+		parts[i].features = e->features;
+		parts[i].opt = g->o->opt;
+		parts[i].llout = g->o->emit && !strcmp(g->o->emit, "llvm");
+		parts[i].asmout = g->o->emit && !strcmp(g->o->emit, "asm");
+	}
+	/* largest first, each group of kernels sharing a body to the least
+	 * loaded part */
+	for (i = 1; i < g->nk; i++)
+		for (j = i; j > 0 && cost[order[j]] > cost[order[j - 1]]; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (i = 0; i < g->nk; i++) {
+		int k = order[i], best = 0, d;
+
+		for (j = 0; j < i; j++)
+			if (callee[order[j]] == callee[k] && callee[k])
+				break;
+		if (j < i) {
+			best = g->k[order[j]]->exe;
+		} else {
+			for (d = 1; d < np; d++)
+				if (parts[d].cost < parts[best].cost)
+					best = d;
+		}
+		g->k[k]->exe = best;
+		parts[best].cost += cost[k];
+		parts[best].names[parts[best].nnames++] = g->k[k]->name;
+	}
+	nthr = g->o->jobs > 0 ? g->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (nthr > np)
+		nthr = np;
+	if (nthr < 1)
+		nthr = 1;
+	{
+		Worker *w = xcalloc((size_t)nthr, sizeof *w);
+
+		for (i = 0; i < nthr; i++) {
+			w[i] = (Worker){ .parts = parts, .np = np, .first = i, .step = nthr };
+			if (i > 0)
+				w[i].started = !pthread_create(&w[i].th, NULL, worker, &w[i]);
+		}
+		/* this thread does its own share and any a thread could not take */
+		for (i = 1; i < nthr; i++)
+			if (!w[i].started)
+				worker(&w[i]);
+		worker(&w[0]);
+		for (i = 1; i < nthr; i++)
+			if (w[i].started)
+				pthread_join(w[i].th, NULL);
+		free(w);
+	}
+	*objs = xcalloc((size_t)np, sizeof **objs);
+	*nobj = np;
+	for (i = 0; i < np; i++) {
+		if (parts[i].err && !rc) {
+			tool_err("%s", parts[i].err);
+			rc = -1;
+		}
+		free(parts[i].err);
+		free(parts[i].names);
+		(*objs)[i].p = parts[i].obj;
+		(*objs)[i].n = parts[i].objlen;
+	}
+	free(parts);
+	free(callee);
+	free(cost);
+	free(order);
+	LLVMDisposeMemoryBuffer(bc);
+	return rc;
+}
+
+int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const char **feat_out)
 {
 	E e;
 	char *err = NULL, *triple, *hostcpu = NULL, *hostfeat = NULL;
 	LLVMTargetRef target;
 	LLVMTargetMachineRef tm;
 	LLVMTargetDataRef td;
-	LLVMPassBuilderOptionsRef po;
-	LLVMMemoryBufferRef mb;
-	LLVMErrorRef lerr;
 	int i, rc = 0;
 
+	*objs = NULL;
+	*nobj = 0;
 	memset(&e, 0, sizeof e);
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86Target();
@@ -1146,51 +1455,20 @@ int emit_kernels(Gen *g, uint8_t **obj, size_t *objlen, const char **cpu_out,
 	for (i = 0; i < g->nk && !rc; i++)
 		if (emit_kernel(&e, g->k[i]))
 			rc = -1;
+	if (!rc)
+		rc = dedupe_bodies(&e, tm);
+	phase_done(g, "LLVM IR");
 	if (!rc && LLVMVerifyModule(e.m, LLVMReturnStatusAction, &err)) {
 		tool_err("internal error: invalid LLVM IR: %s", err);
 		rc = -1;
 	}
 	LLVMDisposeMessage(err);
 	err = NULL;
-	if (!rc && g->o->opt) {
-		po = LLVMCreatePassBuilderOptions();
-		LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
-		LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
-		LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
-		LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
-		if ((lerr = LLVMRunPasses(e.m, "default<O3>", tm, po))) {
-			char *m = LLVMGetErrorMessage(lerr);
-
-			tool_err("LLVM passes failed: %s", m);
-			LLVMDisposeErrorMessage(m);
-			rc = -1;
-		}
-		LLVMDisposePassBuilderOptions(po);
-	}
-	if (!rc && g->o->emit && !strcmp(g->o->emit, "llvm")) {
-		char *s = LLVMPrintModuleToString(e.m);
-
-		*obj = (uint8_t *)xstrdup(s);
-		*objlen = strlen(s);
-		LLVMDisposeMessage(s);
-	} else if (!rc) {
-		LLVMCodeGenFileType ft = g->o->emit && !strcmp(g->o->emit, "asm") ?
-			LLVMAssemblyFile : LLVMObjectFile;
-
-		if (LLVMTargetMachineEmitToMemoryBuffer(tm, e.m, ft, &err, &mb)) {
-			tool_err("LLVM code generation failed: %s", err);
-			rc = -1;
-		} else {
-			*objlen = LLVMGetBufferSize(mb);
-			*obj = xmalloc(*objlen + 1);
-			memcpy(*obj, LLVMGetBufferStart(mb), *objlen);
-			(*obj)[*objlen] = 0;
-			LLVMDisposeMemoryBuffer(mb);
-		}
-	}
+	if (!rc)
+		rc = compile_parts(&e, e.m, triple, objs, nobj);
+	phase_done(g, "LLVM optimization and code generation");
 	*cpu_out = xstrdup(e.cpu);
 	*feat_out = xstrdup(e.features);
-	LLVMDisposeMessage(err);
 	LLVMDisposeBuilder(e.b);
 	LLVMDisposeModule(e.m);
 	LLVMContextDispose(e.cx);

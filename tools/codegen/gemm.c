@@ -14,6 +14,7 @@
  * one B vector pair and MR broadcasts of A per k, and applies the fused
  * epilogue to the tile before its one store.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,122 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 	}
 }
 
+/* e as c0 + sum coef[d] * dim d, when it is that syntactically */
+static int affine(const IExpr *e, int nd, int64_t mul, int64_t *coef, int64_t *c0)
+{
+	switch (e->kind) {
+	case IX_DIM:
+		if (e->v < 0 || e->v >= nd)
+			return 0;
+		coef[e->v] += mul;
+		return 1;
+	case IX_CONST:
+		*c0 += mul * e->v;
+		return 1;
+	case IX_ADD:
+		return affine(e->l, nd, mul, coef, c0) && affine(e->r, nd, mul, coef, c0);
+	case IX_MUL:
+		if (e->r->kind == IX_CONST)
+			return affine(e->l, nd, mul * e->r->v, coef, c0);
+		if (e->l->kind == IX_CONST)
+			return affine(e->r, nd, mul * e->l->v, coef, c0);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* off[l] for l in [0, n): sum coef[dims[i]] * (dim i of l delinearized
+ * over dims, outermost first) */
+static int64_t *group_offsets(const int64_t *coef, const int *dims, int nd, const int64_t *ext, int64_t n)
+{
+	int64_t *off = xmalloc(sizeof *off * (size_t)(n + 1)), l;
+
+	for (l = 0; l < n; l++) {
+		int64_t r = l, o = 0;
+		int i;
+
+		for (i = nd - 1; i >= 0; i--) {
+			o += coef[dims[i]] * (r % ext[dims[i]]);
+			r /= ext[dims[i]];
+		}
+		off[l] = o;
+	}
+	return off;
+}
+
+/* Packs a constant operand that is one load, affine in the loop dims, of
+ * an f32 weight (linear and convolution weights, transposed or not) with
+ * three offset tables instead of evaluating each element; 0 when x is
+ * not such a load. */
+static int pack_load(Kernel *root, const KExpr *x, const GPlan *p, int side, float *data)
+{
+	Value *v;
+	Attr *a;
+	const uint8_t *src;
+	size_t nbytes;
+	int64_t *coef, c0 = 0, stride = 1, lim = side ? p->N : p->M;
+	int64_t tile = side ? NR : p->mr, panels = (lim + tile - 1) / tile, *ob, *ok, *on;
+	int64_t b, pn, k, j, lo, hi;
+	int i, nd = root->ndims;
+
+	if (x->kind != KX_LOAD)
+		return 0;
+	v = root->bind[x->buf].val;
+	a = op_attr(v->def, "value");
+	src = dense_bytes(a, &nbytes);
+	if (a->kind == AT_DENSE && a->splat)
+		return 0;
+	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float))
+		return 0;
+	coef = xcalloc((size_t)nd + 1, sizeof *coef);
+	for (i = v->type->rank - 1; i >= 0; i--) {
+		if (!affine(x->ix[i], nd, stride, coef, &c0)) {
+			free(coef);
+			return 0;
+		}
+		stride *= v->type->dims[i];
+	}
+	ob = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
+	ok = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
+	on = group_offsets(coef, side ? p->nd : p->md, side ? p->nn : p->nm, root->ext, lim);
+	free(coef);
+	/* every element read lies in the weight */
+	{
+		int64_t kl = INT64_MAX, kh = INT64_MIN, nl = INT64_MAX, nh = INT64_MIN, bl = INT64_MAX, bh = INT64_MIN;
+
+		for (k = 0; k < p->K; k++)
+			kl = ok[k] < kl ? ok[k] : kl, kh = ok[k] > kh ? ok[k] : kh;
+		for (j = 0; j < lim; j++)
+			nl = on[j] < nl ? on[j] : nl, nh = on[j] > nh ? on[j] : nh;
+		for (b = 0; b < p->B; b++)
+			bl = ob[b] < bl ? ob[b] : bl, bh = ob[b] > bh ? ob[b] : bh;
+		lo = c0 + kl + nl + bl;
+		hi = c0 + kh + nh + bh;
+	}
+	if (lo < 0 || hi >= ty_numel(v->type)) {
+		free(ob), free(ok), free(on);
+		return 0;
+	}
+	for (b = 0; b < p->B; b++)
+		for (pn = 0; pn < panels; pn++)
+			for (k = 0; k < p->K; k++) {
+				float *d = data + ((b * panels + pn) * p->K + k) * tile;
+				const uint8_t *s0 = src + (c0 + ob[b] + ok[k]) * (int64_t)sizeof(float);
+
+				for (j = 0; j < tile; j++) {
+					int64_t n = pn * tile + j;
+
+					if (n < lim)
+						memcpy(&d[j], s0 + on[n] * (int64_t)sizeof(float), sizeof(float));
+					else
+						d[j] = 0;
+				}
+			}
+	free(ob), free(ok), free(on);
+	return 1;
+}
+
 /* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
  * constant evaluated now.  Returns the input IR value holding it. */
 static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
@@ -281,11 +398,12 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		Op *cst;
 		char name[64];
 
-		for (d[0] = 0; d[0] < ext[0]; d[0]++)
-			for (d[1] = 0; d[1] < ext[1]; d[1]++)
-				for (d[2] = 0; d[2] < ext[2]; d[2]++)
-					for (d[3] = 0; d[3] < ext[3]; d[3]++)
-						data[ix_eval(ix1, d)] = (float)eval(root, body, d);
+		if (!pack_load(root, x, p, side, data))
+			for (d[0] = 0; d[0] < ext[0]; d[0]++)
+				for (d[1] = 0; d[1] < ext[1]; d[1]++)
+					for (d[2] = 0; d[2] < ext[2]; d[2]++)
+						for (d[3] = 0; d[3] < ext[3]; d[3]++)
+							data[ix_eval(ix1, d)] = (float)eval(root, body, d);
 		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
 		r = resource_new(g->c, "builtin", name, data, (size_t)total * sizeof *data, 64);
 		free(data);

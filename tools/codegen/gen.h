@@ -17,6 +17,8 @@ typedef struct Opts {
 	const char *gpu_arch;  /* --target=cuda: sm_80 … */
 	int dump, opt, threads_hint;
 	int no_gemm;          /* --no-microkernel: loop nests only (testing) */
+	int timing;           /* --timing: phase wall times on stderr */
+	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
 } Opts;
 
 /* What codegen knows about one tensor value of the input. */
@@ -47,6 +49,9 @@ typedef struct Gen {
 
 VInfo *vinfo(Gen *g, Value *v);
 
+/* main.c: --timing; marks the end of a phase (a no-op without it) */
+void phase_done(Gen *g, const char *name);
+
 /* dispatch.c: plans and builds the kernels of one function, in order;
  * returns 0 or -1 after op_error. fn_kernels receives them. */
 typedef struct HostStep {
@@ -71,7 +76,12 @@ Value *host_global(Gen *g, Value *v, Op *newfn);
 
 /* emit.c / target.c */
 typedef struct LLVMOpaqueContext *LLVMContextRef_;
-int emit_kernels(Gen *g, uint8_t **obj, size_t *objlen, const char **cpu,
+typedef struct KObj {
+	uint8_t *p;           /* an ELF object (or --emit's text) */
+	size_t n;
+} KObj;
+/* the kernels as *nobj objects (Kernel.exe: whose) */
+int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu,
 	const char **features);
 
 /* gemm.c: turns a contraction kernel into a packed GEMM when it can */

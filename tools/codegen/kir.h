@@ -126,6 +126,7 @@ typedef struct Kernel {
 	Buf fused;           /* for --dump-dispatches: one line per fused op */
 	Op *root;            /* for diagnostics */
 	int naccs;
+	int exe;             /* the object (fxvm.executable) holding it */
 } Kernel;
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda.h"
 #include "gen.h"
@@ -32,6 +33,9 @@ static const char usage[] =
 "                          kernel fused, its grid and bindings\n"
 "  -O0                     do not run LLVM's optimization pipeline\n"
 "  --no-microkernel        compile contractions as plain loop nests\n"
+"  -j, --jobs=N            compile the kernels on N threads (default: one\n"
+"                          per CPU; the output is the same for any N)\n"
+"  --timing                wall time of each phase on stderr\n"
 "  -o FILE                 write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo       print locations\n";
 
@@ -53,6 +57,25 @@ static const char *optval(int argc, char **argv, int *i, const char *name)
 }
 
 static int debuginfo;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double t_start, t_last;
+
+void phase_done(Gen *g, const char *name)
+{
+	double t = now();
+
+	if (g->o->timing)
+		fprintf(stderr, "  %8.4f s  %s\n", t - t_last, name);
+	t_last = t;
+}
 
 static void parse_args(int argc, char **argv, Opts *o)
 {
@@ -83,6 +106,12 @@ static void parse_args(int argc, char **argv, Opts *o)
 			o->dump = 1;
 		} else if (!strcmp(a, "-O0")) {
 			o->opt = 0;
+		} else if ((v = optval(argc, argv, &i, "--jobs")) || (v = optval(argc, argv, &i, "-j"))) {
+			o->jobs = atoi(v);
+			if (o->jobs < 1)
+				tool_fail("--jobs wants a positive count, not '%s'", v);
+		} else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
+			o->timing = 1;
 		} else if (!strcmp(a, "--no-microkernel")) {
 			o->no_gemm = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
@@ -166,12 +195,11 @@ static int run(Gen *g, Opts *o, FILE *out)
 {
 	Block *mb = g->module->regs[0].first;
 	Op *op, *next, *first = mb->first;
-	Op *exe;
 	FnPlan *plans = NULL;
 	Op **fns = NULL, **newfns = NULL;
 	int nf = 0, i, rc = -1;
-	uint8_t *obj = NULL;
-	size_t objlen = 0;
+	KObj *objs = NULL;
+	int nobj = 0;
 	const char *cpu = NULL, *feat = NULL;
 	int cuda = !strcmp(o->target, "cuda");
 	int64_t block[3], shared;
@@ -190,6 +218,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 	for (i = 0; i < nf; i++)
 		if (plan_function(g, fns[i], &plans[i]))
 			goto out;
+	phase_done(g, "dispatch regions (and weight packing)");
 	if (cuda)
 		for (i = 0; i < g->nk; i++)
 			cuda_launch(g->k[i], block, &shared);
@@ -199,41 +228,58 @@ static int run(Gen *g, Opts *o, FILE *out)
 		goto out;
 	}
 	if (cuda) {
-		if (cuda_emit_kernels(g, o->gpu_arch, &obj, &objlen))
+		objs = xcalloc(1, sizeof *objs);
+		nobj = 1;
+		if (cuda_emit_kernels(g, o->gpu_arch, &objs[0].p, &objs[0].n))
 			goto out;
 		cpu = xstrdup(o->gpu_arch);
 		feat = xstrdup("");
-	} else if (emit_kernels(g, &obj, &objlen, &cpu, &feat)) {
+	} else if (emit_kernels(g, &objs, &nobj, &cpu, &feat)) {
 		goto out;
 	}
 	if (o->emit) {
 		/* PTX text without the format's NUL */
-		fwrite(obj, 1, cuda && objlen && !obj[objlen - 1] ? objlen - 1 : objlen, out);
-		free(obj);
+		for (i = 0; i < nobj; i++)
+			fwrite(objs[i].p, 1, cuda && objs[i].n && !objs[i].p[objs[i].n - 1] ?
+				objs[i].n - 1 : objs[i].n, out);
 		rc = 0;
 		goto out;
 	}
-	/* the new module: executable, kernels, globals, then the functions */
-	{
-		Resource *r = resource_new(g->c, "builtin", "kernels", obj, objlen, 64);
-		Type *t = ty_tensor(g->c, 1, (int64_t[]){ (int64_t)objlen }, ty_int(g->c, 8, UNSIGNED));
+	/* the new module: executables, kernels, globals, then the functions */
+	for (i = 0; i < nobj; i++) {
+		char name[32];
+		Resource *r;
+		Type *t = ty_tensor(g->c, 1, (int64_t[]){ (int64_t)objs[i].n }, ty_int(g->c, 8, UNSIGNED));
+		Op *exe;
 
+		if (nobj == 1)
+			snprintf(name, sizeof name, "kernels");
+		else
+			snprintf(name, sizeof name, "kernels_%d", i);
+		r = resource_new(g->c, "builtin", name, objs[i].p, objs[i].n, 64);
 		exe = op_new(g->c, "fxvm.executable", 0, NULL, 0, NULL, 0, g->module->loc);
-		op_set_attr(g->c, exe, "sym_name", at_str(g->c, "kernels"));
+		op_set_attr(g->c, exe, "sym_name", at_str(g->c, name));
 		op_set_attr(g->c, exe, "format", at_str(g->c, cuda ? "ptx" : "elf-x86_64"));
 		op_set_attr(g->c, exe, "object", at_dense_resource(g->c, t, r));
 		if (first)
 			op_insert_before(first, exe);
 		else
 			op_append(mb, exe);
-		free(obj);
 	}
 	for (i = 0; i < g->nk; i++) {
 		Kernel *k = g->k[i];
 		Op *ko = op_new(g->c, "fxvm.kernel", 0, NULL, 0, NULL, 0, k->root->loc);
 
 		op_set_attr(g->c, ko, "sym_name", at_str(g->c, k->name));
-		op_set_attr(g->c, ko, "executable", at_symref(g->c, "kernels"));
+		{
+			char name[32];
+
+			if (nobj == 1)
+				snprintf(name, sizeof name, "kernels");
+			else
+				snprintf(name, sizeof name, "kernels_%d", k->exe);
+			op_set_attr(g->c, ko, "executable", at_symref(g->c, name));
+		}
 		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
 		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
 		if (cuda) {
@@ -249,6 +295,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 		if (host_build(g, fns[i], &plans[i], newfns[i]))
 			goto out;
 	}
+	phase_done(g, "host program");
 	for (i = 0; i < nf; i++) {
 		op_drop_uses(fns[i]);
 		op_unlink(fns[i]);
@@ -271,10 +318,14 @@ static int run(Gen *g, Opts *o, FILE *out)
 
 		print_module(out, g->module, &po);
 	}
+	phase_done(g, "print");
 	rc = 0;
 out:
 	for (i = 0; i < nf; i++)
 		free(plans[i].st);
+	for (i = 0; i < nobj; i++)
+		free(objs[i].p);
+	free(objs);
 	free(plans);
 	free(fns);
 	free(newfns);
@@ -296,12 +347,14 @@ int main(int argc, char **argv)
 	memset(&g, 0, sizeof g);
 	tool_name = "codegen";
 	parse_args(argc, argv, &o);
+	t_start = t_last = now();
 	text = tool_read(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
 	g.c = ctx_new();
 	g.o = &o;
 	mem = open_memstream(&obuf, &olen);
 	g.module = parse_module(g.c, diag_fallback_file, text, len);
+	phase_done(&g, "read and parse");
 	if (g.module && !diag_errors && verify(g.module) == 0)
 		rc = run(&g, &o, mem);
 	fclose(mem);
@@ -323,6 +376,9 @@ int main(int argc, char **argv)
 		fwrite(obuf, 1, olen, out);
 		free(obuf);
 		tool_commit(out);
+		phase_done(&g, "write");
+		if (o.timing)
+			fprintf(stderr, "  %8.4f s  total\n", now() - t_start);
 	}
 	return 0;
 }

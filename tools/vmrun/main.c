@@ -16,7 +16,7 @@ typedef struct Opts {
 	const char *module, *function;
 	const char **inputs, **outputs, **expected;
 	int ninputs, noutputs, nexpected;
-	int threads, benchmark, stats;
+	int threads, benchmark, stats, profile;
 	long long print_max;
 	RtDevice device;
 } Opts;
@@ -35,6 +35,8 @@ static const char usage[] =
 "  --device=cpu|cuda        the device (default: the module's target)\n"
 "  --benchmark=N            run N times after a warm-up run; print latencies\n"
 "  --stats                  print memory use on stderr\n"
+"  --profile                print each kernel's share of the time on stderr\n"
+"                           (of the --benchmark runs, else of the one run)\n"
 "  --print_max_element_count=N  print at most N elements per result (1024)\n";
 
 static const char *
@@ -101,6 +103,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->module = v;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = 1;
+		} else if (!strcmp(a, "--profile")) {
+			o->profile = 1;
 		} else if (a[0] == '-' && a[1]) {
 			tool_fail("unknown option '%s' (see --help)", a);
 		} else if (o->module) {
@@ -170,6 +174,51 @@ benchmark(RtFunction *f, RtTensor *in, int nin, RtTensor *out, int nout, int n)
 	    rt_function_name(f), n, t[0] * 1e6, (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2) * 1e6,
 	    total / n * 1e6, t[n - 1] * 1e6);
 	free(t);
+}
+
+typedef struct Prof {
+	const char *kernel;
+	uint64_t calls;
+	double secs;
+} Prof;
+
+static int
+cmp_prof(const void *a, const void *b)
+{
+	double x = ((const Prof *)a)->secs, y = ((const Prof *)b)->secs;
+
+	return x < y ? 1 : x > y ? -1 : strcmp(((const Prof *)a)->kernel, ((const Prof *)b)->kernel);
+}
+
+/* --profile: the kernels by time, dispatches of one kernel summed */
+static void
+profile(const RtFunction *f, int runs)
+{
+	Prof *p = NULL, q;
+	int n = 0, i, j;
+	double total = 0;
+
+	for (i = 0; rt_profile_entry(f, i, &q.kernel, &q.calls, &q.secs); i++) {
+		for (j = 0; j < n && strcmp(p[j].kernel, q.kernel); j++)
+			;
+		if (j == n) {
+			if (!(p = realloc(p, (n + 1) * sizeof *p)))
+				tool_fail("out of memory");
+			p[n++] = (Prof){q.kernel, 0, 0};
+		}
+		p[j].calls += q.calls;
+		p[j].secs += q.secs;
+		total += q.secs;
+	}
+	qsort(p, n, sizeof *p, cmp_prof);
+	fprintf(stderr, "@%s: %d kernels, %.3f ms of dispatches per run\n", rt_function_name(f), n,
+	    total / runs * 1e3);
+	fprintf(stderr, "  %10s %6s %6s  %s\n", "ms/run", "%", "calls", "kernel");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "  %10.4f %5.1f%% %6llu  %s\n", p[i].secs / runs * 1e3,
+		    total > 0 ? 100 * p[i].secs / total : 0.0, (unsigned long long)(p[i].calls / runs),
+		    p[i].kernel);
+	free(p);
 }
 
 /* 1 if equal within tolerance; else fills msg with the first mismatch. */
@@ -285,10 +334,16 @@ main(int argc, char **argv)
 	if (o.nexpected && o.nexpected != nres)
 		tool_fail("%d --expected_output flags, but @%s returns %d result%s", o.nexpected,
 		    rt_function_name(f), nres, nres == 1 ? "" : "s");
+	if (o.profile && !o.benchmark && rt_profile(f, 1))
+		tool_fail("out of memory");
 	if (rt_invoke(f, in, o.ninputs, out, nres, &e))
 		tool_fail("%s", e.msg);
+	if (o.profile && o.benchmark && rt_profile(f, 1))
+		tool_fail("out of memory");
 	if (o.benchmark)
 		benchmark(f, in, o.ninputs, out, nres, o.benchmark);
+	if (o.profile)
+		profile(f, o.benchmark ? o.benchmark : 1);
 	emit(&o, out, nres);
 	for (int i = 0; i < o.nexpected; i++) {
 		if (!strcmp(o.expected[i], "(ignored)"))
