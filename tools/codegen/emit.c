@@ -167,6 +167,58 @@ static int coef(const IExpr *x, int d, int64_t *c)
 	}
 }
 
+/* x as a vector of e->vw lanes of integer type it, the vector dim at
+ * base + lane; parts that do not depend on it are computed once */
+static LLVMValueRef vindex(E *e, const IExpr *x, LLVMTypeRef it)
+{
+	LLVMValueRef l, r;
+	int i;
+
+	if (!ix_uses_dim(x, e->vdim))
+		return splat(e, LLVMBuildIntCast2(e->b, e_index(e, x), it, 1, ""));
+	switch (x->kind) {
+	case IX_DIM: {
+		LLVMValueRef lanes[64];
+
+		for (i = 0; i < e->vw; i++)
+			lanes[i] = LLVMConstInt(it, (unsigned long long)i, 0);
+		return LLVMBuildAdd(e->b, splat(e, LLVMBuildIntCast2(e->b, e->dimv[x->v], it, 1, "")),
+			LLVMConstVector(lanes, (unsigned)e->vw), "");
+	}
+	case IX_ADD:
+		return LLVMBuildNSWAdd(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_MUL:
+		return LLVMBuildNSWMul(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_FLOORDIV:
+		return LLVMBuildSDiv(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_MOD:
+		return LLVMBuildSRem(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_CLAMP: {
+		LLVMValueRef lo = splat(e, LLVMConstInt(it, (unsigned long long)x->v, 1));
+		LLVMValueRef hi = splat(e, LLVMConstInt(it, (unsigned long long)x->v2, 1));
+
+		l = vindex(e, x->l, it);
+		r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, l, lo, ""), lo, l, "");
+		return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, r, hi, ""), hi, r, "");
+	}
+	default:
+		return splat(e, LLVMBuildIntCast2(e->b, e_index(e, x), it, 1, ""));
+	}
+}
+
+/* the index type for vectors of indices into the kernel: i32 when every
+ * value an index takes fits (buffers and the domain below 2^31 elements) */
+static LLVMTypeRef vindex_type(E *e, const Type *t)
+{
+	int64_t n = 1;
+	int i;
+
+	for (i = 0; i < e->k->ndims; i++)
+		if ((n *= e->k->ext[i] > 0 ? e->k->ext[i] : 1) >= (1ll << 30))
+			return e->i64;
+	return ty_numel(t) < (1ll << 30) ? e->i32 : e->i64;
+}
+
 /* ---- scalar and vector expressions ---- */
 
 static LLVMValueRef load_mem(E *e, LLVMTypeRef mt, LLVMValueRef p, const Type *t, int vec)
@@ -209,6 +261,80 @@ static LLVMValueRef scalar_load(E *e, KExpr *x)
 	return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 0);
 }
 
+/* A load whose address is not provably contiguous along the vector dim:
+ * the lanes' offsets as a vector; where they turn out to be consecutive
+ * at run time (an im2col row away from the padding and the row's end), one
+ * vector load, else one gather */
+static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
+{
+	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { vt, pt };
+	LLVMTypeRef it = vindex_type(e, t);
+	LLVMValueRef off = vindex(e, lin, it), args[4], lanes[64], i0, eq, v1, v2, phi, p0;
+	LLVMValueRef vals[2];
+	LLVMBasicBlockRef bbs[2], run, scat, join;
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+	int i;
+
+	for (i = 0; i < e->vw; i++)
+		lanes[i] = LLVMConstInt(it, (unsigned long long)i, 0);
+	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
+	eq = LLVMBuildICmp(e->b, LLVMIntEQ, off,
+		LLVMBuildAdd(e->b, splat(e, i0), LLVMConstVector(lanes, (unsigned)e->vw), ""), "");
+	eq = LLVMBuildBitCast(e->b, eq, LLVMIntTypeInContext(e->cx, (unsigned)e->vw), "");
+	run = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
+	scat = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
+	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, eq,
+		LLVMConstAllOnes(LLVMIntTypeInContext(e->cx, (unsigned)e->vw)), ""), run, scat);
+	LLVMPositionBuilderAtEnd(e->b, run);
+	p0 = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &i0, 1, "");
+	v1 = LLVMBuildLoad2(e->b, vt, p0, "");
+	LLVMSetAlignment(v1, (unsigned)elem_size(t->elem));
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, scat);
+	for (i = 0; i < e->vw; i++)
+		lanes[i] = LLVMConstInt(e->i1, 1, 0);
+	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+	args[1] = LLVMConstInt(e->i32, elem_size(t->elem), 0);
+	args[2] = LLVMConstVector(lanes, (unsigned)e->vw);
+	args[3] = LLVMGetUndef(vt);
+	v2 = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	phi = LLVMBuildPhi(e->b, vt, "");
+	vals[0] = v1, vals[1] = v2;
+	bbs[0] = run, bbs[1] = scat;
+	LLVMAddIncoming(phi, vals, bbs, 2);
+	return phi;
+}
+
+/* lo <= ix < hi for every index, a vector of lanes */
+static LLVMValueRef vector_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef c = NULL;
+	int i;
+
+	for (i = 0; i < x->rank; i++) {
+		int64_t lo, hi;
+		KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+		LLVMTypeRef it = e->i64;
+		LLVMValueRef v, d;
+
+		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo >= x->lo[i] && hi < x->hi[i])
+			continue;
+		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo > -(1ll << 30) && hi < (1ll << 30) &&
+				x->lo[i] > -(1ll << 30) && x->hi[i] < (1ll << 30))
+			it = e->i32;
+		v = LLVMBuildSub(e->b, vindex(e, x->ix[i], it), splat(e, LLVMConstInt(it, (unsigned long long)x->lo[i], 1)), "");
+		d = LLVMBuildICmp(e->b, LLVMIntULT, v,
+			splat(e, LLVMConstInt(it, (unsigned long long)(x->hi[i] - x->lo[i]), 0)), "");
+		c = c ? LLVMBuildAnd(e->b, c, d, "") : d;
+	}
+	return c ? c : splat(e, LLVMConstInt(e->i1, 1, 0));
+}
+
 static LLVMValueRef emit_load(E *e, KExpr *x)
 {
 	Type *t = e->k->bind[x->buf].type;
@@ -217,6 +343,9 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	if (e->vw > 1) {
 		IExpr *lin = linear(e, t, x->ix);
 
+		if ((!coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
+				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8) && !(t->elem->kind == TY_INT && t->elem->width == 1))
+			return gather(e, x, t, lin);
 		if (!coef(lin, e->vdim, &c) || (c != 0 && c != 1))
 			return per_lane(e, x, scalar_load);
 		if (c == 0)
@@ -663,7 +792,7 @@ LLVMValueRef e_expr(E *e, KExpr *x)
 		v = e->vw > 1 ? per_lane(e, x, scalar_index) : scalar_index(e, x);
 		break;
 	case KX_INRANGE:
-		v = e->vw > 1 ? per_lane(e, x, scalar_inrange) : scalar_inrange(e, x);
+		v = e->vw > 1 ? vector_inrange(e, x) : scalar_inrange(e, x);
 		break;
 	case KX_ACC:
 		if (e->accp[x->buf] && LLVMGetTypeKind(LLVMTypeOf(e->accp[x->buf])) == LLVMPointerTypeKind)
@@ -715,20 +844,27 @@ LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVM
 	return LLVMBuildLoad2(e->b, e->i64, l->var, "");
 }
 
-void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int force_vectorize)
+void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int hint)
 {
 	LLVMValueRef i = LLVMBuildLoad2(e->b, e->i64, l->var, ""), br;
 
 	LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, i, step ? step : e_i64(e, 1), ""), l->var);
 	br = LLVMBuildBr(e->b, l->hdr);
-	if (force_vectorize) {
-		LLVMMetadataRef tmp = LLVMTemporaryMDNode(e->cx, NULL, 0), node, inner, ops[2];
+	if (hint) {
+		LLVMMetadataRef tmp = LLVMTemporaryMDNode(e->cx, NULL, 0), node, ops[2];
+		const char *what = hint == LOOP_VECTORIZE ? "llvm.loop.vectorize.enable" : "llvm.loop.unroll.disable";
 
-		ops[0] = LLVMMDStringInContext2(e->cx, "llvm.loop.vectorize.enable", 26);
-		ops[1] = LLVMValueAsMetadata(LLVMConstInt(e->i1, 1, 0));
-		inner = LLVMMDNodeInContext2(e->cx, ops, 2);
 		ops[0] = tmp;
-		ops[1] = inner;
+		if (hint == LOOP_VECTORIZE) {
+			LLVMMetadataRef kv[2] = { LLVMMDStringInContext2(e->cx, what, strlen(what)),
+				LLVMValueAsMetadata(LLVMConstInt(e->i1, 1, 0)) };
+
+			ops[1] = LLVMMDNodeInContext2(e->cx, kv, 2);
+		} else {
+			LLVMMetadataRef k1 = LLVMMDStringInContext2(e->cx, what, strlen(what));
+
+			ops[1] = LLVMMDNodeInContext2(e->cx, &k1, 1);
+		}
 		node = LLVMMDNodeInContext2(e->cx, ops, 2);
 		LLVMMetadataReplaceAllUsesWith(tmp, node);
 		LLVMSetMetadata(br, LLVMGetMDKindIDInContext(e->cx, "llvm.loop", 9),
@@ -830,7 +966,7 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 	}
 	e->dimv[d] = e_loop_begin(e, &l, lo, hi, NULL);
 	nest(e, order + 1, n - 1, s, wx, f, env, vec_inner);
-	e_loop_end(e, &l, NULL, vec_inner && n == 1);
+	e_loop_end(e, &l, NULL, vec_inner && n == 1 ? LOOP_VECTORIZE : 0);
 }
 
 typedef struct LoopEnv {
@@ -1049,7 +1185,7 @@ static int emit_kernel(E *e, Kernel *k)
 	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
 	for (i = 0; i < k->nbind; i++)
 		e->bp[i] = LLVMGetParam(body, (unsigned)i);
-	e->dimv = xcalloc((size_t)k->ndims + 1, sizeof *e->dimv);
+	e->dimv = xcalloc((size_t)(k->ndims > 4 ? k->ndims : 4) + 1, sizeof *e->dimv);
 	for (i = 0; i < k->ndims; i++)
 		e->dimv[i] = e_i64(e, 0);
 	e->accp = xcalloc((size_t)k->nout + (size_t)k->naccs + 4, sizeof *e->accp);

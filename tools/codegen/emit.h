@@ -41,7 +41,9 @@ typedef struct ELoop {
 	LLVMValueRef var;
 } ELoop;
 LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef step);
-void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int force_vectorize);
+/* hint: 0, or one of these as loop metadata */
+enum { LOOP_VECTORIZE = 1, LOOP_NO_UNROLL = 2 };
+void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int hint);
 
 /* gemm.c */
 int gemm_emit(E *e, Kernel *k);

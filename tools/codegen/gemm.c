@@ -156,7 +156,15 @@ typedef struct GPlan {
 	int bd[64], nb, md[64], nm, nd[64], nn, kd[64], nk;
 	int64_t B, M, N, K;
 	int mr;
+	KExpr *bpack;         /* make_pack: B is packed in the GEMM kernel */
+	int64_t *pext;
 } GPlan;
+
+/* B panels packed in the GEMM kernel, one [K][NR] panel on the stack at a
+ * time while every row panel of A runs over it, instead of by a kernel of
+ * their own through memory: when a panel fits in L2 and there are enough
+ * panels to spread across threads */
+enum { BPACK_MAX_BYTES = 256 << 10, BPACK_MIN_PANELS = 8 };
 
 /* ---- compile-time packing of constants ---- */
 
@@ -412,6 +420,12 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		vinfo(g, RES(cst, 0))->mat = 1;
 		return RES(cst, 0);
 	}
+	if (side && p->B == 1 && panels >= BPACK_MIN_PANELS &&
+			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
+		p->bpack = body;
+		p->pext = (int64_t *)s.kc.ext;
+		return NULL;
+	}
 	{
 		Kernel *pk = kernel_new(g, op);
 		Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, &pt, 0, op->loc);
@@ -475,8 +489,12 @@ static void compact(Kernel *k)
 
 	if (k->out[0].epi)
 		mark_used(k->out[0].epi, used, &seen);
+	if (k->g.bpack)
+		mark_used(k->g.bpack, used, &seen);
 	pmap_free(&seen);
-	used[k->out[0].buf] = used[k->g.a] = used[k->g.bb] = 1;
+	used[k->out[0].buf] = used[k->g.a] = 1;
+	if (k->g.bb >= 0)
+		used[k->g.bb] = 1;
 	for (i = 0; i < k->nbind; i++) {
 		map[i] = n;
 		if (used[i])
@@ -486,10 +504,13 @@ static void compact(Kernel *k)
 	memset(&seen, 0, sizeof seen);
 	if (k->out[0].epi)
 		remap(k->out[0].epi, map, &seen);
+	if (k->g.bpack)
+		remap(k->g.bpack, map, &seen);
 	pmap_free(&seen);
 	k->out[0].buf = map[k->out[0].buf];
 	k->g.a = map[k->g.a];
-	k->g.bb = map[k->g.bb];
+	if (k->g.bb >= 0)
+		k->g.bb = map[k->g.bb];
 	free(used);
 	free(map);
 }
@@ -616,10 +637,16 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	/* bindings: keep the epilogue's, add the packs */
 	{
 		Kernel tmp = { .bind = &(KBind){ ap, ap->type, 0 } };
-		Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
 
 		k->g.a = rebind(k, &tmp, 0, 0);
-		k->g.bb = rebind(k, &tmp2, 0, 0);
+		k->g.bb = -1;
+		if (bp) {
+			Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
+
+			k->g.bb = rebind(k, &tmp2, 0, 0);
+		}
+		k->g.bpack = p.bpack;
+		k->g.pext = p.pext;
 	}
 	k->g.B = p.B, k->g.M = p.M, k->g.N = p.N, k->g.K = p.K;
 	k->g.mr = p.mr;
@@ -635,11 +662,13 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		k->grid[2] = 1;   /* the kernel loops over the batch */
 		k->grid[0] = np < want ? np : want;
 		want = (want + k->grid[0] - 1) / k->grid[0];
-		k->grid[1] = mp < want ? mp : want;
+		/* a B panel packed in the kernel is packed by one workgroup */
+		k->grid[1] = p.bpack ? 1 : mp < want ? mp : want;
 	}
 	compact(k);
-	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d\n",
-		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s\n",
+		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR,
+		p.bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
 }
 
@@ -746,6 +775,44 @@ int gemm_coef(const IExpr *x, int d, int64_t *c)
 	}
 }
 
+/* B's panel pn of batch b into the stack: its expression over (b, pn,
+ * k, column), NR columns as VW-lane vectors */
+static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	int ndims = k->ndims, j;
+	int64_t *ext = k->ext;
+	LLVMValueRef saved[4], kk;
+	ELoop lk;
+
+	/* the expression's indices are over the pack's domain */
+	k->ndims = 4;
+	k->ext = g->pext;
+	memcpy(saved, e->dimv, sizeof saved);
+	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	for (j = 0; j < NR; j += VW) {
+		LLVMValueRef v, off, st;
+
+		e_reset(e);
+		e->dimv[0] = b;
+		e->dimv[1] = pn;
+		e->dimv[2] = kk;
+		e->dimv[3] = e_i64(e, j);
+		e->vw = VW;
+		e->vdim = 3;
+		v = e_expr(e, g->bpack);
+		e->vw = 1;
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, NR), ""), e_i64(e, j), "");
+		st = LLVMBuildStore(e->b, v, LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
+		LLVMSetAlignment(st, 64);
+	}
+	e_reset(e);
+	e_loop_end(e, &lk, NULL, 0);
+	memcpy(e->dimv, saved, sizeof saved);
+	k->ndims = ndims;
+	k->ext = ext;
+}
+
 int gemm_emit(E *e, Kernel *k)
 {
 	KGemm *g = &k->g;
@@ -755,7 +822,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
 	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef acc[MRMAX][NR / VW], nlo, nhi, mlo, mhi, bidx;
+	LLVMValueRef acc[MRMAX][NR / VW], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL;
 	ELoop lb, ln, lm, lk;
 	int r, j;
 
@@ -765,19 +832,30 @@ int gemm_emit(E *e, Kernel *k)
 	for (r = 0; r < g->mr; r++)
 		for (j = 0; j < NR / VW; j++)
 			acc[r][j] = e_alloca(e, vt, "c");
+	tile = e_alloca(e, LLVMArrayType(e->f32, MRMAX * NR), "tile");
+	LLVMSetAlignment(tile, 64);
+	if (g->bpack) {
+		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * NR)), "bpanel");
+		LLVMSetAlignment(bloc, 64);
+	}
 	nlo = chunk_range(e, wx, nx, np, &nhi);
 	mlo = chunk_range(e, wy, ny, mp, &mhi);
 	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_i64(e, g->B), NULL);
 	{
 		LLVMValueRef pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
-		LLVMValueRef pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
+		LLVMValueRef pm, bsrc = g->bpack ? bloc : e->bp[g->bb];
+
+		if (g->bpack)
+			pack_panel(e, k, bloc, bidx, pn);
+		pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
 		LLVMValueRef abase, bbase, k0;
 
 		/* A panel: ((b * mp + pm) * K) * mr ; B panel: ((b * np + pn) * K) * NR */
 		abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
 			e_i64(e, g->K * g->mr), "");
-		bbase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
-			e_i64(e, g->K * NR), "");
+		bbase = g->bpack ? e_i64(e, 0) :
+			LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
+				e_i64(e, g->K * NR), "");
 		for (r = 0; r < g->mr; r++)
 			for (j = 0; j < NR / VW; j++)
 				LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
@@ -787,7 +865,7 @@ int gemm_emit(E *e, Kernel *k)
 			LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, NR), ""), "");
 
 			for (j = 0; j < NR / VW; j++)
-				bv[j] = vload(e, e->bp[g->bb], LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
+				bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
 			for (r = 0; r < g->mr; r++) {
 				LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao, e_i64(e, r), ""), 1);
 				LLVMValueRef sv;
@@ -809,52 +887,58 @@ int gemm_emit(E *e, Kernel *k)
 			}
 		}
 		e_loop_end(e, &lk, NULL, 0);
-		/* epilogue and store of the tile */
-		e->dimv[0] = bidx;
-		for (r = 0; r < g->mr; r++) {
-			LLVMValueRef m = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pm, e_i64(e, g->mr), ""), e_i64(e, r), "");
-			LLVMBasicBlockRef rowok = LLVMAppendBasicBlockInContext(e->cx, fn, "row");
-			LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(e->cx, fn, "nextrow");
-
-			LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, m, e_i64(e, g->M), ""), rowok, next);
-			LLVMPositionBuilderAtEnd(e->b, rowok);
-			e->dimv[1] = m;
+		/* the tile to the stack, then the epilogue and the store of each
+		 * row of it: one copy of the epilogue's code, not mr x NR/VW */
+		for (r = 0; r < g->mr; r++)
 			for (j = 0; j < NR / VW; j++) {
-				LLVMValueRef n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, NR), ""), e_i64(e, j * VW), "");
-				LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(e->cx, fn, "full");
-				LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
-				LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
-				LLVMValueRef c;
+				LLVMValueRef idx = e_i64(e, r * NR + j * VW);
+				LLVMValueRef st = LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
+					LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &idx, 1, ""));
 
-				LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
-					LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, g->N), ""), full, part);
-				LLVMPositionBuilderAtEnd(e->b, full);
-				c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
-				e->dimv[2] = n;
-				e->vw = VW;
-				e->vdim = 2;
-				store_tile_vec(e, k, c);
-				e->vw = 1;
-				LLVMBuildBr(e->b, done);
-				/* the last columns, one at a time */
-				LLVMPositionBuilderAtEnd(e->b, part);
-				{
-					ELoop lc;
-					LLVMValueRef ci = e_loop_begin(e, &lc, e_i64(e, 0),
-						LLVMBuildSub(e->b, e_i64(e, g->N), n, ""), NULL);
-					LLVMValueRef cv = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
-					LLVMValueRef s = LLVMBuildExtractElement(e->b, cv, ci, "");
-
-					/* at most VW - 1 of them */
-					e->dimv[2] = LLVMBuildAdd(e->b, n, ci, "");
-					store_tile_vec(e, k, s);
-					e_loop_end(e, &lc, NULL, 0);
-				}
-				LLVMBuildBr(e->b, done);
-				LLVMPositionBuilderAtEnd(e->b, done);
+				LLVMSetAlignment(st, 64);
 			}
-			LLVMBuildBr(e->b, next);
-			LLVMPositionBuilderAtEnd(e->b, next);
+		e->dimv[0] = bidx;
+		{
+			ELoop lr, lj;
+			LLVMValueRef m0 = LLVMBuildMul(e->b, pm, e_i64(e, g->mr), "");
+			LLVMValueRef left = LLVMBuildSub(e->b, e_i64(e, g->M), m0, "");
+			LLVMValueRef rows = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left,
+				e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
+			LLVMValueRef ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
+			LLVMValueRef ji, n, row;
+			LLVMBasicBlockRef full, part, done;
+
+			e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
+			ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, NR), e_i64(e, VW));
+			n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, NR), ""), ji, "");
+			row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, NR), ""), ji, "");
+			full = LLVMAppendBasicBlockInContext(e->cx, fn, "full");
+			part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
+			done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
+			LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
+				LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, g->N), ""), full, part);
+			LLVMPositionBuilderAtEnd(e->b, full);
+			e->dimv[2] = n;
+			e->vw = VW;
+			e->vdim = 2;
+			store_tile_vec(e, k, vload(e, tile, row, VW));
+			e->vw = 1;
+			LLVMBuildBr(e->b, done);
+			/* the last columns, one at a time (at most VW - 1 of them) */
+			LLVMPositionBuilderAtEnd(e->b, part);
+			{
+				ELoop lc;
+				LLVMValueRef ci = e_loop_begin(e, &lc, e_i64(e, 0),
+					LLVMBuildSub(e->b, e_i64(e, g->N), n, ""), NULL);
+
+				e->dimv[2] = LLVMBuildAdd(e->b, n, ci, "");
+				store_tile_vec(e, k, vload(e, tile, LLVMBuildAdd(e->b, row, ci, ""), 1));
+				e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
+			}
+			LLVMBuildBr(e->b, done);
+			LLVMPositionBuilderAtEnd(e->b, done);
+			e_loop_end(e, &lj, e_i64(e, VW), LOOP_NO_UNROLL);
+			e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 		}
 		e_reset(e);
 		e_loop_end(e, &lm, NULL, 0);

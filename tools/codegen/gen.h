@@ -17,6 +17,7 @@ typedef struct Opts {
 	const char *gpu_arch;  /* --target=cuda: sm_80 … */
 	int dump, opt, threads_hint;
 	int no_gemm;          /* --no-microkernel: loop nests only (testing) */
+	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int timing;           /* --timing: phase wall times on stderr */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
 } Opts;

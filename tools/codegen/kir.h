@@ -107,8 +107,11 @@ typedef enum KernKind { KK_LOOP, KK_GEMM } KernKind;
  * maps (b, m, n) through the output's store index. */
 typedef struct KGemm {
 	int64_t B, M, N, K;
-	int a, bb;           /* bindings of the packed operands */
+	int a, bb;           /* bindings of the packed operands (bb: -1 with bpack) */
 	int mr, nr;
+	KExpr *bpack;        /* B packed by the kernel itself, one panel at a
+	                      * time: its value over (batch, panel, k, column) */
+	int64_t *pext;       /* that domain's extents */
 } KGemm;
 
 typedef struct Kernel {

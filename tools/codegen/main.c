@@ -33,6 +33,8 @@ static const char usage[] =
 "                          kernel fused, its grid and bindings\n"
 "  -O0                     do not run LLVM's optimization pipeline\n"
 "  --no-microkernel        compile contractions as plain loop nests\n"
+"  --no-fused-pack         pack non-constant GEMM operands by kernels of\n"
+"                          their own, not inside the GEMM kernel\n"
 "  -j, --jobs=N            compile the kernels on N threads (default: one\n"
 "                          per CPU; the output is the same for any N)\n"
 "  --timing                wall time of each phase on stderr\n"
@@ -106,7 +108,8 @@ static void parse_args(int argc, char **argv, Opts *o)
 			o->dump = 1;
 		} else if (!strcmp(a, "-O0")) {
 			o->opt = 0;
-		} else if ((v = optval(argc, argv, &i, "--jobs")) || (v = optval(argc, argv, &i, "-j"))) {
+		} else if ((v = optval(argc, argv, &i, "--jobs")) || (v = optval(argc, argv, &i, "-j")) ||
+				(!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9' && (v = a + 2))) {
 			o->jobs = atoi(v);
 			if (o->jobs < 1)
 				tool_fail("--jobs wants a positive count, not '%s'", v);
@@ -114,6 +117,8 @@ static void parse_args(int argc, char **argv, Opts *o)
 			o->timing = 1;
 		} else if (!strcmp(a, "--no-microkernel")) {
 			o->no_gemm = 1;
+		} else if (!strcmp(a, "--no-fused-pack")) {
+			o->no_fuse_pack = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
 			debuginfo = 1;
 		} else if (a[0] == '-' && a[1]) {
