@@ -153,9 +153,18 @@ FILE *
 tool_open_out(const char *path)
 {
 	int fd;
+	struct stat st;
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
+	/* a device or a FIFO (-o /dev/null) is written in place: renaming a
+	 * temporary over it would replace it with a regular file */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (!(outfile = fopen(path, "wb")))
+			tool_fail("cannot write '%s': %s", path, strerror(errno));
+		outpath = xstrdup(path);
+		return outfile;
+	}
 	outpath = xstrdup(path);
 	tmppath = xmalloc(strlen(path) + 16);
 	sprintf(tmppath, "%s.tmpXXXXXX", path);
@@ -175,7 +184,8 @@ tool_abort(FILE *f)
 {
 	if (f == outfile && outfile) {
 		fclose(outfile);
-		unlink(tmppath);
+		if (tmppath)
+			unlink(tmppath);
 		outfile = NULL;
 	}
 }
@@ -193,11 +203,12 @@ tool_commit(FILE *f)
 		return;
 	if (fclose(f) != 0) {
 		outfile = NULL;
-		unlink(tmppath);
+		if (tmppath)
+			unlink(tmppath);
 		tool_fail("error writing '%s': %s", outpath, strerror(errno));
 	}
 	outfile = NULL;
-	if (rename(tmppath, outpath) != 0) {
+	if (tmppath && rename(tmppath, outpath) != 0) {
 		unlink(tmppath);
 		tool_fail("cannot write '%s': %s", outpath, strerror(errno));
 	}

@@ -71,6 +71,20 @@ setup() {
   [ -z "$(ls "$T" | grep tmp)" ]
 }
 
+@test "-o to a FIFO or a device writes into it, not over it" {
+  mkfifo "$T/fifo"
+  timeout 20 cat "$T/fifo" > "$T/got" &
+  bin/torch-opt -p '' "$IN/linear-torch.mlir" -o "$T/fifo"
+  wait
+  [ -p "$T/fifo" ]
+  grep -q torch.aten.mm "$T/got"
+  [ -w /dev/full ] || skip "no /dev/full"
+  run bin/torch-opt -p '' "$IN/linear-torch.mlir" -o /dev/full
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"error writing '/dev/full'"* ]]
+  [ -c /dev/full ]
+}
+
 @test "reads stdin by default and with -" {
   run bin/torch-opt -p '' < "$IN/linear-torch.mlir"
   [ "$status" -eq 0 ]
