@@ -515,6 +515,29 @@ static void compact(Kernel *k)
 	free(map);
 }
 
+/* rows of the micro-kernel's tile for M rows: the count of 8 to 12 that
+ * pads the least (all of them below 12) */
+static int pick_mr(int64_t M)
+{
+	int best = MRMAX, j;
+	int64_t waste = (M + MRMAX - 1) / MRMAX * MRMAX - M;
+
+	if (M <= MRMAX)
+		return (int)M;
+	for (j = 8; j < MRMAX; j++) {
+		int64_t w = (M + j - 1) / j * j - M;
+
+		if (w * MRMAX < waste * j)
+			best = j, waste = w;
+	}
+	return best;
+}
+
+static int64_t padded(int64_t n, int64_t tile)
+{
+	return (n + tile - 1) / tile * tile;
+}
+
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 {
 	KOut *o = &k->out[0];
@@ -594,22 +617,24 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	for (i = 0; i < p.nk; i++) p.K *= k->ext[p.kd[i]];
 	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
 		return 0;
-	p.mr = p.M < MRMAX ? (int)p.M : MRMAX;
-	if (p.M > MRMAX) {
-		/* the row count that wastes the least padding */
-		int best = MRMAX;
-		int64_t waste = (p.M + MRMAX - 1) / MRMAX * MRMAX - p.M;
+	/* B's columns run along the output's innermost dim, stored as vectors;
+	 * when that leaves much of the last 32-wide panel empty (a 7x7 or 14x14
+	 * feature map against 512 channels) and the other way round pads less,
+	 * the operands trade places and the tile is stored lane by lane */
+	if ((p.N + NR - 1) / NR * NR * padded(p.M, pick_mr(p.M)) * 10 >
+			(p.M + NR - 1) / NR * NR * padded(p.N, pick_mr(p.N)) * 11 && p.M >= 8) {
+		int t[64];
+		int64_t n = p.N;
+		KExpr *x1 = a;
 
-		for (j = 8; j < MRMAX; j++) {
-			int64_t w = (p.M + j - 1) / j * j - p.M;
-
-			if (w * MRMAX < waste * j)
-				best = j, waste = w;
-		}
-		p.mr = best;
+		memcpy(t, p.md, sizeof t);
+		memcpy(p.md, p.nd, sizeof t);
+		memcpy(p.nd, t, sizeof t);
+		j = p.nm, p.nm = p.nn, p.nn = j;
+		p.N = p.M, p.M = n;
+		a = b, b = x1;
 	}
-	if (getenv("FXPIPE_GEMM_MR"))
-		p.mr = atoi(getenv("FXPIPE_GEMM_MR"));
+	p.mr = pick_mr(p.M);
 	ap = make_pack(g, k, a, &p, 0, fp, op);
 	bp = make_pack(g, k, b, &p, 1, fp, op);
 	/* the epilogue and the store, in the (b, m, n) domain */
