@@ -339,6 +339,33 @@ resource_list(Ctx *c)
 	return c->res;
 }
 
+/* Adds a resource holding data (malloc'd, now the context's). */
+static Resource *
+resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
+	size_t size, uint32_t align)
+{
+	Resource *r = arena_alloc(c, sizeof *r);
+	char buf[512];
+	int k;
+
+	/* uniquify the key the way MLIR does: name, name_1, name_2... */
+	snprintf(buf, sizeof buf, "%s", name);
+	for (k = 1; resource_get(c, buf); k++)
+		snprintf(buf, sizeof buf, "%s_%d", name, k);
+	r->name = intern(c, buf);
+	r->dialect = intern(c, dialect);
+	r->size = size;
+	r->align = align ? align : 8;
+	r->data = data;
+	ctx_own(c, r->data);
+	if (c->reslast)
+		c->reslast->next = r;
+	else
+		c->res = r;
+	c->reslast = r;
+	return r;
+}
+
 Resource *
 resource_new(Ctx *c, const char *dialect, const char *name,
 	const void *data, size_t size, uint32_t align)
@@ -354,26 +381,14 @@ Resource *
 resource_alloc(Ctx *c, const char *dialect, const char *name, size_t size,
 	uint32_t align)
 {
-	Resource *r = arena_alloc(c, sizeof *r);
-	char buf[512];
-	int k;
+	return resource_add(c, dialect, name, xmalloc(size), size, align);
+}
 
-	/* uniquify the key the way MLIR does: name, name_1, name_2... */
-	snprintf(buf, sizeof buf, "%s", name);
-	for (k = 1; resource_get(c, buf); k++)
-		snprintf(buf, sizeof buf, "%s_%d", name, k);
-	r->name = intern(c, buf);
-	r->dialect = intern(c, dialect);
-	r->size = size;
-	r->align = align ? align : 8;
-	r->data = xmalloc(size);
-	ctx_own(c, r->data);
-	if (c->reslast)
-		c->reslast->next = r;
-	else
-		c->res = r;
-	c->reslast = r;
-	return r;
+Resource *
+resource_adopt(Ctx *c, const char *dialect, const char *name, void *data,
+	size_t size, uint32_t align)
+{
+	return resource_add(c, dialect, name, data, size, align);
 }
 
 /* ---- floats ---- */

@@ -273,6 +273,9 @@ Resource *resource_new(Ctx *c, const char *dialect, const char *name,
 /* As resource_new, with size bytes left for the caller to fill. */
 Resource *resource_alloc(Ctx *c, const char *dialect, const char *name,
 	size_t size, uint32_t align);
+/* As resource_new, taking data (malloc'd) rather than copying it. */
+Resource *resource_adopt(Ctx *c, const char *dialect, const char *name,
+	void *data, size_t size, uint32_t align);
 Resource *resource_get(Ctx *c, const char *name);
 Resource *resource_list(Ctx *c);
 

@@ -3,6 +3,7 @@
  * ops while keeping function signatures in step, and refining result
  * types in place.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -145,8 +146,10 @@ b_literal(B *b, Type *vt, const void *data, size_t nbytes)
 	return b_literal_named(b, vt, data, nbytes, NULL);
 }
 
-Value *
-b_literal_named(B *b, Type *vt, const void *data, size_t nbytes, const char *name)
+/* data is copied, or taken when owned (malloc'd) is data. */
+static Value *
+literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
+	void *owned)
 {
 	Type *bt = ty_to_builtin(b->c, vt);
 	size_t esz = elem_size(vt->elem);
@@ -157,13 +160,30 @@ b_literal_named(B *b, Type *vt, const void *data, size_t nbytes, const char *nam
 		a = at_dense(b->c, bt, data, esz, 1);
 	else if (nbytes <= 64)
 		a = at_dense(b->c, bt, data, nbytes, 0);
-	else
-		a = at_dense_resource(b->c, bt, resource_new(b->c, "builtin",
-		    name ? name : "torch_folded", data, nbytes, 64));
+	else {
+		name = name ? name : "torch_folded";
+		a = at_dense_resource(b->c, bt, owned
+		    ? resource_adopt(b->c, "builtin", name, owned, nbytes, 64)
+		    : resource_new(b->c, "builtin", name, data, nbytes, 64));
+		owned = NULL;
+	}
+	free(owned);
 	op = op_new(b->c, "torch.vtensor.literal", 0, NULL, 1, &vt, 0, b->loc);
 	op_set_attr(b->c, op, "value", a);
 	op_insert_before(b->at, op);
 	return RES(op, 0);
+}
+
+Value *
+b_literal_named(B *b, Type *vt, const void *data, size_t nbytes, const char *name)
+{
+	return literal(b, vt, data, nbytes, name, NULL);
+}
+
+Value *
+b_literal_take(B *b, Type *vt, void *data, size_t nbytes, const char *name)
+{
+	return literal(b, vt, data, nbytes, name, data);
 }
 
 /* ---- replacing and refining ---- */

@@ -35,6 +35,21 @@ lit_load(Value *v, int64_t *n)
 	return out;
 }
 
+const uint8_t *
+lit_f32(Value *v, int64_t *n)
+{
+	Attr *a = value_const(v);
+	size_t nb;
+	const uint8_t *p;
+
+	if (!lit_load_ok(v) || a->type->elem->kind != TY_F32
+	    || (a->kind == AT_DENSE && a->splat))
+		return NULL;
+	*n = ty_numel(v->type);
+	p = dense_bytes(a, &nb);
+	return nb >= (size_t)*n * 4 ? p : NULL;
+}
+
 static void
 put(uint8_t *p, const Type *d, double v)
 {
@@ -62,13 +77,16 @@ lit_make(B *b, Type *vt, const double *vals, int64_t n, const char *name)
 	size_t esz = elem_size(vt->elem), nb = mulsz(n, esz);
 	uint8_t *buf = xmalloc(nb ? nb : 1);
 	int64_t i;
-	Value *v;
 
-	for (i = 0; i < n; i++)
-		put(buf + i * esz, vt->elem, vals[i]);
-	v = b_literal_named(b, vt, buf, nb, name);
-	free(buf);
-	return v;
+	if (vt->elem->kind == TY_F32)
+		for (i = 0; i < n; i++) {
+			float f = (float)vals[i];
+			memcpy(buf + 4 * i, &f, 4);
+		}
+	else
+		for (i = 0; i < n; i++)
+			put(buf + i * esz, vt->elem, vals[i]);
+	return b_literal_take(b, vt, buf, nb, name);
 }
 
 const char *

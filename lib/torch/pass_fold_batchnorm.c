@@ -19,6 +19,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <stdlib.h>
 
 #include "pass.h"
 #include "torch.h"
@@ -99,35 +101,70 @@ derived(Value *v, Value *w, const char *sfx)
 	return s;
 }
 
+/* The weight scaled per output channel, as a new literal: an f32 weight
+ * straight from its bytes to the new ones (the weights of a whole network
+ * pass through here), any other through doubles. */
+static Value *
+scaled_weight(B *b, Value *wv, const double *s, int64_t ch, const char *name)
+{
+	int64_t n, per, i, k;
+	const uint8_t *p = lit_f32(wv, &n);
+	double *w;
+	Value *v;
+
+	if (p) {
+		uint8_t *out = xmalloc(mulsz(n ? n : 1, 4));
+
+		per = n / ch;
+		for (i = 0; i < ch; i++)
+			for (k = i * per; k < (i + 1) * per; k++) {
+				float f;
+
+				memcpy(&f, p + 4 * k, 4);
+				f = (float)(f * s[i]);
+				memcpy(out + 4 * k, &f, 4);
+			}
+		memcpy(out + 4 * ch * per, p + 4 * ch * per, 4 * (size_t)(n - ch * per));
+		return b_literal_take(b, wv->type, out, (size_t)n * 4, name);
+	}
+	if (!(w = lit_load(wv, &n)))
+		return NULL;
+	per = n / ch;
+	for (i = 0; i < ch; i++)
+		for (k = i * per; k < (i + 1) * per; k++)
+			w[k] *= s[i];
+	v = lit_make(b, wv->type, w, n, name);
+	free(w);
+	return v;
+}
+
 static int
 fold(Ctx *c, Op *bn)
 {
 	Norm n;
 	Op *l;
 	Value *wv, *bv, *nw, *nb;
-	double *w = NULL, *bias = NULL, *g = NULL, *be = NULL, *m = NULL, *var = NULL;
-	int64_t nwel, ch, per, i;
+	double *s = NULL, *bias = NULL, *g = NULL, *be = NULL, *m = NULL, *var = NULL;
+	int64_t ch, i;
 	int ok = 0;
 
 	if (!norm_of(bn, &n) || !layer_ok(l = n.x->def))
 		return 0;
 	wv = OPND(l, 1), bv = OPND(l, 2);
 	if (tt_rank(wv->type) < 1 || (ch = wv->type->dims[0]) <= 0
-	    || !(w = lit_load(wv, &nwel)) || !(bias = channel(bv, ch, 0))
+	    || !lit_load_ok(wv) || !(bias = channel(bv, ch, 0))
 	    || !(g = channel(n.gamma, ch, 1)) || !(be = channel(n.beta, ch, 0))
 	    || !(m = channel(n.mean, ch, 0)) || !(var = channel(n.var, ch, 0)))
 		goto out;
-	per = nwel / ch;
+	s = xmalloc(ch * sizeof *s);
 	for (i = 0; i < ch; i++) {
-		double s = g[i] / sqrt(var[i] + n.eps);
-		for (int64_t k = 0; k < per; k++)
-			w[i * per + k] *= s;
-		bias[i] = (bias[i] - m[i]) * s + be[i];
+		s[i] = g[i] / sqrt(var[i] + n.eps);
+		bias[i] = (bias[i] - m[i]) * s[i] + be[i];
 	}
 	B b = b_at(c, l);
 	char *wn = derived(wv, wv, ".bn"), *bn_ = derived(bv, wv, ".bn");
 	int64_t cdim = ch;
-	nw = lit_make(&b, wv->type, w, nwel, wn);
+	nw = scaled_weight(&b, wv, s, ch, wn);
 	nb = lit_make(&b, tt_vt(c, 1, &cdim, tt_dtype(wv->type)), bias, ch, bn_);
 	free(wn), free(bn_);
 	op_set_operand(l, 1, nw);
@@ -136,7 +173,7 @@ fold(Ctx *c, Op *bn)
 	torch_replace(c, bn, vals);
 	ok = 1;
 out:
-	free(w), free(bias), free(g), free(be), free(m), free(var);
+	free(s), free(bias), free(g), free(be), free(m), free(var);
 	return ok;
 }
 

@@ -113,6 +113,9 @@ Value *b_op3(B *b, const char *name, Value *x, Value *y, Value *z);
 Value *b_literal(B *b, Type *vt, const void *data, size_t nbytes);
 Value *b_literal_named(B *b, Type *vt, const void *data, size_t nbytes,
 	const char *name);
+/* The same, taking data (malloc'd) instead of copying it. */
+Value *b_literal_take(B *b, Type *vt, void *data, size_t nbytes,
+	const char *name);
 
 /* ---- literals (literal.c) ---- */
 
@@ -122,6 +125,9 @@ double *lit_load(Value *v, int64_t *n);
 /* A literal of vt (static, a float, int or bool dtype) from n doubles. */
 Value *lit_make(B *b, Type *vt, const double *vals, int64_t n, const char *name);
 int lit_load_ok(Value *v);      /* would lit_load succeed? */
+/* The packed f32 bytes of the literal behind v (n elements), or NULL
+ * when it is not a non-splat f32 literal. */
+const uint8_t *lit_f32(Value *v, int64_t *n);
 /* The resource name behind a literal, or NULL. */
 const char *lit_name(Value *v);
 
