@@ -261,52 +261,77 @@ static LLVMValueRef scalar_load(E *e, KExpr *x)
 	return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 0);
 }
 
+/* lane l of the vector: i0 + l * step (step 1 or 2)?  An i1. */
+static LLVMValueRef lanes_step(E *e, LLVMValueRef off, LLVMValueRef i0, LLVMTypeRef it, int step)
+{
+	LLVMValueRef lanes[64], eq;
+	int i;
+
+	for (i = 0; i < e->vw; i++)
+		lanes[i] = LLVMConstInt(it, (unsigned long long)(i * step), 0);
+	eq = LLVMBuildICmp(e->b, LLVMIntEQ, off,
+		LLVMBuildAdd(e->b, splat(e, i0), LLVMConstVector(lanes, (unsigned)e->vw), ""), "");
+	eq = LLVMBuildBitCast(e->b, eq, LLVMIntTypeInContext(e->cx, (unsigned)e->vw), "");
+	return LLVMBuildICmp(e->b, LLVMIntEQ, eq, LLVMConstAllOnes(LLVMIntTypeInContext(e->cx, (unsigned)e->vw)), "");
+}
+
+static LLVMValueRef load_at(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i, unsigned align)
+{
+	LLVMValueRef v = LLVMBuildLoad2(e->b, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i, 1, ""), "");
+
+	LLVMSetAlignment(v, align);
+	return v;
+}
+
 /* A load whose address is not provably contiguous along the vector dim:
- * the lanes' offsets as a vector; where they turn out to be consecutive
- * at run time (an im2col row away from the padding and the row's end), one
- * vector load, else one gather */
+ * the lanes' offsets as a vector.  Where they turn out consecutive at run
+ * time (an im2col row away from the padding and the row's end), one
+ * vector load; every second element (a stride-2 convolution or pooling),
+ * two loads and a shuffle; else a gather. */
 static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
 {
 	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
 	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { vt, pt };
 	LLVMTypeRef it = vindex_type(e, t);
-	LLVMValueRef off = vindex(e, lin, it), args[4], lanes[64], i0, eq, v1, v2, phi, p0;
-	LLVMValueRef vals[2];
-	LLVMBasicBlockRef bbs[2], run, scat, join;
-	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
-	int i;
+	LLVMValueRef off = vindex(e, lin, it), args[4], lanes[64], i0, v[3], phi;
+	LLVMBasicBlockRef bb[3], s2test, join;
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18), al = (unsigned)elem_size(t->elem);
+	int i, vw = e->vw;
 
-	for (i = 0; i < e->vw; i++)
-		lanes[i] = LLVMConstInt(it, (unsigned long long)i, 0);
 	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
-	eq = LLVMBuildICmp(e->b, LLVMIntEQ, off,
-		LLVMBuildAdd(e->b, splat(e, i0), LLVMConstVector(lanes, (unsigned)e->vw), ""), "");
-	eq = LLVMBuildBitCast(e->b, eq, LLVMIntTypeInContext(e->cx, (unsigned)e->vw), "");
-	run = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
-	scat = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
+	bb[0] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
+	s2test = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2?");
+	bb[1] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2");
+	bb[2] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
 	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, eq,
-		LLVMConstAllOnes(LLVMIntTypeInContext(e->cx, (unsigned)e->vw)), ""), run, scat);
-	LLVMPositionBuilderAtEnd(e->b, run);
-	p0 = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &i0, 1, "");
-	v1 = LLVMBuildLoad2(e->b, vt, p0, "");
-	LLVMSetAlignment(v1, (unsigned)elem_size(t->elem));
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 1), bb[0], s2test);
+	LLVMPositionBuilderAtEnd(e->b, bb[0]);
+	v[0] = load_at(e, vt, mt, x->buf, i0, al);
 	LLVMBuildBr(e->b, join);
-	LLVMPositionBuilderAtEnd(e->b, scat);
-	for (i = 0; i < e->vw; i++)
+	LLVMPositionBuilderAtEnd(e->b, s2test);
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
+	/* elements i0 .. i0 + 2 (vw - 1): lanes 0, 2, … of the first load and
+	 * 1, 3, … of one starting vw - 1 later, so nothing past the last is read */
+	LLVMPositionBuilderAtEnd(e->b, bb[1]);
+	for (i = 0; i < vw; i++)
+		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(i < vw / 2 ? 2 * i : vw + 2 * (i - vw / 2) + 1), 0);
+	v[1] = LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, x->buf, i0, al),
+		load_at(e, vt, mt, x->buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(it, (unsigned long long)vw - 1, 0), ""), al),
+		LLVMConstVector(lanes, (unsigned)vw), "");
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, bb[2]);
+	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i1, 1, 0);
 	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
-	args[1] = LLVMConstInt(e->i32, elem_size(t->elem), 0);
-	args[2] = LLVMConstVector(lanes, (unsigned)e->vw);
+	args[1] = LLVMConstInt(e->i32, al, 0);
+	args[2] = LLVMConstVector(lanes, (unsigned)vw);
 	args[3] = LLVMGetUndef(vt);
-	v2 = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+	v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
 		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 	phi = LLVMBuildPhi(e->b, vt, "");
-	vals[0] = v1, vals[1] = v2;
-	bbs[0] = run, bbs[1] = scat;
-	LLVMAddIncoming(phi, vals, bbs, 2);
+	LLVMAddIncoming(phi, v, bb, 3);
 	return phi;
 }
 

@@ -318,12 +318,6 @@ static int run(Gen *g, Opts *o, FILE *out)
 	op_set_attr(g->c, g->module, "fxvm.features", at_str(g->c, feat));
 	if (verify(g->module))
 		goto out;
-	{
-		PrintOpts po = { debuginfo, 0 };
-
-		print_module(out, g->module, &po);
-	}
-	phase_done(g, "print");
 	rc = 0;
 out:
 	for (i = 0; i < nf; i++)
@@ -344,7 +338,8 @@ int main(int argc, char **argv)
 	Opts o;
 	Gen g;
 	size_t len, olen = 0;
-	char *text, *obuf = NULL;
+	const char *text;
+	char *obuf = NULL;
 	FILE *mem;
 	int rc = -1;
 
@@ -353,7 +348,7 @@ int main(int argc, char **argv)
 	tool_name = "codegen";
 	parse_args(argc, argv, &o);
 	t_start = t_last = now();
-	text = tool_read(o.input, &len);
+	text = tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
 	g.c = ctx_new();
 	g.o = &o;
@@ -363,14 +358,6 @@ int main(int argc, char **argv)
 	if (g.module && !diag_errors && verify(g.module) == 0)
 		rc = run(&g, &o, mem);
 	fclose(mem);
-	free(text);
-	for (int i = 0; i < g.nk; i++) {
-		free(g.k[i]->bind);
-		buf_free(&g.k[i]->fused);
-	}
-	free(g.k);
-	pmap_free(&g.vi);
-	ctx_free(g.c);
 	if (rc || diag_errors) {
 		free(obuf);
 		return 1;
@@ -378,12 +365,27 @@ int main(int argc, char **argv)
 	{
 		FILE *out = tool_open_out(o.output);
 
-		fwrite(obuf, 1, olen, out);
+		if (o.emit || o.dump) {
+			fwrite(obuf, 1, olen, out);
+		} else {
+			/* the module, printed once everything has succeeded */
+			PrintOpts po = { debuginfo, 0 };
+
+			print_module(out, g.module, &po);
+		}
 		free(obuf);
 		tool_commit(out);
-		phase_done(&g, "write");
+		phase_done(&g, "print and write");
 		if (o.timing)
 			fprintf(stderr, "  %8.4f s  total\n", now() - t_start);
 	}
+	for (int i = 0; i < g.nk; i++) {
+		free(g.k[i]->bind);
+		buf_free(&g.k[i]->fused);
+	}
+	free(g.k);
+	pmap_free(&g.vi);
+	ctx_free(g.c);
+	tool_unmap(text);
 	return 0;
 }
