@@ -339,10 +339,11 @@ resource_list(Ctx *c)
 	return c->res;
 }
 
-/* Adds a resource holding data (malloc'd, now the context's). */
+/* Adds a resource holding data: malloc'd and now the context's if own,
+ * else the caller's. */
 static Resource *
 resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
-	size_t size, uint32_t align)
+	size_t size, uint32_t align, int own)
 {
 	Resource *r = arena_alloc(c, sizeof *r);
 	char buf[512];
@@ -357,7 +358,8 @@ resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
 	r->size = size;
 	r->align = align ? align : 8;
 	r->data = data;
-	ctx_own(c, r->data);
+	if (own)
+		ctx_own(c, r->data);
 	if (c->reslast)
 		c->reslast->next = r;
 	else
@@ -381,14 +383,21 @@ Resource *
 resource_alloc(Ctx *c, const char *dialect, const char *name, size_t size,
 	uint32_t align)
 {
-	return resource_add(c, dialect, name, xmalloc(size), size, align);
+	return resource_add(c, dialect, name, xmalloc(size), size, align, 1);
 }
 
 Resource *
 resource_adopt(Ctx *c, const char *dialect, const char *name, void *data,
 	size_t size, uint32_t align)
 {
-	return resource_add(c, dialect, name, data, size, align);
+	return resource_add(c, dialect, name, data, size, align, 1);
+}
+
+Resource *
+resource_borrow(Ctx *c, const char *dialect, const char *name,
+	const void *data, size_t size, uint32_t align)
+{
+	return resource_add(c, dialect, name, (uint8_t *)data, size, align, 0);
 }
 
 /* ---- floats ---- */

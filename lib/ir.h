@@ -276,6 +276,10 @@ Resource *resource_alloc(Ctx *c, const char *dialect, const char *name,
 /* As resource_new, taking data (malloc'd) rather than copying it. */
 Resource *resource_adopt(Ctx *c, const char *dialect, const char *name,
 	void *data, size_t size, uint32_t align);
+/* As resource_new, pointing at data, which the caller keeps alive as long
+ * as the context and which is never written through the resource. */
+Resource *resource_borrow(Ctx *c, const char *dialect, const char *name,
+	const void *data, size_t size, uint32_t align);
 Resource *resource_get(Ctx *c, const char *name);
 Resource *resource_list(Ctx *c);
 

@@ -1,9 +1,9 @@
 /* weights.c - the safetensors file beside the JSON, mapped read-only and
  * checked up front: header length, JSON header, and for every weight the
  * JSON declares, its dtype and data_offsets against the file and its byte
- * size against its shape.  Each weight's bytes are copied once, into the
- * dense_resource blob of its torch.vtensor.literal; the mapped pages are
- * dropped after the copy so that memory stays near one copy. */
+ * size against its shape.  Each weight's dense_resource blob points into
+ * the mapping, which stays until exit: the bytes are never copied, and the
+ * printer reads them straight from the page cache. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -174,25 +174,11 @@ weights_open(Imp *im)
 void
 weights_close(Imp *im)
 {
-	if (im->w.map)
-		munmap((void *)im->w.map, im->w.size);
-	im->w.map = NULL;
+	/* the mapping stays: the resources point into it */
 	json_decref(im->w.header);
 	json_decref(im->w.decl);
 	json_decref(im->w.res);
 	im->w.header = im->w.decl = im->w.res = NULL;
-}
-
-/* Drop the mapped pages wholly inside [p, p+n): they are copied. */
-static void
-drop_pages(const unsigned char *p, size_t n)
-{
-	uintptr_t pg = sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(pg - 1);
-
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 /* A resource key: the weight's name where it is a bare identifier. */
@@ -225,9 +211,8 @@ weight_resource(Imp *im, const char *name, json_t *t)
 		return (Resource *)(intptr_t)json_integer_value(cached);
 	lo = json_integer_value(json_array_get(off, 0));
 	hi = json_integer_value(json_array_get(off, 1));
-	r = resource_new(im->c, "builtin", resource_key(im, name), im->w.data + lo,
+	r = resource_borrow(im->c, "builtin", resource_key(im, name), im->w.data + lo,
 	    hi - lo, dtype_size(json_string_value(json_object_get(t, "dtype"))));
-	drop_pages(im->w.data + lo, hi - lo);
 	json_object_set_new(im->w.res, name, json_integer((intptr_t)r));
 	return r;
 }
