@@ -420,7 +420,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		vinfo(g, RES(cst, 0))->mat = 1;
 		return RES(cst, 0);
 	}
-	if (side && p->B == 1 && panels >= BPACK_MIN_PANELS &&
+	if (side && panels >= BPACK_MIN_PANELS &&
 			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
 		p->bpack = body;
 		p->pext = (int64_t *)s.kc.ext;
