@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """bench.py OUTDIR - the table of `make bench` (run it through bench/run.sh).
 
-For each of the five test models (tests/e2e/e2e_models.py): the compile
+For each of the five test models (tests/e2e/e2e_models.py) and resnet50
+(bench/models.py): the compile
 time of the whole pipe, fx-import through vmpack (fx-export, the Python
 side, not counted); fxpipe's latency, the median of `vmrun --benchmark`,
 next to PyTorch eager's (bench/eager.py, in a process of its own, same
 thread count), at 1 thread and at all cores; and vmrun's peak memory
 (--stats: the function's arena, inputs and results, and the process's max
-RSS) next to PyTorch's max RSS.  Then a 1024^3 f32 matmul, a torch-level
-model through the same pipe, in GFLOP/s next to the FMA peak that
-bench/fma-peak measures.
+RSS) next to PyTorch's max RSS.  Then f32 matmuls as torch-level models
+through the same pipe (1024^3 with both operands inputs, and the
+128x768x3072 linear layer of a transformer FFN with a constant weight),
+in GFLOP/s next to the FMA peak that bench/fma-peak measures.
 
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_MODELS (a subset), FMA_PEAK (the fma-peak binary's output).
 """
+import importlib.util
 import os
 import re
 import subprocess
@@ -27,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BIN = os.path.join(ROOT, "bin")
 E2E = os.path.join(ROOT, "tests", "e2e")
-MODELS = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer"]
+MODELS = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "resnet50"]
+SOURCES = {"resnet50": os.path.join(HERE, "models.py")}
 
 
 def sh(cmd, env=None):
@@ -70,6 +74,20 @@ def eager(src, name, threads, runs):
     return float(med), int(rss)
 
 
+def factory_inputs(src, name, out):
+    """The factory's example inputs as .npy files (the same inputs eager.py
+    runs on: the factories seed themselves)."""
+    spec = importlib.util.spec_from_file_location("bench_src_" + name, src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    _, inputs = getattr(mod, name)()
+    paths = []
+    for i, x in enumerate(inputs):
+        paths.append(os.path.join(out, "%s.in%d.npy" % (name, i)))
+        np.save(paths[-1], x.detach().numpy())
+    return paths
+
+
 def ms(us):
     return "%.4g" % (us / 1e3)
 
@@ -80,7 +98,6 @@ def main():
     runs = max(20, int(os.environ.get("BENCH_RUNS", "20")))
     ncpu = len(os.sched_getaffinity(0))
     names = os.environ.get("BENCH_MODELS", " ".join(MODELS)).split()
-    src = os.path.join(E2E, "e2e_models.py")
     blas = os.environ.get("BENCH_BLAS", "?")
     cpu = "?"
     with open("/proc/cpuinfo") as f:
@@ -97,9 +114,9 @@ def main():
     lines += [hdr, "-" * len(hdr)]
     print("\n".join(lines), flush=True)
     for name in names:
+        src = SOURCES.get(name, os.path.join(E2E, "e2e_models.py"))
         vmfb, ct = compile_model(src, name, out)
-        ins = sorted(p for p in os.listdir(os.path.join(E2E, "expected")) if p.startswith(name + ".in"))
-        ins = [os.path.join(E2E, "expected", p) for p in ins]
+        ins = factory_inputs(src, name, out)
         row = ["%-26s %7.2fs" % (name, ct)]
         peak = rss = prss = 0
         for t in (1, ncpu):
@@ -109,27 +126,25 @@ def main():
         row.append("%10.1f %10.1f %10.1f" % (peak / 1e6, rss / 1024, prss / 1024))
         lines.append(" | ".join(row))
         print(lines[-1], flush=True)
-    # the 1024^3 matmul
+    # the matmuls
     mm = os.path.join(HERE, "matmul.py")
-    vmfb, _ = compile_model(mm, "matmul_1024", out)
-    r = np.random.RandomState(0)
-    ins = []
-    for i in range(2):
-        ins.append(os.path.join(out, "mm%d.npy" % i))
-        np.save(ins[-1], r.randn(1024, 1024).astype(np.float32))
-    flop = 2.0 * 1024 ** 3
     peak_s = os.environ.get("FMA_PEAK", "").split()
     peak1 = float(peak_s[0]) if peak_s else float("nan")
     lines.append("")
-    lines.append("f32 matmul 1024x1024x1024 (GFLOP/s): FMA peak %.1f per core (%s, bench/fma-peak.c)"
+    lines.append("f32 matmul GFLOP/s: FMA peak %.1f per core (%s, bench/fma-peak.c)"
                  % (peak1, peak_s[1] if len(peak_s) > 1 else "?"))
-    for t in (1, ncpu):
-        f_us, _, _ = vmrun(vmfb, ins, t, runs)
-        p_us, _ = eager(mm, "matmul_1024", t, runs)
-        lines.append("  %d thread%s: fxpipe %.1f (%.0f%% of %.1f peak), PyTorch %.1f" % (
-            t, "s" if t > 1 else " ", flop / f_us / 1e3, 100 * flop / f_us / 1e3 / (peak1 * t), peak1 * t,
-            flop / p_us / 1e3))
-    print("\n".join(lines[-3:]))
+    print(lines[-1])
+    for name, what, flop in (("matmul_1024", "1024x1024x1024", 2.0 * 1024 ** 3),
+                             ("ffn_128x768x3072", "128x768x3072 FFN linear", 2.0 * 128 * 768 * 3072)):
+        vmfb, _ = compile_model(mm, name, out)
+        ins = factory_inputs(mm, name, out)
+        for t in (1, ncpu):
+            f_us, _, _ = vmrun(vmfb, ins, t, runs)
+            p_us, _ = eager(mm, name, t, runs)
+            lines.append("  %-24s %d thread%s: fxpipe %6.1f (%3.0f%% of %.1f peak), PyTorch %6.1f" % (
+                what, t, "s" if t > 1 else " ", flop / f_us / 1e3, 100 * flop / f_us / 1e3 / (peak1 * t),
+                peak1 * t, flop / p_us / 1e3))
+            print(lines[-1], flush=True)
     lines.append("")
     lines.append("compile: fx-import | torch-opt | torch-lower | codegen | vmpack, wall time; "
                  "fx = fxpipe (vmrun --benchmark), pt = PyTorch eager; ratio = fx / pt; "
