@@ -20,7 +20,7 @@ _spec = importlib.util.spec_from_file_location(
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
-NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer"]
+NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -84,6 +84,42 @@ def mobilenet_v2():
 
 def transformer_encoder_layer():
     return _make("transformer_encoder_layer")
+
+
+class ConvPaths(nn.Module):
+    """One of each way codegen compiles a convolution: im2col packed inside
+    the GEMM kernel (3x3 stride 1 padded, 7x7 stride 2, depthwise stride 1
+    and 2, 1x1), packed by a kernel of its own (few panels), and with the
+    operands traded (a 7x7 map against 64 channels), with batch norm,
+    relu and a residual add in the epilogues."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 7, stride=2, padding=3, bias=False)
+        self.bn0 = nn.BatchNorm2d(16)
+        self.c3 = nn.Conv2d(16, 16, 3, padding=1)
+        self.dw = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.dw2 = nn.Conv2d(16, 16, 3, stride=2, padding=1, groups=16)
+        self.pw = nn.Conv2d(16, 32, 1)
+        self.bn1 = nn.BatchNorm2d(32)
+        self.small = nn.Conv2d(32, 64, 3, stride=2, padding=1)
+        self.tiny = nn.Conv2d(64, 64, 3, padding=1)
+
+    def forward(self, x):
+        x = torch.relu(self.bn0(self.stem(x)))          # 16 x 28 x 28
+        x = torch.relu(self.c3(x)) + x
+        x = torch.relu(self.dw(x))
+        x = self.dw2(x)                                  # 16 x 14 x 14
+        x = torch.relu(self.bn1(self.pw(x)))             # 32 x 14 x 14
+        x = torch.relu(self.small(x))                    # 64 x 7 x 7
+        return self.tiny(x) + x
+
+
+def conv_paths():
+    torch.manual_seed(0)
+    module = ConvPaths()
+    base._randomize_batchnorms(module)
+    return module.eval(), (torch.randn(1, 3, 56, 56),)
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}

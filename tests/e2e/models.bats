@@ -25,6 +25,7 @@ model() {
 @test "model resnet18 matches PyTorch" { model resnet18 vision; }
 @test "model mobilenet_v2 matches PyTorch" { model mobilenet_v2 vision; }
 @test "model transformer_encoder_layer matches PyTorch" { model transformer_encoder_layer; }
+@test "model conv_paths (each way codegen compiles a convolution) matches PyTorch" { model conv_paths; }
 
 # codegen splits a big model's kernels into several objects, compiled on
 # threads; the split depends on the input alone
