@@ -42,6 +42,20 @@ need_numpy() {
   [ "$status" -eq 1 ]
   run bin/codegen --emit=bogus "$IN/seed-linear-linalg.mlir"
   [ "$status" -eq 1 ]
+  run --separate-stderr bin/codegen --llvm-passes=bogus "$IN/seed-linear-linalg.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == *"unknown pass name 'bogus'"* ]]
+  run bin/codegen --jobs=0 "$IN/seed-linear-linalg.mlir"
+  [ "$status" -eq 1 ]
+}
+
+@test "--llvm-passes runs the given pipeline instead of the default ones" {
+  bin/codegen --llvm-passes='default<O1>' --emit=llvm "$IN/seed-linear-linalg.mlir" > "$T/o1.ll"
+  bin/codegen --emit=llvm "$IN/seed-linear-linalg.mlir" > "$T/dflt.ll"
+  bin/codegen -O0 --emit=llvm "$IN/seed-linear-linalg.mlir" > "$T/o0.ll"
+  grep -q '^define void @dispatch_0(ptr' "$T/o1.ll"
+  ! cmp -s "$T/o0.ll" "$T/o1.ll"
 }
 
 @test "--emit=llvm and --emit=asm print the kernels" {

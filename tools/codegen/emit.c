@@ -1290,6 +1290,7 @@ typedef struct Part {
 	double cost;
 	const char *triple, *cpu, *features;
 	int opt, asmout, llout;
+	const char *passes;
 	uint8_t *obj;
 	size_t objlen;
 	char *err;
@@ -1361,7 +1362,7 @@ static void *part_compile(void *arg)
 		LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
 		LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
 		LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
-		lerr = LLVMRunPasses(m, "default<O3>", tm, po);
+		lerr = LLVMRunPasses(m, p->passes, tm, po);
 		LLVMDisposePassBuilderOptions(po);
 		if (lerr) {
 			char *msg = LLVMGetErrorMessage(lerr);
@@ -1436,6 +1437,14 @@ static LLVMValueRef callee_of(LLVMValueRef f)
 
 enum { PART_COST = 4000, MAXPART = 8 };
 
+/* LLVM's pipelines.  GEMM kernels come vectorized and register-blocked
+ * already: scalar cleanup and hoisting is all they need (O3 takes twice
+ * as long for the same code speed); loop nests need the loop vectorizer
+ * and the rest of O3. */
+static const char GEMM_PASSES[] = "function(sroa,early-cse,simplifycfg,instcombine,loop(loop-rotate),"
+	"loop-mssa(licm),gvn,instcombine,simplifycfg)";
+static const char LOOP_PASSES[] = "default<O3>";
+
 typedef struct Worker {
 	Part *parts;
 	int np, first, step, started;
@@ -1459,8 +1468,8 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 {
 	Gen *g = e->g;
 	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-	double total = 0;
-	int i, j, np, nthr, rc = 0;
+	double kcost[2] = { 0, 0 };
+	int i, j, np, npk[2], nthr, rc = 0;
 	LLVMValueRef *callee = xcalloc((size_t)g->nk + 1, sizeof *callee);
 	double *cost = xcalloc((size_t)g->nk + 1, sizeof *cost);
 	int *order = xcalloc((size_t)g->nk + 1, sizeof *order);
@@ -1474,16 +1483,23 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 			;
 		/* a shared body is counted once, with its first kernel */
 		cost[i] = 10 + (j == i && callee[i] ? fn_cost(callee[i]) : 0);
-		total += cost[i];
 		order[i] = i;
 	}
-	np = (int)(total / PART_COST) + 1;
-	if (np > MAXPART)
-		np = MAXPART;
-	if (np > g->nk)
-		np = g->nk > 0 ? g->nk : 1;
-	if (g->o->emit)
-		np = 1;   /* one module of text */
+	/* GEMM kernels and loop nests in parts of their own, each kind with
+	 * its pipeline: parts [0, npk[0]) hold GEMMs */
+	for (i = 0; i < g->nk; i++)
+		kcost[g->k[i]->kind == KK_GEMM ? 0 : 1] += cost[i];
+	for (j = 0; j < 2; j++) {
+		npk[j] = kcost[j] > 0 ? (int)(kcost[j] / PART_COST) + 1 : 0;
+		if (npk[j] > MAXPART / 2)
+			npk[j] = MAXPART / 2;
+	}
+	if (g->o->emit || npk[0] + npk[1] == 0) {
+		/* one module of text */
+		npk[0] = 0;
+		npk[1] = 1;
+	}
+	np = npk[0] + npk[1];
 	parts = xcalloc((size_t)np, sizeof *parts);
 	for (i = 0; i < np; i++) {
 		parts[i].bc = LLVMGetBufferStart(bc);
@@ -1493,11 +1509,14 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 		parts[i].cpu = e->cpu;
 		parts[i].features = e->features;
 		parts[i].opt = g->o->opt;
+		parts[i].passes = g->o->passes ? g->o->passes : i < npk[0] ? GEMM_PASSES : LOOP_PASSES;
 		parts[i].llout = g->o->emit && !strcmp(g->o->emit, "llvm");
 		parts[i].asmout = g->o->emit && !strcmp(g->o->emit, "asm");
 	}
+	if (g->o->emit && !g->o->passes)
+		parts[0].passes = LOOP_PASSES;
 	/* largest first, each group of kernels sharing a body to the least
-	 * loaded part */
+	 * loaded part of its kind */
 	for (i = 1; i < g->nk; i++)
 		for (j = i; j > 0 && cost[order[j]] > cost[order[j - 1]]; j--) {
 			int t = order[j];
@@ -1506,15 +1525,23 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 			order[j - 1] = t;
 		}
 	for (i = 0; i < g->nk; i++) {
-		int k = order[i], best = 0, d;
+		int k = order[i], lo, hi, best, d;
 
 		for (j = 0; j < i; j++)
 			if (callee[order[j]] == callee[k] && callee[k])
 				break;
+		if (np == 1) {
+			lo = 0, hi = 1;
+		} else if (g->k[k]->kind == KK_GEMM) {
+			lo = 0, hi = npk[0];
+		} else {
+			lo = npk[0], hi = np;
+		}
+		best = lo;
 		if (j < i) {
 			best = g->k[order[j]]->exe;
 		} else {
-			for (d = 1; d < np; d++)
+			for (d = lo + 1; d < hi; d++)
 				if (parts[d].cost < parts[best].cost)
 					best = d;
 		}

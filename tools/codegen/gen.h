@@ -20,6 +20,7 @@ typedef struct Opts {
 	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int timing;           /* --timing: phase wall times on stderr */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
+	const char *passes;   /* --llvm-passes: LLVM's pass pipeline */
 } Opts;
 
 /* What codegen knows about one tensor value of the input. */

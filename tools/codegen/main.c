@@ -32,6 +32,9 @@ static const char usage[] =
 "  --dump-dispatches       print the dispatch regions: which ops each\n"
 "                          kernel fused, its grid and bindings\n"
 "  -O0                     do not run LLVM's optimization pipeline\n"
+"  --llvm-passes=PIPELINE  LLVM passes for every kernel, in opt's -passes\n"
+"                          syntax (default: a short one for GEMM kernels,\n"
+"                          default<O3> for loop nests)\n"
 "  --no-microkernel        compile contractions as plain loop nests\n"
 "  --no-fused-pack         pack non-constant GEMM operands by kernels of\n"
 "                          their own, not inside the GEMM kernel\n"
@@ -102,6 +105,8 @@ static void parse_args(int argc, char **argv, Opts *o)
 			o->features = v;
 		} else if ((v = optval(argc, argv, &i, "--emit"))) {
 			o->emit = v;
+		} else if ((v = optval(argc, argv, &i, "--llvm-passes"))) {
+			o->passes = v;
 		} else if ((v = optval(argc, argv, &i, "-o"))) {
 			o->output = v;
 		} else if (!strcmp(a, "--dump-dispatches")) {
