@@ -25,6 +25,7 @@ LIBOBJ := $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
 CTOOLS := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/main.c))))
 PYTOOLS := $(foreach d,$(notdir $(wildcard tools/*)),$(if $(wildcard tools/$(d)/$(d)),$(d)))
 BINS := $(CTOOLS:%=bin/%) $(PYTOOLS:%=bin/%)
+MODE_STAMP = bin/.mode-$(notdir $(BUILD))
 
 all: $(BINS)
 
@@ -41,7 +42,6 @@ $(BUILD)/libfx.a: $(LIBOBJ)
 	ar rcs $@ $(LIBOBJ)
 
 # Switching between the plain and the sanitizer build relinks every tool.
-MODE_STAMP = bin/.mode-$(notdir $(BUILD))
 $(MODE_STAMP):
 	@mkdir -p bin
 	@rm -f bin/.mode-*
@@ -110,4 +110,7 @@ bench: all
 	@PYTHON="$(PYTHON)" sh bench/run.sh
 
 .PHONY: demo bench
-.SECONDARY:
+# Objects are kept between builds; the mode stamp is not secondary, so
+# that a missing one (after a build of the other mode) relinks the tools.
+TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c))
+.SECONDARY: $(LIBOBJ) $(TOOLOBJ)
