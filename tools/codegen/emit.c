@@ -10,6 +10,7 @@
  * O3 pipeline's loop vectorizer turns them into AVX-512 code.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1435,7 +1436,7 @@ static LLVMValueRef callee_of(LLVMValueRef f)
 	return f;
 }
 
-enum { PART_COST = 4000, MAXPART = 8 };
+enum { PART_COST = 4000, MAXPART = 8, LOOP_WEIGHT = 4 };
 
 /* LLVM's pipelines.  GEMM kernels come vectorized and register-blocked
  * already: scalar cleanup and hoisting is all they need (O3 takes twice
@@ -1445,20 +1446,29 @@ static const char GEMM_PASSES[] = "function(sroa,early-cse,simplifycfg,instcombi
 	"loop-mssa(licm),gvn,instcombine,simplifycfg)";
 static const char LOOP_PASSES[] = "default<O3>";
 
-typedef struct Worker {
+/* The parts, heaviest first, taken by whichever thread is free. */
+typedef struct Queue {
 	Part *parts;
-	int np, first, step, started;
-	pthread_t th;
-} Worker;
+	const int *order;
+	int np;
+	_Atomic int next;
+} Queue;
 
 static void *worker(void *arg)
 {
-	Worker *w = arg;
+	Queue *q = arg;
 	int i;
 
-	for (i = w->first; i < w->np; i += w->step)
-		part_compile(&w->parts[i]);
+	while ((i = atomic_fetch_add(&q->next, 1)) < q->np)
+		part_compile(&q->parts[q->order[i]]);
 	return NULL;
+}
+
+/* a part's estimated compile time: O3 costs about four times as much per
+ * instruction as the GEMM pipeline */
+static double part_weight(const Part *p)
+{
+	return p->cost * (p->passes == LOOP_PASSES ? LOOP_WEIGHT : 1);
 }
 
 /* Splits the kernels into objects by estimated cost (the split depends on
@@ -1488,7 +1498,7 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 	/* GEMM kernels and loop nests in parts of their own, each kind with
 	 * its pipeline: parts [0, npk[0]) hold GEMMs */
 	for (i = 0; i < g->nk; i++)
-		kcost[g->k[i]->kind == KK_GEMM ? 0 : 1] += cost[i];
+		kcost[g->k[i]->kind == KK_GEMM ? 0 : 1] += cost[i] * (g->k[i]->kind == KK_GEMM ? 1 : LOOP_WEIGHT);
 	for (j = 0; j < 2; j++) {
 		npk[j] = kcost[j] > 0 ? (int)(kcost[j] / PART_COST) + 1 : 0;
 		if (npk[j] > MAXPART / 2)
@@ -1555,22 +1565,23 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 	if (nthr < 1)
 		nthr = 1;
 	{
-		Worker *w = xcalloc((size_t)nthr, sizeof *w);
+		pthread_t *th = xcalloc((size_t)nthr, sizeof *th);
+		int *porder = xcalloc((size_t)np, sizeof *porder), nstarted = 0;
+		Queue q = { parts, porder, np, 0 };
 
-		for (i = 0; i < nthr; i++) {
-			w[i] = (Worker){ .parts = parts, .np = np, .first = i, .step = nthr };
-			if (i > 0)
-				w[i].started = !pthread_create(&w[i].th, NULL, worker, &w[i]);
+		for (i = 0; i < np; i++) {
+			for (j = i; j > 0 && part_weight(&parts[porder[j - 1]]) < part_weight(&parts[i]); j--)
+				porder[j] = porder[j - 1];
+			porder[j] = i;
 		}
-		/* this thread does its own share and any a thread could not take */
 		for (i = 1; i < nthr; i++)
-			if (!w[i].started)
-				worker(&w[i]);
-		worker(&w[0]);
-		for (i = 1; i < nthr; i++)
-			if (w[i].started)
-				pthread_join(w[i].th, NULL);
-		free(w);
+			if (!pthread_create(&th[nstarted], NULL, worker, &q))
+				nstarted++;
+		worker(&q);
+		for (i = 0; i < nstarted; i++)
+			pthread_join(th[i], NULL);
+		free(th);
+		free(porder);
 	}
 	*objs = xcalloc((size_t)np, sizeof **objs);
 	*nobj = np;
