@@ -383,7 +383,8 @@ Resource *
 resource_alloc(Ctx *c, const char *dialect, const char *name, size_t size,
 	uint32_t align)
 {
-	return resource_add(c, dialect, name, xmalloc(size), size, align, 1);
+	return resource_add(c, dialect, name,
+		ctx_big_alloc(c, size, align ? align : 8), size, align, 0);
 }
 
 Resource *

@@ -10,6 +10,8 @@ typedef struct Chunk {
 	_Alignas(16) unsigned char mem[];
 } Chunk;
 
+typedef struct BigRegion BigRegion;
+
 typedef struct Str {
 	uint64_t hash;
 	size_t len;
@@ -25,9 +27,14 @@ struct Ctx {
 	Resource *res, *reslast;
 	void **owned;        /* malloc'd blocks freed with the context */
 	size_t nowned, ownedcap;
+	BigRegion *big;      /* big blocks' reservations (bigmem.c) */
 };
 
 uint64_t hash_bytes(const void *p, size_t n, uint64_t h);
 void ctx_own(Ctx *c, void *p);
+/* n bytes freed with the context, aligned to align (at least 64 for big
+ * blocks): huge-page memory for big ones, malloc's for the rest. */
+void *ctx_big_alloc(Ctx *c, size_t n, size_t align);
+void ctx_big_free(Ctx *c);
 
 #endif

@@ -37,6 +37,7 @@ ctx_free(Ctx *c)
 	for (i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
 	free(c->owned);
+	ctx_big_free(c);
 	free(c->strs);
 	free(c->types);
 	free(c);

@@ -45,6 +45,13 @@ char *arena_strndup(Ctx *c, const char *s, size_t n);
 const char *intern(Ctx *c, const char *s); /* equal strings, equal pointers */
 const char *internn(Ctx *c, const char *s, size_t n);
 
+/* Big blocks straight from the kernel (bigmem.c): *len is rounded up to
+ * 2 MB, the memory is zeroed and asks for huge pages; NULL on failure.
+ * big_grow may move the block; big_release gives it back. */
+void *big_reserve(size_t *len);
+void *big_grow(void *p, size_t old, size_t *len);
+void big_release(void *p, size_t len);
+
 /* Growable buffer of bytes, for printers and readers. */
 typedef struct Buf {
 	char *p;

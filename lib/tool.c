@@ -11,6 +11,10 @@
 #include "ir.h"
 #include "tool.h"
 
+/* The first reservation for text read from a pipe: address space only,
+ * its pages are touched as they fill. */
+enum { BIG_READ = 256 << 20, POPULATE = 2 << 20 };
+
 const char *tool_name = "fxpipe";
 
 static char *outpath, *tmppath;
@@ -50,27 +54,55 @@ tool_fail(const char *fmt, ...)
 
 /* Reads all of fd into a malloc'd buffer, sized by fstat for a regular
  * file (one allocation, no copies), grown by doubling for a pipe (large
- * blocks are mremap'd by glibc's realloc, not copied). */
+ * blocks are mremap'd by glibc's realloc, not copied).  With big set, a
+ * pipe is read into a big_reserve block instead (*big is its size, 0 if
+ * the buffer is malloc's): no page fault per 4 KB. */
 static char *
-read_fd(int fd, const char *path, size_t *len)
+read_fd(int fd, const char *path, size_t *len, size_t *big)
 {
 	struct stat st;
-	size_t n = 0, cap = 1 << 20;
+	size_t n = 0, cap = 1 << 20, ready = 0;
 	ssize_t got;
-	char *p;
+	char *p = NULL;
 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
-	p = xmalloc(cap);
+	else if (big && (cap = BIG_READ, p = big_reserve(&cap)))
+		*big = cap;
+	if (!p)
+		p = xmalloc(cap);
 	for (;;) {
 		char probe[4096];
 		int full = cap - n - 1 == 0;
+		size_t want = cap - n - 1;
 
+		/* a big buffer's pages are faulted in ahead of each read, for
+		 * the kernel not to clear them while it holds the pipe's lock
+		 * (the writer spins on it) */
+		if (big && *big) {
+			if (n + 1 >= ready && ready < cap) {
+				size_t w = cap - ready < POPULATE ? cap - ready : POPULATE;
+
+				madvise(p + ready, w, MADV_POPULATE_WRITE);
+				ready += w;
+			}
+			if (ready > n && ready - n < want)
+				want = ready - n;
+		}
 		/* a full buffer grows only if there is more to come */
-		got = read(fd, full ? probe : p + n, full ? sizeof probe : cap - n - 1);
+		got = read(fd, full ? probe : p + n, full ? sizeof probe : want);
 		if (got > 0 && full) {
+			char *q;
+
 			cap = mulsz(cap, 2);
-			p = xrealloc(p, cap);
+			if (big && *big) {
+				if (!(q = big_grow(p, *big, &cap)))
+					tool_fail("cannot read '%s': out of memory", path);
+				*big = cap;
+				p = q;
+			} else {
+				p = xrealloc(p, cap);
+			}
 			memcpy(p + n, probe, (size_t)got);
 		}
 		if (got > 0)
@@ -85,6 +117,28 @@ read_fd(int fd, const char *path, size_t *len)
 	return p;
 }
 
+/* A pipe between two tools carries hundreds of MB: the bigger its buffer,
+ * the fewer the wakeups.  Best effort. */
+static void
+pipe_grow(int fd)
+{
+	static int max;
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	if (!max) {
+		FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+
+		if (!f || fscanf(f, "%d", &max) != 1 || max <= 0)
+			max = 1 << 20;
+		if (f)
+			fclose(f);
+	}
+	if (fcntl(fd, F_GETPIPE_SZ) < max)
+		fcntl(fd, F_SETPIPE_SZ, max);
+}
+
 static int
 open_in(const char *path)
 {
@@ -92,6 +146,8 @@ open_in(const char *path)
 
 	if (fd < 0)
 		tool_fail("cannot open '%s': %s", path, strerror(errno));
+	if (fd == 0)
+		pipe_grow(fd);
 	return fd;
 }
 
@@ -99,14 +155,15 @@ char *
 tool_read(const char *path, size_t *len)
 {
 	int fd = open_in(path);
-	char *p = read_fd(fd, path, len);
+	char *p = read_fd(fd, path, len, NULL);
 
 	if (fd != 0)
 		close(fd);
 	return p;
 }
 
-/* The one mapping tool_map has made, for tool_unmap to tell it apart. */
+/* The one mapping tool_map has made (of the file, or a big_reserve block
+ * a pipe was read into), for tool_unmap to tell it apart. */
 static const char *mapped;
 static size_t mapped_len;
 
@@ -115,6 +172,7 @@ tool_map(const char *path, size_t *len)
 {
 	int fd = open_in(path);
 	long page = sysconf(_SC_PAGESIZE);
+	size_t big = 0;
 	struct stat st;
 	char *p;
 
@@ -132,9 +190,13 @@ tool_map(const char *path, size_t *len)
 			return p;
 		}
 	}
-	p = read_fd(fd, path, len);
+	p = read_fd(fd, path, len, mapped ? NULL : &big);
 	if (fd != 0)
 		close(fd);
+	if (big) {
+		mapped = p;
+		mapped_len = big;
+	}
 	return p;
 }
 
@@ -149,14 +211,34 @@ tool_unmap(const char *text)
 	}
 }
 
+/* Once all is written, the reader of a pipe sees its end at once, not
+ * only when this process has freed its memory and exited: the pipe is
+ * swapped for /dev/null, for fd 1 to stay open. */
+static void
+close_stdout(void)
+{
+	struct stat st;
+	int fd;
+
+	if (fstat(1, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0 && fd != 1) {
+		dup2(fd, 1);
+		close(fd);
+	}
+}
+
 FILE *
 tool_open_out(const char *path)
 {
 	int fd;
 	struct stat st;
 
-	if (!path || !strcmp(path, "-"))
+	if (!path || !strcmp(path, "-")) {
+		pipe_grow(1);
 		return stdout;
+	}
 	/* a device or a FIFO (-o /dev/null) is written in place: renaming a
 	 * temporary over it would replace it with a regular file */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
@@ -199,6 +281,8 @@ tool_commit(FILE *f)
 			tool_fail("error writing output: %s", strerror(e));
 		tool_fail("error writing '%s': %s", outpath, strerror(e));
 	}
+	if (f == stdout)
+		close_stdout();
 	if (f != outfile)
 		return;
 	if (fclose(f) != 0) {

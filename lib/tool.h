@@ -15,15 +15,19 @@ _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
-/* The same text, but a regular file is mapped rather than copied: faster
- * for inputs of hundreds of MB.  Give it back with tool_unmap. */
+/* The same text, but a regular file is mapped rather than copied, and a
+ * pipe is read into huge pages (bigmem.c): faster for inputs of hundreds
+ * of MB.  Give it back with tool_unmap. */
 const char *tool_map(const char *path, size_t *len);
 void tool_unmap(const char *text);
 
 /* Output: opens path ("-" or NULL is stdout); for a file, a temporary
  * beside it that tool_commit renames into place.  tool_abort removes it. */
 FILE *tool_open_out(const char *path);
-void tool_commit(FILE *f);   /* flushes, checks errors, renames; exits 1 on failure */
+/* Flushes, checks errors, renames; exits 1 on failure.  A pipe on stdout
+ * is closed then (fd 1 becomes /dev/null), for its reader not to wait
+ * while this process frees its memory: nothing more goes to stdout. */
+void tool_commit(FILE *f);
 void tool_abort(FILE *f);
 
 #endif
