@@ -3,16 +3,21 @@
  * GEMM) through a register-blocked micro-kernel over packed operands.
  *
  * gemm_plan recognizes an f32 multiply-accumulate root and splits its
- * loop dims into batch, M (only A reads them), N (only B reads them, the
- * innermost output dim among them) and K (reductions).  The operands are
- * packed into panels, A as [batch][M/MR][K][MR] and B as
+ * loop dims into batch, M (only A reads them), N (only B reads them) and
+ * K (reductions).  B's columns are the output's innermost dim, stored as
+ * vectors, unless the other way round pads the 32-wide panels much less
+ * (a 7x7 map against 512 channels): then the operands trade places.  The
+ * operands are packed into panels, A as [batch][M/MR][K][MR] and B as
  * [batch][N/NR][K][NR], zero-padded: a constant operand at compile time
- * (a pre-packed fxvm.global), any other by a pack kernel of its own whose
- * body is the operand's fused expression (im2col with padding for
- * convolutions, transposes, elementwise producers).  The GEMM kernel keeps
- * an MR x NR tile of C in zmm registers (MR rows of NR/16 vectors), reads
- * one B vector pair and MR broadcasts of A per k, and applies the fused
- * epilogue to the tile before its one store.
+ * (a pre-packed fxvm.global, by a strided copy when it is one affine load
+ * of a weight), any other by a pack kernel of its own whose body is the
+ * operand's fused expression (im2col with padding for convolutions,
+ * transposes, elementwise producers) -- or, for B when there are enough
+ * panels and one fits in L2, by the GEMM kernel itself, one panel on its
+ * stack at a time, so that the im2col never reaches memory.  The kernel
+ * keeps an MR x NR tile of C in zmm registers (MR rows of NR/16 vectors),
+ * reads one B vector pair and MR broadcasts of A per k, then stores the
+ * tile to the stack and applies the fused epilogue row by row.
  */
 #include <stdint.h>
 #include <stdlib.h>
