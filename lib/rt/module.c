@@ -144,8 +144,8 @@ type_of(const RtModule *m, const VmfbType *vt, RtTensor *t)
 
 /* ---- loading ---- */
 
-static int
-default_threads(void)
+int
+rt_cpu_count(void)
 {
 	cpu_set_t set;
 	int n = 0;
@@ -255,7 +255,7 @@ load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
 {
 	Vmfb *v = &m->v;
 	RtDevice dev = o ? o->device : RT_DEVICE_AUTO;
-	int threads = o && o->threads > 0 ? o->threads : default_threads();
+	int threads = o && o->threads > 0 ? o->threads : rt_cpu_count();
 	char msg[400];
 
 	pthread_mutex_init(&m->lock, NULL);

@@ -101,6 +101,7 @@ void rt_type_str(const RtTensor *t, char *buf, size_t n);
 /* CPU features in LLVM spelling ("avx512f"): 1 present, 0 absent,
  * -1 unknown to the runtime.  Unknown names make a module unloadable. */
 int rt_cpu_has(const char *feature);
+int rt_cpu_count(void);     /* the CPUs this process may run on, 1..256 */
 /* Checks a "+a,+b,-c" list: 0 if all present, else -1 with a message. */
 int rt_cpu_check(const char *features, RtError *e);
 

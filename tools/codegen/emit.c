@@ -24,6 +24,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "emit.h"
+#include "rt/rt.h"
 #include "tool.h"
 
 LLVMValueRef e_i64(E *e, int64_t v) { return LLVMConstInt(e->i64, (unsigned long long)v, 1); }
@@ -1559,7 +1560,7 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 		parts[best].cost += cost[k];
 		parts[best].names[parts[best].nnames++] = g->k[k]->name;
 	}
-	nthr = g->o->jobs > 0 ? g->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	nthr = g->o->jobs > 0 ? g->o->jobs : rt_cpu_count();
 	if (nthr > np)
 		nthr = np;
 	if (nthr < 1)
