@@ -2365,6 +2365,19 @@ static int parse_alias_def(Parser *p)
 	return 0;
 }
 
+/* The text parse_module may write into (parse_text_writable). */
+static char *wtext;
+static size_t wlen;
+
+void parse_text_writable(char *text, size_t len)
+{
+	wtext = text;
+	wlen = len;
+}
+
+/* Blobs this big are decoded in place when the text is writable. */
+enum { IN_PLACE_MIN = 64 << 10 };
+
 /* Decodes "0x<align LE><data>" into a new resource. */
 static int resource_entry(Parser *p, const char *dialect)
 {
@@ -2372,6 +2385,9 @@ static int resource_entry(Parser *p, const char *dialect)
 	const char *key;
 	size_t n;
 	uint8_t al[4];
+	uint32_t align, eff;
+	const char *hex;
+	uintptr_t off;
 	Resource *r;
 
 	if (kt.kind == T_STR) {
@@ -2391,12 +2407,25 @@ static int resource_entry(Parser *p, const char *dialect)
 			(vt.n - 4) % 2 || hex_decode(al, vt.s + 3, 4))
 		return p_error(p, "expected hex string blob for key '%s'", key);
 	n = (vt.n - 4) / 2 - 4;
-	/* straight into the resource: no copy of the blob */
-	r = resource_alloc(p->c, dialect, key, n,
-		(uint32_t)al[0] | (uint32_t)al[1] << 8 | (uint32_t)al[2] << 16 |
-		(uint32_t)al[3] << 24);
-	if (hex_decode(r->data, vt.s + 11, n))
-		return p_error(p, "expected hex string blob for key '%s'", key);
+	align = (uint32_t)al[0] | (uint32_t)al[1] << 8 | (uint32_t)al[2] << 16 |
+		(uint32_t)al[3] << 24;
+	hex = vt.s + 11;
+	eff = align ? align : 8;
+	off = (uintptr_t)hex - (uintptr_t)wtext;
+	if (wtext && off <= wlen && wlen - off >= 2 * n &&
+			n >= IN_PLACE_MIN && !(eff & (eff - 1)) && eff <= 4096) {
+		/* the text is ours: the data takes the place of its digits */
+		void *data = hex_decode_in_place((char *)hex, n, eff);
+
+		if (!data)
+			return p_error(p, "expected hex string blob for key '%s'", key);
+		r = resource_borrow(p->c, dialect, key, data, n, align);
+	} else {
+		/* straight into the resource: no copy of the blob */
+		r = resource_alloc(p->c, dialect, key, n, align);
+		if (hex_decode(r->data, hex, n))
+			return p_error(p, "expected hex string blob for key '%s'", key);
+	}
 	*pmap_slot(&p->resources, key, 1) = r;
 	p_skip(p);
 	return 0;

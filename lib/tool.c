@@ -196,6 +196,7 @@ tool_map(const char *path, size_t *len)
 	if (big) {
 		mapped = p;
 		mapped_len = big;
+		parse_text_writable(p, *len);
 	}
 	return p;
 }
@@ -204,6 +205,7 @@ void
 tool_unmap(const char *text)
 {
 	if (text && text == mapped) {
+		parse_text_writable(NULL, 0);
 		munmap((void *)mapped, mapped_len);
 		mapped = NULL;
 	} else {
