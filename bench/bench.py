@@ -14,6 +14,7 @@ through the same pipe (1024^3 with both operands inputs, and the
 in GFLOP/s next to the FMA peak that bench/fma-peak measures.
 
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
+BENCH_SETTLE (seconds of pause before each timed process, default 4),
 BENCH_MODELS (a subset), FMA_PEAK (the fma-peak binary's output).
 """
 import importlib.util
@@ -32,6 +33,7 @@ BIN = os.path.join(ROOT, "bin")
 E2E = os.path.join(ROOT, "tests", "e2e")
 MODELS = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "resnet50"]
 SOURCES = {"resnet50": os.path.join(HERE, "models.py")}
+SETTLE = float(os.environ.get("BENCH_SETTLE", "4"))
 
 
 def sh(cmd, env=None):
@@ -48,14 +50,24 @@ def compile_model(src, name, out):
     """Exports and compiles; returns (vmfb, seconds of fx-import .. vmpack)."""
     json_, vmfb = os.path.join(out, name + ".json"), os.path.join(out, name + ".vmfb")
     sh("'%s/fx-export' '%s:%s' -o '%s'" % (BIN, src, name, json_))
+    settle()
     t = time.perf_counter()
     sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
        "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
     return vmfb, time.perf_counter() - t
 
 
+def settle():
+    """A pause before each timed process: after a big process exits, this
+    kind of VM (firecracker, free page reporting) runs the next few seconds
+    of work slowly -- a 2-thread transformer run right after PyTorch
+    exited took 5x as long as one 5 s later."""
+    time.sleep(SETTLE)
+
+
 def vmrun(vmfb, inputs, threads, runs):
     """(median latency in us, peak bytes, max RSS in KiB)"""
+    settle()
     args = " ".join("--input=@'%s'" % p for p in inputs)
     out = sh("'%s/vmrun' '%s' %s --threads=%d --benchmark=%d --stats" % (BIN, vmfb, args, threads, runs))
     med = float(re.search(r"median ([0-9.]+) us", out).group(1))
@@ -66,6 +78,7 @@ def vmrun(vmfb, inputs, threads, runs):
 
 def eager(src, name, threads, runs):
     """(median latency in us, max RSS in KiB) of PyTorch in its own process"""
+    settle()
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
                OPENBLAS_NUM_THREADS=str(threads))
     out = sh("'%s' '%s' '%s:%s' %d %d" % (sys.executable, os.path.join(HERE, "eager.py"), src, name,
@@ -93,6 +106,10 @@ def ms(us):
 
 
 def main():
+    # this process builds the models' example inputs with torch: one
+    # intra-op thread, so that no idle OpenMP worker of its own spins on a
+    # core while vmrun and eager.py are timed
+    torch.set_num_threads(1)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     runs = max(20, int(os.environ.get("BENCH_RUNS", "20")))
