@@ -331,29 +331,8 @@ static void thread_point(E *e, CSched *s)
 	Kernel *k = e->k;
 	int i;
 
-	e_reset(e);
-	if (!s->nred) {
-		for (i = 0; i < k->nout; i++) {
-			LLVMValueRef v = e_expr(e, k->out[i].val);
-
-			if (!v)
-				return;
-			if (k->out[i].epi) {
-				LLVMBuildStore(e->b, v, e->accp[i]);
-				v = e_expr(e, k->out[i].epi);
-			}
-			if (v)
-				store_out(e, &k->out[i], v);
-		}
+	if (e_point_start(e, s->nred, store_out))
 		return;
-	}
-	for (i = 0; i < k->nout; i++) {
-		LLVMValueRef v = e_expr(e, k->out[i].init);
-
-		if (!v)
-			return;
-		LLVMBuildStore(e->b, v, e->accp[i]);
-	}
 	red_loops(e, s->red, s->nred);
 	for (i = 0; i < s->nred; i++)   /* the loops' values end with them */
 		e->dimv[s->red[i]] = e_i64(e, 0);

@@ -349,9 +349,11 @@ static LLVMValueRef vector_inrange(E *e, KExpr *x)
 		LLVMTypeRef it = e->i64;
 		LLVMValueRef v, d;
 
-		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo >= x->lo[i] && hi < x->hi[i])
+		int known = ix_range(&kc, x->ix[i], &lo, &hi);
+
+		if (known && lo >= x->lo[i] && hi < x->hi[i])
 			continue;
-		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo > -(1ll << 30) && hi < (1ll << 30) &&
+		if (known && lo > -(1ll << 30) && hi < (1ll << 30) &&
 				x->lo[i] > -(1ll << 30) && x->hi[i] < (1ll << 30))
 			it = e->i32;
 		v = LLVMBuildSub(e->b, vindex(e, x->ix[i], it), splat(e, LLVMConstInt(it, (unsigned long long)x->lo[i], 1)), "");
@@ -1008,6 +1010,37 @@ static void store_out(E *e, KOut *o, LLVMValueRef v)
 	store_val(e, v, store_ptr(e, o), e->k->bind[o->buf].type->elem);
 }
 
+int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef))
+{
+	Kernel *k = e->k;
+	int i;
+
+	e_reset(e);
+	if (!nred) {
+		for (i = 0; i < k->nout; i++) {
+			LLVMValueRef v = e_expr(e, k->out[i].val);
+
+			if (!v)
+				return 1;
+			if (k->out[i].epi) {
+				LLVMBuildStore(e->b, v, e->accp[i]);
+				v = e_expr(e, k->out[i].epi);
+			}
+			if (v)
+				store(e, &k->out[i], v);
+		}
+		return 1;
+	}
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = e_expr(e, k->out[i].init);
+
+		if (!v)
+			return 1;
+		LLVMBuildStore(e->b, v, e->accp[i]);
+	}
+	return 0;
+}
+
 /* S1 innermost point of the parallel loops: init, reduce, epilogue. */
 static void red_body(E *e, void *env)
 {
@@ -1025,29 +1058,8 @@ static void s1_point(E *e, void *env)
 	Kernel *k = e->k;
 	int i;
 
-	e_reset(e);
-	if (!le->s->nred) {
-		for (i = 0; i < k->nout; i++) {
-			LLVMValueRef v = e_expr(e, k->out[i].val);
-
-			if (!v)
-				return;
-			if (k->out[i].epi) {
-				LLVMBuildStore(e->b, v, e->accp[i]);
-				v = e_expr(e, k->out[i].epi);
-			}
-			if (v)
-				store_out(e, &k->out[i], v);
-		}
+	if (e_point_start(e, le->s->nred, store_out))
 		return;
-	}
-	for (i = 0; i < k->nout; i++) {
-		LLVMValueRef v = e_expr(e, k->out[i].init);
-
-		if (!v)
-			return;
-		LLVMBuildStore(e->b, v, e->accp[i]);
-	}
 	nest(e, le->s->red, le->s->nred, le->s, le->wx, red_body, NULL, 1);
 	e_reset(e);
 	for (i = 0; i < k->nout; i++) {

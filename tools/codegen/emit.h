@@ -45,6 +45,12 @@ LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVM
 enum { LOOP_VECTORIZE = 1, LOOP_NO_UNROLL = 2 };
 void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int hint);
 
+/* A point of a loop-nest kernel whose parallel dims are set: without
+ * reduction dims its outputs, epilogues applied, through store (returns
+ * 1); else its accumulators set to their initial values (returns 0, the
+ * reduction loops to follow).  Also 1 after an error. */
+int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef));
+
 /* gemm.c */
 int gemm_emit(E *e, Kernel *k);
 
