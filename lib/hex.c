@@ -128,19 +128,3 @@ int hex_decode(void *dst, const char *s, size_t n)
 	}
 	return bad < 0 ? -1 : 0;
 }
-
-void *hex_decode_in_place(char *s, size_t n, size_t align)
-{
-	uint8_t head[4096];
-	uintptr_t a = ((uintptr_t)s + align - 1) & ~(uintptr_t)(align - 1);
-	uint8_t *out = (uint8_t *)a;
-
-	/* the first align bytes aside, the rest lands at out + align, before
-	 * its digits (out + align < s + 2 align): written only once read;
-	 * then the first ones over their own digits */
-	if (align > sizeof head || align > n || hex_decode(head, s, align) ||
-			hex_decode(out + align, s + 2 * align, n - align))
-		return NULL;
-	memcpy(out, head, align);
-	return out;
-}

@@ -68,10 +68,6 @@ void buf_free(Buf *b);
  * case) to n bytes, -1 if one is not a digit. */
 void hex_encode(char *out, const void *data, size_t n);
 int hex_decode(void *out, const char *digits, size_t n);
-/* Decodes 2n digits into their own first n bytes, or a little after:
- * returns the data, aligned to align (a power of 2, at most 4096, and at
- * most n), or NULL if one is not a digit (the digits are lost then). */
-void *hex_decode_in_place(char *digits, size_t n, size_t align);
 
 /* Internal bug: prints "fxpipe: internal error: ..." and aborts. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -494,11 +490,23 @@ extern const char *diag_fallback_file;   /* for ops with unknown location */
 /* Parses a whole file; returns the top-level builtin.module (wrapping the
  * file's ops when it has no single module), or NULL after errors. */
 Op *parse_module(Ctx *c, const char *file, const char *text, size_t len);
-/* Lets parse_module write into this text (NULL: none), which it parses
- * once: big resource blobs are decoded in place, their data then living
- * in the text, which must outlive the context.  tool_map sets it for the
- * text it read from a pipe: no second 100 MB of fresh pages. */
-void parse_text_writable(char *text, size_t len);
+/* A resource blob taken out of text read from a pipe (textin.c): the
+ * text has an empty string "" at offset at instead of its hex string,
+ * which was extra bytes longer; its data is decoded already. */
+typedef struct TextBlob {
+	size_t at, extra;
+	const uint8_t *data;
+	size_t size;
+	uint32_t align;
+} TextBlob;
+/* Tells parse_module that text has these blobs (sorted by at), which
+ * outlive every context parsed from it; NULL forgets them. */
+void parse_text_blobs(const char *text, const TextBlob *b, int n);
+/* Reads all of fd, a pipe, taking the resource blobs out as they arrive
+ * and telling parse_module (parse_text_blobs); the text is malloc'd and
+ * NUL-terminated.  text_release frees the blobs. */
+char *text_read_stream(int fd, const char *path, size_t *len);
+void text_release(void);
 
 typedef struct PrintOpts {
 	int debuginfo;   /* print loc(...) */

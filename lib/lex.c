@@ -4,6 +4,7 @@
  * The scanner is a loop over bytes with a class table; strings are scanned
  * with memchr-like loops because resource blobs can be hundreds of MB.
  */
+#include <limits.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -41,6 +42,9 @@ void lex_init(Lexer *lx, const char *text, size_t len)
 	lx->p = text;
 	lx->linestart = text;
 	lx->line = 1;
+	lx->coladj = 0;
+	lx->holes = NULL;
+	lx->nholes = lx->hole = 0;
 	lx->err = NULL;
 }
 
@@ -52,6 +56,7 @@ void lex_reset(Lexer *lx, const char *p)
 		if (*q == '\n') {
 			lx->line++;
 			lx->linestart = q + 1;
+			lx->coladj = 0;
 		}
 	lx->p = p;
 }
@@ -71,6 +76,7 @@ static void skip_space(Lexer *lx)
 		if (*p == '\n') {
 			lx->line++;
 			lx->linestart = p + 1;
+			lx->coladj = 0;
 			p++;
 		} else if (*p == ' ' || *p == '\t' || *p == '\r') {
 			p++;
@@ -87,12 +93,14 @@ static void skip_space(Lexer *lx)
 static Tok mk(Lexer *lx, TokKind k, const char *s)
 {
 	Tok t;
+	size_t col;
 
 	t.kind = k;
 	t.s = s;
 	t.n = (size_t)(lx->p - s);
 	t.line = lx->line;
-	t.col = (int)(s - lx->linestart) + 1;
+	col = (size_t)(s - lx->linestart) + lx->coladj + 1;
+	t.col = col > INT_MAX ? INT_MAX : (int)col;
 	return t;
 }
 
@@ -144,6 +152,7 @@ static const char *scan_string(const char *p, const char *e)
 static Tok lex_string(Lexer *lx, const char *s)
 {
 	const char *q = scan_string(s + 1, lx->end);
+	Tok t;
 
 	if (!q) {
 		const char *nl = memchr(s, '\n', (size_t)(lx->end - s));
@@ -152,7 +161,13 @@ static Tok lex_string(Lexer *lx, const char *s)
 		return error(lx, lx->p, "expected '\"' in string literal");
 	}
 	lx->p = q + 1;
-	return mk(lx, T_STR, s);
+	t = mk(lx, T_STR, s);
+	/* a placeholder: what follows on its line is further right */
+	while (lx->hole < lx->nholes && lx->text + lx->holes[lx->hole].at < s)
+		lx->hole++;
+	if (lx->hole < lx->nholes && lx->text + lx->holes[lx->hole].at == s)
+		lx->coladj += lx->holes[lx->hole++].extra;
+	return t;
 }
 
 static Tok lex_number(Lexer *lx, const char *s)

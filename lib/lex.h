@@ -32,11 +32,20 @@ typedef struct Tok {
 	int line, col;
 } Tok;
 
+/* A string token that stands for a longer one taken out of the text
+ * (textin.c): the columns after it on its line count the bytes lost. */
+typedef struct LexHole {
+	size_t at, extra;      /* offset in the text; bytes lost */
+} LexHole;
+
 typedef struct Lexer {
 	const char *text, *end;
 	const char *p;         /* next unread byte */
 	const char *linestart; /* start of the line p is on */
 	int line;
+	size_t coladj;         /* bytes taken out of this line before p */
+	const LexHole *holes;  /* sorted by at; set after lex_init */
+	int nholes, hole;      /* the next one not yet passed */
 	const char *err;       /* message for T_ERROR */
 } Lexer;
 

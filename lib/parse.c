@@ -176,6 +176,7 @@ struct Parser {
 	ResRef *resrefs;
 	int nresrefs, cresrefs;
 	PMap resources;       /* interned key -> Resource */
+	LexHole *blobs;       /* the text's blobs taken out (parse_text_blobs) */
 	int depth;            /* nesting, against stack exhaustion */
 };
 
@@ -2365,29 +2366,47 @@ static int parse_alias_def(Parser *p)
 	return 0;
 }
 
-/* The text parse_module may write into (parse_text_writable). */
-static char *wtext;
-static size_t wlen;
+/* The text whose blobs were taken out while it was read, and those. */
+static const char *btext;
+static const TextBlob *blobs;
+static int nblobs;
 
-void parse_text_writable(char *text, size_t len)
+void parse_text_blobs(const char *text, const TextBlob *b, int n)
 {
-	wtext = text;
-	wlen = len;
+	btext = text;
+	blobs = b;
+	nblobs = n;
 }
 
-/* Blobs this big are decoded in place when the text is writable. */
-enum { IN_PLACE_MIN = 64 << 10 };
+/* The blob whose placeholder is the string token t, or NULL. */
+static const TextBlob *taken_blob(Parser *p, const Tok *t)
+{
+	size_t at;
+	int lo = 0, hi = nblobs;
+
+	if (!p->blobs || t->s < p->lx.text || t->s >= p->lx.end)
+		return NULL;
+	at = (size_t)(t->s - p->lx.text);
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (blobs[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nblobs && blobs[lo].at == at ? &blobs[lo] : NULL;
+}
 
 /* Decodes "0x<align LE><data>" into a new resource. */
 static int resource_entry(Parser *p, const char *dialect)
 {
 	Tok kt = p->tok, vt;
 	const char *key;
+	const TextBlob *b;
 	size_t n;
 	uint8_t al[4];
-	uint32_t align, eff;
-	const char *hex;
-	uintptr_t off;
+	uint32_t align;
 	Resource *r;
 
 	if (kt.kind == T_STR) {
@@ -2403,29 +2422,23 @@ static int resource_entry(Parser *p, const char *dialect)
 	if (p_expect(p, ":"))
 		return -1;
 	vt = p->tok;
+	if (vt.kind == T_STR && (b = taken_blob(p, &vt))) {
+		/* decoded as it was read */
+		r = resource_borrow(p->c, dialect, key, b->data, b->size, b->align);
+		*pmap_slot(&p->resources, key, 1) = r;
+		p_skip(p);
+		return 0;
+	}
 	if (vt.kind != T_STR || vt.n < 12 || vt.s[1] != '0' || vt.s[2] != 'x' ||
 			(vt.n - 4) % 2 || hex_decode(al, vt.s + 3, 4))
 		return p_error(p, "expected hex string blob for key '%s'", key);
 	n = (vt.n - 4) / 2 - 4;
 	align = (uint32_t)al[0] | (uint32_t)al[1] << 8 | (uint32_t)al[2] << 16 |
 		(uint32_t)al[3] << 24;
-	hex = vt.s + 11;
-	eff = align ? align : 8;
-	off = (uintptr_t)hex - (uintptr_t)wtext;
-	if (wtext && off <= wlen && wlen - off >= 2 * n &&
-			n >= IN_PLACE_MIN && !(eff & (eff - 1)) && eff <= 4096) {
-		/* the text is ours: the data takes the place of its digits */
-		void *data = hex_decode_in_place((char *)hex, n, eff);
-
-		if (!data)
-			return p_error(p, "expected hex string blob for key '%s'", key);
-		r = resource_borrow(p->c, dialect, key, data, n, align);
-	} else {
-		/* straight into the resource: no copy of the blob */
-		r = resource_alloc(p->c, dialect, key, n, align);
-		if (hex_decode(r->data, hex, n))
-			return p_error(p, "expected hex string blob for key '%s'", key);
-	}
+	/* straight into the resource: no copy of the blob */
+	r = resource_alloc(p->c, dialect, key, n, align);
+	if (hex_decode(r->data, vt.s + 11, n))
+		return p_error(p, "expected hex string blob for key '%s'", key);
 	*pmap_slot(&p->resources, key, 1) = r;
 	p_skip(p);
 	return 0;
@@ -2573,6 +2586,17 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	p.c = c;
 	p.file = intern(c, file);
 	lex_init(&p.lx, text, len);
+	if (btext && text == btext && nblobs) {
+		int i;
+
+		p.blobs = xmalloc(mulsz((size_t)nblobs, sizeof *p.blobs));
+		for (i = 0; i < nblobs; i++) {
+			p.blobs[i].at = blobs[i].at;
+			p.blobs[i].extra = blobs[i].extra;
+		}
+		p.lx.holes = p.blobs;
+		p.lx.nholes = nblobs;
+	}
 	p.tok = lex_next(&p.lx);
 	if (p.tok.kind == T_ERROR)
 		p_error(&p, "%s", p.lx.err);
@@ -2586,5 +2610,6 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	pmap_free(&p.resources);
 	free(p.locrefs);
 	free(p.resrefs);
+	free(p.blobs);
 	return p.err ? NULL : m;
 }

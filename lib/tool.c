@@ -11,10 +11,6 @@
 #include "ir.h"
 #include "tool.h"
 
-/* The first reservation for text read from a pipe: address space only,
- * its pages are touched as they fill. */
-enum { BIG_READ = 256 << 20, POPULATE = 2 << 20 };
-
 const char *tool_name = "fxpipe";
 
 static char *outpath, *tmppath;
@@ -54,55 +50,27 @@ tool_fail(const char *fmt, ...)
 
 /* Reads all of fd into a malloc'd buffer, sized by fstat for a regular
  * file (one allocation, no copies), grown by doubling for a pipe (large
- * blocks are mremap'd by glibc's realloc, not copied).  With big set, a
- * pipe is read into a big_reserve block instead (*big is its size, 0 if
- * the buffer is malloc's): no page fault per 4 KB. */
+ * blocks are mremap'd by glibc's realloc, not copied). */
 static char *
-read_fd(int fd, const char *path, size_t *len, size_t *big)
+read_fd(int fd, const char *path, size_t *len)
 {
 	struct stat st;
-	size_t n = 0, cap = 1 << 20, ready = 0;
+	size_t n = 0, cap = 1 << 20;
 	ssize_t got;
-	char *p = NULL;
+	char *p;
 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
-	else if (big && (cap = BIG_READ, p = big_reserve(&cap)))
-		*big = cap;
-	if (!p)
-		p = xmalloc(cap);
+	p = xmalloc(cap);
 	for (;;) {
 		char probe[4096];
 		int full = cap - n - 1 == 0;
-		size_t want = cap - n - 1;
 
-		/* a big buffer's pages are faulted in ahead of each read, for
-		 * the kernel not to clear them while it holds the pipe's lock
-		 * (the writer spins on it) */
-		if (big && *big) {
-			if (n + 1 >= ready && ready < cap) {
-				size_t w = cap - ready < POPULATE ? cap - ready : POPULATE;
-
-				madvise(p + ready, w, MADV_POPULATE_WRITE);
-				ready += w;
-			}
-			if (ready > n && ready - n < want)
-				want = ready - n;
-		}
 		/* a full buffer grows only if there is more to come */
-		got = read(fd, full ? probe : p + n, full ? sizeof probe : want);
+		got = read(fd, full ? probe : p + n, full ? sizeof probe : cap - n - 1);
 		if (got > 0 && full) {
-			char *q;
-
 			cap = mulsz(cap, 2);
-			if (big && *big) {
-				if (!(q = big_grow(p, *big, &cap)))
-					tool_fail("cannot read '%s': out of memory", path);
-				*big = cap;
-				p = q;
-			} else {
-				p = xrealloc(p, cap);
-			}
+			p = xrealloc(p, cap);
 			memcpy(p + n, probe, (size_t)got);
 		}
 		if (got > 0)
@@ -155,16 +123,17 @@ char *
 tool_read(const char *path, size_t *len)
 {
 	int fd = open_in(path);
-	char *p = read_fd(fd, path, len, NULL);
+	char *p = read_fd(fd, path, len);
 
 	if (fd != 0)
 		close(fd);
 	return p;
 }
 
-/* The one mapping tool_map has made (of the file, or a big_reserve block
- * a pipe was read into), for tool_unmap to tell it apart. */
+/* The one mapping tool_map has made, for tool_unmap to tell it apart;
+ * and the one text it read as a stream. */
 static const char *mapped;
+static char *streamed;
 static size_t mapped_len;
 
 const char *
@@ -172,32 +141,32 @@ tool_map(const char *path, size_t *len)
 {
 	int fd = open_in(path);
 	long page = sysconf(_SC_PAGESIZE);
-	size_t big = 0;
 	struct stat st;
 	char *p;
 
 	/* a regular file whose last page has room for the NUL (the kernel
 	 * zeroes what follows the end); anything else is read */
-	if (!mapped && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-			st.st_size > 0 && page > 0 && st.st_size % page != 0) {
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-			fd, 0);
-		if (p != MAP_FAILED) {
-			if (fd != 0)
-				close(fd);
-			mapped = p;
-			mapped_len = *len = (size_t)st.st_size;
-			return p;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (!mapped && st.st_size > 0 && page > 0 && st.st_size % page != 0) {
+			p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+				fd, 0);
+			if (p != MAP_FAILED) {
+				if (fd != 0)
+					close(fd);
+				mapped = p;
+				mapped_len = *len = (size_t)st.st_size;
+				return p;
+			}
 		}
+		p = read_fd(fd, path, len);
+	} else if (!streamed) {
+		/* a pipe: its blobs are decoded as they come (textin.c) */
+		p = streamed = text_read_stream(fd, path, len);
+	} else {
+		p = read_fd(fd, path, len);
 	}
-	p = read_fd(fd, path, len, mapped ? NULL : &big);
 	if (fd != 0)
 		close(fd);
-	if (big) {
-		mapped = p;
-		mapped_len = big;
-		parse_text_writable(p, *len);
-	}
 	return p;
 }
 
@@ -205,12 +174,15 @@ void
 tool_unmap(const char *text)
 {
 	if (text && text == mapped) {
-		parse_text_writable(NULL, 0);
 		munmap((void *)mapped, mapped_len);
 		mapped = NULL;
-	} else {
-		free((void *)text);
+		return;
 	}
+	if (text && text == streamed) {
+		text_release();
+		streamed = NULL;
+	}
+	free((void *)text);
 }
 
 /* Once all is written, the reader of a pipe sees its end at once, not

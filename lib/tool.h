@@ -15,9 +15,10 @@ _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
-/* The same text, but a regular file is mapped rather than copied, and a
- * pipe is read into huge pages (bigmem.c): faster for inputs of hundreds
- * of MB.  Give it back with tool_unmap. */
+/* The same text, but a regular file is mapped rather than copied, and the
+ * resource blobs of a pipe are decoded as they arrive (textin.c): faster
+ * for inputs of hundreds of MB.  Give it back with tool_unmap, after the
+ * last context parsed from it. */
 const char *tool_map(const char *path, size_t *len);
 void tool_unmap(const char *text);
 

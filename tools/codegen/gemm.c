@@ -404,22 +404,22 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		ix_mul(&s.kc, ix_dim(&s.kc, 0), panels), ix_dim(&s.kc, 1)), p->K),
 		ix_dim(&s.kc, 2)), tile), ix_dim(&s.kc, 3));
 	if (const_buffers_only(g, root, body)) {
-		/* pre-pack now: the global holds the panels */
-		float *data = xmalloc((size_t)total * sizeof *data);
+		/* pre-pack now, straight into the global's data */
 		int64_t d[4];
 		Resource *r;
 		Op *cst;
 		char name[64];
+		float *data;
 
+		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
+		r = resource_alloc(g->c, "builtin", name, mulsz((size_t)total, sizeof *data), 64);
+		data = (float *)r->data;
 		if (!pack_load(root, x, p, side, data))
 			for (d[0] = 0; d[0] < ext[0]; d[0]++)
 				for (d[1] = 0; d[1] < ext[1]; d[1]++)
 					for (d[2] = 0; d[2] < ext[2]; d[2]++)
 						for (d[3] = 0; d[3] < ext[3]; d[3]++)
 							data[ix_eval(ix1, d)] = (float)eval(root, body, d);
-		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
-		r = resource_new(g->c, "builtin", name, data, (size_t)total * sizeof *data, 64);
-		free(data);
 		cst = op_new(g->c, "arith.constant", 0, NULL, 1, &pt, 0, op->loc);
 		op_set_attr(g->c, cst, "value", at_dense_resource(g->c, pt, r));
 		vinfo(g, RES(cst, 0))->mat = 1;
