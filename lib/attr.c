@@ -250,8 +250,15 @@ const uint8_t *
 dense_bytes(const Attr *a, size_t *n)
 {
 	if (a->kind == AT_DENSE_RESOURCE) {
-		*n = a->res->size;
-		return a->res->data;
+		Resource *r = a->res;
+
+		if (!r->data && r->fill) {
+			r->data = ctx_big_alloc(r->ctx, r->size, r->align);
+			r->mut = 1;
+			r->fill(r->fill_arg, r->data);
+		}
+		*n = r->size;
+		return r->data;
 	}
 	*n = a->n;
 	return a->data;
@@ -339,13 +346,9 @@ resource_list(Ctx *c)
 	return c->res;
 }
 
-/* Adds a resource holding data: malloc'd and now the context's if own,
- * else the caller's. */
-static Resource *
-resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
-	size_t size, uint32_t align, int own)
+void
+resource_rename(Ctx *c, Resource *r, const char *name)
 {
-	Resource *r = arena_alloc(c, sizeof *r);
 	char buf[512];
 	int k;
 
@@ -354,10 +357,67 @@ resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
 	for (k = 1; resource_get(c, buf); k++)
 		snprintf(buf, sizeof buf, "%s_%d", name, k);
 	r->name = intern(c, buf);
+}
+
+static int
+names(const Attr *a, const Resource *r)
+{
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (a->kind == AT_DENSE_RESOURCE)
+		return a->res == r;
+	if (a->kind == AT_ARRAY)
+		for (i = 0; i < a->n; i++)
+			if (names(a->elts[i], r))
+				return 1;
+	if (a->kind == AT_DICT)
+		for (i = 0; i < a->n; i++)
+			if (names(a->dict[i].val, r))
+				return 1;
+	return 0;
+}
+
+typedef struct Refs {
+	const Resource *r;
+	int n;
+} Refs;
+
+static int
+count_refs(Op *op, void *env)
+{
+	Refs *e = env;
+	int i;
+
+	for (i = 0; i < op->nattrs; i++)
+		e->n += names(op->attrs[i].val, e->r);
+	return 0;
+}
+
+int
+resource_refs(Op *top, const Resource *r)
+{
+	Refs e = { r, 0 };
+
+	op_walk(top, count_refs, &e);
+	return e.n;
+}
+
+/* Adds a resource holding data: malloc'd and now the context's if own,
+ * else the caller's. */
+static Resource *
+resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
+	size_t size, uint32_t align, int own)
+{
+	Resource *r = arena_alloc(c, sizeof *r);
+
+	resource_rename(c, r, name);
 	r->dialect = intern(c, dialect);
 	r->size = size;
 	r->align = align ? align : 8;
 	r->data = data;
+	r->mut = own != 0;
 	if (own)
 		ctx_own(c, r->data);
 	if (c->reslast)
@@ -383,8 +443,23 @@ Resource *
 resource_alloc(Ctx *c, const char *dialect, const char *name, size_t size,
 	uint32_t align)
 {
-	return resource_add(c, dialect, name,
+	Resource *r = resource_add(c, dialect, name,
 		ctx_big_alloc(c, size, align ? align : 8), size, align, 0);
+
+	r->mut = 1;   /* the context's memory */
+	return r;
+}
+
+Resource *
+resource_lazy(Ctx *c, const char *dialect, const char *name, size_t size,
+	uint32_t align, void (*fill)(void *arg, uint8_t *dst), void *arg)
+{
+	Resource *r = resource_add(c, dialect, name, NULL, size, align, 0);
+
+	r->fill = fill;
+	r->fill_arg = arg;
+	r->ctx = c;
+	return r;
 }
 
 Resource *

@@ -244,6 +244,14 @@ struct Resource {
 	uint8_t *data;       /* owned by ctx */
 	size_t size;
 	uint32_t align;
+	int mut;             /* data may be written: the context's, or decoded
+	                        from a pipe; not a borrowed mapping */
+	/* A lazy resource has no data until it is needed: fill writes its
+	 * size bytes.  The printer fills a scratch block for each in turn;
+	 * dense_bytes gives it data of its own. */
+	void (*fill)(void *arg, uint8_t *dst);
+	void *fill_arg;
+	Ctx *ctx;
 	Resource *next;
 };
 
@@ -287,8 +295,16 @@ Resource *resource_adopt(Ctx *c, const char *dialect, const char *name,
  * as the context and which is never written through the resource. */
 Resource *resource_borrow(Ctx *c, const char *dialect, const char *name,
 	const void *data, size_t size, uint32_t align);
+/* As resource_new, with data computed by fill(arg, dst) only when it is
+ * needed (see struct Resource); arg lives as long as the context. */
+Resource *resource_lazy(Ctx *c, const char *dialect, const char *name,
+	size_t size, uint32_t align, void (*fill)(void *arg, uint8_t *dst), void *arg);
 Resource *resource_get(Ctx *c, const char *name);
 Resource *resource_list(Ctx *c);
+/* Gives r the key name (uniqued as resource_new does). */
+void resource_rename(Ctx *c, Resource *r, const char *name);
+/* The number of attributes of ops under top (top included) that name r. */
+int resource_refs(Op *top, const Resource *r);
 
 /* float helpers: round a double to a type's precision; bits <-> value */
 double fp_round(double v, const Type *t);

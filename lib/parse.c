@@ -2425,6 +2425,7 @@ static int resource_entry(Parser *p, const char *dialect)
 	if (vt.kind == T_STR && (b = taken_blob(p, &vt))) {
 		/* decoded as it was read */
 		r = resource_borrow(p->c, dialect, key, b->data, b->size, b->align);
+		r->mut = 1;   /* textin.c's memory, the process's own */
 		*pmap_slot(&p->resources, key, 1) = r;
 		p_skip(p);
 		return 0;

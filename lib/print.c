@@ -1545,6 +1545,9 @@ static void resource_out(FILE *f, const Resource *r)
 {
 	enum { CHUNK = 128 << 10 };   /* bytes of data per write */
 	static char chunk[2 * CHUNK];
+	static uint8_t *scratch;
+	static size_t scratch_n;
+	const uint8_t *data = r->data;
 	size_t i;
 	uint8_t al[4];
 	Buf b = {0};
@@ -1558,10 +1561,20 @@ static void resource_out(FILE *f, const Resource *r)
 	buf_printf(&b, ": \"0x%02X%02X%02X%02X", al[0], al[1], al[2], al[3]);
 	fwrite(b.p, 1, b.n, f);
 	buf_free(&b);
+	if (!data) {
+		/* lazy: computed into one block reused for each */
+		if (scratch_n < r->size) {
+			free(scratch);
+			scratch = xmalloc(r->size);
+			scratch_n = r->size;
+		}
+		r->fill(r->fill_arg, scratch);
+		data = scratch;
+	}
 	for (i = 0; i < r->size; i += CHUNK) {
 		size_t k = r->size - i < CHUNK ? r->size - i : CHUNK;
 
-		hex_encode(chunk, r->data + i, k);
+		hex_encode(chunk, data + i, k);
 		fwrite(chunk, 1, 2 * k, f);
 	}
 	fputc('"', f);

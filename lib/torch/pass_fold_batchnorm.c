@@ -13,7 +13,10 @@
  *              layer has new literals
  *                W' = W * s,  b' = (b - mean) * s + beta,
  *                s  = gamma / sqrt(var + eps)     (per output channel),
- *              computed in double and rounded once.  Other norms stay.
+ *              computed in double and rounded once (an f32 weight
+ *              resource that no other op names and whose literal the
+ *              layer alone uses is scaled where it lies and renamed, no
+ *              copy of it made).  Other norms stay.
  * invalidates: op identities; the old literals become dead.
  */
 #include <math.h>
@@ -22,6 +25,7 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "fold.h"
 #include "pass.h"
 #include "torch.h"
 
@@ -101,6 +105,40 @@ derived(Value *v, Value *w, const char *sfx)
 	return s;
 }
 
+/* The resource of literal v when it may be written in place: v's one
+ * use is the layer and no other op names the resource. */
+static Resource *
+sole_resource(Value *v)
+{
+	Op *top;
+	Attr *a = value_const(v);
+
+	if (!a || a->kind != AT_DENSE_RESOURCE || !a->res->mut || !value_has_one_use(v) ||
+	    !v->def || !op_is(v->def, "torch.vtensor.literal"))
+		return NULL;
+	for (top = v->def; top->parent && block_parent_op(top->parent); )
+		top = block_parent_op(top->parent);
+	return resource_refs(top, a->res) == 1 ? a->res : NULL;
+}
+
+/* n f32 values from src to dst (which may be src), channel i of ch
+ * scaled by s[i]; what is left after ch whole channels is copied. */
+static void
+scale_f32(uint8_t *dst, const uint8_t *src, int64_t n, const double *s, int64_t ch)
+{
+	int64_t per = n / ch, i, k;
+
+	for (i = 0; i < ch; i++)
+		for (k = i * per; k < (i + 1) * per; k++) {
+			float f;
+
+			memcpy(&f, src + 4 * k, 4);
+			f = (float)(f * s[i]);
+			memcpy(dst + 4 * k, &f, 4);
+		}
+	memmove(dst + 4 * ch * per, src + 4 * ch * per, 4 * (size_t)(n - ch * per));
+}
+
 /* The weight scaled per output channel, as a new literal: an f32 weight
  * straight from its bytes to the new ones (the weights of a whole network
  * pass through here), any other through doubles. */
@@ -111,20 +149,22 @@ scaled_weight(B *b, Value *wv, const double *s, int64_t ch, const char *name)
 	const uint8_t *p = lit_f32(wv, &n);
 	double *w;
 	Value *v;
+	Resource *r;
 
+	if (p && (r = sole_resource(wv))) {
+		/* the layer's alone: scaled where it lies, under the new name */
+		scale_f32(r->data, p, n, s, ch);
+		resource_rename(b->c, r, name);
+		r->align = 64;   /* as a new literal's */
+		/* where a new literal would be: just before the layer */
+		op_unlink(wv->def);
+		op_insert_before(b->at, wv->def);
+		return wv;
+	}
 	if (p) {
 		uint8_t *out = xmalloc(mulsz(n ? n : 1, 4));
 
-		per = n / ch;
-		for (i = 0; i < ch; i++)
-			for (k = i * per; k < (i + 1) * per; k++) {
-				float f;
-
-				memcpy(&f, p + 4 * k, 4);
-				f = (float)(f * s[i]);
-				memcpy(out + 4 * k, &f, 4);
-			}
-		memcpy(out + 4 * ch * per, p + 4 * ch * per, 4 * (size_t)(n - ch * per));
+		scale_f32(out, p, n, s, ch);
 		return b_literal_take(b, wv->type, out, (size_t)n * 4, name);
 	}
 	if (!(w = lit_load(wv, &n)))

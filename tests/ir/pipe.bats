@@ -102,3 +102,15 @@ print("{-#\n  dialect_resources: {\n    builtin: {\n      big: \"0x40000000%s\",
   echo 'func.func private @g()' > "$T/p.mlir"
   same "$T/p.mlir"
 }
+
+@test "--split-input-file reads the blobs of its chunks from a pipe" {
+  { module '{-#
+  dialect_resources: { builtin: { a: "0x040000000100000002000000", b: "0x01000000aabbccdd", c: "0x020000007FFF" } }
+#-}'; echo '// -----'; module '{-#
+  dialect_resources: { builtin: { a: "0x040000000300000004000000", b: "0x0100000011223344", c: "0x020000000100" } }
+#-}'; } > "$T/m.mlir"
+  bin/torch-opt -p '' --split-input-file "$T/m.mlir" > "$T/a.out"
+  bin/torch-opt -p '' --split-input-file < <(cat "$T/m.mlir") > "$T/b.out"
+  cmp "$T/a.out" "$T/b.out"
+  grep -q 'a: "0x040000000300000004000000"' "$T/b.out"
+}

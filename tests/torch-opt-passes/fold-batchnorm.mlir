@@ -40,3 +40,77 @@ func.func @stays(%x: !torch.vtensor<[1,2],f32>, %w: !torch.vtensor<[2,2],f32>, %
   %1:3 = torch.aten.native_batch_norm %0, %s, %s, %s, %s, %false, %eps, %eps : !torch.vtensor<[1,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
   return %1#0 : !torch.vtensor<[1,2],f32>
 }
+
+// A weight in a resource is scaled where it lies when the layer is its
+// only user; here one resource is held by two literals and another
+// literal has a second use, so both keep their data and new literals
+// take the scaled weights (small: dense, and one after cse).
+// CHECK-LABEL: func.func @shared(
+// CHECK-DAG:     %[[W:.*]] = torch.vtensor.literal(dense_resource<w> : tensor<2x1x1x1xf32>)
+// CHECK-DAG:     %[[V:.*]] = torch.vtensor.literal(dense_resource<v> : tensor<2x1x1x1xf32>)
+// CHECK-DAG:     %[[S:.*]] = torch.vtensor.literal(dense<{{.*}}2.000000e+00{{.*}}3.000000e+00{{.*}}> : tensor<2x1x1x1xf32>)
+// CHECK:         %[[C:.*]] = torch.aten.convolution %arg0, %[[S]],
+// CHECK:         return %[[C]], {{.*}}, %[[W]], %[[V]] :
+func.func @shared(%x: !torch.vtensor<[1,1,3,3],f32>) -> (!torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.vtensor<[2,1,1,1],f32>) {
+  %w = torch.vtensor.literal(dense_resource<w> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %w2 = torch.vtensor.literal(dense_resource<w> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %v = torch.vtensor.literal(dense_resource<v> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %g = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %beta = torch.vtensor.literal(dense<[0.5, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %mean = torch.vtensor.literal(dense<[1.0, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %var = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %eps = torch.constant.float 0.000000e+00
+  %mom = torch.constant.float 1.000000e-01
+  %l1 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l0 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,3,3],f32>
+  %1:3 = torch.aten.native_batch_norm %0, %g, %beta, %mean, %var, %false, %mom, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  %2 = torch.aten.convolution %x, %w2, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,3,3],f32>
+  %3:3 = torch.aten.native_batch_norm %2, %g, %beta, %mean, %var, %false, %mom, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  %4 = torch.aten.convolution %x, %v, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,3,3],f32>
+  %5:3 = torch.aten.native_batch_norm %4, %g, %beta, %mean, %var, %false, %mom, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  return %1#0, %3#0, %5#0, %w, %v : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.vtensor<[2,1,1,1],f32>
+}
+
+// The layer is the weight's only user: the resource itself is scaled and
+// renamed.
+// CHECK-LABEL: func.func @alone(
+// CHECK:         %[[U:.*]] = torch.vtensor.literal(dense_resource<u.bn> : tensor<2x1x1x1xf32>)
+// CHECK:         torch.aten.convolution %arg0, %[[U]],
+// CHECK:       dialect_resources
+// CHECK-NEXT:    builtin
+// CHECK-NEXT:      w: "0x040000000000803F00004040",
+// CHECK-NEXT:      v: "0x040000000000803F00004040",
+// CHECK-NEXT:      u.bn: "0x400000000000004000004040"
+func.func @alone(%x: !torch.vtensor<[1,1,3,3],f32>) -> !torch.vtensor<[1,2,3,3],f32> {
+  %u = torch.vtensor.literal(dense_resource<u> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %g = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %beta = torch.vtensor.literal(dense<[0.5, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %mean = torch.vtensor.literal(dense<[1.0, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %var = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %eps = torch.constant.float 0.000000e+00
+  %mom = torch.constant.float 1.000000e-01
+  %l1 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l0 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %u, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[1,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[1,2,3,3],f32>
+  %1:3 = torch.aten.native_batch_norm %0, %g, %beta, %mean, %var, %false, %mom, %eps : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+  return %1#0 : !torch.vtensor<[1,2,3,3],f32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F00004040",
+      v: "0x040000000000803F00004040",
+      u: "0x040000000000803F00004040"
+    }
+  }
+#-}

@@ -282,28 +282,37 @@ static int64_t *group_offsets(const int64_t *coef, const int *dims, int nd, cons
 	return off;
 }
 
-/* Packs a constant operand that is one load, affine in the loop dims, of
- * an f32 weight (linear and convolution weights, transposed or not) with
- * three offset tables instead of evaluating each element; 0 when x is
+/* A constant operand that is one load, affine in the loop dims, of an
+ * f32 weight (linear and convolution weights, transposed or not), packed
+ * by a strided copy with three offset tables instead of evaluating each
+ * element: out[b][pn][k][j] = src[c0 + ob[b] + ok[k] + on[pn * tile + j]],
+ * 0 past lim. */
+typedef struct PackCopy {
+	const uint8_t *src;
+	int64_t c0, *ob, *ok, *on;
+	int64_t B, panels, K, tile, lim;
+} PackCopy;
+
+/* The copy that packs x, its tables in the context's arena; 0 when x is
  * not such a load. */
-static int pack_load(Kernel *root, const KExpr *x, const GPlan *p, int side, float *data)
+static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int side, PackCopy *pc)
 {
 	Value *v;
 	Attr *a;
 	const uint8_t *src;
 	size_t nbytes;
 	int64_t *coef, c0 = 0, stride = 1, lim = side ? p->N : p->M;
-	int64_t tile = side ? NR : p->mr, panels = (lim + tile - 1) / tile, *ob, *ok, *on;
-	int64_t b, pn, k, j, lo, hi;
+	int64_t tile = side ? NR : p->mr, *ob, *ok, *on;
+	int64_t b, k, j, lo, hi;
 	int i, nd = root->ndims;
 
 	if (x->kind != KX_LOAD)
 		return 0;
 	v = root->bind[x->buf].val;
 	a = op_attr(v->def, "value");
-	src = dense_bytes(a, &nbytes);
 	if (a->kind == AT_DENSE && a->splat)
 		return 0;
+	src = dense_bytes(a, &nbytes);
 	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float))
 		return 0;
 	coef = xcalloc((size_t)nd + 1, sizeof *coef);
@@ -335,27 +344,49 @@ static int pack_load(Kernel *root, const KExpr *x, const GPlan *p, int side, flo
 		free(ob), free(ok), free(on);
 		return 0;
 	}
-	for (b = 0; b < p->B; b++)
-		for (pn = 0; pn < panels; pn++)
-			for (k = 0; k < p->K; k++) {
-				float *d = data + ((b * panels + pn) * p->K + k) * tile;
-				const uint8_t *s0 = src + (c0 + ob[b] + ok[k]) * (int64_t)sizeof(float);
-
-				for (j = 0; j < tile; j++) {
-					int64_t n = pn * tile + j;
-
-					if (n < lim)
-						memcpy(&d[j], s0 + on[n] * (int64_t)sizeof(float), sizeof(float));
-					else
-						d[j] = 0;
-				}
-			}
+	pc->src = src;
+	pc->c0 = c0;
+	pc->B = p->B;
+	pc->K = p->K;
+	pc->tile = tile;
+	pc->lim = lim;
+	pc->panels = (lim + tile - 1) / tile;
+	pc->ob = arena_alloc(c, sizeof *ob * (size_t)p->B);
+	pc->ok = arena_alloc(c, sizeof *ok * (size_t)p->K);
+	pc->on = arena_alloc(c, sizeof *on * (size_t)lim);
+	memcpy(pc->ob, ob, sizeof *ob * (size_t)p->B);
+	memcpy(pc->ok, ok, sizeof *ok * (size_t)p->K);
+	memcpy(pc->on, on, sizeof *on * (size_t)lim);
 	free(ob), free(ok), free(on);
 	return 1;
 }
 
+static void pack_copy(void *arg, uint8_t *dst)
+{
+	const PackCopy *pc = arg;
+	float *data = (float *)dst;
+	int64_t b, pn, k, j, tile = pc->tile;
+
+	for (b = 0; b < pc->B; b++)
+		for (pn = 0; pn < pc->panels; pn++)
+			for (k = 0; k < pc->K; k++) {
+				float *d = data + ((b * pc->panels + pn) * pc->K + k) * tile;
+				const uint8_t *s0 = pc->src + (pc->c0 + pc->ob[b] + pc->ok[k]) * (int64_t)sizeof(float);
+
+				for (j = 0; j < tile; j++) {
+					int64_t n = pn * tile + j;
+
+					if (n < pc->lim)
+						memcpy(&d[j], s0 + pc->on[n] * (int64_t)sizeof(float), sizeof(float));
+					else
+						d[j] = 0;
+				}
+			}
+}
+
 /* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
- * constant evaluated now.  Returns the input IR value holding it. */
+ * constant: copied when it is printed, or evaluated now.  Returns the
+ * input IR value holding it. */
 static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
 	Op *op)
 {
@@ -404,22 +435,29 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		ix_mul(&s.kc, ix_dim(&s.kc, 0), panels), ix_dim(&s.kc, 1)), p->K),
 		ix_dim(&s.kc, 2)), tile), ix_dim(&s.kc, 3));
 	if (const_buffers_only(g, root, body)) {
-		/* pre-pack now, straight into the global's data */
-		int64_t d[4];
+		PackCopy *pc = arena_alloc(g->c, sizeof *pc);
+		size_t nbytes = mulsz((size_t)total, sizeof(float));
 		Resource *r;
 		Op *cst;
 		char name[64];
-		float *data;
 
 		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
-		r = resource_alloc(g->c, "builtin", name, mulsz((size_t)total, sizeof *data), 64);
-		data = (float *)r->data;
-		if (!pack_load(root, x, p, side, data))
+		if (pack_plan(g->c, root, x, p, side, pc)) {
+			/* a strided copy of a weight, made as the global is printed:
+			 * no second copy of the weights in memory */
+			r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
+		} else {
+			int64_t d[4];
+			float *data;
+
+			r = resource_alloc(g->c, "builtin", name, nbytes, 64);
+			data = (float *)r->data;
 			for (d[0] = 0; d[0] < ext[0]; d[0]++)
 				for (d[1] = 0; d[1] < ext[1]; d[1]++)
 					for (d[2] = 0; d[2] < ext[2]; d[2]++)
 						for (d[3] = 0; d[3] < ext[3]; d[3]++)
 							data[ix_eval(ix1, d)] = (float)eval(root, body, d);
+		}
 		cst = op_new(g->c, "arith.constant", 0, NULL, 1, &pt, 0, op->loc);
 		op_set_attr(g->c, cst, "value", at_dense_resource(g->c, pt, r));
 		vinfo(g, RES(cst, 0))->mat = 1;

@@ -262,7 +262,8 @@ main(int argc, char **argv)
 			return 1;
 		pipeline_free(pl);
 	}
-	text = tool_map(o.input, &len);
+	/* chunks are copies of the text: their blobs must be in them */
+	text = o.split ? tool_read(o.input, &len) : tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
 	if (!o.split) {
 		rc = process(&o, diag_fallback_file, text, len, NULL);
