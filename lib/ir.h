@@ -252,6 +252,12 @@ struct Resource {
 	void (*fill)(void *arg, uint8_t *dst);
 	void *fill_arg;
 	Ctx *ctx;
+	/* A lazy resource's fill may read src; readers counts those that
+	 * will.  The printer uses both to give data back once the last one
+	 * that needs it is written (PrintOpts.release); queued and printed
+	 * are its marks. */
+	Resource *src;
+	int readers, queued, printed;
 	Resource *next;
 };
 
@@ -523,10 +529,18 @@ void parse_text_blobs(const char *text, const TextBlob *b, int n);
  * NUL-terminated.  text_release frees the blobs. */
 char *text_read_stream(int fd, const char *path, size_t *len);
 void text_release(void);
+/* Says that the blob at data (from text_read_stream; anything else is
+ * ignored) is needed no more: the pages that only it and other such blobs
+ * used go back to the system, for the next process of a pipeline to take
+ * them while they are warm (a virtual machine's first touch of a page
+ * costs more than the work done on it). */
+void text_blob_done(const void *data);
 
 typedef struct PrintOpts {
 	int debuginfo;   /* print loc(...) */
 	int generic;     /* generic op form */
+	int release;     /* the last print: each resource's data read from a
+	                    pipe is given back once written (text_blob_done) */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

@@ -1580,6 +1580,13 @@ static void resource_out(FILE *f, const Resource *r)
 	fputc('"', f);
 }
 
+/* Gives r's data back when nothing printed after this needs it. */
+static void release(Resource *r)
+{
+	if (r->data && r->readers <= 0 && (r->printed || !r->queued))
+		text_blob_done(r->data);
+}
+
 static void print_resources(FILE *f, Printer *pr)
 {
 	int i;
@@ -1587,9 +1594,23 @@ static void print_resources(FILE *f, Printer *pr)
 	if (!pr->nres)
 		return;
 	fputs("\n{-#\n  dialect_resources: {\n    builtin: {\n", f);
+	for (i = 0; i < pr->nres; i++)
+		pr->res[i]->queued = 1;
 	for (i = 0; i < pr->nres; i++) {
-		resource_out(f, pr->res[i]);
+		Resource *r = pr->res[i];
+
+		resource_out(f, r);
 		fputs(i + 1 < pr->nres ? ",\n" : "\n", f);
+		if (pr->o.release) {
+			/* its digits are in stdio's buffer or written: the data
+			 * can go, and its source's when this was the last reader */
+			r->printed = 1;
+			release(r);
+			if (r->src) {
+				r->src->readers--;
+				release(r->src);
+			}
+		}
 	}
 	fputs("    }\n  }\n#-}\n", f);
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "ir.h"
 #include "tool.h"
@@ -50,12 +51,15 @@ enum { M_NORMAL, M_STR, M_ESC, M_COMMENT, M_SLASH, M_HASH, M_HASHDASH,
 
 enum { REGION = 1 << 30, ALIGN = 64 };
 
+enum { PAGE = 2 << 20 };   /* big_reserve's alignment: a huge page */
+
 typedef struct BlobRegion BlobRegion;
 struct BlobRegion {
 	BlobRegion *next;
 	char *base;
 	size_t cap;
 	int big;        /* big_reserve'd, else malloc'd */
+	uint32_t *live; /* big: per 2 MB page, the blobs not yet done on it */
 };
 
 typedef struct Reader {
@@ -109,6 +113,7 @@ new_region(Reader *r, size_t need)
 		g->base = xmalloc(cap);
 	}
 	g->cap = cap;
+	g->live = NULL;
 	g->next = r->regions;
 	r->regions = g;
 	r->used = 0;
@@ -475,8 +480,79 @@ feed(Reader *r, const char *p, size_t n)
 	}
 }
 
-/* The blob region of the last read, for text_release. */
+/* The blob regions of the last read, for text_release, and its blobs by
+ * address with a mark for those done (text_blob_done). */
 static BlobRegion *held;
+static TextBlob *tblobs, *hblobs;
+static char *hdone;
+static int nhblobs;
+
+static int
+by_data(const void *a, const void *b)
+{
+	const TextBlob *x = a, *y = b;
+
+	return x->data < y->data ? -1 : x->data > y->data;
+}
+
+static BlobRegion *
+region_of(const void *data)
+{
+	BlobRegion *g;
+
+	for (g = held; g; g = g->next)
+		if ((const char *)data >= g->base && (const char *)data < g->base + g->cap)
+			return g;
+	return NULL;
+}
+
+/* Counts each blob on the pages it spans. */
+static void
+count_pages(void)
+{
+	int i;
+
+	for (i = 0; i < nhblobs; i++) {
+		BlobRegion *g = region_of(hblobs[i].data);
+		size_t a, b;
+
+		if (!g || !g->big || !hblobs[i].size)
+			continue;
+		if (!g->live)
+			g->live = xcalloc(g->cap / PAGE, sizeof *g->live);
+		a = (size_t)((const char *)hblobs[i].data - g->base) / PAGE;
+		b = ((size_t)((const char *)hblobs[i].data - g->base) + hblobs[i].size - 1) / PAGE;
+		for (; a <= b; a++)
+			g->live[a]++;
+	}
+}
+
+void
+text_blob_done(const void *data)
+{
+	int lo = 0, hi = nhblobs;
+	BlobRegion *g;
+	size_t a, b;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if ((const void *)hblobs[mid].data < data)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= nhblobs || hblobs[lo].data != data || hdone[lo] || !hblobs[lo].size)
+		return;
+	hdone[lo] = 1;
+	if (!(g = region_of(data)) || !g->live)
+		return;
+	a = (size_t)((const char *)data - g->base) / PAGE;
+	b = ((size_t)((const char *)data - g->base) + hblobs[lo].size - 1) / PAGE;
+	for (; a <= b; a++)
+		if (--g->live[a] == 0)
+			madvise(g->base + a * PAGE, PAGE, MADV_DONTNEED);
+}
 
 char *
 text_read_stream(int fd, const char *path, size_t *len)
@@ -512,7 +588,14 @@ text_read_stream(int fd, const char *path, size_t *len)
 	*len = r.text.n - 1;
 	text_release();
 	held = r.regions;
+	tblobs = r.blobs;
 	parse_text_blobs(r.text.p, r.blobs, r.nblobs);
+	nhblobs = r.nblobs;
+	hblobs = xmalloc(mulsz((size_t)nhblobs + 1, sizeof *hblobs));
+	memcpy(hblobs, r.blobs, (size_t)nhblobs * sizeof *hblobs);
+	qsort(hblobs, (size_t)nhblobs, sizeof *hblobs, by_data);
+	hdone = xcalloc((size_t)nhblobs + 1, 1);
+	count_pages();
 	return r.text.p;
 }
 
@@ -528,7 +611,14 @@ text_release(void)
 			big_release(g->base, g->cap);
 		else
 			free(g->base);
+		free(g->live);
 		free(g);
 	}
 	held = NULL;
+	free(tblobs);
+	free(hblobs);
+	free(hdone);
+	tblobs = hblobs = NULL;
+	hdone = NULL;
+	nhblobs = 0;
 }

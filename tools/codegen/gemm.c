@@ -288,6 +288,7 @@ static int64_t *group_offsets(const int64_t *coef, const int *dims, int nd, cons
  * element: out[b][pn][k][j] = src[c0 + ob[b] + ok[k] + on[pn * tile + j]],
  * 0 past lim. */
 typedef struct PackCopy {
+	Resource *res;        /* src's, if a resource */
 	const uint8_t *src;
 	int64_t c0, *ob, *ok, *on;
 	int64_t B, panels, K, tile, lim;
@@ -344,6 +345,7 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 		free(ob), free(ok), free(on);
 		return 0;
 	}
+	pc->res = a->kind == AT_DENSE_RESOURCE ? a->res : NULL;
 	pc->src = src;
 	pc->c0 = c0;
 	pc->B = p->B;
@@ -446,6 +448,8 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 			/* a strided copy of a weight, made as the global is printed:
 			 * no second copy of the weights in memory */
 			r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
+			if ((r->src = pc->res))
+				r->src->readers++;
 		} else {
 			int64_t d[4];
 			float *data;

@@ -330,7 +330,9 @@ process(const char *name, const char *text, size_t len, const Opts *o)
 		goto done;
 	}
 	out = tool_open_out(o->output);
-	print_module(out, m, &o->print);
+	PrintOpts po = o->print;
+	po.release = 1;   /* the last print of this context */
+	print_module(out, m, &po);
 	tool_commit(out);
 	rc = 0;
 done:

@@ -193,7 +193,9 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 		goto done;
 	/* Only now, with nothing left that can fail, does output begin. */
 	FILE *f = out ? out : tool_open_out(o->output);
-	print_module(f, m, &o->pl.print);
+	PrintOpts po = o->pl.print;
+	po.release = 1;   /* the last print of this context */
+	print_module(f, m, &po);
 	if (!out)
 		tool_commit(f);
 	rc = 0;

@@ -621,6 +621,16 @@ pad_to(Out *o, uint64_t at)
 	}
 }
 
+/* Is global g's data also a later global's? */
+static int
+used_later(const Pack *pk, int g)
+{
+	for (int k = g + 1; k < pk->nglobals; k++)
+		if (pk->cpieces[k].p == pk->cpieces[g].p)
+			return 1;
+	return 0;
+}
+
 static void
 write_file(Pack *pk, FILE *f)
 {
@@ -690,10 +700,14 @@ write_file(Pack *pk, FILE *f)
 			put(&o, small[i + 1]->p, small[i + 1]->n);
 		} else if (i < nsec - 1) {
 			put(&o, pk->objs[i - NSMALL].p, pk->objs[i - NSMALL].n);
+			text_blob_done(pk->objs[i - NSMALL].p);
 		} else {
 			for (int g = 0; g < pk->nglobals; g++) {
 				pad_to(&o, sec[i].offset + AT(pk->globals, VmfbGlobal, g).offset);
 				put(&o, pk->cpieces[g].p, pk->cpieces[g].n);
+				/* written: its pages can hold the file's next ones */
+				if (!used_later(pk, g))
+					text_blob_done(pk->cpieces[g].p);
 			}
 		}
 	}
