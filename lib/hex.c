@@ -124,7 +124,7 @@ int hex_decode(void *dst, const char *s, size_t n)
 		int hi = dec_tab[in[2 * i]], lo = dec_tab[in[2 * i + 1]];
 
 		bad |= hi | lo;
-		out[i] = (uint8_t)(hi << 4 | lo);
+		out[i] = (uint8_t)((unsigned)hi << 4 | (unsigned)lo);
 	}
 	return bad < 0 ? -1 : 0;
 }

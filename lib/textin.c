@@ -592,8 +592,10 @@ text_read_stream(int fd, const char *path, size_t *len)
 	parse_text_blobs(r.text.p, r.blobs, r.nblobs);
 	nhblobs = r.nblobs;
 	hblobs = xmalloc(mulsz((size_t)nhblobs + 1, sizeof *hblobs));
-	memcpy(hblobs, r.blobs, (size_t)nhblobs * sizeof *hblobs);
-	qsort(hblobs, (size_t)nhblobs, sizeof *hblobs, by_data);
+	if (nhblobs) {
+		memcpy(hblobs, r.blobs, (size_t)nhblobs * sizeof *hblobs);
+		qsort(hblobs, (size_t)nhblobs, sizeof *hblobs, by_data);
+	}
 	hdone = xcalloc((size_t)nhblobs + 1, 1);
 	count_pages();
 	return r.text.p;
