@@ -535,12 +535,17 @@ void text_release(void);
  * them while they are warm (a virtual machine's first touch of a page
  * costs more than the work done on it). */
 void text_blob_done(const void *data);
+/* The same for every blob but those at keep[0..n) (which it sorts). */
+void text_blobs_only(const void **keep, int n);
 
 typedef struct PrintOpts {
 	int debuginfo;   /* print loc(...) */
 	int generic;     /* generic op form */
 	int release;     /* the last print: each resource's data read from a
 	                    pipe is given back once written (text_blob_done) */
+	int encoder;     /* a big resource section is encoded by a thread of
+	                    its own while this one writes (worth it when the
+	                    section is costly to make: lazy resources) */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

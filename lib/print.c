@@ -7,6 +7,7 @@
  * prints the `#map` aliases, the ops, and the resource section.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1539,12 +1540,86 @@ void print_op_buf(Buf *b, Op *op, const PrintOpts *o)
 	printer_free(&pr);
 }
 
-/* Streams "0x" + alignment (LE) + data in hex, in chunks large enough
- * that stdio hands each straight to write(). */
-static void resource_out(FILE *f, const Resource *r)
+/*
+ * The resource section is most of a model's text (the weights, in hex).
+ * A big one is produced by a second thread (lazy resources filled, data
+ * encoded, data given back) into a ring of buffers while this one writes
+ * them out, for the encoding not to wait on the pipe nor the pipe on it.
+ */
+enum { CHUNK = 128 << 10,       /* bytes of data encoded at a time */
+	RBUF = 4 * CHUNK, NRING = 6, RING_MIN = 8 << 20 };
+
+typedef struct Ring {
+	char *buf[NRING];
+	size_t len[NRING];
+	int full[NRING];     /* filled and not yet written */
+	int head;            /* the buffer being filled */
+	size_t n;            /* bytes in it */
+	int done;            /* no more to come */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} Ring;
+
+/* Where the section goes: f itself, or the ring. */
+typedef struct Sink {
+	FILE *f;
+	Ring *ring;
+} Sink;
+
+/* The buffer being filled is ready; wait for the next to be free. */
+static void ring_publish(Ring *r)
 {
-	enum { CHUNK = 128 << 10 };   /* bytes of data per write */
-	static char chunk[2 * CHUNK];
+	pthread_mutex_lock(&r->mu);
+	r->len[r->head] = r->n;
+	r->full[r->head] = 1;
+	pthread_cond_broadcast(&r->cv);
+	r->head = (r->head + 1) % NRING;
+	while (r->full[r->head])
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	r->n = 0;
+}
+
+/* Room for n bytes (at most RBUF) to be filled, then sink_commit'd. */
+static char *sink_reserve(Sink *s, size_t n)
+{
+	static char direct[RBUF];
+
+	if (!s->ring)
+		return direct;
+	if (RBUF - s->ring->n < n)
+		ring_publish(s->ring);
+	return s->ring->buf[s->ring->head] + s->ring->n;
+}
+
+static void sink_commit(Sink *s, const char *p, size_t n)
+{
+	if (!s->ring)
+		fwrite(p, 1, n, s->f);
+	else
+		s->ring->n += n;
+}
+
+static void sink_put(Sink *s, const char *p, size_t n)
+{
+	while (n) {
+		size_t k = n < RBUF ? n : RBUF;
+
+		memcpy(sink_reserve(s, k), p, k);
+		sink_commit(s, sink_reserve(s, k), k);
+		p += k;
+		n -= k;
+	}
+}
+
+static void sink_puts(Sink *s, const char *p)
+{
+	sink_put(s, p, strlen(p));
+}
+
+/* Streams "0x" + alignment (LE) + data in hex. */
+static void resource_out(Sink *s, const Resource *r)
+{
 	static uint8_t *scratch;
 	static size_t scratch_n;
 	const uint8_t *data = r->data;
@@ -1559,7 +1634,7 @@ static void resource_out(FILE *f, const Resource *r)
 	al[2] = (uint8_t)(r->align >> 16);
 	al[3] = (uint8_t)(r->align >> 24);
 	buf_printf(&b, ": \"0x%02X%02X%02X%02X", al[0], al[1], al[2], al[3]);
-	fwrite(b.p, 1, b.n, f);
+	sink_put(s, b.p, b.n);
 	buf_free(&b);
 	if (!data) {
 		/* lazy: computed into one block reused for each */
@@ -1573,11 +1648,12 @@ static void resource_out(FILE *f, const Resource *r)
 	}
 	for (i = 0; i < r->size; i += CHUNK) {
 		size_t k = r->size - i < CHUNK ? r->size - i : CHUNK;
+		char *out = sink_reserve(s, 2 * k);
 
-		hex_encode(chunk, data + i, k);
-		fwrite(chunk, 1, 2 * k, f);
+		hex_encode(out, data + i, k);
+		sink_commit(s, out, 2 * k);
 	}
-	fputc('"', f);
+	sink_puts(s, "\"");
 }
 
 /* Gives r's data back when nothing printed after this needs it. */
@@ -1587,23 +1663,27 @@ static void release(Resource *r)
 		text_blob_done(r->data);
 }
 
-static void print_resources(FILE *f, Printer *pr)
+typedef struct Section {
+	Sink sink;
+	Printer *pr;
+} Section;
+
+static void *section_out(void *arg)
 {
+	Section *sec = arg;
+	Printer *pr = sec->pr;
+	Sink *s = &sec->sink;
 	int i;
 
-	if (!pr->nres)
-		return;
-	fputs("\n{-#\n  dialect_resources: {\n    builtin: {\n", f);
-	for (i = 0; i < pr->nres; i++)
-		pr->res[i]->queued = 1;
+	sink_puts(s, "\n{-#\n  dialect_resources: {\n    builtin: {\n");
 	for (i = 0; i < pr->nres; i++) {
 		Resource *r = pr->res[i];
 
-		resource_out(f, r);
-		fputs(i + 1 < pr->nres ? ",\n" : "\n", f);
+		resource_out(s, r);
+		sink_puts(s, i + 1 < pr->nres ? ",\n" : "\n");
 		if (pr->o.release) {
-			/* its digits are in stdio's buffer or written: the data
-			 * can go, and its source's when this was the last reader */
+			/* its digits are out of it: the data can go, and its
+			 * source's when this was the last reader */
 			r->printed = 1;
 			release(r);
 			if (r->src) {
@@ -1612,7 +1692,91 @@ static void print_resources(FILE *f, Printer *pr)
 			}
 		}
 	}
-	fputs("    }\n  }\n#-}\n", f);
+	sink_puts(s, "    }\n  }\n#-}\n");
+	if (s->ring) {
+		if (s->ring->n)
+			ring_publish(s->ring);
+		pthread_mutex_lock(&s->ring->mu);
+		s->ring->done = 1;
+		pthread_cond_broadcast(&s->ring->cv);
+		pthread_mutex_unlock(&s->ring->mu);
+	}
+	return NULL;
+}
+
+/* Writes the ring's buffers as they fill, until the producer is done. */
+static void ring_drain(Ring *r, FILE *f)
+{
+	int i = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		while (!r->full[i] && !r->done)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (!r->full[i]) {
+			pthread_mutex_unlock(&r->mu);
+			return;
+		}
+		pthread_mutex_unlock(&r->mu);
+		fwrite(r->buf[i], 1, r->len[i], f);
+		pthread_mutex_lock(&r->mu);
+		r->full[i] = 0;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		i = (i + 1) % NRING;
+	}
+}
+
+static void print_resources(FILE *f, Printer *pr)
+{
+	Section sec = { { f, NULL }, pr };
+	size_t total = 0;
+	Ring ring;
+	pthread_t th;
+	int i;
+
+	if (!pr->nres)
+		return;
+	for (i = 0; i < pr->nres; i++) {
+		pr->res[i]->queued = 1;
+		total += pr->res[i]->size;
+	}
+	if (pr->o.release) {
+		/* what the output does not need can go now (a batch norm's
+		 * statistics once folded) */
+		const void **keep = xmalloc(mulsz((size_t)pr->nres * 2 + 1, sizeof *keep));
+		int n = 0;
+
+		for (i = 0; i < pr->nres; i++) {
+			if (pr->res[i]->data)
+				keep[n++] = pr->res[i]->data;
+			if (pr->res[i]->src && pr->res[i]->src->data)
+				keep[n++] = pr->res[i]->src->data;
+		}
+		text_blobs_only(keep, n);
+		free(keep);
+	}
+	if (!pr->o.encoder || total < RING_MIN) {
+		section_out(&sec);
+		return;
+	}
+	memset(&ring, 0, sizeof ring);
+	pthread_mutex_init(&ring.mu, NULL);
+	pthread_cond_init(&ring.cv, NULL);
+	for (i = 0; i < NRING; i++)
+		ring.buf[i] = xmalloc(RBUF);
+	sec.sink.ring = &ring;
+	if (pthread_create(&th, NULL, section_out, &sec) != 0) {
+		sec.sink.ring = NULL;
+		section_out(&sec);
+	} else {
+		ring_drain(&ring, f);
+		pthread_join(th, NULL);
+	}
+	for (i = 0; i < NRING; i++)
+		free(ring.buf[i]);
+	pthread_mutex_destroy(&ring.mu);
+	pthread_cond_destroy(&ring.cv);
 }
 
 void print_module(FILE *f, Op *module, const PrintOpts *o)

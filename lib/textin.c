@@ -554,6 +554,26 @@ text_blob_done(const void *data)
 			madvise(g->base + a * PAGE, PAGE, MADV_DONTNEED);
 }
 
+static int
+by_ptr(const void *a, const void *b)
+{
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+text_blobs_only(const void **keep, int n)
+{
+	int i;
+
+	if (n > 1)
+		qsort(keep, (size_t)n, sizeof *keep, by_ptr);
+	for (i = 0; i < nhblobs; i++)
+		if (!hdone[i] && !(n && bsearch(&hblobs[i].data, keep, (size_t)n, sizeof *keep, by_ptr)))
+			text_blob_done(hblobs[i].data);
+}
+
 char *
 text_read_stream(int fd, const char *path, size_t *len)
 {

@@ -374,7 +374,7 @@ int main(int argc, char **argv)
 			fwrite(obuf, 1, olen, out);
 		} else {
 			/* the module, printed once everything has succeeded */
-			PrintOpts po = { debuginfo, 0, 1 };
+			PrintOpts po = { debuginfo, 0, 1, 1 };
 
 			print_module(out, g.module, &po);
 		}
