@@ -10,7 +10,8 @@
  *              mul, div with broadcasting; neg, sqrt, rsqrt, reciprocal,
  *              exp, log, ...) on literals with a static result type of a
  *              float dtype are replaced by a literal, computed in double
- *              and rounded once to the result dtype, unless the result
+ *              and rounded once to the result dtype (layout ops of one
+ *              dtype move the elements' bytes), unless the result
  *              would be larger than its largest operand (expand is not
  *              materialized).  New literals are dense attributes when
  *              small, new resources otherwise.
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold.h"
 #include "pass.h"
 #include "torch.h"
 
@@ -128,27 +130,43 @@ eval_binary(Bin fn, Arg *x, Arg *y, double alpha, Type *rt, int64_t n)
 	return out;
 }
 
-/* transpose / permute / t: out[i] = in[perm'd index] */
-static double *
-eval_permute(const Arg *x, const int *perm, Type *rt, int64_t n)
+/* The stride in input t of each dim of the result of permuting t. */
+static void
+perm_strides(const Type *t, const int *perm, int64_t *ostride)
 {
-	const Type *t = x->t;
+	int64_t stride[TORCH_MAXRANK];
 	int r = t->rank, k;
-	int64_t stride[TORCH_MAXRANK], ostride[TORCH_MAXRANK], i;
-	double *out = xmalloc(mulsz(n ? n : 1, sizeof *out));
 
 	for (k = r - 1, stride[r - 1 < 0 ? 0 : r - 1] = 1; k > 0; k--)
 		stride[k - 1] = stride[k] * t->dims[k];
 	for (k = 0; k < r; k++)
 		ostride[k] = stride[perm[k]];
-	for (i = 0; i < n; i++) {
-		int64_t rem = i, src = 0;
-		for (k = r - 1; k >= 0; k--) {
-			src += (rem % rt->dims[k]) * ostride[k];
-			rem /= rt->dims[k];
-		}
-		out[i] = x->d[src];
+}
+
+/* The input index of the result's element i. */
+static int64_t
+perm_from(const Type *rt, const int64_t *ostride, int64_t i)
+{
+	int64_t from = 0;
+	int k;
+
+	for (k = rt->rank - 1; k >= 0; k--) {
+		from += (i % rt->dims[k]) * ostride[k];
+		i /= rt->dims[k];
 	}
+	return from;
+}
+
+/* transpose / permute / t: out[i] = in[perm'd index] */
+static double *
+eval_permute(const Arg *x, const int *perm, Type *rt, int64_t n)
+{
+	int64_t ostride[TORCH_MAXRANK], i;
+	double *out = xmalloc(mulsz(n ? n : 1, sizeof *out));
+
+	perm_strides(x->t, perm, ostride);
+	for (i = 0; i < n; i++)
+		out[i] = x->d[perm_from(rt, ostride, i)];
 	return out;
 }
 
@@ -238,12 +256,44 @@ done:
 	return out;
 }
 
+/* A layout op on a literal of the result's dtype: its elements moved as
+ * bytes, not through doubles (a linear layer's weight passes through
+ * here: 8 MB for resnet50's); NULL when it is not one. */
+static Value *
+permute_bytes(Ctx *c, Op *op, Type *rt)
+{
+	Value *x = OPND(op, 0);
+	const Type *t = x->type;
+	Attr *a = value_const(x);
+	int perm[TORCH_MAXRANK], r = tt_rank(t);
+	int64_t ostride[TORCH_MAXRANK], i, n = ty_numel(rt);
+	const uint8_t *src;
+	uint8_t *out;
+	size_t nb, es;
+
+	if (!a || (a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE) ||
+	    (a->kind == AT_DENSE && a->splat) || tt_dtype(t) != tt_dtype(rt) ||
+	    r < 1 || !ty_static(t) || !perm_of(op, r, perm))
+		return NULL;
+	es = elem_size(a->type->elem);
+	src = dense_bytes(a, &nb);
+	if (!src || !es || nb != (size_t)n * es || ty_numel(t) != n)
+		return NULL;
+	perm_strides(t, perm, ostride);
+	out = xmalloc(nb ? nb : 1);
+	for (i = 0; i < n; i++)
+		memcpy(out + (size_t)i * es, src + (size_t)perm_from(rt, ostride, i) * es, es);
+	B b = b_at(c, op);
+	return b_literal_take(&b, rt, out, nb, NULL);
+}
+
 static int
 fold(Ctx *c, Op *op)
 {
 	Type *rt;
 	int64_t n, maxin = 0;
 	double *out;
+	Value *pv;
 
 	if (op->nres != 1 || !torch_opname(op) || !tt_is(rt = RES(op, 0)->type)
 	    || rt->kind != TY_TORCH_VTENSOR || !ty_static(rt) || !dt_isfloat(tt_dtype(rt)))
@@ -251,6 +301,10 @@ fold(Ctx *c, Op *op)
 	for (int i = 0; i < op->nopnds; i++)
 		if (tt_is(OPND(op, i)->type) && !lit_load_ok(OPND(op, i)))
 			return 0;
+	if (op->nopnds >= 1 && tt_is(OPND(op, 0)->type) && (pv = permute_bytes(c, op, rt))) {
+		torch_replace(c, op, &pv);
+		return 1;
+	}
 	n = ty_numel(rt);
 	if (!(out = evaluate(op, rt, n, &maxin)))
 		return 0;

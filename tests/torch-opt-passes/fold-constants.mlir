@@ -26,3 +26,26 @@ func.func @fold(%x: !torch.vtensor<[4,3],f32>) -> (!torch.vtensor<[4,2],f32>, !t
   %5 = torch.aten.expand %4, %l, %false : !torch.vtensor<[2],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[4096,2],f32>
   return %1, %4, %5 : !torch.vtensor<[4,2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[4096,2],f32>
 }
+
+// A permute moves elements as bytes, whatever their size: here f16 from a
+// resource, out[a][b][c] = x[b][c][a].
+// CHECK-LABEL: func.func @permute_f16(
+// CHECK:         %[[P:.*]] = torch.vtensor.literal(dense<{{\[}}[{{\[}}1.000000e+00, 4.000000e+00], [7.000000e+00, 1.000000e+01]], {{\[}}[2.000000e+00, 5.000000e+00], [8.000000e+00, 1.100000e+01]], {{\[}}[3.000000e+00, 6.000000e+00], [9.000000e+00, 1.200000e+01]]]> : tensor<3x2x2xf16>)
+// CHECK:         return %[[P]]
+func.func @permute_f16() -> !torch.vtensor<[3,2,2],f16> {
+  %x = torch.vtensor.literal(dense_resource<x16> : tensor<2x2x3xf16>) : !torch.vtensor<[2,2,3],f16>
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %int2, %int0, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,2,3],f16>, !torch.list<int> -> !torch.vtensor<[3,2,2],f16>
+  return %0 : !torch.vtensor<[3,2,2],f16>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      x16: "0x02000000003C0040004200440045004600470048804800498049004A"
+    }
+  }
+#-}
