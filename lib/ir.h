@@ -68,6 +68,8 @@ void buf_free(Buf *b);
  * case) to n bytes, -1 if one is not a digit. */
 void hex_encode(char *out, const void *data, size_t n);
 int hex_decode(void *out, const char *digits, size_t n);
+/* Lets hex_decode use AVX2 where the CPU has it (the default), or not. */
+void hex_use_avx2(int on);
 
 /* Internal bug: prints "fxpipe: internal error: ..." and aborts. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

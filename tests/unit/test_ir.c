@@ -110,11 +110,53 @@ uses(Ctx *c)
 	CHECK(op_has(op_new(c, "torch.aten.relu_", 0, NULL, 0, NULL, 0, NULL), TR_INPLACE));
 }
 
+/* hex_decode with and without AVX2 against a byte at a time, over every
+ * length to 200 and a bad digit at every place. */
+static void
+hex(void)
+{
+	char digits[401], enc[401];
+	uint8_t want[200], got[200], ref[200];
+	size_t n, k;
+	int v;
+
+	for (k = 0; k < sizeof want; k++)
+		want[k] = (uint8_t)(k * 37 + 11);
+	hex_encode(enc, want, sizeof want);
+	for (v = 0; v < 2; v++) {
+		hex_use_avx2(v);
+		for (n = 0; n <= sizeof want; n++) {
+			memcpy(digits, enc, 2 * n);
+			for (k = 0; k < 2 * n; k += 3)   /* mixed case */
+				if (digits[k] >= 'A')
+					digits[k] += 'a' - 'A';
+			memset(got, 0, sizeof got);
+			CHECK(hex_decode(got, digits, n) == 0 && !memcmp(got, want, n));
+			for (k = 0; k < 2 * n; k += 7) {
+				char keep = digits[k];
+
+				digits[k] = "g/:@G`\\x00"[k % 8];
+				CHECK(hex_decode(got, digits, n) == -1);
+				digits[k] = keep;
+			}
+		}
+	}
+	hex_use_avx2(1);
+	for (k = 0; k < sizeof ref; k++) {
+		unsigned hi = (unsigned)(enc[2 * k] <= '9' ? enc[2 * k] - '0' : enc[2 * k] - 'A' + 10);
+		unsigned lo = (unsigned)(enc[2 * k + 1] <= '9' ? enc[2 * k + 1] - '0' : enc[2 * k + 1] - 'A' + 10);
+
+		ref[k] = (uint8_t)(hi << 4 | lo);
+	}
+	CHECK(!memcmp(ref, want, sizeof want));
+}
+
 int
 main(void)
 {
 	Ctx *c = ctx_new();
 
+	hex();
 	types(c);
 	floats(c);
 	attrs(c);
