@@ -1605,8 +1605,10 @@ static void sink_put(Sink *s, const char *p, size_t n)
 	while (n) {
 		size_t k = n < RBUF ? n : RBUF;
 
-		memcpy(sink_reserve(s, k), p, k);
-		sink_commit(s, sink_reserve(s, k), k);
+		char *q = sink_reserve(s, k);
+
+		memcpy(q, p, k);
+		sink_commit(s, q, k);
 		p += k;
 		n -= k;
 	}

@@ -308,53 +308,37 @@ meta_feed(Reader *r, const char *p, const char *e)
 
 		switch (r->sub) {
 		case M_STR:
-			buf_putc(&r->text, c);
-			p++;
-			if (c == '\\')
-				r->sub = M_ESC;
-			else if (c == '"' || c == '\n')
-				r->sub = M_NORMAL;
-			continue;
 		case M_ESC:
-			buf_putc(&r->text, c);
-			p++;
-			r->sub = c == '\n' ? M_NORMAL : M_STR;
-			continue;
 		case M_COMMENT:
+			/* inside a string or a comment: a newline ends either */
 			buf_putc(&r->text, c);
 			p++;
-			if (c == '\n')
+			if (c == '\n' || (r->sub == M_STR && c == '"'))
 				r->sub = M_NORMAL;
+			else if (r->sub != M_COMMENT)
+				r->sub = r->sub == M_STR && c == '\\' ? M_ESC : M_STR;
 			continue;
 		case M_SLASH:
-			r->sub = M_NORMAL;
-			if (c == '/') {
-				buf_putc(&r->text, c);
-				p++;
-				r->sub = M_COMMENT;
-				continue;
-			}
-			break;
 		case M_HASH:
+		case M_HASHDASH: {
+			/* the second byte of "//", the second and third of "#-}" */
+			static const char want[] = { [M_SLASH] = '/', [M_HASH] = '-', [M_HASHDASH] = '}' };
+			int sub = r->sub;
+
 			r->sub = M_NORMAL;
-			if (c == '-') {
-				buf_putc(&r->text, c);
-				p++;
-				r->sub = M_HASHDASH;
-				continue;
-			}
-			break;
-		case M_HASHDASH:
-			r->sub = M_NORMAL;
-			if (c == '}') {
+			if (c != want[sub])
+				break;
+			buf_putc(&r->text, c);
+			p++;
+			if (sub == M_HASHDASH) {
 				/* the end of the section, at any depth as for the lexer */
-				buf_putc(&r->text, c);
-				p++;
 				r->state = BODY;
 				r->k = -1;
 				return (size_t)(p - s);
 			}
-			break;
+			r->sub = sub == M_SLASH ? M_COMMENT : M_HASHDASH;
+			continue;
+		}
 		case M_QUOTE:
 			if (c == '0') {
 				p++;
