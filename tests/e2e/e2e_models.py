@@ -20,7 +20,7 @@ _spec = importlib.util.spec_from_file_location(
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
-NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths"]
+NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -120,6 +120,30 @@ def conv_paths():
     module = ConvPaths()
     base._randomize_batchnorms(module)
     return module.eval(), (torch.randn(1, 3, 56, 56),)
+
+
+class PackLanes(nn.Module):
+    """Convolutions whose im2col operand a pack kernel of its own lays out,
+    one tile-wide vector per row: tiles of 10, 11 and 12 lanes, odd and
+    even, read as contiguous runs (1x1), as every second element (stride
+    2 along the row) and by a gather (across rows, padding)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(8, 64, 3, stride=2)                 # 1 x 11: 11 lanes, stride 2
+        self.b = nn.Conv2d(8, 64, 1)                           # 3 x 23: 10 lanes, runs
+        self.c = nn.Conv2d(8, 64, 3, stride=2, padding=1)      # 2 x 12: 12 lanes, padding
+        self.d = nn.Conv2d(8, 64, (3, 1), stride=(1, 2))       # 1 x 12: 12 lanes, stride 2
+        self.e = nn.Conv2d(8, 64, (1, 3), stride=(3, 2))       # 1 x 11
+
+    def forward(self, x):
+        ys = [self.a(x), self.b(x), self.c(x), self.d(x), torch.relu(self.e(x))]
+        return torch.cat([y.flatten(1) for y in ys], 1)
+
+
+def pack_lanes():
+    torch.manual_seed(0)
+    return PackLanes().eval(), (torch.randn(1, 8, 3, 23),)
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}

@@ -22,6 +22,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <llvm-c/Support.h>
 
 #include "emit.h"
 #include "rt/rt.h"
@@ -316,7 +317,7 @@ static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
 	 * 1, 3, … of one starting vw - 1 later, so nothing past the last is read */
 	LLVMPositionBuilderAtEnd(e->b, bb[1]);
 	for (i = 0; i < vw; i++)
-		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(i < vw / 2 ? 2 * i : vw + 2 * (i - vw / 2) + 1), 0);
+		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
 	v[1] = LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, x->buf, i0, al),
 		load_at(e, vt, mt, x->buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(it, (unsigned long long)vw - 1, 0), ""), al),
 		LLVMConstVector(lanes, (unsigned)vw), "");
@@ -1150,6 +1151,36 @@ static int use_s2(Kernel *k, Sched *s)
 	return 1;
 }
 
+/* A pack kernel's point (batch, panel, k): the tile's lanes as one
+ * vector -- contiguous loads, stride-2 pairs or a gather, by gather() --
+ * stored as the row of the panel.  Written vectorized, it needs none of
+ * LLVM's loop vectorizer, the costliest part of compiling a network. */
+static void pack_point(E *e, void *env)
+{
+	Kernel *k = e->k;
+	KOut *o = &k->out[0];
+	LLVMValueRef v;
+
+	(void)env;
+	e_reset(e);
+	e->dimv[3] = e_i64(e, 0);
+	e->vw = (int)k->ext[3];
+	e->vdim = 3;
+	v = e_expr(e, o->val);
+	if (v)
+		store_val(e, v, store_ptr(e, o), k->bind[o->buf].type->elem);
+	e->vw = 1;
+}
+
+/* the pack path applies: one f32 output, stored row-major over the four
+ * dims, the tile within a vector's lanes, and some dim besides the tile
+ * to split across workgroups */
+static int vpack_ok(Kernel *k, Sched *s)
+{
+	return k->vpack && k->ndims == 4 && k->nout == 1 && !k->out[0].epi && k->ext[3] > 1 &&
+		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && !k->red[3];
+}
+
 static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
 {
 	Sched s;
@@ -1157,6 +1188,16 @@ static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
 	int i;
 
 	schedule(k, &s);
+	if (vpack_ok(k, &s)) {
+		int order[3], n = 0;
+
+		for (i = 0; i < s.n; i++)
+			if (s.order[i] != 3)
+				order[n++] = s.order[i];
+		nest(e, order, n, &s, wx, pack_point, NULL, 0);
+		return;
+	}
+	k->vpack = 0;       /* a loop nest: LLVM's O3 */
 	le.s = &s;
 	le.wx = wx;
 	for (i = 0; i < k->nout; i++)
@@ -1459,6 +1500,12 @@ static const char GEMM_PASSES[] = "function(sroa,early-cse,simplifycfg,instcombi
 	"loop-mssa(licm),gvn,instcombine,simplifycfg)";
 static const char LOOP_PASSES[] = "default<O3>";
 
+/* kernels written vectorized (GEMMs, packs) take the short pipeline */
+static int light(const Kernel *k)
+{
+	return k->kind == KK_GEMM || k->vpack;
+}
+
 /* The parts, heaviest first, taken by whichever thread is free. */
 typedef struct Queue {
 	Part *parts;
@@ -1508,10 +1555,10 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 		cost[i] = 10 + (j == i && callee[i] ? fn_cost(callee[i]) : 0);
 		order[i] = i;
 	}
-	/* GEMM kernels and loop nests in parts of their own, each kind with
-	 * its pipeline: parts [0, npk[0]) hold GEMMs */
+	/* GEMMs and packs, and loop nests, in parts of their own, each kind
+	 * with its pipeline: parts [0, npk[0]) hold the first */
 	for (i = 0; i < g->nk; i++)
-		kcost[g->k[i]->kind == KK_GEMM ? 0 : 1] += cost[i] * (g->k[i]->kind == KK_GEMM ? 1 : LOOP_WEIGHT);
+		kcost[light(g->k[i]) ? 0 : 1] += cost[i] * (light(g->k[i]) ? 1 : LOOP_WEIGHT);
 	for (j = 0; j < 2; j++) {
 		npk[j] = kcost[j] > 0 ? (int)(kcost[j] / PART_COST) + 1 : 0;
 		if (npk[j] > MAXPART / 2)
@@ -1555,7 +1602,7 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 				break;
 		if (np == 1) {
 			lo = 0, hi = 1;
-		} else if (g->k[k]->kind == KK_GEMM) {
+		} else if (light(g->k[k])) {
 			lo = 0, hi = npk[0];
 		} else {
 			lo = npk[0], hi = np;
@@ -1616,6 +1663,20 @@ static int compile_parts(E *e, LLVMModuleRef m, const char *triple, KObj **objs,
 	return rc;
 }
 
+/* LLVM's options, set once for the process.  Loop strength reduction
+ * is a sixth of the backend's time on a network's kernels and buys them
+ * nothing: their address arithmetic comes out of our emitter already
+ * strength-reduced (resnet50: same latency with and without it). */
+static void llvm_options(void)
+{
+	static int done;
+	const char *argv[] = { "codegen", "-disable-lsr" };
+
+	if (!done)
+		LLVMParseCommandLineOptions(2, argv, "");
+	done = 1;
+}
+
 int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const char **feat_out)
 {
 	E e;
@@ -1628,6 +1689,7 @@ int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const cha
 	*objs = NULL;
 	*nobj = 0;
 	memset(&e, 0, sizeof e);
+	llvm_options();
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86Target();
 	LLVMInitializeX86TargetMC();

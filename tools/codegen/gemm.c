@@ -480,6 +480,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 
 		vinfo(g, RES(buf, 0))->mat = 1;
 		pk->kind = KK_LOOP;
+		pk->vpack = 1;
 		pk->ndims = 4;
 		pk->ext = (int64_t *)s.kc.ext;
 		pk->red = arena_alloc(g->c, 5);

@@ -130,6 +130,8 @@ typedef struct Kernel {
 	Op *root;            /* for diagnostics */
 	int naccs;
 	int exe;             /* the object (fxvm.executable) holding it */
+	int vpack;           /* a pack ([batch][panel][k][tile], make_pack):
+	                      * emitted one tile-wide vector per row */
 } Kernel;
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
