@@ -20,7 +20,7 @@ _spec = importlib.util.spec_from_file_location(
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
-NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes"]
+NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -144,6 +144,28 @@ class PackLanes(nn.Module):
 def pack_lanes():
     torch.manual_seed(0)
     return PackLanes().eval(), (torch.randn(1, 8, 3, 23),)
+
+
+class WindowLoops(nn.Module):
+    """Reductions whose accumulators live in a contiguous output row, which
+    codegen writes as vectors of 16 lanes and a scalar rest: max pooling
+    with padding at stride 2 (35 columns: 2 vectors and 3 more), average
+    pooling at stride 1, a sum over a middle dim."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))                                  # 8 x 40 x 70
+        p = nn.functional.max_pool2d(y, 3, stride=2, padding=1)      # 8 x 20 x 35
+        a = nn.functional.avg_pool2d(p, 3, stride=1, padding=1)      # 8 x 20 x 35
+        return torch.cat([p.flatten(1), a.flatten(1), (p * a).sum(2).flatten(1)], 1)
+
+
+def window_loops():
+    torch.manual_seed(0)
+    return WindowLoops().eval(), (torch.randn(1, 3, 40, 70),)
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}

@@ -27,6 +27,7 @@ model() {
 @test "model transformer_encoder_layer matches PyTorch" { model transformer_encoder_layer; }
 @test "model conv_paths (each way codegen compiles a convolution) matches PyTorch" { model conv_paths; }
 @test "model pack_lanes (pack kernels of odd and even tile widths) matches PyTorch" { model pack_lanes; }
+@test "model window_loops (pooling and reductions in vectors of codegen's own) matches PyTorch" { model window_loops; }
 
 # codegen splits a big model's kernels into several objects, compiled on
 # threads; the split depends on the input alone

@@ -825,9 +825,12 @@ LLVMValueRef e_expr(E *e, KExpr *x)
 		v = e->vw > 1 ? vector_inrange(e, x) : scalar_inrange(e, x);
 		break;
 	case KX_ACC:
-		if (e->accp[x->buf] && LLVMGetTypeKind(LLVMTypeOf(e->accp[x->buf])) == LLVMPointerTypeKind)
+		if (e->accp[x->buf] && LLVMGetTypeKind(LLVMTypeOf(e->accp[x->buf])) == LLVMPointerTypeKind) {
 			v = LLVMBuildLoad2(e->b, vtype(e, e_type(e, x->type)), e->accp[x->buf], "acc");
-		else
+			/* S2's accumulator is the output: a vector of it is
+			 * aligned to its element only */
+			LLVMSetAlignment(v, (unsigned)elem_size(x->type));
+		} else
 			v = e->accp[x->buf];
 		break;
 	case KX_OP:
@@ -973,6 +976,32 @@ static LLVMValueRef store_ptr(E *e, KOut *o)
 /* Builds the loops over order[from..n), then calls f at the innermost. */
 typedef void (*NestFn)(E *e, void *env);
 
+/* vec_inner of nest(): the innermost loop written as vectors of EVW
+ * lanes by us, not left to LLVM's loop vectorizer */
+enum { VEC_EXPLICIT = 2, EVW = 16 };
+
+/* The innermost loop over dim d (not split across workgroups): EVW lanes
+ * at a time, then the rest one at a time. */
+static void vloop(E *e, int d, NestFn f, void *env)
+{
+	int64_t ext = e->k->ext[d], main = ext / EVW * EVW;
+	ELoop l;
+
+	if (main) {
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, main), NULL);
+		e->vw = EVW;
+		e->vdim = d;
+		f(e, env);
+		e->vw = 1;
+		e_loop_end(e, &l, e_i64(e, EVW), 0);
+	}
+	if (main < ext) {
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, main), e_i64(e, ext), NULL);
+		f(e, env);
+		e_loop_end(e, &l, NULL, 0);
+	}
+}
+
 static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 	NestFn f, void *env, int vec_inner)
 {
@@ -982,6 +1011,10 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 
 	if (n == 0) {
 		f(e, env);
+		return;
+	}
+	if (n == 1 && vec_inner == VEC_EXPLICIT) {
+		vloop(e, order[0], f, env);
 		return;
 	}
 	d = order[0];
@@ -1004,6 +1037,7 @@ typedef struct LoopEnv {
 	LLVMValueRef wx;
 	int phase;            /* S2: 0 init, 1 body, 2 epilogue */
 	int inner;            /* S2: the innermost parallel dim */
+	int vec;              /* S2: in vectors of our own (s2_explicit) */
 } LoopEnv;
 
 static void store_out(E *e, KOut *o, LLVMValueRef v)
@@ -1095,10 +1129,10 @@ static void s2_phase(E *e, void *env)
 static void s2_point(E *e, void *env)
 {
 	LoopEnv *le = env;
-	int in[1] = { le->inner };
+	int in[1] = { le->inner }, vec = le->vec ? VEC_EXPLICIT : 1;
 
 	le->phase = 0;
-	nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
+	nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
 	le->phase = 1;
 	{
 		/* reduction loops outside, the parallel dim inside */
@@ -1107,12 +1141,20 @@ static void s2_point(E *e, void *env)
 		for (i = 0; i < le->s->nred; i++)
 			order[i] = le->s->red[i];
 		order[i] = le->inner;
-		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, 1);
+		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, vec);
 	}
 	if (e->k->out[0].epi) {
 		le->phase = 2;
-		nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
+		nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
 	}
+}
+
+/* S2 in vectors of our own (a pooling window's loads: runs, stride-2
+ * pairs, gathers only at the padding, where LLVM's vectorizer gathers
+ * every lane): f32 accumulators, EVW lanes or more of the parallel dim */
+static int s2_explicit(Kernel *k, Sched *s)
+{
+	return k->out[0].acctype->kind == TY_F32 && k->ext[s->order[s->n - 1]] >= EVW;
 }
 
 static int use_s2(Kernel *k, Sched *s)
@@ -1184,7 +1226,7 @@ static int vpack_ok(Kernel *k, Sched *s)
 static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
 {
 	Sched s;
-	LoopEnv le;
+	LoopEnv le = { 0 };
 	int i;
 
 	schedule(k, &s);
@@ -1195,15 +1237,17 @@ static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
 			if (s.order[i] != 3)
 				order[n++] = s.order[i];
 		nest(e, order, n, &s, wx, pack_point, NULL, 0);
+		k->light = 1;
 		return;
 	}
-	k->vpack = 0;       /* a loop nest: LLVM's O3 */
 	le.s = &s;
 	le.wx = wx;
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	if (use_s2(k, &s)) {
 		le.inner = s.order[s.n - 1];
+		le.vec = s2_explicit(k, &s);
+		k->light = le.vec;
 		nest(e, s.order, s.n - 1, &s, wx, s2_point, &le, 0);
 	} else {
 		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);
@@ -1500,10 +1544,10 @@ static const char GEMM_PASSES[] = "function(sroa,early-cse,simplifycfg,instcombi
 	"loop-mssa(licm),gvn,instcombine,simplifycfg)";
 static const char LOOP_PASSES[] = "default<O3>";
 
-/* kernels written vectorized (GEMMs, packs) take the short pipeline */
+/* kernels we wrote vectorized (GEMMs, packs, S2) take the short pipeline */
 static int light(const Kernel *k)
 {
-	return k->kind == KK_GEMM || k->vpack;
+	return k->kind == KK_GEMM || k->light;
 }
 
 /* The parts, heaviest first, taken by whichever thread is free. */

@@ -132,6 +132,8 @@ typedef struct Kernel {
 	int exe;             /* the object (fxvm.executable) holding it */
 	int vpack;           /* a pack ([batch][panel][k][tile], make_pack):
 	                      * emitted one tile-wide vector per row */
+	int light;           /* emitted in vectors of our own: compiled with
+	                      * the short pipeline, not O3 */
 } Kernel;
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
