@@ -163,6 +163,8 @@ typedef struct GPlan {
 	int mr;
 	KExpr *bpack;         /* make_pack: B is packed in the GEMM kernel */
 	int64_t *pext;
+	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
+	int64_t a0, asb, lda;
 } GPlan;
 
 /* B panels packed in the GEMM kernel, one [K][NR] panel on the stack at a
@@ -386,6 +388,64 @@ static void pack_copy(void *arg, uint8_t *dst)
 			}
 }
 
+/* offs[i] == i * step for every i (step: offs[1] - offs[0]) */
+static int evenly(const int64_t *offs, int64_t n, int64_t *step)
+{
+	int64_t i;
+
+	*step = n > 1 ? offs[1] - offs[0] : 0;
+	for (i = 0; i < n; i++)
+		if (offs[i] != i * *step)
+			return 0;
+	return 1;
+}
+
+/* A that the micro-kernel can read where it lies: one load, row-major in
+ * (m, k) with k contiguous (a matmul's or a linear layer's activations,
+ * a batch matmul's left operand), and M a whole number of row panels, so
+ * that no row past M is read.  Its tile rows are mr streams along k: no
+ * pack kernel, no packed copy in the arena. */
+static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
+{
+	Type *t;
+	int64_t *coef, *off, c0 = 0, stride = 1, step;
+	int i, ok, nd = root->ndims;
+
+	if (x->kind != KX_LOAD || p->M % p->mr)
+		return 0;
+	t = root->bind[x->buf].type;
+	if (t->elem->kind != TY_F32 || t->rank < 1)
+		return 0;
+	coef = xcalloc((size_t)nd + 1, sizeof *coef);
+	for (i = t->rank - 1; i >= 0; i--) {
+		if (!affine(x->ix[i], nd, stride, coef, &c0)) {
+			free(coef);
+			return 0;
+		}
+		stride *= t->dims[i];
+	}
+	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
+	ok = evenly(off, p->K, &step) && (step == 1 || p->K == 1);
+	free(off);
+	if (ok) {
+		off = group_offsets(coef, p->md, p->nm, root->ext, p->M);
+		ok = evenly(off, p->M, &p->lda) && p->lda > 0;
+		free(off);
+	}
+	if (ok) {
+		off = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
+		ok = evenly(off, p->B, &p->asb);
+		free(off);
+	}
+	free(coef);
+	/* the tile's rows as 32-bit displacements from the panel's first */
+	if (!ok || c0 < 0 || p->lda * p->mr > (1 << 28))
+		return 0;
+	p->adirect = 1;
+	p->a0 = c0;
+	return 1;
+}
+
 /* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
  * constant: copied when it is printed, or evaluated now.  Returns the
  * input IR value holding it. */
@@ -467,6 +527,8 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		vinfo(g, RES(cst, 0))->mat = 1;
 		return RES(cst, 0);
 	}
+	if (!side && direct_a(root, x, p))
+		return root->bind[x->buf].val;
 	if (side && panels >= BPACK_MIN_PANELS &&
 			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
 		p->bpack = body;
@@ -720,6 +782,8 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		}
 		k->g.bpack = p.bpack;
 		k->g.pext = p.pext;
+		k->g.adirect = p.adirect;
+		k->g.a0 = p.a0, k->g.asb = p.asb, k->g.lda = p.lda;
 	}
 	k->g.B = p.B, k->g.M = p.M, k->g.N = p.N, k->g.K = p.K;
 	k->g.mr = p.mr;
@@ -739,9 +803,9 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		k->grid[1] = p.bpack ? 1 : mp < want ? mp : want;
 	}
 	compact(k);
-	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s\n",
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s%s\n",
 		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR,
-		p.bpack ? ", B packed per panel in the kernel" : "");
+		p.adirect ? ", A read in place" : "", p.bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
 }
 
@@ -923,9 +987,15 @@ int gemm_emit(E *e, Kernel *k)
 		pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
 		LLVMValueRef abase, bbase, k0;
 
-		/* A panel: ((b * mp + pm) * K) * mr ; B panel: ((b * np + pn) * K) * NR */
-		abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
-			e_i64(e, g->K * g->mr), "");
+		/* A panel: ((b * mp + pm) * K) * mr, or in place a0 + b * asb +
+		 * pm * mr * lda ; B panel: ((b * np + pn) * K) * NR */
+		if (g->adirect)
+			abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
+				LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""), ""),
+				LLVMBuildMul(e->b, pm, e_i64(e, g->mr * g->lda), ""), "");
+		else
+			abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
+				e_i64(e, g->K * g->mr), "");
 		bbase = g->bpack ? e_i64(e, 0) :
 			LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
 				e_i64(e, g->K * NR), "");
@@ -934,13 +1004,15 @@ int gemm_emit(E *e, Kernel *k)
 				LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
 		{
-			LLVMValueRef bv[NR / VW], ao = LLVMBuildAdd(e->b, abase, LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
+			LLVMValueRef bv[NR / VW], ao = LLVMBuildAdd(e->b, abase,
+				g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
 			LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, NR), ""), "");
 
 			for (j = 0; j < NR / VW; j++)
 				bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
 			for (r = 0; r < g->mr; r++) {
-				LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao, e_i64(e, r), ""), 1);
+				LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao,
+					e_i64(e, g->adirect ? r * g->lda : r), ""), 1);
 				LLVMValueRef sv;
 
 				e->vw = VW;

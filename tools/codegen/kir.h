@@ -103,7 +103,7 @@ typedef struct KOut {
 typedef enum KernKind { KK_LOOP, KK_GEMM } KernKind;
 
 /* GEMM: C[b, m, n] = sum_k A[b, m, k] B[b, k, n] over packed panels.
- * A is packed as [b][M/MR][K][MR], B as [b][N/NR][K][NR]; the epilogue
+ * A is packed as [b][M/MR][K][MR] (or read in place), B as [b][N/NR][K][NR]; the epilogue
  * maps (b, m, n) through the output's store index. */
 typedef struct KGemm {
 	int64_t B, M, N, K;
@@ -112,6 +112,8 @@ typedef struct KGemm {
 	KExpr *bpack;        /* B packed by the kernel itself, one panel at a
 	                      * time: its value over (batch, panel, k, column) */
 	int64_t *pext;       /* that domain's extents */
+	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k */
+	int64_t a0, asb, lda;
 } KGemm;
 
 typedef struct Kernel {
