@@ -286,12 +286,98 @@ static LLVMValueRef load_at(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMV
 	return v;
 }
 
-/* A load whose address is not provably contiguous along the vector dim:
- * the lanes' offsets as a vector.  Where they turn out consecutive at run
- * time (an im2col row away from the padding and the row's end), one
- * vector load; every second element (a stride-2 convolution or pooling),
- * two loads and a shuffle; else a gather. */
-static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
+/* ---- an index that stays on one affine piece across the lanes ---- */
+
+/* x at the vector's first lane and at its last */
+static void lane_ends(E *e, const IExpr *x, LLVMValueRef *first, LLVMValueRef *last)
+{
+	LLVMValueRef base = e->dimv[e->vdim];
+
+	*first = e_index(e, x);
+	e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, e->vw - 1), "");
+	*last = e_index(e, x);
+	e->dimv[e->vdim] = base;
+}
+
+static void and_into(E *e, LLVMValueRef *cond, LLVMValueRef c)
+{
+	*cond = *cond ? LLVMBuildAnd(e->b, *cond, c, "") : c;
+}
+
+/* x over the lanes is affine with the constant slope *slope >= 0 per lane
+ * wherever the scalar conditions ANDed into *cond hold: no floordiv or
+ * mod changes quotient between the first lane and the last (x's parts
+ * never decrease along the lanes), no clamp bites at either end.  0 when
+ * x's form rules that out.  Cheaper than the lanes' offsets as a vector:
+ * a few scalar operations, which run beside the vector units. */
+static int lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond)
+{
+	LLVMValueRef lo, hi;
+	int64_t a, b;
+
+	if (!ix_uses_dim(x, e->vdim)) {
+		*slope = 0;
+		return 1;
+	}
+	switch (x->kind) {
+	case IX_DIM:
+		*slope = 1;
+		return 1;
+	case IX_ADD:
+		if (!lane_affine(e, x->l, &a, cond) || !lane_affine(e, x->r, &b, cond))
+			return 0;
+		*slope = a + b;
+		return 1;
+	case IX_MUL:
+		if (x->r->kind == IX_CONST && x->r->v >= 0 && lane_affine(e, x->l, &a, cond)) {
+			*slope = a * x->r->v;
+			return 1;
+		}
+		if (x->l->kind == IX_CONST && x->l->v >= 0 && lane_affine(e, x->r, &a, cond)) {
+			*slope = a * x->l->v;
+			return 1;
+		}
+		return 0;
+	case IX_FLOORDIV:
+	case IX_MOD:
+		if (x->r->kind != IX_CONST || x->r->v <= 0 || !lane_affine(e, x->l, &a, cond))
+			return 0;
+		lane_ends(e, x->l, &lo, &hi);
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSDiv(e->b, lo, e_i64(e, x->r->v), ""),
+			LLVMBuildSDiv(e->b, hi, e_i64(e, x->r->v), ""), ""));
+		*slope = x->kind == IX_MOD ? a : 0;
+		return 1;
+	case IX_CLAMP:
+		if (!lane_affine(e, x->l, &a, cond))
+			return 0;
+		lane_ends(e, x->l, &lo, &hi);
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->v), ""));
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSLE, hi, e_i64(e, x->v2), ""));
+		*slope = a;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* elements i0, i0 + 2, ..., i0 + 2 (vw - 1): lanes 0, 2, … of a load from
+ * i0 and 1, 3, … of one from i0 + vw - 1, so nothing past the last is read */
+static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0, unsigned al)
+{
+	LLVMValueRef lanes[64];
+	int i, vw = e->vw;
+
+	for (i = 0; i < vw; i++)
+		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
+	return LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, buf, i0, al),
+		load_at(e, vt, mt, buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), ""), al),
+		LLVMConstVector(lanes, (unsigned)vw), "");
+}
+
+/* The lanes' offsets as a vector.  Where they turn out consecutive at
+ * run time, one vector load; every second element, two loads and a
+ * shuffle; else a gather. */
+static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 {
 	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
 	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { vt, pt };
@@ -313,14 +399,8 @@ static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, s2test);
 	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
-	/* elements i0 .. i0 + 2 (vw - 1): lanes 0, 2, … of the first load and
-	 * 1, 3, … of one starting vw - 1 later, so nothing past the last is read */
 	LLVMPositionBuilderAtEnd(e->b, bb[1]);
-	for (i = 0; i < vw; i++)
-		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
-	v[1] = LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, x->buf, i0, al),
-		load_at(e, vt, mt, x->buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(it, (unsigned long long)vw - 1, 0), ""), al),
-		LLVMConstVector(lanes, (unsigned)vw), "");
+	v[1] = load_stride2(e, vt, mt, x->buf, i0, al);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, bb[2]);
 	for (i = 0; i < vw; i++)
@@ -338,9 +418,76 @@ static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
 	return phi;
 }
 
-/* lo <= ix < hi for every index, a vector of lanes */
-static LLVMValueRef vector_inrange(E *e, KExpr *x)
+/* v_fast where cond holds, else what slow() emits */
+static LLVMValueRef fast_or(E *e, LLVMValueRef cond, LLVMValueRef (*fast)(E *, void *),
+	LLVMValueRef (*slow)(E *, void *), void *arg, const char *name)
 {
+	LLVMBasicBlockRef fb = LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
+	LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(e->cx, e->fn, "lanes");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "joined"), from[2];
+	LLVMValueRef v[2], phi;
+
+	LLVMBuildCondBr(e->b, cond, fb, sb);
+	LLVMPositionBuilderAtEnd(e->b, fb);
+	v[0] = fast(e, arg);
+	from[0] = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, sb);
+	v[1] = slow(e, arg);
+	from[1] = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	phi = LLVMBuildPhi(e->b, LLVMTypeOf(v[0]), "");
+	LLVMAddIncoming(phi, v, from, 2);
+	return phi;
+}
+
+typedef struct GatherArg {
+	KExpr *x;
+	const Type *t;
+	IExpr *lin;
+	int64_t slope;
+} GatherArg;
+
+static LLVMValueRef piece_load(E *e, void *arg)
+{
+	GatherArg *g = arg;
+	LLVMTypeRef mt = e_memtype(e, g->t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	LLVMValueRef i0 = e_index(e, g->lin);
+	unsigned al = (unsigned)elem_size(g->t->elem);
+
+	return g->slope == 1 ? load_at(e, vt, mt, g->x->buf, i0, al) : load_stride2(e, vt, mt, g->x->buf, i0, al);
+}
+
+static LLVMValueRef lanes_load(E *e, void *arg)
+{
+	GatherArg *g = arg;
+
+	return gather_lanes(e, g->x, g->t, g->lin);
+}
+
+/* A load whose address is not provably contiguous along the vector dim.
+ * Where the index stays on one affine piece across the lanes (an im2col
+ * row away from the padding and the row's end), found by a few scalar
+ * tests, one vector load or, every second element (a stride-2
+ * convolution or pooling), two loads and a shuffle; else by the lanes'
+ * offsets as a vector. */
+static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
+{
+	GatherArg g = { x, t, lin, 0 };
+	LLVMValueRef cond = NULL;
+
+	if (!e->pieces || !lane_affine(e, lin, &g.slope, &cond) || (g.slope != 1 && g.slope != 2))
+		return gather_lanes(e, x, t, lin);
+	if (!cond)
+		return piece_load(e, &g);
+	return fast_or(e, cond, piece_load, lanes_load, &g, "piece");
+}
+
+/* lo <= ix < hi for every index, a vector of lanes */
+static LLVMValueRef inrange_lanes(E *e, void *arg)
+{
+	KExpr *x = arg;
 	LLVMValueRef c = NULL;
 	int i;
 
@@ -363,6 +510,40 @@ static LLVMValueRef vector_inrange(E *e, KExpr *x)
 		c = c ? LLVMBuildAnd(e->b, c, d, "") : d;
 	}
 	return c ? c : splat(e, LLVMConstInt(e->i1, 1, 0));
+}
+
+static LLVMValueRef all_lanes(E *e, void *arg)
+{
+	(void)arg;
+	return splat(e, LLVMConstInt(e->i1, 1, 0));
+}
+
+/* Every lane in range where each index is on one affine piece across
+ * the lanes and its first and last lane are in range (scalar tests, as
+ * for gather; an index the lanes share, tested once), else lane by lane. */
+static LLVMValueRef vector_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef cond = NULL, lo, hi;
+	int64_t slope;
+	int i;
+
+	if (!e->pieces)
+		return inrange_lanes(e, x);
+	for (i = 0; i < x->rank; i++) {
+		if (!ix_uses_dim(x->ix[i], e->vdim)) {
+			/* the same for every lane: in range or not */
+			lo = hi = e_index(e, x->ix[i]);
+		} else {
+			if (!lane_affine(e, x->ix[i], &slope, &cond))
+				return inrange_lanes(e, x);
+			lane_ends(e, x->ix[i], &lo, &hi);
+		}
+		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->lo[i]), ""));
+		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSLT, hi, e_i64(e, x->hi[i]), ""));
+	}
+	if (!cond)
+		return inrange_lanes(e, x);
+	return fast_or(e, cond, all_lanes, inrange_lanes, x, "inside");
 }
 
 static LLVMValueRef emit_load(E *e, KExpr *x)
@@ -991,7 +1172,11 @@ static void vloop(E *e, int d, NestFn f, void *env)
 		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, main), NULL);
 		e->vw = EVW;
 		e->vdim = d;
+		/* a window's rows: mostly one affine piece (the test costs
+		 * more code than it saves in a GEMM's packs) */
+		e->pieces = 1;
 		f(e, env);
+		e->pieces = 0;
 		e->vw = 1;
 		e_loop_end(e, &l, e_i64(e, EVW), 0);
 	}

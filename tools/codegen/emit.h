@@ -23,6 +23,8 @@ typedef struct E {
 	PMap memo;                  /* KExpr* -> LLVMValueRef, per scope */
 	int vw;                     /* >1: emit expressions as vectors along vdim */
 	int vdim;
+	int pieces;                 /* vector loads and range tests try the
+	                             * scalar one-affine-piece test first */
 	int err;
 	const char *cpu, *features;
 } E;
