@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The five models through the whole pipe, against PyTorch eager: export
+# The test models through the whole pipe, against PyTorch eager: export
 # (at test time: the weights are too big to commit; the factories seed
 # themselves, so the export is deterministic), compile, run with vmrun on
 # the committed inputs, compare with the committed outputs PyTorch gave
