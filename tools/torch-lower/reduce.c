@@ -436,7 +436,7 @@ lower_cumsum(L *l, Op *op, const void *arg)
 	int r = st->rank, d, i;
 	Gen g;
 
-	if (!ty_static(st) || r > 63 || (d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
+	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
 		return -1;
 	if (r == 0)
 		return finish(l, op, 0, v, st->elem);
