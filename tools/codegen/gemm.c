@@ -284,6 +284,25 @@ static int64_t *group_offsets(const int64_t *coef, const int *dims, int nd, cons
 	return off;
 }
 
+/* The load x's element offset as c0 + sum coef[d] * dim d over the
+ * kernel's dims (coef malloc'd), or NULL when its index is not that. */
+static int64_t *load_coefs(Kernel *root, const KExpr *x, int64_t *c0)
+{
+	Type *t = root->bind[x->buf].type;
+	int64_t *coef = xcalloc((size_t)root->ndims + 1, sizeof *coef), stride = 1;
+	int i;
+
+	*c0 = 0;
+	for (i = t->rank - 1; i >= 0; i--) {
+		if (!affine(x->ix[i], root->ndims, stride, coef, c0)) {
+			free(coef);
+			return NULL;
+		}
+		stride *= t->dims[i];
+	}
+	return coef;
+}
+
 /* A constant operand that is one load, affine in the loop dims, of an
  * f32 weight (linear and convolution weights, transposed or not), packed
  * by a strided copy with three offset tables instead of evaluating each
@@ -304,10 +323,9 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 	Attr *a;
 	const uint8_t *src;
 	size_t nbytes;
-	int64_t *coef, c0 = 0, stride = 1, lim = side ? p->N : p->M;
+	int64_t *coef, c0, lim = side ? p->N : p->M;
 	int64_t tile = side ? NR : p->mr, *ob, *ok, *on;
 	int64_t b, k, j, lo, hi;
-	int i, nd = root->ndims;
 
 	if (x->kind != KX_LOAD)
 		return 0;
@@ -316,16 +334,8 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 	if (a->kind == AT_DENSE && a->splat)
 		return 0;
 	src = dense_bytes(a, &nbytes);
-	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float))
+	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float) || !(coef = load_coefs(root, x, &c0)))
 		return 0;
-	coef = xcalloc((size_t)nd + 1, sizeof *coef);
-	for (i = v->type->rank - 1; i >= 0; i--) {
-		if (!affine(x->ix[i], nd, stride, coef, &c0)) {
-			free(coef);
-			return 0;
-		}
-		stride *= v->type->dims[i];
-	}
 	ob = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
 	ok = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
 	on = group_offsets(coef, side ? p->nd : p->md, side ? p->nn : p->nm, root->ext, lim);
@@ -407,23 +417,12 @@ static int evenly(const int64_t *offs, int64_t n, int64_t *step)
  * pack kernel, no packed copy in the arena. */
 static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 {
-	Type *t;
-	int64_t *coef, *off, c0 = 0, stride = 1, step;
-	int i, ok, nd = root->ndims;
+	int64_t *coef, *off, c0, step;
+	int ok;
 
-	if (x->kind != KX_LOAD || p->M % p->mr)
+	if (x->kind != KX_LOAD || p->M % p->mr || root->bind[x->buf].type->elem->kind != TY_F32 ||
+			!(coef = load_coefs(root, x, &c0)))
 		return 0;
-	t = root->bind[x->buf].type;
-	if (t->elem->kind != TY_F32 || t->rank < 1)
-		return 0;
-	coef = xcalloc((size_t)nd + 1, sizeof *coef);
-	for (i = t->rank - 1; i >= 0; i--) {
-		if (!affine(x->ix[i], nd, stride, coef, &c0)) {
-			free(coef);
-			return 0;
-		}
-		stride *= t->dims[i];
-	}
 	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
 	ok = evenly(off, p->K, &step) && (step == 1 || p->K == 1);
 	free(off);
