@@ -25,6 +25,7 @@
  * one that does not start a line) is kept as it is.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,114 @@ typedef struct Reader {
 	TextBlob *blobs;
 	int nblobs, capblobs;
 } Reader;
+
+/*
+ * Pages touched for the first time cost more than the decoding that fills
+ * them (the kernel zeroes them; in a VM the host may have to back them
+ * anew), and the reader of a pipe is the slow end of it: so a thread of its
+ * own faults in the pages of the newest region ahead of the decoder
+ * (MADV_POPULATE_WRITE), on the core the writer upstream leaves idle.
+ * It never writes the memory; what it faulted in past the end of the data
+ * is given back when the read is over.
+ */
+enum { AHEAD = 16 << 20 };
+
+typedef struct Ahead {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *base;     /* the region being filled; NULL: none */
+	size_t want;    /* fault in up to here */
+	size_t done;    /* faulted in up to here */
+	int stop, on;
+} Ahead;
+
+static void *
+ahead_run(void *arg)
+{
+	Ahead *a = arg;
+
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		char *base;
+		size_t at;
+		int bad;
+
+		while (!a->stop && (!a->base || a->done >= a->want))
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->stop)
+			break;
+		base = a->base;
+		at = a->done;
+		pthread_mutex_unlock(&a->mu);
+		bad = madvise(base + at, PAGE, MADV_POPULATE_WRITE) != 0;
+		pthread_mutex_lock(&a->mu);
+		if (bad)
+			break;   /* an older kernel: the decoder faults them in */
+		if (a->base == base)
+			a->done = at + PAGE;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+/* The decoder has filled region g up to fill bytes. */
+static void
+ahead_at(Ahead *a, BlobRegion *g, size_t fill)
+{
+	size_t want;
+
+	if (!a->on || !g || !g->big)
+		return;
+	want = fill + AHEAD < g->cap ? (fill + AHEAD) & ~(size_t)(PAGE - 1) : g->cap;
+	pthread_mutex_lock(&a->mu);
+	if (a->base != g->base) {
+		a->base = g->base;
+		a->done = (fill + PAGE - 1) & ~(size_t)(PAGE - 1);
+		a->want = 0;
+	}
+	if (want > a->want) {
+		a->want = want;
+		if (a->want > a->done)
+			pthread_cond_signal(&a->cv);
+	}
+	pthread_mutex_unlock(&a->mu);
+}
+
+static void
+ahead_start(Ahead *a)
+{
+	memset(a, 0, sizeof *a);
+	if (SANITIZING)
+		return;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	a->on = pthread_create(&a->th, NULL, ahead_run, a) == 0;
+	if (!a->on) {
+		pthread_mutex_destroy(&a->mu);
+		pthread_cond_destroy(&a->cv);
+	}
+}
+
+/* Stops the thread; gives back what it faulted in past fill. */
+static void
+ahead_stop(Ahead *a, BlobRegion *g, size_t fill)
+{
+	size_t from;
+
+	if (!a->on)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->th, NULL);
+	from = (fill + PAGE - 1) & ~(size_t)(PAGE - 1);
+	if (g && g->big && a->base == g->base && a->done > from)
+		madvise(g->base + from, a->done - from, MADV_DONTNEED);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+}
 
 static int
 is_ident(int c)
@@ -558,9 +667,21 @@ text_blobs_only(const void **keep, int n)
 			text_blob_done(hblobs[i].data);
 }
 
+/* Bytes of the newest region in use. */
+static size_t
+filled(const Reader *r)
+{
+	if (!r->regions)
+		return 0;
+	if (r->data)
+		return (size_t)(r->data - (uint8_t *)r->regions->base) + r->size;
+	return r->used;
+}
+
 char *
 text_read_stream(int fd, const char *path, size_t *len)
 {
+	Ahead ahead;
 	Reader r;
 	char *chunk = xmalloc(CHUNK);
 	const char *env = getenv("FX_TEST_READ_CHUNK");
@@ -570,16 +691,19 @@ text_read_stream(int fd, const char *path, size_t *len)
 	if (env && atoi(env) > 0 && atoi(env) < CHUNK)
 		most = (size_t)atoi(env);
 	memset(&r, 0, sizeof r);
+	ahead_start(&ahead);
 	for (;;) {
 		ssize_t got = read(fd, chunk, most);
 
-		if (got > 0)
+		if (got > 0) {
 			feed(&r, chunk, (size_t)got);
-		else if (got == 0)
+			ahead_at(&ahead, r.regions, filled(&r));
+		} else if (got == 0)
 			break;
 		else if (errno != EINTR)
 			tool_fail("cannot read '%s': %s", path, strerror(errno));
 	}
+	ahead_stop(&ahead, r.regions, filled(&r));
 	free(chunk);
 	/* an unfinished blob or a held-back quote goes back as text */
 	if (r.state == BLOB)
