@@ -375,29 +375,6 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 	return 1;
 }
 
-static void pack_copy(void *arg, uint8_t *dst)
-{
-	const PackCopy *pc = arg;
-	float *data = (float *)dst;
-	int64_t b, pn, k, j, tile = pc->tile;
-
-	for (b = 0; b < pc->B; b++)
-		for (pn = 0; pn < pc->panels; pn++)
-			for (k = 0; k < pc->K; k++) {
-				float *d = data + ((b * pc->panels + pn) * pc->K + k) * tile;
-				const uint8_t *s0 = pc->src + (pc->c0 + pc->ob[b] + pc->ok[k]) * (int64_t)sizeof(float);
-
-				for (j = 0; j < tile; j++) {
-					int64_t n = pn * tile + j;
-
-					if (n < pc->lim)
-						memcpy(&d[j], s0 + pc->on[n] * (int64_t)sizeof(float), sizeof(float));
-					else
-						d[j] = 0;
-				}
-			}
-}
-
 /* offs[i] == i * step for every i (step: offs[1] - offs[0]) */
 static int evenly(const int64_t *offs, int64_t n, int64_t *step)
 {
@@ -408,6 +385,40 @@ static int evenly(const int64_t *offs, int64_t n, int64_t *step)
 		if (offs[i] != i * *step)
 			return 0;
 	return 1;
+}
+
+/* A panel at a time, a row of it at a time: the row is read in order
+ * (when k is evenly strided, the usual case) and written tile floats
+ * apart, in a panel that stays in the cache. */
+static void pack_copy(void *arg, uint8_t *dst)
+{
+	const PackCopy *pc = arg;
+	float *data = (float *)dst;
+	int64_t b, pn, k, j, tile = pc->tile, K = pc->K, step;
+	int even = evenly(pc->ok, K, &step);
+
+	for (b = 0; b < pc->B; b++)
+		for (pn = 0; pn < pc->panels; pn++) {
+			float *d = data + (b * pc->panels + pn) * K * tile;
+
+			for (j = 0; j < tile; j++) {
+				int64_t n = pn * tile + j;
+				const uint8_t *s;
+
+				if (n >= pc->lim) {
+					for (k = 0; k < K; k++)
+						d[k * tile + j] = 0;
+					continue;
+				}
+				s = pc->src + (pc->c0 + pc->ob[b] + pc->on[n]) * (int64_t)sizeof(float);
+				if (even)
+					for (k = 0; k < K; k++)
+						memcpy(&d[k * tile + j], s + k * step * (int64_t)sizeof(float), sizeof(float));
+				else
+					for (k = 0; k < K; k++)
+						memcpy(&d[k * tile + j], s + pc->ok[k] * (int64_t)sizeof(float), sizeof(float));
+			}
+		}
 }
 
 /* A that the micro-kernel can read where it lies: one load, row-major in
