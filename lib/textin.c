@@ -89,6 +89,23 @@ typedef struct Reader {
 	int nblobs, capblobs;
 } Reader;
 
+/* Bytes of the newest region in use. */
+static size_t
+filled(const Reader *r)
+{
+	if (!r->regions)
+		return 0;
+	if (r->data)
+		return (size_t)(r->data - (uint8_t *)r->regions->base) + r->size;
+	return r->used;
+}
+
+static size_t
+page_up(size_t n)
+{
+	return (n + PAGE - 1) & ~(size_t)(PAGE - 1);
+}
+
 /*
  * Pages touched for the first time cost more than the decoding that fills
  * them (the kernel zeroes them; in a VM the host may have to back them
@@ -151,7 +168,7 @@ ahead_at(Ahead *a, BlobRegion *g, size_t fill)
 	pthread_mutex_lock(&a->mu);
 	if (a->base != g->base) {
 		a->base = g->base;
-		a->done = (fill + PAGE - 1) & ~(size_t)(PAGE - 1);
+		a->done = page_up(fill);
 		a->want = 0;
 	}
 	if (want > a->want) {
@@ -190,7 +207,7 @@ ahead_stop(Ahead *a, BlobRegion *g, size_t fill)
 	pthread_cond_signal(&a->cv);
 	pthread_mutex_unlock(&a->mu);
 	pthread_join(a->th, NULL);
-	from = (fill + PAGE - 1) & ~(size_t)(PAGE - 1);
+	from = page_up(fill);
 	if (g && g->big && a->base == g->base && a->done > from)
 		madvise(g->base + from, a->done - from, MADV_DONTNEED);
 	pthread_mutex_destroy(&a->mu);
@@ -378,7 +395,7 @@ blob_end(Reader *r)
 	b->align = (uint32_t)r->head[0] | (uint32_t)r->head[1] << 8 |
 		(uint32_t)r->head[2] << 16 | (uint32_t)r->head[3] << 24;
 	buf_put(&r->text, "\"\"", 2);
-	r->used = (size_t)(r->data - (uint8_t *)r->regions->base) + r->size;
+	r->used = filled(r);
 	r->data = NULL;
 	r->state = META;
 	r->sub = M_NORMAL;
@@ -665,17 +682,6 @@ text_blobs_only(const void **keep, int n)
 	for (i = 0; i < nhblobs; i++)
 		if (!hdone[i] && !(n && bsearch(&hblobs[i].data, keep, (size_t)n, sizeof *keep, by_ptr)))
 			text_blob_done(hblobs[i].data);
-}
-
-/* Bytes of the newest region in use. */
-static size_t
-filled(const Reader *r)
-{
-	if (!r->regions)
-		return 0;
-	if (r->data)
-		return (size_t)(r->data - (uint8_t *)r->regions->base) + r->size;
-	return r->used;
 }
 
 char *
