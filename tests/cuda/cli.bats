@@ -36,6 +36,23 @@ no_driver() {
   [[ "$output" == *'ptr addrspace(1)'* ]]
 }
 
+@test "cuda: a contraction tiles through shared memory; --no-microkernel and -O0" {
+  bin/torch-lower tests/cuda/emu/mm_bias_relu.mlir -o "$T/l.mlir"
+  run bin/codegen --target=cuda "$T/l.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'shared = 8448 : i64'* ]]
+  run bin/codegen --target=cuda --emit=ptx "$T/l.mlir"
+  [[ "$output" == *'ld.shared.f32'* ]]
+  [[ "$output" == *'bar.sync'* ]]
+  run bin/codegen --target=cuda --no-microkernel "$T/l.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'shared = 0 : i64'* ]]
+  # without LLVM's pipeline, still valid PTX
+  run bin/codegen --target=cuda -O0 --emit=ptx "$T/l.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'.visible .entry dispatch_0('* ]]
+}
+
 @test "cuda: bad flags are clear errors" {
   run bin/codegen --target=cuda --gpu-arch=sm_70 $SRC
   [ "$status" -eq 1 ]

@@ -5,10 +5,15 @@
  * kir.h); the scalar expressions are emitted by emit.c's e_expr, so the
  * two targets compute the same thing.  What differs is the iteration:
  *
+ *   tiled             a contraction (matmul, batch matmul, convolution:
+ *                     out = sum of x * y in f32): a block per 64 x 64
+ *                     tile of outputs, x and y staged through shared
+ *                     memory 16 steps of the reduction at a time, 4 x 4
+ *                     outputs per thread (tile_plan, tile_kernel)
  *   thread per point  the parallel dims linearized, one thread per output
  *                     point in blocks of CUDA_BLOCK threads over a
  *                     grid-stride loop; a reduction runs serially in the
- *                     thread (matmul, convolution, short reductions)
+ *                     thread (small contractions, short reductions)
  *   block per point   a long reduction whose body combines the
  *                     accumulator with one associative op (add, mul, max,
  *                     min, and, or, xor): the block's threads stride the
@@ -40,6 +45,10 @@ enum {
 	CUDA_WARPS = CUDA_BLOCK / 32,
 	CUDA_MAX_GRID = 1 << 20,       /* blocks; grid-stride loops do the rest */
 	SLOT = 8,                      /* shared bytes per warp partial */
+	TT = 64,                       /* a tiled contraction's block: TT x TT outputs, */
+	TK = 16,                       /* TK steps of the reduction staged at a time, */
+	TR = TT / 16,                  /* TR x TR outputs per thread of 16 x 16 */
+	TILE_SHARED = (TT * (TK + 1) + TK * TT) * 4,
 };
 
 typedef struct CSched {
@@ -138,12 +147,67 @@ static void schedule(const Kernel *k, CSched *s)
 		(s->R >= 1024 || (s->R >= 64 && s->P <= 4096));
 }
 
-void cuda_launch(Kernel *k, int64_t block[3], int64_t *shared)
+/* A contraction, out = the sum over the reduction dims of x * y in f32
+ * from zero (matmul, batch matmul, convolution): its output is cut into
+ * TT x TT tiles of (m, n), m over the parallel dims only x reads, n over
+ * those only y reads (y has the output's innermost dim), the rest a batch.
+ * A block computes a tile, staging TK steps of the reduction of x and y
+ * through shared memory at a time. */
+typedef struct CTile {
+	KExpr *x, *y;
+	int md[64], nm, nd[64], nn, bd[64], nb;
+	int64_t M, N, B;
+} CTile;
+
+static int tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
+{
+	const KOut *out = &k->out[0];
+	uint64_t dx = 0, dy = 0;
+	int i, d;
+
+	memset(t, 0, sizeof *t);
+	if (o->no_micro || k->nout != 1 || k->ndims > 63 || !s->nred || s->npar < 2 ||
+			!kx_is_zero(out->init) || !gemm_mac(out->val, &t->x, &t->y))
+		return 0;
+	kx_dims(t->x, &dx);
+	kx_dims(t->y, &dy);
+	d = s->par[s->npar - 1];
+	if ((dx >> d & 1) && !(dy >> d & 1)) {
+		KExpr *x = t->x;
+		uint64_t m = dx;
+
+		t->x = t->y, t->y = x;
+		dx = dy, dy = m;
+	}
+	t->M = t->N = t->B = 1;
+	for (i = 0; i < s->npar; i++) {
+		d = s->par[i];
+		if ((dx >> d & 1) && !(dy >> d & 1))
+			t->md[t->nm++] = d, t->M *= k->ext[d];
+		else if ((dy >> d & 1) && !(dx >> d & 1))
+			t->nd[t->nn++] = d, t->N *= k->ext[d];
+		else
+			t->bd[t->nb++] = d, t->B *= k->ext[d];
+	}
+	return t->nm && t->nn && t->M >= 16 && t->N >= 16 && s->R >= TK;
+}
+
+void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 {
 	CSched s;
+	CTile t;
 	int64_t n;
 
 	schedule(k, &s);
+	if (tile_plan(o, k, &s, &t)) {
+		n = t.B * ((t.M + TT - 1) / TT) * ((t.N + TT - 1) / TT);
+		k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
+		k->grid[1] = k->grid[2] = 1;
+		block[0] = CUDA_BLOCK;
+		block[1] = block[2] = 1;
+		*shared = TILE_SHARED;
+		return;
+	}
 	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
 	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
 	k->grid[1] = k->grid[2] = 1;
@@ -416,6 +480,135 @@ static void block_point(CU *u, CSched *s, LLVMValueRef tid)
 	barrier(u);   /* the slots are free for the next point */
 }
 
+/* float i of the tiles in shared memory */
+static LLVMValueRef smem_f32(CU *u, LLVMValueRef i)
+{
+	return LLVMBuildInBoundsGEP2(u->e.b, u->e.f32, u->smem, &i, 1, "");
+}
+
+/* Element i (of TT * TK) of x's tile (side 0: [TT][TK + 1], k fastest)
+ * or y's ([TK][TT] after it, n fastest) into shared memory: the operand
+ * at row p0 + r and reduction step k0 + kl, 0 past the domain's end. */
+static void stage(CU *u, const CTile *t, const CSched *s, int side, LLVMValueRef i,
+	LLVMValueRef p0, LLVMValueRef k0, LLVMValueRef bi)
+{
+	E *e = &u->e;
+	LLVMValueRef r, kl, pos, kk, in, slot, v;
+	LLVMBasicBlockRef ld = block(e, "stage"), zero = block(e, "pad"), done = block(e, "staged");
+
+	if (side) {
+		r = LLVMBuildURem(e->b, i, e_i64(e, TT), "");
+		kl = LLVMBuildUDiv(e->b, i, e_i64(e, TT), "");
+		slot = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kl, e_i64(e, TT), ""),
+			LLVMBuildAdd(e->b, r, e_i64(e, TT * (TK + 1)), ""), "");
+	} else {
+		kl = LLVMBuildURem(e->b, i, e_i64(e, TK), "");
+		r = LLVMBuildUDiv(e->b, i, e_i64(e, TK), "");
+		slot = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, r, e_i64(e, TK + 1), ""), kl, "");
+	}
+	slot = smem_f32(u, slot);
+	pos = LLVMBuildAdd(e->b, p0, r, "");
+	kk = LLVMBuildAdd(e->b, k0, kl, "");
+	in = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntULT, pos, e_i64(e, side ? t->N : t->M), ""),
+		LLVMBuildICmp(e->b, LLVMIntULT, kk, e_i64(e, s->R), ""), "");
+	LLVMBuildCondBr(e->b, in, ld, zero);
+	LLVMPositionBuilderAtEnd(e->b, ld);
+	delinearize(e, side ? t->nd : t->md, side ? t->nn : t->nm, pos);
+	delinearize(e, s->red, s->nred, kk);
+	if (t->nb)
+		delinearize(e, t->bd, t->nb, bi);
+	e_reset(e);
+	v = e_expr(e, side ? t->y : t->x);
+	LLVMBuildStore(e->b, v ? v : LLVMConstReal(e->f32, 0), slot);
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, zero);
+	LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), slot);
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, done);
+	e_reset(e);
+}
+
+/* The tiles of a contraction, a block each (grid-stride): thread (tx, ty)
+ * of 16 x 16 accumulates outputs (ty + 16 i, tx + 16 j) of the tile, i
+ * and j below TR, from the staged steps, then stores them through the
+ * output's epilogue. */
+static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid)
+{
+	E *e = &u->e;
+	int64_t mt = (t->M + TT - 1) / TT, nt = (t->N + TT - 1) / TT;
+	LLVMValueRef acc[TR][TR], a[TR], b[TR], tx, ty, step, tile, bi, r, m0, n0, k0, kk;
+	LLVMTypeRef ft[3] = { e->f32, e->f32, e->f32 };
+	ELoop lt, lk, lkk;
+	int i, j, q;
+
+	for (i = 0; i < TR; i++)
+		for (j = 0; j < TR; j++)
+			acc[i][j] = e_alloca(e, e->f32, "c");
+	tx = LLVMBuildAnd(e->b, tid, e_i64(e, 15), "tx");
+	ty = LLVMBuildLShr(e->b, tid, e_i64(e, 4), "ty");
+	step = sreg(u, "nctaid.x");
+	tile = e_loop_begin(e, &lt, sreg(u, "ctaid.x"), e_i64(e, t->B * mt * nt), step);
+	bi = LLVMBuildUDiv(e->b, tile, e_i64(e, mt * nt), "");
+	r = LLVMBuildURem(e->b, tile, e_i64(e, mt * nt), "");
+	m0 = LLVMBuildMul(e->b, LLVMBuildUDiv(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "m0");
+	n0 = LLVMBuildMul(e->b, LLVMBuildURem(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "n0");
+	for (i = 0; i < TR; i++)
+		for (j = 0; j < TR; j++)
+			LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc[i][j]);
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, s->R), NULL);
+	for (q = 0; q < TT * TK / CUDA_BLOCK; q++) {
+		LLVMValueRef idx = LLVMBuildAdd(e->b, tid, e_i64(e, q * CUDA_BLOCK), "");
+
+		stage(u, t, s, 0, idx, m0, k0, bi);
+		stage(u, t, s, 1, idx, n0, k0, bi);
+	}
+	barrier(u);
+	kk = e_loop_begin(e, &lkk, e_i64(e, 0), e_i64(e, TK), NULL);
+	for (i = 0; i < TR; i++) {
+		LLVMValueRef row = LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), "");
+		LLVMValueRef col = LLVMBuildAdd(e->b, tx, e_i64(e, 16 * i), "");
+
+		a[i] = LLVMBuildLoad2(e->b, e->f32, smem_f32(u, LLVMBuildAdd(e->b,
+			LLVMBuildMul(e->b, row, e_i64(e, TK + 1), ""), kk, "")), "");
+		b[i] = LLVMBuildLoad2(e->b, e->f32, smem_f32(u, LLVMBuildAdd(e->b,
+			LLVMBuildMul(e->b, kk, e_i64(e, TT), ""),
+			LLVMBuildAdd(e->b, col, e_i64(e, TT * (TK + 1)), ""), "")), "");
+	}
+	for (i = 0; i < TR; i++)
+		for (j = 0; j < TR; j++) {
+			LLVMValueRef args[3] = { a[i], b[j], LLVMBuildLoad2(e->b, e->f32, acc[i][j], "") };
+
+			LLVMBuildStore(e->b, call0(u, "llvm.fma.f32", e->f32, args, ft, 3), acc[i][j]);
+		}
+	e_loop_end(e, &lkk, NULL, 0);
+	barrier(u);   /* the tiles are read: the next step may overwrite them */
+	e_loop_end(e, &lk, e_i64(e, TK), 0);
+	for (i = 0; i < s->nred; i++)
+		e->dimv[s->red[i]] = e_i64(e, 0);
+	for (i = 0; i < TR; i++)
+		for (j = 0; j < TR; j++) {
+			LLVMValueRef m = LLVMBuildAdd(e->b, m0, LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), ""), "");
+			LLVMValueRef n = LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, tx, e_i64(e, 16 * j), ""), "");
+			LLVMBasicBlockRef st = block(e, "out"), next = block(e, "next");
+
+			LLVMBuildCondBr(e->b, LLVMBuildAnd(e->b,
+				LLVMBuildICmp(e->b, LLVMIntULT, m, e_i64(e, t->M), ""),
+				LLVMBuildICmp(e->b, LLVMIntULT, n, e_i64(e, t->N), ""), ""), st, next);
+			LLVMPositionBuilderAtEnd(e->b, st);
+			delinearize(e, t->md, t->nm, m);
+			delinearize(e, t->nd, t->nn, n);
+			if (t->nb)
+				delinearize(e, t->bd, t->nb, bi);
+			e_reset(e);
+			LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, e->f32, acc[i][j], ""), e->accp[0]);
+			finish(e, 0);
+			LLVMBuildBr(e->b, next);
+			LLVMPositionBuilderAtEnd(e->b, next);
+			e_reset(e);
+		}
+	e_loop_end(e, &lt, step, 0);
+}
+
 static void annotate(CU *u, LLVMValueRef fn, const char *key, int v)
 {
 	E *e = &u->e;
@@ -440,6 +633,7 @@ static int cu_kernel(CU *u, Kernel *k)
 	LLVMTypeRef gptr = LLVMPointerTypeInContext(e->cx, 1), *pt, ft;
 	LLVMValueRef fn, tid, first, step;
 	CSched s;
+	CTile t;
 	ELoop l;
 	int i;
 
@@ -479,6 +673,10 @@ static int cu_kernel(CU *u, Kernel *k)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	e->vw = 1;
 	tid = sreg(u, "tid.x");
+	if (tile_plan(e->g->o, k, &s, &t)) {
+		tile_kernel(u, &t, &s, tid);
+		goto done;
+	}
 	if (s.block_red) {
 		Type *t = k->out[0].acctype;
 
@@ -507,6 +705,7 @@ static int cu_kernel(CU *u, Kernel *k)
 			thread_point(e, &s);
 		e_loop_end(e, &l, step, 0);
 	}
+done:
 	LLVMBuildRetVoid(e->b);
 	e_reset(e);
 	free(e->bp);
@@ -730,7 +929,7 @@ int cuda_emit_kernels(Gen *g, const char *arch, uint8_t **obj, size_t *objlen)
 	}
 	LLVMDisposeMessage(err);
 	if (!rc)
-		rc = run_passes(e->m, tm, g->o->opt ? "default<O3>" : "nvvm-reflect,globaldce");
+		rc = run_passes(e->m, tm, g->o->opt ? "default<O3>" : "function(nvvm-reflect),globaldce");
 	if (!rc)
 		rc = emit_text(g, &u, tm, obj, objlen);
 	LLVMDisposeBuilder(e->b);

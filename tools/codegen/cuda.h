@@ -13,7 +13,7 @@ int cuda_arch_ok(const char *arch);
 /* Sets k->grid for the CUDA schedule and returns the block size and the
  * dynamic shared memory (bytes) a launch needs.  Pure: call it as often
  * as needed, before host_build (which records the grid). */
-void cuda_launch(Kernel *k, int64_t block[3], int64_t *shared);
+void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared);
 
 /* Every kernel of g as one PTX module for arch (NUL-terminated text;
  * objlen counts the NUL), or with --emit=llvm the optimized LLVM IR. */

@@ -55,5 +55,9 @@ int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef));
 
 /* gemm.c */
 int gemm_emit(E *e, Kernel *k);
+/* val = acc + x * y in f32 (either order): its operands, or 0 */
+int gemm_mac(KExpr *val, KExpr **x, KExpr **y);
+int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
+void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
 
 #endif

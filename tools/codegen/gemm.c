@@ -39,12 +39,12 @@ static void dims_of_ix(const IExpr *x, uint64_t *set)
 	dims_of_ix(x->r, set);
 }
 
-static void dims_of(const KExpr *e, uint64_t *set)
+void kx_dims(const KExpr *e, uint64_t *set)
 {
 	int i;
 
 	for (i = 0; i < e->n; i++)
-		dims_of(e->a[i], set);
+		kx_dims(e->a[i], set);
 	if (e->kind == KX_LOAD || e->kind == KX_INDEX || e->kind == KX_INRANGE)
 		for (i = 0; i < e->rank; i++)
 			dims_of_ix(e->ix[i], set);
@@ -62,13 +62,13 @@ static int has_acc(const KExpr *e)
 	return 0;
 }
 
-static int is_zero(const KExpr *e)
+int kx_is_zero(const KExpr *e)
 {
 	return e && e->kind == KX_CONST && e->cval->kind == AT_FLOAT && e->cval->f == 0;
 }
 
 /* val = acc + x * y (either order): the operands, or 0 */
-static int mac(KExpr *v, KExpr **x, KExpr **y)
+int gemm_mac(KExpr *v, KExpr **x, KExpr **y)
 {
 	KExpr *m;
 
@@ -670,12 +670,12 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	int64_t ext3[3];
 	Value *ap, *bp;
 
-	if (k->nout != 1 || k->ndims > 63 || !o->init || !is_zero(o->init) || !mac(o->val, &x, &y))
+	if (k->nout != 1 || k->ndims > 63 || !o->init || !kx_is_zero(o->init) || !gemm_mac(o->val, &x, &y))
 		return 0;
 	if (x->type->kind != TY_F32 || y->type->kind != TY_F32)
 		return 0;
-	dims_of(x, &dx);
-	dims_of(y, &dy);
+	kx_dims(x, &dx);
+	kx_dims(y, &dy);
 	ot = k->bind[o->buf].type;
 	for (i = 0; i < ot->rank; i++)
 		dims_of_ix(o->ix[i], &dout);
@@ -701,8 +701,8 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	{
 		uint64_t da = 0, db = 0;
 
-		dims_of(a, &da);
-		dims_of(b, &db);
+		kx_dims(a, &da);
+		kx_dims(b, &db);
 		memset(&p, 0, sizeof p);
 		/* dims in the order of the output index, outermost first */
 		for (i = 0; i < ot->rank; i++)

@@ -16,7 +16,8 @@ typedef struct Opts {
 	const char *input, *output, *target, *cpu, *features, *emit;
 	const char *gpu_arch;  /* --target=cuda: sm_80 … */
 	int dump, opt, threads_hint;
-	int no_gemm;          /* --no-microkernel: loop nests only (testing) */
+	int no_gemm;          /* contractions as loop nests (the GPU's, or: */
+	int no_micro;         /* --no-microkernel: loop nests only, untiled) */
 	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int timing;           /* --timing: phase wall times on stderr */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */

@@ -121,7 +121,7 @@ static void parse_args(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
 			o->timing = 1;
 		} else if (!strcmp(a, "--no-microkernel")) {
-			o->no_gemm = 1;
+			o->no_gemm = o->no_micro = 1;
 		} else if (!strcmp(a, "--no-fused-pack")) {
 			o->no_fuse_pack = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
@@ -231,7 +231,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 	phase_done(g, "dispatch regions (and weight packing)");
 	if (cuda)
 		for (i = 0; i < g->nk; i++)
-			cuda_launch(g->k[i], block, &shared);
+			cuda_launch(o, g->k[i], block, &shared);
 	if (o->dump) {
 		dump_dispatches(g, out);
 		rc = 0;
@@ -293,7 +293,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
 		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
 		if (cuda) {
-			cuda_launch(k, block, &shared);
+			cuda_launch(o, k, block, &shared);
 			op_set_attr(g->c, ko, "block", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, block));
 			op_set_attr(g->c, ko, "shared", at_int(g->c, shared, NULL));
 		}

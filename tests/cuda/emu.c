@@ -1,0 +1,143 @@
+/*
+ * emu.c - runs one kernel of codegen --target=cuda on the CPU, in CUDA's
+ * execution model, for tests on machines without a GPU.
+ *
+ * The kernel is codegen's NVPTX LLVM IR rewritten for x86-64 by emu.py:
+ * the special registers, bar.sync and shfl.sync are calls of the emu_*
+ * functions below, and the dynamic shared memory is __fx_shared.  Blocks
+ * run one after another; a block's threads run at once, each a pthread,
+ * so that bar.sync is a real barrier.  Shared memory is filled with NaNs
+ * before each block: a read of a word no thread wrote shows in the result.
+ *
+ *	emu GRID BLOCK SHARED FILE...
+ *
+ * Each FILE holds one binding's bytes, in order; the kernel's writes go
+ * back to the files.  Build: cc emu.c kernel.o -lpthread (emu.py does).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef KERNEL
+#error "build with -DKERNEL=name -DNBIND=n"
+#endif
+
+enum { MAXBIND = 12, MAXTHREADS = 1024, WARP = 32, SHARED = 48 << 10 };
+
+void KERNEL();   /* NBIND pointers */
+
+unsigned char __fx_shared[SHARED] __attribute__((aligned(64)));
+
+static unsigned grid, nthreads, block_id;
+static pthread_barrier_t bar;
+static pthread_barrier_t warpbar[MAXTHREADS / WARP];
+static uint32_t lanes[MAXTHREADS];
+static void *args[MAXBIND];
+static _Thread_local unsigned tid;
+
+unsigned emu_tid_x(void) { return tid; }
+unsigned emu_ntid_x(void) { return nthreads; }
+unsigned emu_ctaid_x(void) { return block_id; }
+unsigned emu_nctaid_x(void) { return grid; }
+void emu_barrier(void) { pthread_barrier_wait(&bar); }
+
+/* shfl.sync.bfly over the thread's warp, every lane taking part */
+uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t lanemask, uint32_t clamp)
+{
+	pthread_barrier_t *b = &warpbar[tid / WARP];
+	uint32_t r;
+
+	(void)mask, (void)clamp;
+	lanes[tid] = v;
+	pthread_barrier_wait(b);
+	r = lanes[(tid & ~(uint32_t)(WARP - 1)) | ((tid % WARP) ^ lanemask)];
+	pthread_barrier_wait(b);
+	return r;
+}
+
+static void *thread(void *arg)
+{
+	tid = (unsigned)(uintptr_t)arg;
+#if NBIND == 1
+	KERNEL(args[0]);
+#elif NBIND == 2
+	KERNEL(args[0], args[1]);
+#elif NBIND == 3
+	KERNEL(args[0], args[1], args[2]);
+#elif NBIND == 4
+	KERNEL(args[0], args[1], args[2], args[3]);
+#elif NBIND == 5
+	KERNEL(args[0], args[1], args[2], args[3], args[4]);
+#elif NBIND == 6
+	KERNEL(args[0], args[1], args[2], args[3], args[4], args[5]);
+#else
+#error "NBIND: 1 to 6"
+#endif
+	return NULL;
+}
+
+static void *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	void *p;
+
+	if (!f || fseek(f, 0, SEEK_END) || (long)(*n = (size_t)ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		perror(path);
+		exit(1);
+	}
+	p = malloc(*n ? *n : 1);
+	if (!p || fread(p, 1, *n, f) != *n) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[MAXTHREADS];
+	size_t len[MAXBIND];
+	unsigned shared, i;
+	float nan = NAN;
+
+	if (argc != 4 + NBIND) {
+		fprintf(stderr, "usage: emu GRID BLOCK SHARED FILE... (%d files)\n", NBIND);
+		return 2;
+	}
+	grid = (unsigned)atoi(argv[1]);
+	nthreads = (unsigned)atoi(argv[2]);
+	shared = (unsigned)atoi(argv[3]);
+	if (!nthreads || nthreads > MAXTHREADS || nthreads % WARP || shared > SHARED) {
+		fprintf(stderr, "emu: a block of %u threads with %u bytes of shared memory\n", nthreads, shared);
+		return 2;
+	}
+	for (i = 0; i < NBIND; i++)
+		args[i] = slurp(argv[4 + i], &len[i]);
+	pthread_barrier_init(&bar, NULL, nthreads);
+	for (i = 0; i < nthreads / WARP; i++)
+		pthread_barrier_init(&warpbar[i], NULL, WARP);
+	for (block_id = 0; block_id < grid; block_id++) {
+		for (i = 0; i < SHARED / sizeof nan; i++)
+			memcpy(__fx_shared + i * sizeof nan, &nan, sizeof nan);
+		for (i = 0; i < nthreads; i++)
+			if (pthread_create(&th[i], NULL, thread, (void *)(uintptr_t)i)) {
+				perror("pthread_create");
+				return 1;
+			}
+		for (i = 0; i < nthreads; i++)
+			pthread_join(th[i], NULL);
+	}
+	for (i = 0; i < NBIND; i++) {
+		FILE *f = fopen(argv[4 + i], "wb");
+
+		if (!f || fwrite(args[i], 1, len[i], f) != len[i] || fclose(f)) {
+			perror(argv[4 + i]);
+			return 1;
+		}
+	}
+	return 0;
+}
