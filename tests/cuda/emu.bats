@@ -1,26 +1,50 @@
 #!/usr/bin/env bats
-# codegen --target=cuda's kernels, run on the CPU in CUDA's execution model
-# (tests/cuda/emu.c: a pthread per GPU thread, real barriers, shared
-# memory poisoned with NaNs) and compared with the CPU pipeline's results.
-# emu.py says how; tests/cuda/emu/*.mlir are the functions.
+# codegen --target=cuda's kernels without a GPU: tests/cuda/emu.py runs a
+# CUDA module's host program and each kernel by tests/cuda/emu.c, in CUDA's
+# execution model (a pthread per GPU thread, real barriers and warp
+# shuffles, shared memory poisoned with NaNs).  Op functions
+# (tests/cuda/emu/*.mlir) are checked against the CPU pipeline, models
+# against PyTorch's outputs (tests/e2e/expected, as the e2e tests).
 
 load helpers
 
-emu() {
+need_emu() {
   "$PY" -c "import numpy" 2>/dev/null || skip "$PY cannot import numpy"
   command -v llc-16 >/dev/null || skip "llc-16 (Debian's llvm-16) is not installed"
-  run "$PY" tests/cuda/emu.py "$@" "$T/emu"
+}
+
+emu_op() {
+  need_emu
+  run "$PY" tests/cuda/emu.py op "$@" "$T/emu"
   echo "$output"
   [ "$status" -eq 0 ]
 }
 
-@test "cuda emulated: mm + bias + relu, one tiled kernel" { emu --tiled tests/cuda/emu/mm_bias_relu.mlir; }
-@test "cuda emulated: bmm, tiled with a batch dim" { emu --tiled tests/cuda/emu/bmm.mlir; }
-@test "cuda emulated: conv2d, stride 2, padding 1, bias, tiled" { emu --tiled tests/cuda/emu/conv.mlir; }
-@test "cuda emulated: linear, the weight read transposed, tiled" { emu --tiled tests/cuda/emu/linear.mlir; }
-@test "cuda emulated: small mm, a thread per output" { emu tests/cuda/emu/small_mm.mlir; }
-@test "cuda emulated: long row sums, a block per output (shuffles)" { emu tests/cuda/emu/sum_rows.mlir; }
+# emu_model NAME: as tests/e2e/models.bats, the CUDA module run emulated
+emu_model() {
+  need_emu
+  "$PY" -c "import torch" 2>/dev/null || skip "$PY cannot import torch"
+  "$PY" tools/fx-export/fx-export "tests/e2e/e2e_models.py:$1" -o "$T/m.json"
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower -o "$T/l.mlir"
+  "$PY" tests/cuda/emu.py run "$T/l.mlir" "$T" tests/e2e/expected/"$1".in*.npy
+  run "$PY" tests/e2e/model.py check "$1" "$T"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+
+@test "cuda emulated: mm + bias + relu, one tiled kernel" { emu_op --tiled tests/cuda/emu/mm_bias_relu.mlir; }
+@test "cuda emulated: bmm, tiled with a batch dim" { emu_op --tiled tests/cuda/emu/bmm.mlir; }
+@test "cuda emulated: conv2d, stride 2, padding 1, bias, tiled" { emu_op --tiled tests/cuda/emu/conv.mlir; }
+@test "cuda emulated: linear, the weight read transposed, tiled" { emu_op --tiled tests/cuda/emu/linear.mlir; }
+@test "cuda emulated: small mm, a thread per output" { emu_op tests/cuda/emu/small_mm.mlir; }
+@test "cuda emulated: long row sums, a block per output (shuffles)" { emu_op tests/cuda/emu/sum_rows.mlir; }
 @test "cuda emulated: a wrong input makes the check fail" {
-  emu --tiled --negate-input tests/cuda/emu/mm_bias_relu.mlir
+  emu_op --tiled --negate-input tests/cuda/emu/mm_bias_relu.mlir
   [[ "$output" == *"max |cuda - cpu|"* ]]
 }
+@test "cuda emulated: model linear matches PyTorch" { emu_model linear; }
+@test "cuda emulated: model mlp matches PyTorch" { emu_model mlp; }
+@test "cuda emulated: model transformer_encoder_layer matches PyTorch" { emu_model transformer_encoder_layer; }
+@test "cuda emulated: model conv_paths matches PyTorch" { emu_model conv_paths; }
+@test "cuda emulated: model pack_lanes matches PyTorch" { emu_model pack_lanes; }
+@test "cuda emulated: model window_loops matches PyTorch" { emu_model window_loops; }

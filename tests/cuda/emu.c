@@ -6,13 +6,15 @@
  * the special registers, bar.sync and shfl.sync are calls of the emu_*
  * functions below, and the dynamic shared memory is __fx_shared.  Blocks
  * run one after another; a block's threads run at once, each a pthread,
- * so that bar.sync is a real barrier.  Shared memory is filled with NaNs
+ * so that bar.sync is a real barrier (threads are made once and run
+ * every block).  Shared memory is filled with NaNs
  * before each block: a read of a word no thread wrote shows in the result.
  *
  *	emu GRID BLOCK SHARED FILE...
  *
  * Each FILE holds one binding's bytes, in order; the kernel's writes go
- * back to the files.  Build: cc emu.c kernel.o -lpthread (emu.py does).
+ * back to the files.  Build: cc -DKERNEL=name -DNBIND=n emu.c kernel.o
+ * -lpthread (emu.py does), n from 1 to MAXBIND.
  */
 #include <math.h>
 #include <pthread.h>
@@ -31,12 +33,12 @@ void KERNEL();   /* NBIND pointers */
 
 unsigned char __fx_shared[SHARED] __attribute__((aligned(64)));
 
-static unsigned grid, nthreads, block_id;
+static unsigned grid, nthreads;
 static pthread_barrier_t bar;
 static pthread_barrier_t warpbar[MAXTHREADS / WARP];
 static uint32_t lanes[MAXTHREADS];
 static void *args[MAXBIND];
-static _Thread_local unsigned tid;
+static _Thread_local unsigned tid, block_id;
 
 unsigned emu_tid_x(void) { return tid; }
 unsigned emu_ntid_x(void) { return nthreads; }
@@ -58,24 +60,41 @@ uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t lanemask, uint32_t cl
 	return r;
 }
 
+static void poison(void)
+{
+	float nan = NAN;
+
+	for (size_t i = 0; i < SHARED / sizeof nan; i++)
+		memcpy(__fx_shared + i * sizeof nan, &nan, sizeof nan);
+}
+
+#define ARGS1 args[0]
+#define ARGS2 ARGS1, args[1]
+#define ARGS3 ARGS2, args[2]
+#define ARGS4 ARGS3, args[3]
+#define ARGS5 ARGS4, args[4]
+#define ARGS6 ARGS5, args[5]
+#define ARGS7 ARGS6, args[6]
+#define ARGS8 ARGS7, args[7]
+#define ARGS9 ARGS8, args[8]
+#define ARGS10 ARGS9, args[9]
+#define ARGS11 ARGS10, args[10]
+#define ARGS12 ARGS11, args[11]
+#define CAT(a, b) a##b
+#define XCAT(a, b) CAT(a, b)
+
+/* GPU thread tid of every block in turn: all threads run the same block
+ * at once, and meet at its end while thread 0 poisons shared memory */
 static void *thread(void *arg)
 {
 	tid = (unsigned)(uintptr_t)arg;
-#if NBIND == 1
-	KERNEL(args[0]);
-#elif NBIND == 2
-	KERNEL(args[0], args[1]);
-#elif NBIND == 3
-	KERNEL(args[0], args[1], args[2]);
-#elif NBIND == 4
-	KERNEL(args[0], args[1], args[2], args[3]);
-#elif NBIND == 5
-	KERNEL(args[0], args[1], args[2], args[3], args[4]);
-#elif NBIND == 6
-	KERNEL(args[0], args[1], args[2], args[3], args[4], args[5]);
-#else
-#error "NBIND: 1 to 6"
-#endif
+	for (block_id = 0; block_id < grid; block_id++) {
+		KERNEL(XCAT(ARGS, NBIND));
+		pthread_barrier_wait(&bar);
+		if (tid == 0)
+			poison();
+		pthread_barrier_wait(&bar);
+	}
 	return NULL;
 }
 
@@ -102,7 +121,6 @@ int main(int argc, char **argv)
 	pthread_t th[MAXTHREADS];
 	size_t len[MAXBIND];
 	unsigned shared, i;
-	float nan = NAN;
 
 	if (argc != 4 + NBIND) {
 		fprintf(stderr, "usage: emu GRID BLOCK SHARED FILE... (%d files)\n", NBIND);
@@ -120,17 +138,14 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&bar, NULL, nthreads);
 	for (i = 0; i < nthreads / WARP; i++)
 		pthread_barrier_init(&warpbar[i], NULL, WARP);
-	for (block_id = 0; block_id < grid; block_id++) {
-		for (i = 0; i < SHARED / sizeof nan; i++)
-			memcpy(__fx_shared + i * sizeof nan, &nan, sizeof nan);
-		for (i = 0; i < nthreads; i++)
-			if (pthread_create(&th[i], NULL, thread, (void *)(uintptr_t)i)) {
-				perror("pthread_create");
-				return 1;
-			}
-		for (i = 0; i < nthreads; i++)
-			pthread_join(th[i], NULL);
-	}
+	poison();
+	for (i = 0; i < nthreads; i++)
+		if (pthread_create(&th[i], NULL, thread, (void *)(uintptr_t)i)) {
+			perror("pthread_create");
+			return 1;
+		}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
 	for (i = 0; i < NBIND; i++) {
 		FILE *f = fopen(argv[4 + i], "wb");
 

@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
-"""emu.py [--tiled] [--negate-input] FILE.mlir OUTDIR - checks codegen --target=cuda's
-kernel for a torch-dialect function of one dispatch, on the CPU.
+"""emu.py - runs codegen --target=cuda's modules on the CPU, for tests on
+machines without a GPU.
 
-The function is lowered (torch-opt, torch-lower) and compiled twice: for the CPU,
-run by vmrun (the reference, checked against PyTorch elsewhere), and for
-CUDA, whose kernel's LLVM IR is rewritten for x86-64 (the NVPTX special
-registers, bar.sync and shfl.sync become calls of emu.c's functions) and
-run by emu.c, a block at a time, each thread a pthread.  The two results
-must agree.  --tiled: the kernel must also be a tiled contraction
-(shared memory and bar.sync in its PTX).  Inputs are random f32.
---negate-input: the emulated kernel gets the first input negated, and
-the results must then differ (the check can fail).
+  emu.py op [--tiled] [--negate-input] FILE.mlir OUTDIR
+      FILE.mlir, a torch-dialect function, is lowered (torch-opt,
+      torch-lower) and compiled for the CPU, run by vmrun (the reference,
+      checked against PyTorch elsewhere), and for CUDA, run here; the
+      results must agree.  Inputs are random f32.  --tiled: every kernel
+      must tile through shared memory (bar.sync and ld.shared in its PTX).
+      --negate-input: the CUDA run gets its first input negated, and the
+      results must then differ (the check can fail).
+
+  emu.py run LINALG.mlir OUTDIR IN.npy...
+      compiles LINALG.mlir with codegen --target=cuda, runs the module's
+      first function on the inputs and writes its results to
+      OUTDIR/out0.npy, out1.npy, ...
+
+The host program (formats/fxvm.md) is interpreted here, its buffers numpy
+byte arrays; arena and results start as NaNs.  Each fxvm.dispatch runs
+its kernel by emu.c: the module's NVPTX LLVM IR (codegen --emit=llvm) is
+rewritten for x86-64, its special registers, bar.sync and shfl.sync made
+calls of emu.c's functions, compiled by llc-16, and linked with emu.c
+once per kernel.  emu.c runs every block of the grid with a pthread per
+GPU thread (real barriers), shared memory poisoned with NaNs.
 """
 import os
 import re
@@ -31,25 +43,29 @@ CALLS = {
     "llvm.nvvm.barrier0": "emu_barrier",
     "llvm.nvvm.shfl.sync.bfly.i32": "emu_shfl_bfly",
 }
-DTYPES = {"f32": np.float32}
+DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i1": np.uint8, "i8": np.int8,
+          "i16": np.int16, "i32": np.int32, "i64": np.int64, "si8": np.int8, "si16": np.int16,
+          "si32": np.int32, "si64": np.int64, "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
+          "ui64": np.uint64}
+MAXBIND = 12   # emu.c's
 
 
 def fail(msg):
     sys.exit("emu.py: " + msg)
 
 
-def sh(*cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=kw.pop("text", True), **kw)
+def sh(*cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
-        fail("%s: %s" % (" ".join(cmd), p.stderr.strip() if isinstance(p.stderr, str) else p.stderr))
+        fail("%s: %s" % (" ".join(cmd), p.stderr.strip()))
     return p.stdout
 
 
 def tensor_type(t):
     m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t.strip())
     if not m or m.group(2) not in DTYPES:
-        fail("unsupported type %s (f32 tensors only)" % t)
-    return tuple(int(d) for d in m.group(1).split("x") if d), DTYPES[m.group(2)]
+        fail("unsupported type %s" % t)
+    return tuple(int(d) for d in m.group(1).split("x") if d), np.dtype(DTYPES[m.group(2)])
 
 
 def to_host(ll):
@@ -66,84 +82,204 @@ def to_host(ll):
     return ll
 
 
-def main():
-    args = sys.argv[1:]
+class Buf:
+    """A buffer: nbytes of base (a uint8 array) from off."""
+
+    def __init__(self, base, off, t):
+        self.base, self.off = base, off
+        self.shape, self.dtype = tensor_type(t)
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        if off + self.nbytes > len(base):
+            fail("a buffer of %s at %d lies past its base's %d bytes" % (t, off, len(base)))
+
+    def bytes(self):
+        return self.base[self.off:self.off + self.nbytes]
+
+    def array(self):
+        return self.bytes().view(self.dtype).reshape(self.shape).copy()
+
+
+def dense_bytes(attr, t):
+    """The bytes of dense<...> : t (a splat, a list or a hex string)."""
+    shape, dt = tensor_type(t)
+    n = int(np.prod(shape, dtype=np.int64))
+    body = re.fullmatch(r"dense<(.*)>", attr.strip()).group(1).strip()
+    if body.startswith('"0x'):
+        return np.frombuffer(bytes.fromhex(body[3:-1]), np.uint8).copy()
+    vals = [v for v in re.split(r"[\[\],\s]+", body) if v]
+    conv = {"true": 1, "false": 0}
+    a = np.array([conv.get(v, v) for v in vals]).astype(np.float64).astype(dt)
+    if a.size == 1:
+        a = np.full(n, a[0], dt)
+    return a.view(np.uint8).copy()
+
+
+class Module:
+    def __init__(self, text, workdir):
+        self.dir = workdir
+        self.kernels = {}
+        for name, attrs in re.findall(r"fxvm\.kernel @(\w+) attributes \{(.*)\}", text):
+            self.kernels[name] = (int(re.search(r"bindings = (\d+)", attrs).group(1)),
+                                  int(re.search(r"block = array<i64: (\d+), 1, 1>", attrs).group(1)),
+                                  int(re.search(r"shared = (\d+)", attrs).group(1)))
+        self.blobs = {}
+        for q, bare, hexs in re.findall(r'(?m)^\s+(?:"([^"]+)"|([\w.$-]+)): "0x([0-9A-Fa-f]*)"', text):
+            self.blobs[q or bare] = np.frombuffer(bytes.fromhex(hexs[8:]), np.uint8).copy()
+        self.globals = {}
+        for name, t, attr in re.findall(r"fxvm\.global @(\w+) : (tensor<[^>]*>) = (.*) : tensor<[^>]*>", text):
+            r = re.fullmatch(r'dense_resource<(?:"([^"]+)"|([\w.$-]+))>', attr.strip())
+            self.globals[name] = self.blobs[r.group(1) or r.group(2)] if r else dense_bytes(attr, t)
+        m = re.search(r"(?m)^  func\.func @\w+\((.*?)\) -> .*\{$", text)
+        if not m:
+            fail("no function in the module")
+        self.args = re.findall(r"%arg\d+: (tensor<[^>]*>)", m.group(1))
+        a = re.search(r"fxvm\.arena = (\d+)", m.group(0))
+        self.arena = int(a.group(1)) if a else 0
+        end = text.index("\n  }\n", m.end())
+        self.body = [ln.strip() for ln in text[m.end():end].strip().split("\n")]
+        self.exes = {}
+
+    def build(self, ll):
+        """An emu binary per kernel, from the module's NVPTX LLVM IR."""
+        k_ll, k_o = os.path.join(self.dir, "k.ll"), os.path.join(self.dir, "k.o")
+        with open(k_ll, "w") as f:
+            f.write(to_host(ll))
+        sh("llc-16", "-O2", "-filetype=obj", "-relocation-model=pic", k_ll, "-o", k_o)
+        for name, (nbind, _, _) in self.kernels.items():
+            if not 1 <= nbind <= MAXBIND:
+                fail("%s binds %d buffers (the emulator takes 1 to %d)" % (name, nbind, MAXBIND))
+            self.exes[name] = os.path.join(self.dir, "emu_" + name)
+            sh("cc", "-O1", "-DKERNEL=" + name, "-DNBIND=%d" % nbind, os.path.join(HERE, "emu.c"), k_o,
+               "-lpthread", "-lm", "-o", self.exes[name])
+
+    def run(self, inputs):
+        """The function's results for the inputs (numpy arrays)."""
+        if len(inputs) != len(self.args):
+            fail("the function takes %d inputs, not %d" % (len(self.args), len(inputs)))
+        env, results = {}, {}
+        for i, (t, x) in enumerate(zip(self.args, inputs)):
+            shape, dt = tensor_type(t)
+            x = np.ascontiguousarray(x, dt)
+            if x.shape != shape:
+                fail("input %d is %s, not %s" % (i, x.shape, shape))
+            env["%%arg%d" % i] = Buf(x.reshape(-1).view(np.uint8).copy(), 0, t)
+        arena = np.full(self.arena, 0xFF, np.uint8)   # NaN as f32 and f64
+        for ln in self.body:
+            m = re.fullmatch(r"(%\w+) = fxvm\.(\w+) (.*)", ln)
+            if m:
+                v, op, rest = m.groups()
+                if op == "result":
+                    n, t = re.fullmatch(r"(\d+) : (.*)", rest).groups()
+                    b = Buf(np.full(tensor_type(t)[1].itemsize * int(np.prod(tensor_type(t)[0], dtype=np.int64)),
+                                    0xFF, np.uint8), 0, t)
+                    results[int(n)] = env[v] = b
+                elif op == "alloc":
+                    off, t = re.fullmatch(r"(\d+) : (.*)", rest).groups()
+                    env[v] = Buf(arena, int(off), t)
+                elif op == "constant":
+                    g, t = re.fullmatch(r"@(\w+) : (.*)", rest).groups()
+                    env[v] = Buf(self.globals[g].copy(), 0, t)
+                elif op == "view":
+                    src, off, t = re.fullmatch(r"(%\w+)\[(\d+)\] : .* -> (.*)", rest).groups()
+                    env[v] = Buf(env[src].base, env[src].off + int(off), t)
+                else:
+                    fail("unknown op in the host program: " + ln)
+                continue
+            m = re.fullmatch(r"fxvm\.dispatch @(\w+)\[(\d+), (\d+), (\d+)\]\((.*)\) : .*", ln)
+            if m:
+                self.dispatch(m.group(1), int(m.group(2)) * int(m.group(3)) * int(m.group(4)),
+                              [env[o.strip()] for o in m.group(5).split(",")])
+                continue
+            m = re.fullmatch(r"fxvm\.copy (%\w+), (%\w+) : .*", ln)
+            if m:
+                src, dst = env[m.group(1)], env[m.group(2)]
+                dst.bytes()[:] = src.bytes()
+                continue
+            m = re.fullmatch(r"fxvm\.fill (%\w+), (\S+) : (.*)", ln)
+            if m:
+                dst = env[m.group(1)]
+                dst.bytes()[:] = np.full(dst.shape, float(m.group(2)), dst.dtype).reshape(-1).view(np.uint8)
+                continue
+            if ln.startswith("return"):
+                return [results[i].array() for i in range(len(results))]
+            fail("unknown op in the host program: " + ln)
+        fail("the function does not return")
+
+    def dispatch(self, name, blocks, bufs):
+        nbind, block, shared = self.kernels[name]
+        files = []
+        for i, b in enumerate(bufs):
+            files.append(os.path.join(self.dir, "b%d.bin" % i))
+            b.bytes().tofile(files[-1])
+        sh(self.exes[name], str(blocks), str(block), str(shared), *files)
+        for f, b in zip(files, bufs):
+            new = np.fromfile(f, np.uint8)
+            if not np.array_equal(new, b.bytes()):
+                b.bytes()[:] = new
+
+
+def compile_cuda(lin, out):
+    """The CUDA module of a linalg file, ready to run."""
+    fx = os.path.join(out, "cuda.fxvm")
+    sh(os.path.join(BIN, "codegen"), "--target=cuda", lin, "-o", fx)
+    m = Module(open(fx).read(), out)
+    m.build(sh(os.path.join(BIN, "codegen"), "--target=cuda", "--emit=llvm", lin))
+    return m
+
+
+def op(args):
     tiled, negate = "--tiled" in args, "--negate-input" in args
     args = [a for a in args if a not in ("--tiled", "--negate-input")]
     if len(args) != 2:
-        fail("usage: emu.py [--tiled] [--negate-input] FILE.mlir OUTDIR")
+        fail("usage: emu.py op [--tiled] [--negate-input] FILE.mlir OUTDIR")
     src, out = args
     os.makedirs(out, exist_ok=True)
     p = lambda n: os.path.join(out, n)
     sh(os.path.join(BIN, "torch-opt"), src, "-o", p("o.mlir"))
     sh(os.path.join(BIN, "torch-lower"), p("o.mlir"), "-o", p("l.mlir"))
-    lin = open(p("l.mlir")).read()
-    m = re.search(r"func\.func @(\w+)\((.*?)\) ->", lin)
-    if not m:
-        fail("no function in %s" % src)
-    argtypes = re.findall(r"%arg\d+: (tensor<[^>]*>)", m.group(2))
+    m = compile_cuda(p("l.mlir"), out)
     rng = np.random.default_rng(0)
-    inputs = []
-    for i, t in enumerate(argtypes):
-        shape, dt = tensor_type(t)
-        inputs.append(rng.standard_normal(shape).astype(dt))
-        np.save(p("in%d.npy" % i), inputs[-1])
-    # the reference: the CPU pipeline
+    inputs = [rng.standard_normal(tensor_type(t)[0]).astype(tensor_type(t)[1]) for t in m.args]
+    for i, x in enumerate(inputs):
+        np.save(p("in%d.npy" % i), x)
     sh(os.path.join(BIN, "codegen"), "--target=cpu", p("l.mlir"), "-o", p("cpu.fxvm"))
     sh(os.path.join(BIN, "vmpack"), p("cpu.fxvm"), "-o", p("cpu.vmfb"))
     sh(os.path.join(BIN, "vmrun"), p("cpu.vmfb"), *["--input=@" + p("in%d.npy" % i) for i in range(len(inputs))],
        "--output=@" + p("ref.npy"))
     ref = np.load(p("ref.npy"))
-    # the CUDA module: one dispatch, its bindings the function's arguments
-    # and buffers of its own
-    sh(os.path.join(BIN, "codegen"), "--target=cuda", p("l.mlir"), "-o", p("cuda.fxvm"))
-    fx = open(p("cuda.fxvm")).read()
-    ds = re.findall(r"fxvm\.dispatch @(\w+)\[(\d+), 1, 1\]\(([^)]*)\) : (.*)", fx)
-    if len(ds) != 1:
-        fail("%d dispatches (the emulator runs one)" % len(ds))
-    name, grid, operands, types = ds[0]
-    operands = [o.strip() for o in operands.split(",")]
-    types = re.findall(r"tensor<[^>]*>", types)
-    k = re.search(r"fxvm\.kernel @%s attributes \{(.*)\}" % name, fx).group(1)
-    block = int(re.search(r"block = array<i64: (\d+), 1, 1>", k).group(1))
-    shared = int(re.search(r"shared = (\d+)", k).group(1))
-    ptx = sh(os.path.join(BIN, "codegen"), "--target=cuda", "--emit=ptx", p("l.mlir"))
-    if tiled and not (shared and "bar.sync" in ptx and "ld.shared.f32" in ptx):
-        fail("%s is not a tiled contraction (shared %d bytes)" % (name, shared))
-    ll = sh(os.path.join(BIN, "codegen"), "--target=cuda", "--emit=llvm", p("l.mlir"))
-    with open(p("k.ll"), "w") as f:
-        f.write(to_host(ll))
-    sh("llc-16", "-O2", "-filetype=obj", "-relocation-model=pic", p("k.ll"), "-o", p("k.o"))
-    sh("cc", "-O1", "-DKERNEL=" + name, "-DNBIND=%d" % len(operands), os.path.join(HERE, "emu.c"), p("k.o"),
-       "-lpthread", "-lm", "-o", p("emu"))
-    files, result = [], None
-    for i, (o, t) in enumerate(zip(operands, types)):
-        shape, dt = tensor_type(t)
-        a = re.fullmatch(r"%arg(\d+)", o)
-        data = inputs[int(a.group(1))] if a else np.full(shape, np.nan, dt)
-        if a and negate and a.group(1) == "0":
-            data = -data
-        files.append(p("b%d.bin" % i))
-        data.tofile(files[-1])
-        if not a:
-            if result is not None:
-                fail("more than one buffer of the kernel's own")
-            result = (files[-1], shape, dt)
-    if result is None:
-        fail("the kernel writes no buffer of its own")
-    sh(p("emu"), grid, str(block), str(shared), *files)
-    got = np.fromfile(result[0], result[2]).reshape(result[1]).reshape(ref.shape)
+    if tiled:
+        ptx = sh(os.path.join(BIN, "codegen"), "--target=cuda", "--emit=ptx", p("l.mlir"))
+        untiled = [k for k, (_, _, shared) in m.kernels.items() if shared != 8448]
+        if untiled or "bar.sync" not in ptx or "ld.shared.f32" not in ptx:
+            fail("not tiled through shared memory: %s" % ", ".join(untiled or ["the PTX"]))
+    if negate:
+        inputs[0] = -inputs[0]
+    got = m.run(inputs)[0].reshape(ref.shape)
     scale = float(np.abs(ref).max())
     if not scale > 1e-3:
         fail("the reference is near zero (max |x| %g): the check could not fail" % scale)
     err = float(np.abs(got - ref).max()) if np.isfinite(got).all() else float("inf")
-    print("%s: %s, grid %s x %d threads, %d bytes shared; max |cuda - cpu| %.3g of max |cpu| %.3g"
-          % (src, name, grid, block, shared, err, scale))
-    if negate and err <= 1e-4 * scale + 1e-5:
-        fail("with its first input negated, the kernel's result still matches")
-    if not negate and not err <= 1e-4 * scale + 1e-5:
-        fail("the CUDA kernel's result differs from the CPU's")
+    print("%s: %d kernel(s) (%s); max |cuda - cpu| %.3g of max |cpu| %.3g"
+          % (src, len(m.kernels), ", ".join("%s: %d threads, %d bytes shared" % (k, b, s)
+                                            for k, (_, b, s) in m.kernels.items()), err, scale))
+    ok = err <= 1e-4 * scale + 1e-5
+    if negate and ok:
+        fail("with its first input negated, the CUDA result still matches")
+    if not negate and not ok:
+        fail("the CUDA kernels' result differs from the CPU's")
+
+
+def run(args):
+    if len(args) < 2:
+        fail("usage: emu.py run LINALG.mlir OUTDIR IN.npy...")
+    lin, out = args[:2]
+    os.makedirs(out, exist_ok=True)
+    m = compile_cuda(lin, out)
+    for i, r in enumerate(m.run([np.load(a) for a in args[2:]])):
+        np.save(os.path.join(out, "out%d.npy" % i), r)
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) < 2 or sys.argv[1] not in ("op", "run"):
+        fail("usage: emu.py op|run ... (see its docstring)")
+    (op if sys.argv[1] == "op" else run)(sys.argv[2:])
