@@ -53,6 +53,20 @@ no_driver() {
   [[ "$output" == *'.visible .entry dispatch_0('* ]]
 }
 
+@test "cuda: f16 and bf16 contractions run on tensor cores (mma.sync, sm_80 and sm_90)" {
+  sed 's/f16/bf16/g' tests/cuda/emu/mm_f16.mlir > "$T/bf16.mlir"
+  for f in tests/cuda/emu/mm_f16.mlir "$T/bf16.mlir"; do
+    bin/torch-lower "$f" -o "$T/l.mlir"
+    run bin/codegen --target=cuda "$T/l.mlir"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'shared = 6144 : i64'* ]]
+    cuda_compile "$T/l.mlir"
+  done
+  grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' "$T/m.ptx"
+  bin/torch-lower tests/cuda/emu/mm_f16.mlir | bin/codegen --target=cuda --emit=ptx |
+    grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32'
+}
+
 @test "cuda: bad flags are clear errors" {
   run bin/codegen --target=cuda --gpu-arch=sm_70 $SRC
   [ "$status" -eq 1 ]

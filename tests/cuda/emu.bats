@@ -2,7 +2,7 @@
 # codegen --target=cuda's kernels without a GPU: tests/cuda/emu.py runs a
 # CUDA module's host program and each kernel by tests/cuda/emu.c, in CUDA's
 # execution model (a pthread per GPU thread, real barriers and warp
-# shuffles, shared memory poisoned with NaNs).  Op functions
+# shuffles, mma.sync, shared memory poisoned with NaNs).  Op functions
 # (tests/cuda/emu/*.mlir) are checked against the CPU pipeline, models
 # against PyTorch's outputs (tests/e2e/expected, as the e2e tests).
 
@@ -36,6 +36,8 @@ emu_model() {
 @test "cuda emulated: bmm, tiled with a batch dim" { emu_op --tiled tests/cuda/emu/bmm.mlir; }
 @test "cuda emulated: conv2d, stride 2, padding 1, bias, tiled" { emu_op --tiled tests/cuda/emu/conv.mlir; }
 @test "cuda emulated: linear, the weight read transposed, tiled" { emu_op --tiled tests/cuda/emu/linear.mlir; }
+@test "cuda emulated: mm in f16 on tensor cores (mma.sync)" { emu_op --tiled tests/cuda/emu/mm_f16.mlir; }
+@test "cuda emulated: bmm in f16 + residual on tensor cores" { emu_op --tiled tests/cuda/emu/bmm_f16.mlir; }
 @test "cuda emulated: small mm, a thread per output" { emu_op tests/cuda/emu/small_mm.mlir; }
 @test "cuda emulated: long row sums, a block per output (shuffles)" { emu_op tests/cuda/emu/sum_rows.mlir; }
 @test "cuda emulated: a wrong input makes the check fail" {

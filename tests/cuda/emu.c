@@ -3,8 +3,8 @@
  * execution model, for tests on machines without a GPU.
  *
  * The kernel is codegen's NVPTX LLVM IR rewritten for x86-64 by emu.py:
- * the special registers, bar.sync and shfl.sync are calls of the emu_*
- * functions below, and the dynamic shared memory is __fx_shared.  Blocks
+ * the special registers, bar.sync, shfl.sync and mma.sync are calls of
+ * the emu_* functions below, and the dynamic shared memory is __fx_shared.  Blocks
  * run one after another; a block's threads run at once, each a pthread,
  * so that bar.sync is a real barrier (threads are made once and run
  * every block).  Shared memory is filled with NaNs
@@ -58,6 +58,60 @@ uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t lanemask, uint32_t cl
 	r = lanes[(tid & ~(uint32_t)(WARP - 1)) | ((tid % WARP) ^ lanemask)];
 	pthread_barrier_wait(b);
 	return r;
+}
+
+static float half_to_float(uint16_t h)
+{
+	int e = h >> 10 & 31, m = h & 1023;
+	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+
+	return h >> 15 ? -v : v;
+}
+
+static float bf16_to_float(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float v;
+
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
+
+static uint32_t frag[MAXTHREADS][6];
+
+/* mma.sync m16n8k16 row.col, f16 or bf16 multiplicands and f32
+ * accumulators, over the thread's warp: each lane's fragments in c on
+ * the way in, its part of the result on the way out.  The fragments lie
+ * as the PTX ISA's "Matrix Fragments for mma.m16n8k16 with floating
+ * point type" has them: lane l = 4 g + q holds A's rows g and g + 8 at
+ * columns 2q, 2q + 1 (registers 0, 1) and those + 8 (2, 3), B's rows 2q,
+ * 2q + 1 and those + 8 at column g, and the result's rows g, g + 8 at
+ * columns 2q, 2q + 1; the lower half of a register is the lower column
+ * (row of B). */
+void emu_mma(uint32_t bf16, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+	uint32_t b1, float *c)
+{
+	unsigned base = tid & ~(unsigned)(WARP - 1), g = tid % WARP / 4, q = tid % 4, i, k;
+	float (*cvt)(uint16_t) = bf16 ? bf16_to_float : half_to_float;
+	float d[4];
+
+	frag[tid][0] = a0, frag[tid][1] = a1, frag[tid][2] = a2, frag[tid][3] = a3;
+	frag[tid][4] = b0, frag[tid][5] = b1;
+	pthread_barrier_wait(&warpbar[tid / WARP]);
+	for (i = 0; i < 4; i++) {
+		unsigned row = g + (i >= 2 ? 8 : 0), col = 2 * q + (i & 1);
+		float sum = 0;
+
+		for (k = 0; k < 16; k++) {
+			unsigned la = base + row % 8 * 4 + k % 8 / 2, lb = base + col * 4 + k % 8 / 2;
+			uint32_t ra = frag[la][(row >= 8) + 2 * (k >= 8)], rb = frag[lb][4 + (k >= 8)];
+
+			sum += cvt((uint16_t)(ra >> 16 * (k & 1))) * cvt((uint16_t)(rb >> 16 * (k & 1)));
+		}
+		d[i] = c[i] + sum;
+	}
+	pthread_barrier_wait(&warpbar[tid / WARP]);
+	memcpy(c, d, sizeof d);
 }
 
 static void poison(void)

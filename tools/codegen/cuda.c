@@ -9,7 +9,9 @@
  *                     out = sum of x * y in f32): a block per 64 x 64
  *                     tile of outputs, x and y staged through shared
  *                     memory 16 steps of the reduction at a time, 4 x 4
- *                     outputs per thread (tile_plan, tile_kernel)
+ *                     outputs per thread (tile_plan, tile_kernel); with
+ *                     f16 or bf16 operands the tiles stay 16-bit and
+ *                     tensor cores multiply them (mma_kernel)
  *   thread per point  the parallel dims linearized, one thread per output
  *                     point in blocks of CUDA_BLOCK threads over a
  *                     grid-stride loop; a reduction runs serially in the
@@ -49,6 +51,11 @@ enum {
 	TK = 16,                       /* TK steps of the reduction staged at a time, */
 	TR = TT / 16,                  /* TR x TR outputs per thread of 16 x 16 */
 	TILE_SHARED = (TT * (TK + 1) + TK * TT) * 4,
+	HP = TK + 8,                   /* f16/bf16 tiles: halves a row (the pad
+	                                * spreads a warp's fragment loads over
+	                                * the 32 banks), x's [TT][HP] then y's
+	                                * transposed, [TT][HP] */
+	MMA_SHARED = 2 * TT * HP * 2,
 };
 
 typedef struct CSched {
@@ -157,7 +164,18 @@ typedef struct CTile {
 	KExpr *x, *y;
 	int md[64], nm, nd[64], nn, bd[64], nb;
 	int64_t M, N, B;
+	int mma;                       /* x and y f16 (1) or bf16 (2) widened: */
+	KExpr *xh, *yh;                /* tensor cores on these, unwidened */
 } CTile;
+
+/* x = extf(h) of an f16 or bf16 h: h, its type in *k */
+static KExpr *narrow(KExpr *x, TypeKind *k)
+{
+	if (x->kind != KX_OP || strcmp(x->op, "arith.extf") || x->n != 1)
+		return NULL;
+	*k = x->a[0]->type->kind;
+	return *k == TY_F16 || *k == TY_BF16 ? x->a[0] : NULL;
+}
 
 static int tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
 {
@@ -189,6 +207,16 @@ static int tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
 		else
 			t->bd[t->nb++] = d, t->B *= k->ext[d];
 	}
+	{
+		TypeKind kx, ky;
+		KExpr *hx = narrow(t->x, &kx), *hy = narrow(t->y, &ky);
+
+		if (hx && hy && kx == ky) {
+			t->mma = kx == TY_F16 ? 1 : 2;
+			t->xh = hx;
+			t->yh = hy;
+		}
+	}
 	return t->nm && t->nn && t->M >= 16 && t->N >= 16 && s->R >= TK;
 }
 
@@ -205,7 +233,7 @@ void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 		k->grid[1] = k->grid[2] = 1;
 		block[0] = CUDA_BLOCK;
 		block[1] = block[2] = 1;
-		*shared = TILE_SHARED;
+		*shared = t.mma ? MMA_SHARED : TILE_SHARED;
 		return;
 	}
 	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
@@ -480,33 +508,39 @@ static void block_point(CU *u, CSched *s, LLVMValueRef tid)
 	barrier(u);   /* the slots are free for the next point */
 }
 
-/* float i of the tiles in shared memory */
-static LLVMValueRef smem_f32(CU *u, LLVMValueRef i)
+/* element i of the tiles in shared memory, of type t */
+static LLVMValueRef smem_at(CU *u, LLVMTypeRef t, LLVMValueRef i)
 {
-	return LLVMBuildInBoundsGEP2(u->e.b, u->e.f32, u->smem, &i, 1, "");
+	return LLVMBuildInBoundsGEP2(u->e.b, t, u->smem, &i, 1, "");
 }
 
-/* Element i (of TT * TK) of x's tile (side 0: [TT][TK + 1], k fastest)
- * or y's ([TK][TT] after it, n fastest) into shared memory: the operand
- * at row p0 + r and reduction step k0 + kl, 0 past the domain's end. */
+/* Element i (of TT * TK) of x's tile (side 0, k fastest) or y's (side 1,
+ * n fastest) into shared memory: the operand at row p0 + r and reduction
+ * step k0 + kl, 0 past the domain's end.  f32 tiles: x's [TT][TK + 1],
+ * y's [TK][TT] after it; f16/bf16 (t->mma): x's [TT][HP], y's transposed
+ * [TT][HP] after it, each unwidened. */
 static void stage(CU *u, const CTile *t, const CSched *s, int side, LLVMValueRef i,
 	LLVMValueRef p0, LLVMValueRef k0, LLVMValueRef bi)
 {
 	E *e = &u->e;
+	KExpr *x = t->mma ? (side ? t->yh : t->xh) : side ? t->y : t->x;
+	LLVMTypeRef et = e_type(e, x->type);
 	LLVMValueRef r, kl, pos, kk, in, slot, v;
 	LLVMBasicBlockRef ld = block(e, "stage"), zero = block(e, "pad"), done = block(e, "staged");
 
 	if (side) {
 		r = LLVMBuildURem(e->b, i, e_i64(e, TT), "");
 		kl = LLVMBuildUDiv(e->b, i, e_i64(e, TT), "");
-		slot = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kl, e_i64(e, TT), ""),
-			LLVMBuildAdd(e->b, r, e_i64(e, TT * (TK + 1)), ""), "");
+		slot = t->mma ? LLVMBuildAdd(e->b, LLVMBuildMul(e->b, r, e_i64(e, HP), ""),
+				LLVMBuildAdd(e->b, kl, e_i64(e, TT * HP), ""), "")
+			: LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kl, e_i64(e, TT), ""),
+				LLVMBuildAdd(e->b, r, e_i64(e, TT * (TK + 1)), ""), "");
 	} else {
 		kl = LLVMBuildURem(e->b, i, e_i64(e, TK), "");
 		r = LLVMBuildUDiv(e->b, i, e_i64(e, TK), "");
-		slot = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, r, e_i64(e, TK + 1), ""), kl, "");
+		slot = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, r, e_i64(e, t->mma ? HP : TK + 1), ""), kl, "");
 	}
-	slot = smem_f32(u, slot);
+	slot = smem_at(u, et, slot);
 	pos = LLVMBuildAdd(e->b, p0, r, "");
 	kk = LLVMBuildAdd(e->b, k0, kl, "");
 	in = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntULT, pos, e_i64(e, side ? t->N : t->M), ""),
@@ -518,14 +552,64 @@ static void stage(CU *u, const CTile *t, const CSched *s, int side, LLVMValueRef
 	if (t->nb)
 		delinearize(e, t->bd, t->nb, bi);
 	e_reset(e);
-	v = e_expr(e, side ? t->y : t->x);
-	LLVMBuildStore(e->b, v ? v : LLVMConstReal(e->f32, 0), slot);
+	v = e_expr(e, x);
+	LLVMBuildStore(e->b, v ? v : LLVMConstNull(et), slot);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, zero);
-	LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), slot);
+	LLVMBuildStore(e->b, LLVMConstNull(et), slot);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
 	e_reset(e);
+}
+
+/* The tile a block starts at, from its index in a grid-stride loop: the
+ * batch bi and the first row and column. */
+static void tile_origin(E *e, const CTile *t, LLVMValueRef tile, LLVMValueRef *bi, LLVMValueRef *m0,
+	LLVMValueRef *n0)
+{
+	int64_t mt = (t->M + TT - 1) / TT, nt = (t->N + TT - 1) / TT;
+	LLVMValueRef r = LLVMBuildURem(e->b, tile, e_i64(e, mt * nt), "");
+
+	*bi = LLVMBuildUDiv(e->b, tile, e_i64(e, mt * nt), "");
+	*m0 = LLVMBuildMul(e->b, LLVMBuildUDiv(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "m0");
+	*n0 = LLVMBuildMul(e->b, LLVMBuildURem(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "n0");
+}
+
+/* Output (m, n) of the tile, from its accumulator, through the output's
+ * epilogue, if it lies in the domain. */
+static void tile_store(E *e, const CTile *t, LLVMValueRef bi, LLVMValueRef m, LLVMValueRef n,
+	LLVMValueRef acc)
+{
+	LLVMBasicBlockRef st = block(e, "out"), next = block(e, "next");
+
+	LLVMBuildCondBr(e->b, LLVMBuildAnd(e->b,
+		LLVMBuildICmp(e->b, LLVMIntULT, m, e_i64(e, t->M), ""),
+		LLVMBuildICmp(e->b, LLVMIntULT, n, e_i64(e, t->N), ""), ""), st, next);
+	LLVMPositionBuilderAtEnd(e->b, st);
+	delinearize(e, t->md, t->nm, m);
+	delinearize(e, t->nd, t->nn, n);
+	if (t->nb)
+		delinearize(e, t->bd, t->nb, bi);
+	e_reset(e);
+	LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, e->f32, acc, ""), e->accp[0]);
+	finish(e, 0);
+	LLVMBuildBr(e->b, next);
+	LLVMPositionBuilderAtEnd(e->b, next);
+	e_reset(e);
+}
+
+/* Stages the tiles' next TK steps of the reduction from k0, all threads
+ * taking part; they are ready after the barrier. */
+static void stage_all(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid, LLVMValueRef m0,
+	LLVMValueRef n0, LLVMValueRef k0, LLVMValueRef bi)
+{
+	for (int q = 0; q < TT * TK / CUDA_BLOCK; q++) {
+		LLVMValueRef idx = LLVMBuildAdd(u->e.b, tid, e_i64(&u->e, q * CUDA_BLOCK), "");
+
+		stage(u, t, s, 0, idx, m0, k0, bi);
+		stage(u, t, s, 1, idx, n0, k0, bi);
+	}
+	barrier(u);
 }
 
 /* The tiles of a contraction, a block each (grid-stride): thread (tx, ty)
@@ -536,10 +620,10 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 {
 	E *e = &u->e;
 	int64_t mt = (t->M + TT - 1) / TT, nt = (t->N + TT - 1) / TT;
-	LLVMValueRef acc[TR][TR], a[TR], b[TR], tx, ty, step, tile, bi, r, m0, n0, k0, kk;
+	LLVMValueRef acc[TR][TR], a[TR], b[TR], tx, ty, step, tile, bi, m0, n0, k0, kk;
 	LLVMTypeRef ft[3] = { e->f32, e->f32, e->f32 };
 	ELoop lt, lk, lkk;
-	int i, j, q;
+	int i, j;
 
 	for (i = 0; i < TR; i++)
 		for (j = 0; j < TR; j++)
@@ -548,29 +632,20 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 	ty = LLVMBuildLShr(e->b, tid, e_i64(e, 4), "ty");
 	step = sreg(u, "nctaid.x");
 	tile = e_loop_begin(e, &lt, sreg(u, "ctaid.x"), e_i64(e, t->B * mt * nt), step);
-	bi = LLVMBuildUDiv(e->b, tile, e_i64(e, mt * nt), "");
-	r = LLVMBuildURem(e->b, tile, e_i64(e, mt * nt), "");
-	m0 = LLVMBuildMul(e->b, LLVMBuildUDiv(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "m0");
-	n0 = LLVMBuildMul(e->b, LLVMBuildURem(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "n0");
+	tile_origin(e, t, tile, &bi, &m0, &n0);
 	for (i = 0; i < TR; i++)
 		for (j = 0; j < TR; j++)
 			LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc[i][j]);
 	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, s->R), NULL);
-	for (q = 0; q < TT * TK / CUDA_BLOCK; q++) {
-		LLVMValueRef idx = LLVMBuildAdd(e->b, tid, e_i64(e, q * CUDA_BLOCK), "");
-
-		stage(u, t, s, 0, idx, m0, k0, bi);
-		stage(u, t, s, 1, idx, n0, k0, bi);
-	}
-	barrier(u);
+	stage_all(u, t, s, tid, m0, n0, k0, bi);
 	kk = e_loop_begin(e, &lkk, e_i64(e, 0), e_i64(e, TK), NULL);
 	for (i = 0; i < TR; i++) {
 		LLVMValueRef row = LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), "");
 		LLVMValueRef col = LLVMBuildAdd(e->b, tx, e_i64(e, 16 * i), "");
 
-		a[i] = LLVMBuildLoad2(e->b, e->f32, smem_f32(u, LLVMBuildAdd(e->b,
+		a[i] = LLVMBuildLoad2(e->b, e->f32, smem_at(u, e->f32, LLVMBuildAdd(e->b,
 			LLVMBuildMul(e->b, row, e_i64(e, TK + 1), ""), kk, "")), "");
-		b[i] = LLVMBuildLoad2(e->b, e->f32, smem_f32(u, LLVMBuildAdd(e->b,
+		b[i] = LLVMBuildLoad2(e->b, e->f32, smem_at(u, e->f32, LLVMBuildAdd(e->b,
 			LLVMBuildMul(e->b, kk, e_i64(e, TT), ""),
 			LLVMBuildAdd(e->b, col, e_i64(e, TT * (TK + 1)), ""), "")), "");
 	}
@@ -586,26 +661,98 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 	for (i = 0; i < s->nred; i++)
 		e->dimv[s->red[i]] = e_i64(e, 0);
 	for (i = 0; i < TR; i++)
-		for (j = 0; j < TR; j++) {
-			LLVMValueRef m = LLVMBuildAdd(e->b, m0, LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), ""), "");
-			LLVMValueRef n = LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, tx, e_i64(e, 16 * j), ""), "");
-			LLVMBasicBlockRef st = block(e, "out"), next = block(e, "next");
+		for (j = 0; j < TR; j++)
+			tile_store(e, t, bi,
+				LLVMBuildAdd(e->b, m0, LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), ""), ""),
+				LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, tx, e_i64(e, 16 * j), ""), ""), acc[i][j]);
+	e_loop_end(e, &lt, step, 0);
+}
 
-			LLVMBuildCondBr(e->b, LLVMBuildAnd(e->b,
-				LLVMBuildICmp(e->b, LLVMIntULT, m, e_i64(e, t->M), ""),
-				LLVMBuildICmp(e->b, LLVMIntULT, n, e_i64(e, t->N), ""), ""), st, next);
-			LLVMPositionBuilderAtEnd(e->b, st);
-			delinearize(e, t->md, t->nm, m);
-			delinearize(e, t->nd, t->nn, n);
-			if (t->nb)
-				delinearize(e, t->bd, t->nb, bi);
-			e_reset(e);
-			LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, e->f32, acc[i][j], ""), e->accp[0]);
-			finish(e, 0);
-			LLVMBuildBr(e->b, next);
-			LLVMPositionBuilderAtEnd(e->b, next);
-			e_reset(e);
-		}
+/* The same tiles on tensor cores, for f16 or bf16 operands: warp w of 8
+ * computes rows 16 (w / 2) .. + 16 and columns 32 (w % 2) .. + 32 of the
+ * tile as four m16n8k16 products a step, accumulated in f32.  Lane l
+ * holds, as mma.sync lays them out (PTX ISA, "Matrix Fragments for
+ * mma.m16n8k16 with floating point type"; g = l / 4, q = l % 4): of x,
+ * rows g and g + 8, columns 2q, 2q + 1 and those + 8; of y, rows (k) 2q,
+ * 2q + 1 and those + 8, column g; of the result, rows g and g + 8,
+ * columns 2q and 2q + 1. */
+static void mma_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid)
+{
+	E *e = &u->e;
+	int64_t mt = (t->M + TT - 1) / TT, nt = (t->N + TT - 1) / TT;
+	LLVMTypeRef ht = e_type(e, t->xh->type);
+	LLVMTypeRef rt = t->mma == 1 ? LLVMVectorType(ht, 2) : e->i32;   /* a fragment register */
+	LLVMTypeRef ft[10], st;
+	LLVMValueRef acc[4][4], a[4], step, tile, bi, m0, n0, k0, lane, warp, g, q, r0, c0, w0, nb;
+	const char *name = t->mma == 1 ? "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"
+		: "llvm.nvvm.mma.m16n8k16.row.col.bf16";
+	ELoop lt, lk;
+	int i, j;
+
+	for (i = 0; i < 6; i++)
+		ft[i] = rt;
+	for (i = 6; i < 10; i++)
+		ft[i] = e->f32;
+	st = LLVMStructTypeInContext(e->cx, ft + 6, 4, 0);
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < 4; i++)
+			acc[j][i] = e_alloca(e, e->f32, "c");
+	lane = LLVMBuildAnd(e->b, tid, e_i64(e, 31), "lane");
+	warp = LLVMBuildLShr(e->b, tid, e_i64(e, 5), "warp");
+	g = LLVMBuildLShr(e->b, lane, e_i64(e, 2), "g");
+	q = LLVMBuildAnd(e->b, lane, e_i64(e, 3), "q");
+	/* the warp's first row and column in the tile, the lane's in them */
+	r0 = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildLShr(e->b, warp, e_i64(e, 1), ""), e_i64(e, 16), ""),
+		g, "r0");
+	w0 = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, warp, e_i64(e, 1), ""), e_i64(e, 32), "w0");
+	nb = LLVMBuildAdd(e->b, w0, g, "nb");
+	c0 = LLVMBuildMul(e->b, q, e_i64(e, 2), "c0");
+	step = sreg(u, "nctaid.x");
+	tile = e_loop_begin(e, &lt, sreg(u, "ctaid.x"), e_i64(e, t->B * mt * nt), step);
+	tile_origin(e, t, tile, &bi, &m0, &n0);
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < 4; i++)
+			LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc[j][i]);
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, s->R), NULL);
+	stage_all(u, t, s, tid, m0, n0, k0, bi);
+	/* x's fragment: (r0, c0), (r0 + 8, c0), (r0, c0 + 8), (r0 + 8, c0 + 8) */
+	for (i = 0; i < 4; i++) {
+		LLVMValueRef row = LLVMBuildAdd(e->b, r0, e_i64(e, i & 1 ? 8 : 0), "");
+		LLVMValueRef col = LLVMBuildAdd(e->b, c0, e_i64(e, i & 2 ? 8 : 0), "");
+
+		a[i] = LLVMBuildLoad2(e->b, rt, smem_at(u, ht, LLVMBuildAdd(e->b,
+			LLVMBuildMul(e->b, row, e_i64(e, HP), ""), col, "")), "");
+	}
+	for (j = 0; j < 4; j++) {
+		/* y's: column nb + 8 j, rows (k) c0 and c0 + 8, y stored transposed */
+		LLVMValueRef n = LLVMBuildAdd(e->b, nb, e_i64(e, 8 * j), "");
+		LLVMValueRef at = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, n, e_i64(e, HP), ""),
+			LLVMBuildAdd(e->b, c0, e_i64(e, TT * HP), ""), "");
+		LLVMValueRef args[10], d;
+
+		for (i = 0; i < 4; i++)
+			args[i] = a[i];
+		args[4] = LLVMBuildLoad2(e->b, rt, smem_at(u, ht, at), "");
+		args[5] = LLVMBuildLoad2(e->b, rt, smem_at(u, ht, LLVMBuildAdd(e->b, at, e_i64(e, 8), "")), "");
+		for (i = 0; i < 4; i++)
+			args[6 + i] = LLVMBuildLoad2(e->b, e->f32, acc[j][i], "");
+		d = call0(u, name, st, args, ft, 10);
+		for (i = 0; i < 4; i++)
+			LLVMBuildStore(e->b, LLVMBuildExtractValue(e->b, d, (unsigned)i, ""), acc[j][i]);
+	}
+	barrier(u);   /* the tiles are read: the next step may overwrite them */
+	e_loop_end(e, &lk, e_i64(e, TK), 0);
+	for (i = 0; i < s->nred; i++)
+		e->dimv[s->red[i]] = e_i64(e, 0);
+	/* the result's fragment: row r0, columns c0 and c0 + 1 (d0, d1), row
+	 * r0 + 8 (d2, d3), of the columns w0 + 8 j .. + 8 */
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < 4; i++)
+			tile_store(e, t, bi,
+				LLVMBuildAdd(e->b, m0, LLVMBuildAdd(e->b, r0, e_i64(e, i & 2 ? 8 : 0), ""), ""),
+				LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, w0,
+					LLVMBuildAdd(e->b, c0, e_i64(e, 8 * j + (i & 1)), ""), ""), ""),
+				acc[j][i]);
 	e_loop_end(e, &lt, step, 0);
 }
 
@@ -674,7 +821,10 @@ static int cu_kernel(CU *u, Kernel *k)
 	e->vw = 1;
 	tid = sreg(u, "tid.x");
 	if (tile_plan(e->g->o, k, &s, &t)) {
-		tile_kernel(u, &t, &s, tid);
+		if (t.mma)
+			mma_kernel(u, &t, &s, tid);
+		else
+			tile_kernel(u, &t, &s, tid);
 		goto done;
 	}
 	if (s.block_red) {
