@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# codegen --target=cuda's kernels without a GPU: tests/cuda/emu.py runs a
-# CUDA module's host program and each kernel by tests/cuda/emu.c, in CUDA's
-# execution model (a pthread per GPU thread, real barriers and warp
-# shuffles, mma.sync, shared memory poisoned with NaNs).  Op functions
-# (tests/cuda/emu/*.mlir) are checked against the CPU pipeline, models
-# against PyTorch's outputs (tests/e2e/expected, as the e2e tests).
+# CUDA modules without a GPU: tests/cuda/emu.py builds, for each module, a
+# libcuda.so.1 (tests/cuda/fakecuda.c) that runs its kernels on the CPU in
+# CUDA's execution model (a pthread per GPU thread, real barriers, warp
+# shuffles and mma.sync, memory poisoned with NaNs), and runs the module
+# with vmrun --device=cuda.  Op functions (tests/cuda/emu/*.mlir) are
+# checked against the CPU pipeline, models against PyTorch's outputs
+# (tests/e2e/expected, as the e2e tests).
 
 load helpers
 
