@@ -9,7 +9,8 @@
  * Invoke: device buffers for the arguments, results and the arena (kept
  * per function, reused), the inputs copied in, the host program run on
  * the stream (launches, device-to-device copies, memsets), the results
- * copied out, then one stream synchronize.
+ * copied out, then one stream synchronize.  Profiled, each launch sits
+ * between two events whose elapsed time is read after the synchronize.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef int CUjit_option;
 
 enum {
@@ -62,7 +64,11 @@ enum {
 	X(cuMemsetD16Async, "cuMemsetD16Async", CUresult, (CUdeviceptr, unsigned short, size_t, CUstream)) \
 	X(cuMemsetD32Async, "cuMemsetD32Async", CUresult, (CUdeviceptr, unsigned, size_t, CUstream)) \
 	X(cuLaunchKernel, "cuLaunchKernel", CUresult, (CUfunction, unsigned, unsigned, unsigned, \
-		unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **))
+		unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **)) \
+	X(cuEventCreate, "cuEventCreate", CUresult, (CUevent *, unsigned)) \
+	X(cuEventDestroy, "cuEventDestroy_v2", CUresult, (CUevent)) \
+	X(cuEventRecord, "cuEventRecord", CUresult, (CUevent, CUstream)) \
+	X(cuEventElapsedTime, "cuEventElapsedTime", CUresult, (float *, CUevent, CUevent))
 
 typedef struct CuFuncBufs {
 	CUdeviceptr *args, *res, arena;
@@ -87,6 +93,8 @@ struct RtCuda {
 	size_t nbufptr;
 	uint8_t *fillbuf;           /* 8-byte fill patterns, built on the host */
 	size_t nfill;
+	CUevent *ev;                /* profiling: a pair per instruction */
+	size_t nev;
 };
 
 static int
@@ -241,6 +249,9 @@ rt_cuda_close(RtCuda *c)
 			for (size_t i = 0; i < v->nexecs; i++)
 				if (c->mods[i])
 					c->cuModuleUnload(c->mods[i]);
+		for (size_t i = 0; i < c->nev; i++)
+			if (c->ev[i])
+				c->cuEventDestroy(c->ev[i]);
 		if (c->stream)
 			c->cuStreamDestroy(c->stream);
 		c->cuDevicePrimaryCtxRelease(c->dev);
@@ -250,6 +261,7 @@ rt_cuda_close(RtCuda *c)
 	free(c->kfns);
 	free(c->bufptr);
 	free(c->fillbuf);
+	free(c->ev);
 	if (c->lib)
 		dlclose(c->lib);
 	free(c);
@@ -325,8 +337,29 @@ run_fill(RtCuda *c, CUdeviceptr p, uint64_t size, uint32_t esz, uint64_t pat, ch
 	return 0;
 }
 
+/* Two events for each of f's instructions, made at the first profiled
+ * run of the longest function. */
 static int
-run_program(RtCuda *c, const VmfbFunc *f, char *err, size_t n)
+events(RtCuda *c, const VmfbFunc *f, char *err, size_t n)
+{
+	size_t want = 2 * (size_t)f->ninsts;
+
+	if (c->nev >= want)
+		return 0;
+	CUevent *q = realloc(c->ev, want * sizeof *q);
+
+	if (!q)
+		return fail(err, n, "out of memory");
+	c->ev = q;
+	for (; c->nev < want; c->nev++) {
+		c->ev[c->nev] = NULL;
+		CK(c->cuEventCreate(&c->ev[c->nev], 0), "cuEventCreate");
+	}
+	return 0;
+}
+
+static int
+run_program(RtCuda *c, const VmfbFunc *f, int timed, char *err, size_t n)
 {
 	const Vmfb *v = c->v;
 	void *params[256], **pp = params;
@@ -354,8 +387,12 @@ run_program(RtCuda *c, const VmfbFunc *f, char *err, size_t n)
 				ap[j] = c->bufptr[v->binds[in->b + j]];
 				pp[j] = &ap[j];
 			}
+			if (timed)
+				CK(c->cuEventRecord(c->ev[2 * i], c->stream), "cuEventRecord");
 			CUresult r = c->cuLaunchKernel(c->kfns[in->a], in->x, in->y, in->z,
 			    k->block[0], k->block[1], k->block[2], k->shared, c->stream, pp, NULL);
+			if (timed && !r)
+				r = c->cuEventRecord(c->ev[2 * i + 1], c->stream);
 			if (pp != params)
 				free(pp), free(ap), pp = params, ap = args;
 			snprintf(what, sizeof what, "launching kernel @%s", vmfb_str(v, k->name));
@@ -377,7 +414,8 @@ run_program(RtCuda *c, const VmfbFunc *f, char *err, size_t n)
 }
 
 int
-rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, char *err, size_t n)
+rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, double *secs,
+    uint64_t *calls, char *err, size_t n)
 {
 	const Vmfb *v = c->v;
 	const VmfbFunc *f = &v->funcs[fi];
@@ -412,7 +450,9 @@ rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, char *
 		if (nb)
 			CK(c->cuMemcpyHtoDAsync(b->args[i], in[i].data, nb, c->stream), "copying an input to the device");
 	}
-	if (run_program(c, f, err, n))
+	if (secs && events(c, f, err, n))
+		return -1;
+	if (run_program(c, f, secs != NULL, err, n))
 		return -1;
 	for (uint32_t i = 0; i < f->nresults; i++) {
 		uint64_t nb = v->types[f->first_result + i].nbytes;
@@ -421,5 +461,17 @@ rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, char *
 			CK(c->cuMemcpyDtoHAsync(out[i].data, b->res[i], nb, c->stream), "copying a result from the device");
 	}
 	r = c->cuStreamSynchronize(c->stream);
-	return check(c, r, "running the function (cuStreamSynchronize)", err, n);
+	if (check(c, r, "running the function (cuStreamSynchronize)", err, n))
+		return -1;
+	for (uint32_t i = 0; secs && i < f->ninsts; i++) {
+		const VmfbInst *vi = &v->insts[f->first_inst + i];
+		float ms;
+
+		if (vi->op != INST_DISPATCH || !vi->x || !vi->y || !vi->z)
+			continue;
+		CK(c->cuEventElapsedTime(&ms, c->ev[2 * i], c->ev[2 * i + 1]), "cuEventElapsedTime");
+		secs[i] += ms * 1e-3;
+		calls[i]++;
+	}
+	return 0;
 }

@@ -572,7 +572,7 @@ rt_profile(RtFunction *f, int on)
 		if (!f->secs || !f->calls)
 			return -1;
 	}
-	f->profile = on && !f->m->cuda;
+	f->profile = on;
 	return 0;
 }
 
@@ -608,7 +608,8 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 		return -1;
 	}
 	if (m->cuda) {
-		int rc = rt_cuda_invoke(m->cuda, (uint32_t)(vf - v->funcs), in, out, e->msg, sizeof e->msg);
+		int rc = rt_cuda_invoke(m->cuda, (uint32_t)(vf - v->funcs), in, out,
+		    f->profile ? f->secs : NULL, f->profile ? f->calls : NULL, e->msg, sizeof e->msg);
 
 		pthread_mutex_unlock(&m->lock);
 		return rc;

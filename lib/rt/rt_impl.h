@@ -49,8 +49,10 @@ typedef struct RtCuda RtCuda;
 /* Loads v's PTX and uploads its constants; NULL with a message. */
 RtCuda *rt_cuda_open(const struct Vmfb *v, char *err, size_t errn);
 void rt_cuda_close(RtCuda *c);
-/* Runs function fi on checked inputs into allocated results; 0 or -1. */
+/* Runs function fi on checked inputs into allocated results; 0 or -1.
+ * With secs and calls (one slot per instruction), times each launch on
+ * the device (CUDA events) and adds to its slots. */
 int rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out,
-	char *err, size_t errn);
+	double *secs, uint64_t *calls, char *err, size_t errn);
 
 #endif

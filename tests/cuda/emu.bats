@@ -45,6 +45,16 @@ emu_model() {
   emu_op --tiled --negate-input tests/cuda/emu/mm_bias_relu.mlir
   [[ "$output" == *"max |cuda - cpu|"* ]]
 }
+@test "cuda emulated: vmrun --device=cuda --benchmark and --profile (CUDA events)" {
+  emu_op --tiled tests/cuda/emu/mm_bias_relu.mlir
+  LD_LIBRARY_PATH="$T/emu/fake" run bin/vmrun "$T/emu/cuda.vmfb" --device=cuda \
+    --input=@"$T/emu/in0.npy" --input=@"$T/emu/in1.npy" --input=@"$T/emu/in2.npy" --benchmark=2 --profile
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"@main: 2 runs after 1 warm-up"* ]]
+  [[ "$output" == *"@main: 1 kernels, "* ]]
+  [[ "$output" =~ [0-9.]+\ +100\.0%\ +1\ +dispatch_0 ]]
+}
 @test "cuda emulated: model linear matches PyTorch" { emu_model linear; }
 @test "cuda emulated: model mlp matches PyTorch" { emu_model mlp; }
 @test "cuda emulated: model transformer_encoder_layer matches PyTorch" { emu_model transformer_encoder_layer; }
