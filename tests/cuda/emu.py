@@ -17,6 +17,14 @@ the module's kernels on the CPU in CUDA's execution model.
       compiles LINALG.mlir with codegen --target=cuda and vmpack, runs it
       emulated on the inputs, and writes its result to OUTDIR/out0.npy.
 
+  emu.py ops OP...
+      tests/e2e/ops.py's check of the op fixtures (every variant against
+      PyTorch's outputs), compiled for CUDA and run emulated.
+
+Exit status 3 (and a message): the kernels do what the emulator cannot
+(inline PTX other than libdevice's reciprocal, an NVVM intrinsic without
+a stand-in).
+
 The fake driver is built for each module: the kernels' NVPTX LLVM IR
 (codegen --emit=llvm) is rewritten for x86-64, its special registers,
 bar.sync, shfl.sync and mma.sync made calls of fakecuda.c's functions,
@@ -42,6 +50,15 @@ CALLS = {
     "llvm.nvvm.read.ptx.sreg.nctaid.x": "emu_nctaid_x",
     "llvm.nvvm.barrier0": "emu_barrier",
     "llvm.nvvm.shfl.sync.bfly.i32": "emu_shfl_bfly",
+    "llvm.nvvm.d2i.hi": "emu_d2i_hi",
+    "llvm.nvvm.d2i.lo": "emu_d2i_lo",
+    "llvm.nvvm.lohi.i2d": "emu_lohi_i2d",
+    "llvm.nvvm.d2i.rn": "emu_d2i_rn",
+    "llvm.nvvm.f2i.rn": "emu_f2i_rn",
+    "llvm.nvvm.ex2.approx.f": "emu_ex2_approx_f",
+    "llvm.nvvm.ex2.approx.ftz.f": "emu_ex2_approx_ftz_f",
+    "llvm.nvvm.rcp.approx.ftz.d": "emu_rcp_approx_ftz_d",
+    "llvm.nvvm.add.rz.f": "emu_add_rz_f",
 }
 # mma.sync's stand-in: its registers as i32, the accumulators through
 # memory, to fakecuda.c's emu_mma
@@ -81,6 +98,10 @@ DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i1": np.uint
           "ui64": np.uint64}
 
 
+class Unsupported(Exception):
+    """What the kernels do that the emulator cannot."""
+
+
 def fail(msg):
     sys.exit("emu.py: " + msg)
 
@@ -113,9 +134,18 @@ def to_host(ll):
             ll = re.sub(r"(?m)^declare .*@%s\(.*$" % re.escape(nv), "", ll)
             ll = ll.replace("@" + nv + "(", "@" + host + "(") + MMA % {
                 "name": host, "rt": rt, "bf16": int(rt == "i32")}
+    # libdevice's one-instruction inline PTX the emulator knows; any other
+    # inline PTX (the f64 sin/cos argument reduction's carry chains) it
+    # cannot run
+    for asm, host, t in (("rcp.approx.ftz.f32 $0,$1;", "emu_rcp_approx_ftz_f", "float"),):
+        pat = 'asm "%s", "=f,f"(' % asm
+        if pat in ll:
+            ll = ll.replace(pat, "@%s(" % host) + "\ndeclare %s @%s(%s)\n" % (t, host, t)
+    if re.search(r'\basm (sideeffect )?"', ll):
+        raise Unsupported("inline PTX asm: %s" % re.search(r'asm (?:sideeffect )?"([^"]{0,60})', ll).group(1))
     left = sorted(set(re.findall(r"@llvm\.nvvm\.[\w.]+", ll)))
     if left:
-        fail("the emulator has no stand-in for %s" % ", ".join(left))
+        raise Unsupported("no stand-in for %s" % ", ".join(left))
     return ll
 
 
@@ -200,7 +230,30 @@ def run(args):
     vmrun_cuda(out, args[2:], os.path.join(out, "out0.npy"))
 
 
+def ops(args):
+    """tests/e2e/ops.py's check of each op fixture, on the emulated GPU."""
+    sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+    import ops as e2e
+
+    def compile_op(name, tmp):
+        lin = os.path.join(tmp, "l.mlir")
+        sh(os.path.join(BIN, "torch-lower"), os.path.join(e2e.OPS, name + ".mlir"), "-o", lin)
+        build(lin, tmp)
+        os.environ["LD_LIBRARY_PATH"] = os.path.join(tmp, "fake")
+        return os.path.join(tmp, "cuda.vmfb"), None
+
+    e2e.compile_op = compile_op
+    os.environ["VMRUN_FLAGS"] = "--device=cuda"
+    sys.argv = ["ops.py"] + args
+    e2e.main()
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("op", "run"):
-        fail("usage: emu.py op|run ... (see its docstring)")
-    (op if sys.argv[1] == "op" else run)(sys.argv[2:])
+    modes = {"op": op, "run": run, "ops": ops}
+    if len(sys.argv) < 2 or sys.argv[1] not in modes:
+        fail("usage: emu.py op|run|ops ... (see its docstring)")
+    try:
+        modes[sys.argv[1]](sys.argv[2:])
+    except Unsupported as e:
+        print("emu.py: the emulator cannot run these kernels: %s" % e)
+        sys.exit(3)

@@ -6,7 +6,8 @@
  *
  * The kernels are codegen's NVPTX LLVM IR rewritten for x86-64 by emu.py
  * and linked into this library: the special registers, bar.sync,
- * shfl.sync and mma.sync are calls of the emu_* functions below, the
+ * shfl.sync, mma.sync and the NVVM intrinsics of libdevice's math are
+ * calls of the emu_* functions below, the
  * dynamic shared memory is __fx_shared.  cuModuleLoadDataEx reads the
  * PTX only for its entries and their parameter counts; a launch runs the
  * entry's compiled twin.  Blocks run one after another; a block's threads
@@ -19,6 +20,8 @@
  * Build: cc -shared -fPIC fakecuda.c kernels.o -lpthread -lm -o libcuda.so.1
  */
 #include <dlfcn.h>
+#include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -28,7 +31,7 @@
 #include <time.h>
 
 enum { MAXARGS = 16, MAXTHREADS = 1024, WARP = 32, SHARED = 48 << 10 };
-enum { OK = 0, ERR_VALUE = 1, ERR_MEMORY = 2, ERR_IMAGE = 200, ERR_NOT_FOUND = 500 };
+enum { OK = 0, ERR_VALUE = 1, ERR_MEMORY = 2, ERR_NOT_FOUND = 500 };
 
 typedef void (*Kernel)();   /* nargs pointers */
 
@@ -60,6 +63,39 @@ uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t lanemask, uint32_t cl
 	pthread_barrier_wait(b);
 	r = lanes[(tid & ~(uint32_t)(WARP - 1)) | ((tid % WARP) ^ lanemask)];
 	pthread_barrier_wait(b);
+	return r;
+}
+
+/* the NVVM intrinsics libdevice's math functions use */
+int32_t emu_d2i_hi(double x) { uint64_t u; memcpy(&u, &x, 8); return (int32_t)(u >> 32); }
+int32_t emu_d2i_lo(double x) { uint64_t u; memcpy(&u, &x, 8); return (int32_t)u; }
+double emu_lohi_i2d(int32_t lo, int32_t hi)
+{
+	uint64_t u = (uint64_t)(uint32_t)hi << 32 | (uint32_t)lo;
+	double x;
+
+	memcpy(&x, &u, 8);
+	return x;
+}
+/* cvt.rni.s32: to nearest even, saturated, NaN to 0 */
+int32_t emu_d2i_rn(double x)
+{
+	return x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN : (int32_t)nearbyint(x);
+}
+int32_t emu_f2i_rn(float x) { return emu_d2i_rn(x); }
+static float ftz(float x) { return fabsf(x) < FLT_MIN ? copysignf(0, x) : x; }
+float emu_ex2_approx_f(float x) { return exp2f(x); }
+float emu_ex2_approx_ftz_f(float x) { return ftz(exp2f(ftz(x))); }
+double emu_rcp_approx_ftz_d(double x) { return 1 / x; }
+float emu_rcp_approx_ftz_f(float x) { return ftz(1 / ftz(x)); }
+/* add.rz.f32: rounded toward zero (the thread's own rounding mode) */
+float emu_add_rz_f(float a, float b)
+{
+	volatile float r;
+
+	fesetround(FE_TOWARDZERO);
+	r = a + b;
+	fesetround(FE_TONEAREST);
 	return r;
 }
 
@@ -196,13 +232,12 @@ typedef struct Module {
 static const char *const errnames[][2] = {
 	{ "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
 	{ "CUDA_ERROR_OUT_OF_MEMORY", "out of memory" },
-	{ "CUDA_ERROR_INVALID_IMAGE", "no .entry in the PTX" },
 	{ "CUDA_ERROR_NOT_FOUND", "no such kernel in the emulator" },
 };
 
 static int errindex(int r)
 {
-	return r == ERR_VALUE ? 0 : r == ERR_MEMORY ? 1 : r == ERR_IMAGE ? 2 : 3;
+	return r == ERR_VALUE ? 0 : r == ERR_MEMORY ? 1 : 2;
 }
 
 int cuInit(unsigned flags) { (void)flags; return OK; }
@@ -248,8 +283,6 @@ int cuModuleLoadDataEx(Module **mod, const void *image, unsigned nopt, int *opt,
 			return ERR_NOT_FOUND;
 	}
 	dlclose(self);
-	if (!m->n)
-		return ERR_IMAGE;
 	*mod = m;
 	return OK;
 }
