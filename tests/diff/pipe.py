@@ -1,0 +1,132 @@
+"""pipe.py - one program through fxpipe's whole pipe, compared with eager.
+
+    from pipe import run_module
+    problem = run_module(module, inputs, workdir)   # None when it matches
+
+The module is exported in-process with fx_export (no torch import per
+program), then fx-import | torch-opt | torch-lower | codegen | vmpack and
+vmrun run as separate processes, as a user runs them.  The comparison is
+tests/e2e's: same shapes and element types, allclose(rtol, atol,
+equal_nan) for floats, exact for integers and booleans.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "fx-export"))
+import fx_export  # noqa: E402
+
+BIN = os.environ.get("FXPIPE_BIN", os.path.join(ROOT, "bin"))
+
+# numpy cannot hold bf16: vmrun reads and writes it as raw 16-bit words.
+TOL = {torch.float32: (1e-3, 1e-5), torch.float64: (1e-6, 1e-9),
+       torch.float16: (1e-2, 1e-2), torch.bfloat16: (3e-2, 3e-2)}
+
+
+class Failure(Exception):
+    """kind: 'export' (PyTorch side, not ours), 'refused' (a clear error
+    from a stage), 'crash' (a signal, a sanitizer report, an internal error)
+    or 'mismatch'."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def to_numpy(t):
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        return t.contiguous().view(torch.int16).numpy().view(np.uint16), "bf16"
+    return t.contiguous().numpy(), None
+
+
+def save_input(path, t):
+    a, _ = to_numpy(t)
+    np.save(path, a)
+
+
+def stage_error(name, proc):
+    err = proc.stderr.decode("utf-8", "replace").strip()
+    if proc.returncode < 0 or "Sanitizer" in err or "runtime error:" in err \
+            or "internal error" in err:
+        return Failure("crash", "%s: exit %d: %s" % (name, proc.returncode, err[-2000:]))
+    return Failure("refused", "%s: %s" % (name, err.splitlines()[-1] if err else
+                                          "exit %d with no message" % proc.returncode))
+
+
+def sh(name, argv, stdin=None, timeout=300):
+    try:
+        p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure("crash", "%s: hung (no exit in %d s)" % (name, timeout))
+    err = p.stderr.decode("utf-8", "replace")
+    if p.returncode != 0:
+        raise stage_error(name, p)
+    if "Sanitizer" in err or "runtime error:" in err:
+        raise Failure("crash", "%s: exit 0 but: %s" % (name, err[-2000:]))
+    return p.stdout
+
+
+def compile_module(module, inputs, d):
+    """Export and compile; returns the .vmfb path."""
+    js = os.path.join(d, "m.json")
+    try:
+        fx_export.export(module, tuple(inputs), js)
+    except Exception as e:  # PyTorch could not trace it: not our bug
+        raise Failure("export", "fx-export: %s: %s" % (type(e).__name__, e))
+    ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])
+    for tool, args in (("torch-opt", []), ("torch-lower", []),
+                       ("codegen", ["--target=cpu"])):
+        ir = sh(tool, [os.path.join(BIN, tool)] + args, ir)
+    vmfb = os.path.join(d, "m.vmfb")
+    sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], ir)
+    return vmfb
+
+
+def compare(got, want, rtol, atol):
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    if got.dtype != want.dtype:
+        return "element type %s, expected %s" % (got.dtype, want.dtype)
+    if np.issubdtype(want.dtype, np.floating):
+        ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        ok = got == want
+    if ok.size and not ok.all():
+        i = np.unravel_index(np.argmax(~ok), ok.shape)
+        return "%d of %d differ, first at %s: got %r, expected %r" % (
+            (~ok).sum(), ok.size, list(i), got[i], want[i])
+    return None
+
+
+def run_module(module, inputs, d):
+    """Raises Failure, or returns None when every output matches eager."""
+    os.makedirs(d, exist_ok=True)
+    with torch.no_grad():
+        want = module(*inputs)
+    want = (want,) if isinstance(want, torch.Tensor) else tuple(want)
+    vmfb = compile_module(module, inputs, d)
+    argv = [os.path.join(BIN, "vmrun"), vmfb]
+    for i, x in enumerate(inputs):
+        p = os.path.join(d, "in%d.npy" % i)
+        save_input(p, x)
+        argv.append("--input=@" + p)
+    for i in range(len(want)):
+        argv.append("--output=@" + os.path.join(d, "out%d.npy" % i))
+    sh("vmrun", argv)
+    for i, w in enumerate(want):
+        wa, kind = to_numpy(w)
+        ga = np.load(os.path.join(d, "out%d.npy" % i))
+        rtol, atol = TOL.get(w.dtype, (0, 0))
+        if kind == "bf16":
+            ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()
+            wa = w.float().numpy()
+        e = compare(ga, wa, rtol, atol)
+        if e:
+            raise Failure("mismatch", "result %d: %s" % (i, e))
+    return None
