@@ -133,10 +133,13 @@ static void schedule(const Kernel *k, CSched *s)
 						s->par[s->npar++] = d;
 				}
 	s->P = s->R = 1;
+	/* dims of extent 1 are no loop; an empty parallel dim leaves no
+	 * points, an empty reduction dim a loop that never runs (the
+	 * outputs their initial values) */
 	for (d = 0; d < k->ndims; d++) {
-		if (k->ext[d] == 0)
+		if (k->ext[d] == 0 && !k->red[d])
 			s->P = 0;
-		if (k->ext[d] <= 1)
+		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
 			continue;
 		if (k->red[d]) {
 			s->red[s->nred++] = d;
@@ -237,7 +240,7 @@ void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 		return;
 	}
 	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
-	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
+	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n < 1 ? 1 : n;
 	k->grid[1] = k->grid[2] = 1;
 	block[0] = CUDA_BLOCK;
 	block[1] = block[2] = 1;

@@ -1147,6 +1147,23 @@ static IExpr **chain_index(KB *kb, Op *root, Op *end, IExpr **ix)
 	return ix;
 }
 
+static int aff_uses_dim(const AffExpr *a, int d)
+{
+	if (a->kind == AFF_DIM)
+		return a->v == d;
+	return a->l && (aff_uses_dim(a->l, d) || aff_uses_dim(a->r, d));
+}
+
+static int map_uses_dim(const AffMap *m, int d)
+{
+	int i;
+
+	for (i = 0; i < m->nres; i++)
+		if (aff_uses_dim(m->res[i], d))
+			return 1;
+	return 0;
+}
+
 static int build_root(Gen *g, Op *op, FnPlan *fp)
 {
 	VInfo *vi = vinfo(g, RES(op, 0));
@@ -1163,15 +1180,24 @@ static int build_root(Gen *g, Op *op, FnPlan *fp)
 	kb.k = k;
 	if (sop_of(g, op, &s))
 		return -1;
+	/* an empty loop leaves a result it does not index at its initial
+	 * value: not a case the kernels handle */
+	for (i = 0; i < s.nloops; i++)
+		for (j = 0; j < s.nout && !s.red[i] && s.ext[i] == 0; j++)
+			if (!map_uses_dim(s.maps[s.nin + j], i))
+				return op_error(op, "parallel loop %d of extent 0 does not index result %d",
+					i, j), -1;
 	k->kind = KK_LOOP;
 	k->ndims = s.nloops;
 	k->ext = s.ext;
 	k->red = s.red;
 	kb.kc = (KCtx){ g->c, s.nloops, s.ext };
 	dims = arena_alloc(g->c, sizeof *dims * (size_t)(s.nloops + 1));
+	/* a reduction over extent-1 dims is its one step: the body applied
+	 * to the accumulator's initial value, with no loop and no acc */
 	for (i = 0; i < s.nloops; i++) {
 		dims[i] = ix_dim(&kb.kc, i);
-		red |= s.red[i];
+		red |= s.red[i] && s.ext[i] != 1;
 	}
 	acc = arena_alloc(g->c, sizeof *acc * (size_t)(s.nout + 1));
 	k->nout = s.nout;

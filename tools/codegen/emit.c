@@ -566,23 +566,46 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	return scalar_load(e, x);
 }
 
+/* A load at computed indices.  In vectors the indices are vectors of
+ * the lanes' own values (each lane's, not the first lane's, which a
+ * per-lane scalar load would reuse from the memo), then a gather. */
 static LLVMValueRef emit_xload(E *e, KExpr *x)
 {
 	Type *t = e->k->bind[x->buf].type;
-	LLVMValueRef off = e_i64(e, 0), p;
+	LLVMTypeRef mt = e_memtype(e, t->elem), it = vtype(e, e->i64);
+	LLVMValueRef off = splat(e, e_i64(e, 0)), p, args[4], mask[64], v;
+	unsigned id;
 	int i;
 
-	if (e->vw > 1)
-		return per_lane(e, x, emit_xload);
 	for (i = 0; i < x->n; i++) {
 		LLVMValueRef iv = e_expr(e, x->a[i]);
 
-		if (LLVMGetIntTypeWidth(LLVMTypeOf(iv)) < 64)
-			iv = LLVMBuildSExt(e->b, iv, e->i64, "");
-		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, off, e_i64(e, t->dims[i]), ""), iv, "");
+		if (!iv)
+			return NULL;
+		iv = LLVMBuildIntCast2(e->b, iv, it, 1, "");
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, off, splat(e, e_i64(e, t->dims[i])), ""),
+			iv, "");
 	}
-	p = LLVMBuildGEP2(e->b, e_memtype(e, t->elem), e->bp[x->buf], &off, 1, "");
-	return load_mem(e, e_memtype(e, t->elem), p, t->elem, 0);
+	p = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+	if (e->vw <= 1)
+		return load_mem(e, mt, p, t->elem, 0);
+	{
+		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)e->vw);
+		LLVMTypeRef ovl[2] = { vt, LLVMVectorType(e->ptr, (unsigned)e->vw) };
+
+		id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+		for (i = 0; i < e->vw; i++)
+			mask[i] = LLVMConstInt(e->i1, 1, 0);
+		args[0] = p;
+		args[1] = LLVMConstInt(e->i32, (unsigned long long)elem_size(t->elem), 0);
+		args[2] = LLVMConstVector(mask, (unsigned)e->vw);
+		args[3] = LLVMGetUndef(vt);
+		v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+			LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	}
+	if (t->elem->kind == TY_INT && t->elem->width == 1)
+		v = LLVMBuildTrunc(e->b, v, LLVMVectorType(e->i1, (unsigned)e->vw), "");
+	return v;
 }
 
 static LLVMValueRef emit_const(E *e, KExpr *x)
@@ -1094,6 +1117,7 @@ typedef struct Sched {
 	int red[64], nred;
 	int split;            /* the dim split across workgroups, or -1 */
 	int64_t chunk;
+	int empty;            /* a parallel dim of extent 0: nothing to do */
 } Sched;
 
 static void schedule(Kernel *k, Sched *s)
@@ -1101,7 +1125,7 @@ static void schedule(Kernel *k, Sched *s)
 	int i, j, d;
 	int64_t work = 1;
 
-	s->n = s->nred = 0;
+	s->n = s->nred = s->empty = 0;
 	/* the first output's layout decides the order of the parallel dims */
 	if (k->nout)
 		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
@@ -1112,8 +1136,13 @@ static void schedule(Kernel *k, Sched *s)
 					if (i == s->n)
 						s->order[s->n++] = d;
 				}
+	/* dims of extent 1 are no loop (their index stays 0); an empty
+	 * reduction is a loop that never runs, its outputs the initial
+	 * values */
 	for (d = 0; d < k->ndims; d++) {
-		if (k->ext[d] <= 1)
+		if (k->ext[d] == 0 && !k->red[d])
+			s->empty = 1;
+		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
 			continue;
 		if (k->red[d]) {
 			s->red[s->nred++] = d;
@@ -1237,6 +1266,9 @@ int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef))
 
 	e_reset(e);
 	if (!nred) {
+		for (i = 0; i < k->nout; i++)
+			if (k->out[i].init)
+				die("codegen: kernel %s: a reduction without its loops", k->name);
 		for (i = 0; i < k->nout; i++) {
 			LLVMValueRef v = e_expr(e, k->out[i].val);
 
@@ -1415,6 +1447,8 @@ static void emit_loop_kernel(E *e, Kernel *k, LLVMValueRef wx)
 	int i;
 
 	schedule(k, &s);
+	if (s.empty)
+		return;
 	if (vpack_ok(k, &s)) {
 		int order[3], n = 0;
 

@@ -1,0 +1,132 @@
+"""Regression cases: codegen and the runtime (see regress.py)."""
+import torch
+import torch.nn.functional as F
+from cases import case
+
+
+class EmbeddingBag(torch.nn.Module):
+    """Token embeddings averaged over the sequence, then a linear layer."""
+
+    def __init__(self, vocab, width, classes):
+        super().__init__()
+        self.emb = torch.nn.Embedding(vocab, width)
+        self.fc = torch.nn.Linear(width, classes)
+
+    def forward(self, tokens):
+        return self.fc(self.emb(tokens).mean(1))
+
+
+# ---- reductions over dims of extent 1 ----
+
+@case
+def mean_over_size1_last_dim():
+    return (lambda x: x.mean(-1)), [torch.randn(3, 1)]
+
+
+@case
+def softmax_over_size1_dim():
+    return (lambda x: x.softmax(1)), [torch.randn(3, 1, 4)]
+
+
+@case
+def amax_over_size1_dim():
+    return (lambda x: torch.amax(x, 1)), [torch.randn(5, 1, 3)]
+
+
+@case
+def argmax_over_size1_dim():
+    # two accumulators (value, index), both from their initial values
+    return (lambda x: torch.argmax(x, 1)), [torch.randn(5, 1, 3)]
+
+
+@case
+def global_avg_pool_of_1x1_map():
+    return (lambda x: F.adaptive_avg_pool2d(x, 1).flatten(1)), [torch.randn(2, 8, 1, 1)]
+
+
+@case
+def chained_1x1_matmuls():
+    return (lambda a, b, c: (a @ b) @ c), [torch.randn(1, 1), torch.randn(1, 1), torch.randn(1, 1)]
+
+
+@case
+def resnet18_at_32x32():
+    import torchvision
+    return torchvision.models.resnet18().eval(), [torch.randn(1, 3, 32, 32)]
+
+
+# ---- computed indices in vectors ----
+
+@case
+def embedding_mean_batch4_width32():
+    # the gather's column differs per lane of the vectorized reduction
+    return EmbeddingBag(100, 32, 5), [torch.randint(0, 100, (4, 7))]
+
+
+# ---- empty tensors and empty reductions ----
+
+@case
+def slice_to_empty():
+    # the kernel's domain is empty: it must not store at all (ASan saw
+    # the store past the result's buffer)
+    return (lambda x: x[:-8, -7:, :] * 2), [torch.randn(6, 4, 7)]
+
+
+def empty_beside_live(x):
+    z = x.sum(0)                # a buffer of the arena
+    y = torch.exp(x[:-8])       # empty, read twice: a buffer of its own
+    return z * 2 + y.sum(0), y.mean(0)
+
+
+@case
+def empty_buffer_beside_live_one():
+    # the store into the empty buffer overwrote the arena's live bytes
+    return empty_beside_live, [torch.randn(6, 4, 7)]
+
+
+@case
+def mm_with_k0():
+    return (lambda a, b: a @ b), [torch.randn(3, 0), torch.randn(0, 4)]
+
+
+@case
+def mm_with_k0_int8():
+    return (lambda a, b: a @ b), [torch.zeros(3, 0, dtype=torch.int8), torch.zeros(0, 4, dtype=torch.int8)]
+
+
+@case
+def bmm_with_k0_and_epilogue():
+    return (lambda a, b: torch.relu(torch.bmm(a, b) + 1)), [torch.randn(2, 3, 0), torch.randn(2, 0, 5)]
+
+
+@case
+def multi_dot_with_inner_0():
+    return (lambda a, b, c: torch.linalg.multi_dot([a, b, c])), \
+        [torch.randn(2, 0), torch.randn(0, 3), torch.randn(3, 2)]
+
+
+@case
+def all_of_empty_bool():
+    return (lambda x: torch.all(x)), [torch.zeros(0, 3, dtype=torch.bool)]
+
+
+@case
+def any_of_empty_bool():
+    return (lambda x: torch.any(x)), [torch.ones(0, 3, dtype=torch.bool)]
+
+
+@case
+def prod_of_empty():
+    return (lambda x: torch.prod(x, 0)), [torch.randn(0, 3)]
+
+
+@case
+def sum_and_mean_over_empty_dim():
+    return (lambda x: (x.sum(1), x.mean(1))), [torch.randn(2, 0, 3)]
+
+
+@case
+def amax_over_empty_dim_int():
+    # PyTorch refuses amax over an empty dim; over the non-empty one the
+    # result is empty
+    return (lambda x: torch.amax(x, 0)), [torch.randint(0, 9, (4, 0), dtype=torch.int32)]

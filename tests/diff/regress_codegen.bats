@@ -1,0 +1,24 @@
+#!/usr/bin/env bats
+# Codegen and runtime bugs that once gave wrong results (cases_codegen.py),
+# against PyTorch.
+load helpers
+
+@test "mean over a size-1 dim starts from its accumulator's initial value" { regress mean_over_size1_last_dim; }
+@test "softmax over a size-1 dim" { regress softmax_over_size1_dim; }
+@test "amax over a size-1 dim" { regress amax_over_size1_dim; }
+@test "argmax over a size-1 dim: both accumulators initialised" { regress argmax_over_size1_dim; }
+@test "global average pooling of a 1x1 feature map" { regress global_avg_pool_of_1x1_map; }
+@test "two chained 1x1 matmuls" { regress chained_1x1_matmuls; }
+@test "resnet18 at 32x32 (1x1 maps before the pooling)" { regress resnet18_at_32x32; }
+@test "an embedding in a vectorized reduction reads each lane's column" { regress embedding_mean_batch4_width32; }
+@test "a slice to an empty tensor stores nothing" { regress slice_to_empty; }
+@test "a kernel over an empty buffer leaves the arena alone" { regress empty_buffer_beside_live_one; }
+@test "mm with K = 0 gives zeros" { regress mm_with_k0; }
+@test "int8 mm with K = 0 gives zeros" { regress mm_with_k0_int8; }
+@test "bmm with K = 0 and an epilogue" { regress bmm_with_k0_and_epilogue; }
+@test "multi_dot through an empty inner dim" { regress multi_dot_with_inner_0; }
+@test "all() of an empty bool tensor is true" { regress all_of_empty_bool; }
+@test "any() of an empty bool tensor is false" { regress any_of_empty_bool; }
+@test "prod over an empty dim is 1" { regress prod_of_empty; }
+@test "sum and mean over an empty dim" { regress sum_and_mean_over_empty_dim; }
+@test "amax of an int tensor with an empty dim" { regress amax_over_empty_dim_int; }
