@@ -130,3 +130,47 @@ def amax_over_empty_dim_int():
     # PyTorch refuses amax over an empty dim; over the non-empty one the
     # result is empty
     return (lambda x: torch.amax(x, 0)), [torch.randint(0, 9, (4, 0), dtype=torch.int32)]
+
+
+# ---- 0-d tensors ----
+
+@case
+def argmax_of_0d():
+    return (lambda x: torch.argmax(x)), [torch.tensor(3.0)]
+
+
+@case
+def argmin_of_0d_int():
+    return (lambda x: torch.argmin(x)), [torch.tensor(-7, dtype=torch.int32)]
+
+
+@case
+def argmax_dim0_of_0d_keepdim():
+    return (lambda x: torch.argmax(x, 0, keepdim=True)), [torch.tensor(1.5)]
+
+
+@case
+def sum_and_amax_of_0d():
+    return (lambda x: (x.sum(), torch.amax(x), x.mean())), [torch.tensor(2.5)]
+
+
+@case
+def argmax_of_0d_minus_inf():
+    # nothing beats -inf: the index is the accumulator's initial 0
+    return (lambda x: torch.argmax(x)), [torch.tensor(float("-inf"))]
+
+
+@case
+def max_with_index_of_0d():
+    return (lambda x: torch.max(x, 0)), [torch.tensor(-2.5)]
+
+
+def argmax_0d_selects(x, v):
+    i = torch.argmax(x)
+    return v.sum(1) * 3, torch.index_select(v, 1, i.reshape(1)).exp()
+
+
+@case
+def argmax_of_0d_as_an_index():
+    # the index was never stored: index_select read wherever it pointed
+    return argmax_0d_selects, [torch.tensor(-2.5), torch.randn(5, 4)]

@@ -22,3 +22,10 @@ load helpers
 @test "prod over an empty dim is 1" { regress prod_of_empty; }
 @test "sum and mean over an empty dim" { regress sum_and_mean_over_empty_dim; }
 @test "amax of an int tensor with an empty dim" { regress amax_over_empty_dim_int; }
+@test "argmax of a 0-d tensor" { regress argmax_of_0d; }
+@test "argmin of a 0-d int tensor" { regress argmin_of_0d_int; }
+@test "argmax over dim 0 of a 0-d tensor, keepdim" { regress argmax_dim0_of_0d_keepdim; }
+@test "sum, amax and mean of a 0-d tensor" { regress sum_and_amax_of_0d; }
+@test "argmax of a 0-d -inf is 0" { regress argmax_of_0d_minus_inf; }
+@test "max with its index of a 0-d tensor" { regress max_with_index_of_0d; }
+@test "argmax of a 0-d tensor used as an index" { regress argmax_of_0d_as_an_index; }
