@@ -4,6 +4,7 @@
  *   host.c      the fxvm host program, globals, memory planning
  *   emit.c      kernels -> LLVM IR (loop nests)
  *   gemm.c      matmul/convolution -> packed micro-kernel
+ *   check.c     the host program checked before it is printed
  *   target.c    LLVM target machine, optimization, object emission
  */
 #ifndef CODEGEN_GEN_H
@@ -76,6 +77,11 @@ Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
 /* host.c */
 int host_build(Gen *g, Op *fn, FnPlan *fp, Op *newfn);
 Value *host_global(Gen *g, Value *v, Op *newfn);
+
+/* check.c: the host programs keep formats/fxvm.md's contract and the
+ * planner's (written before read, no shared live bytes); 0, or -1 after
+ * reporting an internal error */
+int check_module(Gen *g);
 
 /* emit.c / target.c */
 typedef struct LLVMOpaqueContext *LLVMContextRef_;

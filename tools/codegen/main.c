@@ -321,7 +321,12 @@ static int run(Gen *g, Opts *o, FILE *out)
 	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, o->target));
 	op_set_attr(g->c, g->module, "fxvm.cpu", at_str(g->c, cpu));
 	op_set_attr(g->c, g->module, "fxvm.features", at_str(g->c, feat));
-	if (verify(g->module))
+	/* what is printed must verify: else a bug here, not the input's */
+	if (verify(g->module)) {
+		tool_err("internal error: the fxvm module does not verify");
+		goto out;
+	}
+	if (check_module(g))
 		goto out;
 	rc = 0;
 out:
