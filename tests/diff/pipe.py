@@ -113,15 +113,29 @@ def run_module(module, inputs, d):
     vmfb = compile_module(module, inputs, d)
     argv = [os.path.join(BIN, "vmrun"), vmfb]
     for i, x in enumerate(inputs):
+        if x.dtype == torch.bfloat16:
+            # .npy has no bf16: raw 16-bit words, the shape spelled out
+            p = os.path.join(d, "in%d.bin" % i)
+            to_numpy(x)[0].tofile(p)
+            argv.append("--input=%sbf16=@%s" % ("".join("%dx" % n for n in x.shape), p))
+            continue
         p = os.path.join(d, "in%d.npy" % i)
         save_input(p, x)
         argv.append("--input=@" + p)
-    for i in range(len(want)):
-        argv.append("--output=@" + os.path.join(d, "out%d.npy" % i))
+    for i, w in enumerate(want):
+        ext = "bin" if w.dtype == torch.bfloat16 else "npy"
+        argv.append("--output=@" + os.path.join(d, "out%d.%s" % (i, ext)))
     sh("vmrun", argv)
     for i, w in enumerate(want):
         wa, kind = to_numpy(w)
-        ga = np.load(os.path.join(d, "out%d.npy" % i))
+        if kind == "bf16":
+            ga = np.fromfile(os.path.join(d, "out%d.bin" % i), dtype=np.uint16)
+            if ga.size != wa.size:
+                raise Failure("mismatch", "result %d: %d bf16 values, expected %d"
+                              % (i, ga.size, wa.size))
+            ga = ga.reshape(wa.shape)
+        else:
+            ga = np.load(os.path.join(d, "out%d.npy" % i))
         rtol, atol = TOL.get(w.dtype, (0, 0))
         if kind == "bf16":
             ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()
