@@ -119,3 +119,22 @@ a = np.fromfile('$T/a', np.float32).reshape(256, 288); b = np.fromfile('$T/b', n
 c = np.fromfile('$T/c', np.float32).reshape(256, 320)
 assert np.abs(c - a @ b).max() < 1e-3, np.abs(c - a @ b).max()"
 }
+
+@test "integer average pooling: i64 window sums divided by their sizes, truncated" {
+  need_numpy
+  "$PY" -c "
+import numpy as np
+np.random.RandomState(1).randint(-50, 50, (1, 2, 4, 4)).astype(np.int64).tofile('$T/x')"
+  bin/codegen "$IN/avgpool-i64.mlir" -o "$T/m.mlir"
+  bin/codegen --emit=obj "$IN/avgpool-i64.mlir" -o "$T/k.o"
+  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" -- "$T/y"
+  "$PY" -c "
+import numpy as np
+x = np.fromfile('$T/x', np.int64).reshape(1, 2, 4, 4)
+s = x.reshape(1, 2, 2, 2, 2, 2).sum(axis=(3, 5))
+d = np.array([[4, 3], [2, 1]])
+want = np.sign(s) * (np.abs(s) // d)
+got = np.fromfile('$T/y', np.int64).reshape(want.shape)
+assert (got == want).all(), (got, want)"
+}
