@@ -41,6 +41,8 @@ emu_model() {
 @test "cuda emulated: bmm in f16 + residual on tensor cores" { emu_op --tiled tests/cuda/emu/bmm_f16.mlir; }
 @test "cuda emulated: small mm, a thread per output" { emu_op tests/cuda/emu/small_mm.mlir; }
 @test "cuda emulated: long row sums, a block per output (shuffles)" { emu_op tests/cuda/emu/sum_rows.mlir; }
+@test "cuda emulated: mm with K = 0 and a residual add (an empty reduction)" { emu_op tests/cuda/emu/mm_k0.mlir; }
+@test "cuda emulated: a sum over a dim of extent 1" { emu_op tests/cuda/emu/sum_size1.mlir; }
 @test "cuda emulated: a wrong input makes the check fail" {
   emu_op --tiled --negate-input tests/cuda/emu/mm_bias_relu.mlir
   [[ "$output" == *"max |cuda - cpu|"* ]]
