@@ -29,3 +29,32 @@ load helpers
 @test "argmax of a 0-d -inf is 0" { regress argmax_of_0d_minus_inf; }
 @test "max with its index of a 0-d tensor" { regress max_with_index_of_0d; }
 @test "argmax of a 0-d tensor used as an index" { regress argmax_of_0d_as_an_index; }
+
+# PyTorch raises IndexError for these; the module must not read past the
+# table and print a number
+@test "an embedding's token out of range stops vmrun with a message" {
+  need_torch
+  run "$PY" - "$BATS_TEST_TMPDIR" <<'PY'
+import subprocess, sys
+import numpy as np, torch
+import torch.nn.functional as F
+sys.path.insert(0, "tests/diff")
+from pipe import BIN, compile_module
+from cases import Fn
+d = sys.argv[1]
+torch.manual_seed(0)
+table = torch.randn(10, 32)
+vmfb = compile_module(Fn(lambda t: F.embedding(t, table).mean(1)),
+                      [torch.tensor([[1, 2, 3], [0, 0, 0]])], d)
+for tokens, ok in (([[1, 2, 9], [0, 0, 0]], True), ([[1, 2, 10], [0, 0, 0]], False),
+                   ([[1, 2, 3], [0, -1, 0]], False)):
+    np.save(d + "/t.npy", np.array(tokens, dtype=np.int64))
+    p = subprocess.run([BIN + "/vmrun", vmfb, "--input=@" + d + "/t.npy"],
+                       capture_output=True, text=True)
+    print(tokens, p.returncode, p.stderr.strip())
+    assert (p.returncode == 0) == ok
+    assert ok or "out of range" in p.stderr
+PY
+  echo "$output"
+  [ "$status" -eq 0 ]
+}

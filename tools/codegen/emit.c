@@ -566,26 +566,55 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	return scalar_load(e, x);
 }
 
-/* A load at computed indices.  In vectors the indices are vectors of
- * the lanes' own values (each lane's, not the first lane's, which a
- * per-lane scalar load would reuse from the memo), then a gather. */
+/* Stops the kernel (a trap: vmrun reports it) unless every index in ok,
+ * one i1 or a vector of them, is in range.  An index out of range is a
+ * wrong input (an embedding's token past the table): no result beats a
+ * read of whatever lies there. */
+static void check_in_range(E *e, LLVMValueRef ok)
+{
+	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(e->cx, e->fn, "out_of_range");
+	LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(e->cx, e->fn, "in_range");
+	unsigned id = LLVMLookupIntrinsicID("llvm.trap", 9);
+
+	if (e->vw > 1) {
+		LLVMTypeRef bits = LLVMIntTypeInContext(e->cx, (unsigned)e->vw);
+
+		ok = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, ok, bits, ""),
+			LLVMConstAllOnes(bits), "");
+	}
+	LLVMBuildCondBr(e->b, ok, good, bad);
+	LLVMPositionBuilderAtEnd(e->b, bad);
+	LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, NULL, 0),
+		LLVMGetIntrinsicDeclaration(e->m, id, NULL, 0), NULL, 0, "");
+	LLVMBuildUnreachable(e->b);
+	LLVMPositionBuilderAtEnd(e->b, good);
+}
+
+/* A load at computed indices, each checked against its dim.  In vectors
+ * the indices are vectors of the lanes' own values (each lane's, not the
+ * first lane's, which a per-lane scalar load would reuse from the memo),
+ * then a gather. */
 static LLVMValueRef emit_xload(E *e, KExpr *x)
 {
 	Type *t = e->k->bind[x->buf].type;
 	LLVMTypeRef mt = e_memtype(e, t->elem), it = vtype(e, e->i64);
-	LLVMValueRef off = splat(e, e_i64(e, 0)), p, args[4], mask[64], v;
+	LLVMValueRef off = splat(e, e_i64(e, 0)), ok = NULL, p, args[4], mask[64], v;
 	unsigned id;
 	int i;
 
 	for (i = 0; i < x->n; i++) {
-		LLVMValueRef iv = e_expr(e, x->a[i]);
+		LLVMValueRef iv = e_expr(e, x->a[i]), in;
 
 		if (!iv)
 			return NULL;
 		iv = LLVMBuildIntCast2(e->b, iv, it, 1, "");
+		in = LLVMBuildICmp(e->b, LLVMIntULT, iv, splat(e, e_i64(e, t->dims[i])), "");
+		ok = ok ? LLVMBuildAnd(e->b, ok, in, "") : in;
 		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, off, splat(e, e_i64(e, t->dims[i])), ""),
 			iv, "");
 	}
+	if (ok)
+		check_in_range(e, ok);
 	p = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
 	if (e->vw <= 1)
 		return load_mem(e, mt, p, t->elem, 0);

@@ -4,10 +4,12 @@
  * A thin shell over the runtime library (lib/rt/rt.h).
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tool.h"
 #include "vmrun.h"
@@ -299,6 +301,20 @@ stats(RtFunction *f, const RtTensor *in, int nin, const RtTensor *out, int nout)
 	    ru.ru_maxrss);
 }
 
+/* codegen's kernels trap (ud2: SIGILL) where an index they read from a
+ * tensor is out of range: say so and fail, on whichever thread it is */
+static void
+on_trap(int sig)
+{
+	static const char msg[] = "vmrun: a kernel stopped at a bounds check: an index "
+	    "read from a tensor (a gather's, an embedding's) is out of range\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof msg - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -312,6 +328,7 @@ main(int argc, char **argv)
 	char err[1024], what[32];
 
 	tool_name = "vmrun";
+	signal(SIGILL, on_trap);
 	parse_args(argc, argv, &o);
 	ro.threads = o.threads;
 	ro.device = o.device;
