@@ -138,3 +138,12 @@ want = np.sign(s) * (np.abs(s) // d)
 got = np.fromfile('$T/y', np.int64).reshape(want.shape)
 assert (got == want).all(), (got, want)"
 }
+
+@test "reshapes of empty tensors compile, and their kernels store nothing" {
+  bin/codegen "$IN/empty-reshape.mlir" -o "$T/m.mlir"
+  bin/codegen --emit=obj "$IN/empty-reshape.mlir" -o "$T/k.o"
+  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  : > "$T/a"; : > "$T/b"
+  "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/a" "$T/b" -- "$T/y0" "$T/y1" "$T/y2"
+  [ ! -s "$T/y0" ] && [ ! -s "$T/y1" ] && [ ! -s "$T/y2" ]
+}

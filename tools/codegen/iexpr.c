@@ -97,6 +97,10 @@ IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c)
 {
 	int64_t lo, hi;
 
+	/* c is 0 only in a reshape of an empty tensor: no point of the
+	 * domain reads it, any index will do */
+	if (c == 0)
+		return ix_const(k, 0);
 	if (c == 1)
 		return a;
 	if (a->kind == IX_CONST)
@@ -116,7 +120,7 @@ IExpr *ix_mod(KCtx *k, IExpr *a, int64_t c)
 {
 	int64_t lo, hi;
 
-	if (c == 1)
+	if (c == 0 || c == 1)   /* 0: as in ix_floordiv */
 		return ix_const(k, 0);
 	if (a->kind == IX_CONST)
 		return ix_const(k, ((a->v % c) + c) % c);
