@@ -174,3 +174,15 @@ def argmax_0d_selects(x, v):
 def argmax_of_0d_as_an_index():
     # the index was never stored: index_select read wherever it pointed
     return argmax_0d_selects, [torch.tensor(-2.5), torch.randn(5, 4)]
+
+
+@case
+def reductions_over_empty_dim_vectorized():
+    # the output is contiguous and 40 wide: the reduction keeps its
+    # accumulators in the output, written in vectors (codegen's S2)
+    return (lambda x: (x.sum(0) + 1, x.prod(0), x.mean(0))), [torch.randn(0, 40)]
+
+
+@case
+def pooling_with_1x1_window():
+    return (lambda x: (F.max_pool2d(x, 1), F.avg_pool2d(x, 1))), [torch.randn(1, 3, 5, 40)]

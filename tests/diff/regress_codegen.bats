@@ -58,3 +58,5 @@ PY
   echo "$output"
   [ "$status" -eq 0 ]
 }
+@test "sum, prod and mean over an empty dim into a wide output (vectorized)" { regress reductions_over_empty_dim_vectorized; }
+@test "max and average pooling with a 1x1 window" { regress pooling_with_1x1_window; }
