@@ -370,7 +370,8 @@ int main(int argc, char **argv)
 	fclose(mem);
 	if (rc || diag_errors) {
 		free(obuf);
-		return 1;
+		rc = -1;
+		goto done;
 	}
 	{
 		FILE *out = tool_open_out(o.output);
@@ -389,6 +390,8 @@ int main(int argc, char **argv)
 		if (o.timing)
 			fprintf(stderr, "  %8.4f s  total\n", now() - t_start);
 	}
+	rc = 0;
+done:
 	for (int i = 0; i < g.nk; i++) {
 		free(g.k[i]->bind);
 		buf_free(&g.k[i]->fused);
@@ -397,5 +400,5 @@ int main(int argc, char **argv)
 	pmap_free(&g.vi);
 	ctx_free(g.c);
 	tool_unmap(text);
-	return 0;
+	return rc ? 1 : 0;
 }
