@@ -1,0 +1,10 @@
+#!/usr/bin/env bats
+# torch-lower bugs that once gave wrong results, crashes or invalid IR
+# (cases_lower.py), against PyTorch.
+load helpers
+
+@test "var of a long f32 reduction keeps its precision" { regress var_long_offset; }
+@test "std along a long dim keeps its precision" { regress std_dim_long_offset; }
+@test "biased var with keepdim along a long dim" { regress var_dim_keepdim_biased_long; }
+@test "var of f16" { regress var_f16; }
+@test "var with a correction past N divides by zero" { regress var_correction_past_n; }
