@@ -31,3 +31,21 @@ def var_f16():
 def var_correction_past_n():
     # PyTorch divides by max(0, N - correction)
     return (lambda x: torch.var(x, None, correction=3)), [torch.tensor([1.0, 2.0])]
+
+
+@case
+def avg_pool_int64():
+    # int64 averages truncate toward zero (arith.divf on integers before)
+    return (lambda x: F.avg_pool2d(x, 2)), [torch.randint(-9, 10, (2, 2, 5, 5))]
+
+
+@case
+def avg_pool_int64_padded():
+    return (lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False,
+                                   ceil_mode=True)), [torch.randint(-9, 10, (2, 2, 5, 5))]
+
+
+@case
+def avg_pool_int64_divisor():
+    return (lambda x: F.avg_pool2d(x, 2, divisor_override=3)), \
+        [torch.randint(-9, 10, (1, 2, 4, 4))]

@@ -8,3 +8,6 @@ load helpers
 @test "biased var with keepdim along a long dim" { regress var_dim_keepdim_biased_long; }
 @test "var of f16" { regress var_f16; }
 @test "var with a correction past N divides by zero" { regress var_correction_past_n; }
+@test "avg_pool2d of int64 truncates as PyTorch does" { regress avg_pool_int64; }
+@test "avg_pool2d of int64 with padding, ceil_mode, count_include_pad=False" { regress avg_pool_int64_padded; }
+@test "avg_pool2d of int64 with divisor_override" { regress avg_pool_int64_divisor; }
