@@ -49,3 +49,27 @@ def avg_pool_int64_padded():
 def avg_pool_int64_divisor():
     return (lambda x: F.avg_pool2d(x, 2, divisor_override=3)), \
         [torch.randint(-9, 10, (1, 2, 4, 4))]
+
+
+@case
+def roll_empty_dim():
+    # the shift was taken modulo the size 0 (SIGFPE)
+    return (lambda x: torch.roll(x, 1, 1)), [torch.randn(3, 0)]
+
+
+@case
+def roll_empty_flattened():
+    # the flattening reshape of an empty tensor had no reassociation
+    return (lambda x: torch.roll(x, 2)), [torch.randn(0, 3)]
+
+
+@case
+def gather_from_0d():
+    # a 0-d self has no dims to index (SIGSEGV)
+    return (lambda x, i: torch.gather(x, 0, i)), [torch.tensor(2.0), torch.tensor([0, 0])]
+
+
+@case
+def view_of_empty():
+    return (lambda x: x.reshape(3, 0, 2)), [torch.randn(0, 6)]
+

@@ -11,3 +11,7 @@ load helpers
 @test "avg_pool2d of int64 truncates as PyTorch does" { regress avg_pool_int64; }
 @test "avg_pool2d of int64 with padding, ceil_mode, count_include_pad=False" { regress avg_pool_int64_padded; }
 @test "avg_pool2d of int64 with divisor_override" { regress avg_pool_int64_divisor; }
+@test "roll along an empty dim" { regress roll_empty_dim; }
+@test "roll of an empty tensor, flattened" { regress roll_empty_flattened; }
+@test "gather from a 0-d tensor" { regress gather_from_0d; }
+@test "reshape of an empty tensor" { regress view_of_empty; }

@@ -609,6 +609,14 @@ reshape_to(L *l, Value *v, Type *bt)
 	}
 	if (st == bt)
 		return v;
+	if (ty_numel(st) != ty_numel(bt)) {
+		op_error(l->op, "torch-lower: cannot reshape %lld elements into %lld",
+			(long long)ty_numel(st), (long long)ty_numel(bt));
+		return NULL;
+	}
+	/* no data to move, and no reassociation regroups a size-0 dim */
+	if (ty_numel(bt) == 0)
+		return empty(l, bt, NULL);
 	if (st->rank > bt->rank &&
 			(re = regroup(l, st->dims, st->rank, bt->dims, bt->rank)))
 		return expand_dims(l, v, bt, re, 1);

@@ -63,6 +63,10 @@ lower_index_select(L *l, Op *op, const void *arg)
 		op_error(op, "torch-lower: index_select of a 0-d tensor");
 		return -1;
 	}
+	if (r != st->rank || ix->type->rank > 1) {
+		op_error(op, "torch-lower: '%s' result and index shapes do not fit self", op->name);
+		return -1;
+	}
 	maps[0] = map_sel(l, r, ix->type->rank, &d);
 	maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
@@ -87,9 +91,19 @@ lower_gather(L *l, Op *op, const void *arg)
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
+	/* the result has the index's shape; off dim d it fits in self */
+	int bad = ix->type->rank != r || (st->rank ? r != st->rank : r > 1);
+	for (i = 0; i < r && !bad; i++)
+		bad = ix->type->dims[i] != bt->dims[i] ||
+			(st->rank && i != d && bt->dims[i] > st->dims[i]);
+	if (bad) {
+		op_error(op, "torch-lower: '%s' index shape does not fit self", op->name);
+		return -1;
+	}
 	maps[0] = maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
-	for (i = 0; i < r; i++)
+	/* a 0-d self has the one element every (in-range) index names */
+	for (i = 0; i < r && st->rank; i++)
 		idx[i] = i == d ? wrap_index(l, g.arg[0], st->dims[d]) : lindex(l, i);
 	Value *y = extract(l, src, idx);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));

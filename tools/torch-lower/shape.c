@@ -29,6 +29,20 @@ self_of(L *l, Op *op)
 	return get(l, OPND(op, 0));
 }
 
+/* The result has self's dims in the order perm gives (NULL: the same). */
+static int
+same_dims(L *l, Op *op, Type *bt, const int64_t *perm)
+{
+	Type *st = ttype(l, OPND(op, 0));
+	int i, bad = !ty_static(st) || st->rank != bt->rank;
+
+	for (i = 0; !bad && i < bt->rank; i++)
+		bad = bt->dims[i] != st->dims[perm ? perm[i] : i];
+	if (bad)
+		op_error(op, "torch-lower: '%s' result shape does not fit its operand", op->name);
+	return bad ? -1 : 0;
+}
+
 static int
 done(L *l, Op *op, Value *v)
 {
@@ -79,6 +93,10 @@ lower_permute(L *l, Op *op, const void *arg)
 			return -1;
 		perm[i] = d;
 	}
+	if (same_dims(l, op, bt, perm))
+		return -1;
+	if (n == 0)   /* linalg.transpose needs a loop */
+		return done(l, op, self_of(l, op));
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
@@ -100,6 +118,8 @@ lower_transpose(L *l, Op *op, const void *arg)
 		perm[i] = i;
 	perm[a] = b;
 	perm[b] = a;
+	if (same_dims(l, op, bt, perm))
+		return -1;
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
@@ -125,9 +145,17 @@ lower_expand(L *l, Op *op, const void *arg)
 
 	if (!bt)
 		return -1;
-	if (st->rank > bt->rank) {
+	if (!ty_static(st) || st->rank > bt->rank) {
 		op_error(op, "torch-lower: cannot expand to fewer dimensions");
 		return -1;
+	}
+	for (int i = 0; i < st->rank; i++) {
+		int64_t a = st->dims[i], r = bt->dims[bt->rank - st->rank + i];
+		if (a != r && a != 1) {
+			op_error(op, "torch-lower: cannot expand size %lld to %lld",
+				(long long)a, (long long)r);
+			return -1;
+		}
 	}
 	return done(l, op, gather_map(l, self_of(l, op), bt, map_bcast(l, bt->rank, st, bt)));
 }
@@ -317,7 +345,7 @@ lower_roll(L *l, Op *op, const void *arg)
 	Value *v = self_of(l, op);
 	Type *work = bt;
 
-	if (!bt)
+	if (!bt || same_dims(l, op, bt, NULL))
 		return -1;
 	ns = list_ints(OPND(op, 1), shifts, 64);
 	nd = list_ints(OPND(op, 2), dims, 64);
@@ -328,7 +356,8 @@ lower_roll(L *l, Op *op, const void *arg)
 	if (!nd) {   /* roll the flattened tensor */
 		int64_t n = ty_numel(bt);
 		work = ty_tensor(l->c, 1, &n, bt->elem);
-		v = reshape_to(l, v, work);
+		if (!(v = reshape_to(l, v, work)))
+			return -1;
 		dims[0] = 0;
 		nd = 1;
 	}
@@ -339,6 +368,8 @@ lower_roll(L *l, Op *op, const void *arg)
 		if ((d = norm_dim(l, dims[i], work->rank)) < 0)
 			return -1;
 		k = work->dims[d];
+		if (k == 0)   /* nothing to move along an empty dim */
+			continue;
 		int64_t s = ((shifts[i] % k) + k) % k;
 		e[d] = aff_bin(l->c, AFF_MOD, add_(l, e[d], c_(l, k - s)), c_(l, k));
 	}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# Hand-written torch IR that torch-lower once turned into invalid linalg
+# (written with exit 0) or crashed on: it must refuse at the op with
+# FILE:LINE:COL: error and write nothing, or write IR mlir-opt-16 accepts.
+
+setup() {
+  IN="$BATS_TEST_DIRNAME/inputs"
+  T="$BATS_TEST_TMPDIR"
+}
+
+# refuses FILE LINE:COL TEXT: exit 1, no output, the error at the op
+refuses() {
+  run --separate-stderr bin/torch-lower "$IN/$1"
+  echo "$stderr"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == "$IN/$1:$2: error: torch-lower: "*"$3"* ]]
+}
+
+# lowers FILE: exit 0 and mlir-opt-16 accepts the output
+lowers() {
+  bin/torch-lower "$IN/$1" > "$T/out.mlir"
+  command -v mlir-opt-16 >/dev/null || skip "mlir-opt-16 is not installed"
+  mlir-opt-16 "$T/out.mlir" > /dev/null
+}
+
+@test "mm whose declared result shape is wrong is an error, not invalid linalg.matmul" {
+  refuses mm-wrong-shape.mlir 3:10 "shapes do not agree"
+}
+
+@test "convolution whose declared result shape is wrong is an error" {
+  refuses conv-wrong-shape.mlir 10:10 "shapes do not agree"
+}
+
+@test "convolution with groups 0 is an error, not SIGFPE" {
+  refuses conv-groups-0.mlir 9:10 "groups > 0"
+}
+
+@test "bitwise_not of a float is an error, not arith.xori on f32" {
+  refuses bitwise-not-float.mlir 3:10 "only defined for integer and bool"
+}
+
+@test "permute of a 0-d tensor is valid IR" {
+  lowers permute-0d.mlir
+}
+
+@test "adaptive pooling to size 0 gives the empty tensor, no SIGFPE" {
+  lowers adaptive-pool-0.mlir
+}
