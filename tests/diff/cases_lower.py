@@ -73,3 +73,21 @@ def gather_from_0d():
 def view_of_empty():
     return (lambda x: x.reshape(3, 0, 2)), [torch.randn(0, 6)]
 
+
+
+@case
+def flip_0d():
+    # flip of a 0-d tensor read the dims of a rank-0 type (SIGSEGV)
+    return (lambda x: x.flip(0)), [torch.tensor(2.0)]
+
+
+@case
+def index_select_0d():
+    # PyTorch gives the 0-d self back; it was refused
+    return (lambda x: torch.index_select(x, 0, torch.tensor([0]))), [torch.tensor(2.0)]
+
+
+@case
+def repeat_empty():
+    # repeat of an empty dim indexed with `mod 0`
+    return (lambda x: x.repeat(2, 1, 1)), [torch.randn(3, 0)]

@@ -15,3 +15,6 @@ load helpers
 @test "roll of an empty tensor, flattened" { regress roll_empty_flattened; }
 @test "gather from a 0-d tensor" { regress gather_from_0d; }
 @test "reshape of an empty tensor" { regress view_of_empty; }
+@test "flip of a 0-d tensor" { regress flip_0d; }
+@test "index_select of a 0-d tensor" { regress index_select_0d; }
+@test "repeat of an empty tensor" { regress repeat_empty; }

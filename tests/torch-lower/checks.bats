@@ -48,3 +48,11 @@ lowers() {
 @test "adaptive pooling to size 0 gives the empty tensor, no SIGFPE" {
   lowers adaptive-pool-0.mlir
 }
+
+@test "select past the end of its dim is an error, not an out-of-bounds slice" {
+  refuses select-out-of-range.mlir 5:10 "out of range"
+}
+
+@test "cat whose operands do not fill the declared result is an error" {
+  refuses cat-wrong-shape.mlir 5:10 "do not fill the result"
+}

@@ -59,9 +59,10 @@ lower_index_select(L *l, Op *op, const void *arg)
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
-	if (r == 0) {
-		op_error(op, "torch-lower: index_select of a 0-d tensor");
-		return -1;
+	if (r == 0 && st->rank == 0) {
+		/* PyTorch gives self back, whatever the (in-range) index */
+		set(l, RES(op, 0), src);
+		return 0;
 	}
 	if (r != st->rank || ix->type->rank > 1) {
 		op_error(op, "torch-lower: '%s' result and index shapes do not fit self", op->name);

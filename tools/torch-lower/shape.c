@@ -212,6 +212,16 @@ slice_dim(L *l, Value *v, Type *bt, int d, int64_t start, int64_t len, int64_t s
 	off[d] = start;
 	sz[d] = len;
 	st[d] = step;
+	/* in bounds, and the result is the slice (select drops dim d) */
+	int bad = start < 0 || len < 0 || (len && start + (len - 1) * step >= t->dims[d]) ||
+		(bt->rank != t->rank && bt->rank != t->rank - 1);
+	for (i = 0; i < bt->rank && !bad; i++)
+		bad = bt->dims[i] != sz[bt->rank == t->rank || i < d ? i : i + 1];
+	if (bad) {
+		op_error(l->op, "torch-lower: '%s' is out of range or its result shape "
+			"does not fit", l->op->name);
+		return NULL;
+	}
 	return extract_slice(l, v, bt, off, sz, st);
 }
 
@@ -304,11 +314,22 @@ lower_cat(L *l, Op *op, const void *arg)
 			op_error(op, "torch-lower: 'torch.aten.cat' needs static shapes");
 			return -1;
 		}
-		if (t->rank != bt->rank)   /* legacy: empty 1-D tensors are skipped */
-			continue;
+		if (t->rank == 1 && t->dims[0] == 0 && bt->rank != 1)
+			continue;   /* legacy: empty 1-D tensors are skipped */
+		int bad = t->rank != bt->rank;
+		for (int k = 0; k < bt->rank && !bad; k++)
+			bad = k != d && t->dims[k] != bt->dims[k];
+		if (bad || off[d] + t->dims[d] > bt->dims[d]) {
+			op_error(op, "torch-lower: 'torch.aten.cat' operand %d does not fit the result", i);
+			return -1;
+		}
 		v = convert_tensor(l, v, t->elem, rt);
 		out = insert_slice(l, v, out, off, st);
 		off[d] += t->dims[d];
+	}
+	if (off[d] != bt->dims[d]) {
+		op_error(op, "torch-lower: 'torch.aten.cat' operands do not fill the result");
+		return -1;
 	}
 	return done(l, op, out);
 }
@@ -321,11 +342,13 @@ lower_flip(L *l, Op *op, const void *arg)
 	int64_t dims[64];
 	int n, i, d;
 
-	if (!bt)
+	if (!bt || same_dims(l, op, bt, NULL))
 		return -1;
 	for (i = 0; i < bt->rank; i++)
 		e[i] = d_(l, i);
 	n = list_ints(OPND(op, 1), dims, 64);
+	if (bt->rank == 0 && n >= 0)   /* a 0-d tensor flips to itself */
+		return done(l, op, self_of(l, op));
 	for (i = 0; i < n; i++) {
 		if ((d = norm_dim(l, dims[i], bt->rank)) < 0)
 			return -1;
@@ -382,12 +405,25 @@ lower_repeat(L *l, Op *op, const void *arg)
 {
 	Type *bt = result_bt(l, op, 0), *st = ttype(l, OPND(op, 0));
 	AffExpr *e[64];
-	int k, R, r;
+	int64_t reps[64];
+	int k, R, r, n;
 
 	if (!bt || !ty_static(st))
 		return -1;
 	R = bt->rank;
 	r = st->rank;
+	n = list_ints(OPND(op, 1), reps, 64);
+	int bad = n != R || r > R;
+	for (k = 0; k < R && !bad; k++) {
+		int64_t d = k < R - r ? 1 : st->dims[k - (R - r)];
+		bad = reps[k] < 0 || bt->dims[k] != reps[k] * d;
+	}
+	if (bad) {
+		op_error(op, "torch-lower: 'torch.aten.repeat' repeats and result shape do not agree");
+		return -1;
+	}
+	if (ty_numel(bt) == 0)   /* nothing to read (and no `mod 0`) */
+		return done(l, op, empty(l, bt, NULL));
 	for (k = 0; k < r; k++) {
 		int i = k + R - r;
 		e[k] = st->dims[k] == 1 ? c_(l, 0) :
