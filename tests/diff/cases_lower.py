@@ -91,3 +91,20 @@ def index_select_0d():
 def repeat_empty():
     # repeat of an empty dim indexed with `mod 0`
     return (lambda x: x.repeat(2, 1, 1)), [torch.randn(3, 0)]
+
+
+@case
+def full_with_device():
+    # full's device operand (torch.constant.device) was "not a constant"
+    return (lambda x: x + torch.full((2, 3), 7, dtype=torch.int64)), \
+        [torch.randint(0, 4, (2, 3))]
+
+
+@case
+def arange_float_step():
+    return (lambda x: x + torch.arange(-3, 9, 2.5)[:4]), [torch.randn(4)]
+
+
+@case
+def arange_negative_step():
+    return (lambda x: x + torch.arange(10, 2, -3)), [torch.randint(0, 4, (3,))]

@@ -18,3 +18,6 @@ load helpers
 @test "flip of a 0-d tensor" { regress flip_0d; }
 @test "index_select of a 0-d tensor" { regress index_select_0d; }
 @test "repeat of an empty tensor" { regress repeat_empty; }
+@test "full with a device operand" { regress full_with_device; }
+@test "arange with a float step" { regress arange_float_step; }
+@test "arange with a negative step" { regress arange_negative_step; }

@@ -56,3 +56,7 @@ lowers() {
 @test "cat whose operands do not fill the declared result is an error" {
   refuses cat-wrong-shape.mlir 5:10 "do not fill the result"
 }
+
+@test "arange whose declared length is wrong is an error" {
+  refuses arange-wrong-length.mlir 7:10 "do not agree"
+}

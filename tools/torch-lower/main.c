@@ -135,6 +135,8 @@ check_constants(L *l, Op *op)
 		Op *d = v->def;
 		if (is_tensor(l, v) || sc_kind(v) != K_OTHER)
 			continue;
+		if (d && op_is(d, "torch.constant.device"))
+			continue;   /* full's and arange's device: there is one */
 		if (d && op_is(d, "torch.prim.ListConstruct")) {
 			for (k = 0; k < d->nopnds; k++) {
 				Value *e = OPND(d, k);

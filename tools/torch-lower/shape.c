@@ -4,6 +4,7 @@
  * insert_slice into a filled tensor, and the index shuffles (flip, roll,
  * repeat, broadcast) linalg.generic with affine indexing maps.
  */
+#include <math.h>
 #include <string.h>
 
 #include "lower.h"
@@ -563,7 +564,17 @@ lower_arange(L *l, Op *op, const void *arg)
 	Gen g;
 	Value *y;
 
-	if (!bt || bt->rank != 1 || !(out = empty(l, bt, NULL)))
+	if (!bt || bt->rank != 1)
+		return -1;
+	/* PyTorch's length: ceil((end - start) / step), in double */
+	double st0 = sc_f(OPND(op, 0)), en = sc_f(OPND(op, 1)), sp = sc_f(OPND(op, 2));
+	double len = sp != 0 ? ceil((en - st0) / sp) : -1;
+	if (sp == 0 || len < 0 || (len < 0 ? 0 : len) != (double)bt->dims[0]) {
+		op_error(op, "torch-lower: 'torch.aten.arange.start_step' range and result "
+			"length do not agree");
+		return -1;
+	}
+	if (!(out = empty(l, bt, NULL)))
 		return -1;
 	m = map_id(l, 1);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, 1, NULL);
