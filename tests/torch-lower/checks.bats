@@ -60,3 +60,7 @@ lowers() {
 @test "arange whose declared length is wrong is an error" {
   refuses arange-wrong-length.mlir 7:10 "do not agree"
 }
+
+@test "a lowering that refuses always says why (it exited 1 silently)" {
+  refuses norm-int.mlir 8:10 "cannot lower 'torch.aten.linalg_vector_norm'"
+}

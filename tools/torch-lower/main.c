@@ -184,8 +184,18 @@ lower_op(L *l, Op *op)
 		}
 		return 0;
 	}
-	if ((row = lower_lookup(op->name)))
-		return check_constants(l, op) ? -1 : row->fn(l, op, row->arg);
+	if ((row = lower_lookup(op->name))) {
+		int errs = diag_errors;
+		if (check_constants(l, op))
+			return -1;
+		if (row->fn(l, op, row->arg) == 0)
+			return 0;
+		/* every refusal says why, at the op */
+		if (diag_errors == errs)
+			op_error(op, "torch-lower: cannot lower '%s' with these operand and "
+				"result types", op->name);
+		return -1;
+	}
 	if (op_is(op, "torch.operator")) {
 		Attr *n = op_attr(op, "name");
 		op_error(op, "torch-lower: no lowering for 'torch.%s'",
