@@ -64,3 +64,24 @@ lowers() {
 @test "a lowering that refuses always says why (it exited 1 silently)" {
   refuses norm-int.mlir 8:10 "cannot lower 'torch.aten.linalg_vector_norm'"
 }
+
+@test "what lib's verifier lets through and mlir-opt-16 rejects is an internal error, not output" {
+  for f in "$IN"/invalid/*.mlir; do
+    run --separate-stderr bin/torch-lower "$f"
+    echo "$f: $stderr"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "$f:2:8: error: torch-lower: internal error: "*"is not valid as lowered"* ]]
+    if command -v mlir-opt-16 >/dev/null; then
+      run mlir-opt-16 "$f"
+      [ "$status" -ne 0 ]
+    fi
+  done
+}
+
+@test "a static slice out of bounds (mlir-opt-16 lets it through) is an internal error" {
+  run --separate-stderr bin/torch-lower "$IN/extract-slice-bounds.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == *"extract-slice-bounds.mlir:2:8: error: torch-lower: internal error: 'tensor.extract_slice'"* ]]
+}

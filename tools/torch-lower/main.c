@@ -337,7 +337,7 @@ process(const char *name, const char *text, size_t len, const Opts *o)
 		goto done;
 	if (lower_module(c, m) != 0 || diag_errors)
 		goto done;
-	if (verify(m) != 0) {
+	if (verify(m) != 0 || lower_check(m) != 0) {
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}
