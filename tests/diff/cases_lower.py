@@ -108,3 +108,14 @@ def arange_float_step():
 @case
 def arange_negative_step():
     return (lambda x: x + torch.arange(10, 2, -3)), [torch.randint(0, 4, (3,))]
+
+
+@case
+def reflection_pad_negative():
+    # negative reflection pads crop, as PyTorch allows
+    return (lambda x: F.pad(x, (-1, 2), mode="reflect")), [torch.randn(2, 3, 5)]
+
+
+@case
+def replication_pad_negative():
+    return (lambda x: F.pad(x, (-2, 1, 0, 3), mode="replicate")), [torch.randn(1, 2, 5, 6)]

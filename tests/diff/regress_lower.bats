@@ -21,3 +21,5 @@ load helpers
 @test "full with a device operand" { regress full_with_device; }
 @test "arange with a float step" { regress arange_float_step; }
 @test "arange with a negative step" { regress arange_negative_step; }
+@test "reflection pad with a negative pad" { regress reflection_pad_negative; }
+@test "replication pad with a negative pad" { regress replication_pad_negative; }

@@ -85,3 +85,11 @@ lowers() {
   [ -z "$output" ]
   [[ "$stderr" == *"extract-slice-bounds.mlir:2:8: error: torch-lower: internal error: 'tensor.extract_slice'"* ]]
 }
+
+@test "reflection padding as wide as the input is an error (it read a wrong element)" {
+  refuses reflect-pad-too-wide.mlir 6:10 "do not fit the input"
+}
+
+@test "negative padding past the input's size is an error" {
+  refuses pad-past-empty.mlir 6:10 "do not agree with the input"
+}

@@ -470,6 +470,13 @@ lower_pad(L *l, Op *op, const void *arg)
 		}
 		lo[d] = a;
 	}
+	for (i = 0; i < r; i++)
+		if (sz[i] < 0 || bt->rank != r || bt->dims[i] != lo[i] + sz[i] +
+				(r - 1 - i < n / 2 && pad[2 * (r - 1 - i) + 1] > 0 ?
+				pad[2 * (r - 1 - i) + 1] : 0)) {
+			op_error(op, "torch-lower: pads and result shape do not agree with the input");
+			return -1;
+		}
 	if (cut)
 		v = extract_slice(l, v, tensor_of(l->c, r, sz, st->elem), off, sz, str);
 	out = filled(l, bt, cst_of(l, OPND(op, 2), st->elem));
@@ -498,6 +505,18 @@ lower_refpad(L *l, Op *op, const void *arg)
 	if (n < 0 || n % 2 || n / 2 > r) {
 		op_error(op, "torch-lower: expected constant pads");
 		return -1;
+	}
+	for (i = 0; i < r; i++) {
+		int k = r - 1 - i;   /* pad pairs count from the last dim */
+		int64_t a = k < n / 2 ? pad[2 * k] : 0, b = k < n / 2 ? pad[2 * k + 1] : 0;
+		int64_t W = st->dims[i];
+		/* PyTorch's limits: reflection stays inside, replication needs an edge */
+		if (bt->rank != r || bt->dims[i] != W + a + b ||
+				(k < n / 2 && (reflect ? a >= W || b >= W : W == 0))) {
+			op_error(op, "torch-lower: '%s' pads and result shape do not fit the input",
+				op->name);
+			return -1;
+		}
 	}
 	m = map_id(l, r);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, r, NULL);
