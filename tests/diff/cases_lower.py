@@ -119,3 +119,17 @@ def reflection_pad_negative():
 @case
 def replication_pad_negative():
     return (lambda x: F.pad(x, (-2, 1, 0, 3), mode="replicate")), [torch.randn(1, 2, 5, 6)]
+
+
+@case
+def float_to_int16_wraps():
+    # PyTorch converts through int32 and wraps; a direct fptosi to i16
+    # was poison out of range (70000.0 came out 70000 after a widening)
+    return (lambda x: x.to(torch.int16).to(torch.int32)), \
+        [torch.tensor([-1.0, 300.0, 70000.0, -129.5, 255.9, 3.7, -3.7, 0.0])]
+
+
+@case
+def float_to_uint8_wraps():
+    return (lambda x: x.to(torch.uint8).to(torch.int32)), \
+        [torch.tensor([-1.0, 300.0, -129.5, 255.9, 3.7, 0.0])]

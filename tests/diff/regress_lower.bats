@@ -23,3 +23,5 @@ load helpers
 @test "arange with a negative step" { regress arange_negative_step; }
 @test "reflection pad with a negative pad" { regress reflection_pad_negative; }
 @test "replication pad with a negative pad" { regress replication_pad_negative; }
+@test "float to int16 wraps through int32 as PyTorch does" { regress float_to_int16_wraps; }
+@test "float to uint8 wraps through int32 as PyTorch does" { regress float_to_uint8_wraps; }
