@@ -133,3 +133,16 @@ def float_to_int16_wraps():
 def float_to_uint8_wraps():
     return (lambda x: x.to(torch.uint8).to(torch.int32)), \
         [torch.tensor([-1.0, 300.0, -129.5, 255.9, 3.7, 0.0])]
+
+
+@case
+def scatter_0d():
+    # a 0-d self has no dims to size the index by (SIGSEGV)
+    return (lambda x, i, s: x.scatter(0, i, s)), \
+        [torch.tensor(1.0), torch.tensor(0), torch.tensor(5.0)]
+
+
+@case
+def scatter_add_0d():
+    return (lambda x, i, s: x.scatter_add(0, i, s)), \
+        [torch.tensor(1.0), torch.tensor(0), torch.tensor(5.0)]

@@ -25,3 +25,5 @@ load helpers
 @test "replication pad with a negative pad" { regress replication_pad_negative; }
 @test "float to int16 wraps through int32 as PyTorch does" { regress float_to_int16_wraps; }
 @test "float to uint8 wraps through int32 as PyTorch does" { regress float_to_uint8_wraps; }
+@test "scatter into a 0-d tensor" { regress scatter_0d; }
+@test "scatter_add into a 0-d tensor" { regress scatter_add_0d; }

@@ -297,9 +297,21 @@ lower_scatter(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
 		return -1;
+	int bad = xt->rank != r;
+	for (i = 0; i < r && !bad; i++)
+		bad = i != e.d && xt->dims[i] > st->dims[i];
+	if (!strcmp(arg, "value") ? 0 : !ty_static(ttype(l, OPND(op, 3))) ||
+			ttype(l, OPND(op, 3))->rank != r)
+		bad = 1;
+	for (i = 0; i < r && !bad && strcmp(arg, "value"); i++)
+		bad = xt->dims[i] > ttype(l, OPND(op, 3))->dims[i];
+	if (bad) {
+		op_error(op, "torch-lower: '%s' index shape does not fit self and src", op->name);
+		return -1;
+	}
 	e.r = r;
 	e.ixarg = 0;
-	e.size = st->dims[e.d];
+	e.size = r ? st->dims[e.d] : 1;   /* a 0-d self has one place */
 	for (i = 0; i < r; i++)
 		ids[i] = r + i;
 	ins[0] = get(l, OPND(op, 2));
