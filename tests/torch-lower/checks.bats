@@ -93,3 +93,7 @@ lowers() {
 @test "negative padding past the input's size is an error" {
   refuses pad-past-empty.mlir 6:10 "do not agree with the input"
 }
+
+@test "max_pool2d whose declared result shape is wrong is an error" {
+  refuses maxpool-wrong-shape.mlir 10:10 "does not agree with its window"
+}

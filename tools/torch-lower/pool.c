@@ -179,6 +179,35 @@ window(L *l, Op *op, Win *w, Type *it)
 	return 0;
 }
 
+/* PyTorch's pooling_output_shape, so that a wrong declared type is an
+ * error rather than windows read from the wrong place */
+static int
+check_win(L *l, Op *op, const Win *w, int ceil)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		int64_t K = w->K[i], s = w->s[i], p = w->p[i], d = w->d[i], H = w->H[i], O;
+		if (K <= 0 || s <= 0 || d <= 0 || p < 0 || 2 * p > K) {
+			op_error(op, "torch-lower: '%s' has a bad kernel size, stride, padding "
+				"or dilation", op->name);
+			return -1;
+		}
+		int64_t span = H + 2 * p - d * (K - 1) - 1;
+		O = (span + (ceil ? s - 1 : 0)) / s + 1;
+		if (span < 0)
+			O = 0;
+		if (ceil && O > 0 && (O - 1) * s >= H + p)
+			O--;
+		if (O != w->O[i]) {
+			op_error(op, "torch-lower: '%s' result shape does not agree with its "
+				"window", op->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 finish(L *l, Op *op, int i, Value *v, Type *from)
 {
@@ -199,7 +228,7 @@ lower_maxpool(L *l, Op *op, const void *arg)
 
 	if (window(l, op, &w, it) || ints2(l, op, 1, w.K, 1, 1) ||
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0) ||
-			ints2(l, op, 4, w.d, 1, 1))
+			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, sc_i(OPND(op, 5)) != 0))
 		return -1;
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 1, want, &vals, &idxs))
 		return -1;
@@ -254,6 +283,8 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0))
 		return -1;
 	w.d[0] = w.d[1] = 1;
+	if (check_win(l, op, &w, sc_i(OPND(op, 4)) != 0))
+		return -1;
 	inc = sc_i(OPND(op, 5)) != 0;
 	/* PyTorch averages floats and, truncating, int64 only */
 	if (!is_float(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
