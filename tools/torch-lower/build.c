@@ -417,6 +417,13 @@ cv(L *l, Value *v, Type *from, Type *to)
 	}
 	if (is_float(to))
 		return cast(l, is_unsigned(from) ? "arith.uitofp" : "arith.sitofp", v, to);
+	if (is_float(from) && to->width < 32) {
+		/* as PyTorch on x86 does: to int32, then wrap (-1.0 -> 255 in
+		 * uint8, 70000.0 -> 4464 in int16); a direct fptosi to i16 is
+		 * poison out of range and LLVM folds it away */
+		v = cast(l, "arith.fptosi", v, ty_int(c, 32, SIGNLESS));
+		return cast(l, "arith.trunci", v, bt);
+	}
 	if (is_float(from))
 		return cast(l, is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", v, bt);
 	if (to->width > from->width)
@@ -609,6 +616,14 @@ reshape_to(L *l, Value *v, Type *bt)
 	}
 	if (st == bt)
 		return v;
+	if (ty_numel(st) != ty_numel(bt)) {
+		op_error(l->op, "torch-lower: cannot reshape %lld elements into %lld",
+			(long long)ty_numel(st), (long long)ty_numel(bt));
+		return NULL;
+	}
+	/* no data to move, and no reassociation regroups a size-0 dim */
+	if (ty_numel(bt) == 0)
+		return empty(l, bt, NULL);
 	if (st->rank > bt->rank &&
 			(re = regroup(l, st->dims, st->rank, bt->dims, bt->rank)))
 		return expand_dims(l, v, bt, re, 1);

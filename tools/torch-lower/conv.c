@@ -9,6 +9,33 @@
 
 #include "lower.h"
 
+/* [B,] M x K times [B,] K x N is [B,] M x N: the declared types must
+ * agree, or linalg's would not */
+static int
+mm_shapes(L *l, Op *op)
+{
+	Type *a = ttype(l, OPND(op, 0)), *b = ttype(l, OPND(op, 1));
+	Type *r = op->res[0].type;
+	int n, i, bad;
+
+	if (!ty_static(a) || !ty_static(b) || !ty_static(r)) {
+		op_error(op, "torch-lower: '%s' needs static shapes", op->name);
+		return -1;
+	}
+	n = r->rank;
+	bad = n < 2 || a->rank != n || b->rank != n;
+	for (i = 0; !bad && i < n - 2; i++)
+		bad = a->dims[i] != r->dims[i] || b->dims[i] != r->dims[i];
+	if (!bad)
+		bad = a->dims[n - 2] != r->dims[n - 2] || b->dims[n - 1] != r->dims[n - 1] ||
+			a->dims[n - 1] != b->dims[n - 2];
+	if (bad) {
+		op_error(op, "torch-lower: '%s' operand and result shapes do not agree", op->name);
+		return -1;
+	}
+	return 0;
+}
+
 int
 lower_mm(L *l, Op *op, const void *arg)
 {
@@ -19,6 +46,8 @@ lower_mm(L *l, Op *op, const void *arg)
 	int i;
 
 	if (!bt)
+		return -1;
+	if (mm_shapes(l, op))
 		return -1;
 	for (i = 0; i < 2; i++)
 		v[i] = convert_tensor(l, get(l, OPND(op, i)), dtype_of(l, OPND(op, i)), acc);
@@ -131,6 +160,51 @@ flip_spatial(L *l, Value *w)
 	return gen_end(l, &g, 1, &g.arg[0]);
 }
 
+/* PyTorch's shape rules for convolution, so that a wrong declared type
+ * is an error here rather than a read out of bounds */
+static int
+conv_shapes(L *l, Op *op, int64_t G, int tr, const int64_t *s, const int64_t *p,
+	const int64_t *d, const int64_t *opad)
+{
+	Type *it = ttype(l, OPND(op, 0)), *wt = ttype(l, OPND(op, 1));
+	Type *rtt = op->res[0].type;
+	int ns = it->rank - 2, i;
+	int64_t C = it->dims[1], F = rtt->dims[1];
+
+	if (G <= 0) {
+		op_error(op, "torch-lower: convolution needs groups > 0, not %lld", (long long)G);
+		return -1;
+	}
+	for (i = 0; i < ns; i++)
+		if (s[i] <= 0 || d[i] <= 0 || p[i] < 0 || opad[i] < 0 ||
+				(tr && opad[i] >= s[i] && opad[i] >= d[i])) {
+			op_error(op, "torch-lower: convolution has a bad stride, padding, "
+				"dilation or output padding");
+			return -1;
+		}
+	int bad = rtt->rank != it->rank || rtt->dims[0] != it->dims[0] ||
+		C % G || F % G || (tr ? wt->dims[0] != C || wt->dims[1] * G != F :
+			wt->dims[0] != F || wt->dims[1] * G != C);
+	for (i = 0; !bad && i < ns; i++) {
+		int64_t H = it->dims[2 + i], K = wt->dims[2 + i], O;
+		if (tr)
+			O = (H - 1) * s[i] - 2 * p[i] + d[i] * (K - 1) + opad[i] + 1;
+		else
+			O = (H + 2 * p[i] - d[i] * (K - 1) - 1) / s[i] + 1;
+		bad = K <= 0 || (!tr && H + 2 * p[i] < d[i] * (K - 1) + 1) || O != rtt->dims[2 + i];
+	}
+	if (!bad && !is_none(OPND(op, 2))) {
+		Type *bt = ttype(l, OPND(op, 2));
+		bad = !ty_static(bt) || bt->rank != 1 || bt->dims[0] != F;
+	}
+	if (bad) {
+		op_error(op, "torch-lower: convolution input, weight, bias and result shapes "
+			"do not agree");
+		return -1;
+	}
+	return 0;
+}
+
 int
 lower_conv(L *l, Op *op, const void *arg)
 {
@@ -158,11 +232,13 @@ lower_conv(L *l, Op *op, const void *arg)
 	N = it->dims[0];
 	C = it->dims[1];
 	F = rtt->dims[1];
-	FG = F / G;
 	for (i = 0; i < ns; i++) {
 		K[i] = wt->dims[2 + i];
 		O[i] = rtt->dims[2 + i];
 	}
+	if (conv_shapes(l, op, G, tr, s, p, d, opad))
+		return -1;
+	FG = F / G;
 	in = convert_tensor(l, get(l, OPND(op, 0)), it->elem, acc);
 	w = convert_tensor(l, get(l, OPND(op, 1)), wt->elem, acc);
 	if (tr)
@@ -254,6 +330,8 @@ lower_conv(L *l, Op *op, const void *arg)
 	Value *y = ar(l, "add", acc, g.arg[2], ar(l, "mul", acc, g.arg[0], g.arg[1]));
 	out = gen_end(l, &g, 1, &y);
 	out = reshape_to(l, out, tensor_of(l->c, 2 + ns, rtt->dims, acc));
+	if (!out)
+		return -1;
 
 	/* bias, broadcast over dim 1 */
 	if (!is_none(OPND(op, 2))) {

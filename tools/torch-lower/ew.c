@@ -497,6 +497,11 @@ lower_ew(L *l, Op *op, const void *arg)
 	}
 	rt = rtt->elem;
 	ct = compute_type(c, e->mode == M_PROMOTE ? result_type(l, op, e->nargs) : rt);
+	if (is_float(ct) && (e->body == b_bitwise_not || !strncmp(op->name, "torch.aten.bitwise_", 19))) {
+		op_error(op, "torch-lower: '%s' is only defined for integer and bool tensors",
+			op->name);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		Value *v = OPND(op, i);
 		slot[i] = -1;
@@ -504,7 +509,13 @@ lower_ew(L *l, Op *op, const void *arg)
 		if (!is_tensor(l, v))
 			continue;
 		Type *t = ttype(l, v);
-		if (!t->ranked || t->rank > bt->rank) {
+		int bad = !t->ranked || t->rank > bt->rank;
+		/* dims align to the right: each is the result's or 1 */
+		for (k = 0; !bad && k < t->rank; k++) {
+			int64_t a = t->dims[k], r_ = bt->dims[bt->rank - t->rank + k];
+			bad = a != r_ && a != 1 && a != DYN && r_ != DYN;
+		}
+		if (bad) {
 			op_error(op, "torch-lower: operand %d of '%s' does not broadcast", i, op->name);
 			return -1;
 		}

@@ -59,8 +59,13 @@ lower_index_select(L *l, Op *op, const void *arg)
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
-	if (r == 0) {
-		op_error(op, "torch-lower: index_select of a 0-d tensor");
+	if (r == 0 && st->rank == 0) {
+		/* PyTorch gives self back, whatever the (in-range) index */
+		set(l, RES(op, 0), src);
+		return 0;
+	}
+	if (r != st->rank || ix->type->rank > 1) {
+		op_error(op, "torch-lower: '%s' result and index shapes do not fit self", op->name);
 		return -1;
 	}
 	maps[0] = map_sel(l, r, ix->type->rank, &d);
@@ -87,9 +92,19 @@ lower_gather(L *l, Op *op, const void *arg)
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
+	/* the result has the index's shape; off dim d it fits in self */
+	int bad = ix->type->rank != r || (st->rank ? r != st->rank : r > 1);
+	for (i = 0; i < r && !bad; i++)
+		bad = ix->type->dims[i] != bt->dims[i] ||
+			(st->rank && i != d && bt->dims[i] > st->dims[i]);
+	if (bad) {
+		op_error(op, "torch-lower: '%s' index shape does not fit self", op->name);
+		return -1;
+	}
 	maps[0] = maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
-	for (i = 0; i < r; i++)
+	/* a 0-d self has the one element every (in-range) index names */
+	for (i = 0; i < r && st->rank; i++)
 		idx[i] = i == d ? wrap_index(l, g.arg[0], st->dims[d]) : lindex(l, i);
 	Value *y = extract(l, src, idx);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
@@ -282,9 +297,21 @@ lower_scatter(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
 		return -1;
+	int bad = xt->rank != r;
+	for (i = 0; i < r && !bad; i++)
+		bad = i != e.d && xt->dims[i] > st->dims[i];
+	if (!strcmp(arg, "value") ? 0 : !ty_static(ttype(l, OPND(op, 3))) ||
+			ttype(l, OPND(op, 3))->rank != r)
+		bad = 1;
+	for (i = 0; i < r && !bad && strcmp(arg, "value"); i++)
+		bad = xt->dims[i] > ttype(l, OPND(op, 3))->dims[i];
+	if (bad) {
+		op_error(op, "torch-lower: '%s' index shape does not fit self and src", op->name);
+		return -1;
+	}
 	e.r = r;
 	e.ixarg = 0;
-	e.size = st->dims[e.d];
+	e.size = r ? st->dims[e.d] : 1;   /* a 0-d self has one place */
 	for (i = 0; i < r; i++)
 		ids[i] = r + i;
 	ins[0] = get(l, OPND(op, 2));

@@ -136,6 +136,10 @@ AffExpr *add_(L *l, AffExpr *a, AffExpr *b);
 AffExpr *mul_(L *l, AffExpr *a, int64_t k);
 AffMap *map_of(L *l, int nloops, int nres, AffExpr **res);
 
+/* The lowered module against mlir-opt's rules for what the lowerings
+ * build (check.c); -1 after an error at the op. */
+int lower_check(Op *m);
+
 /* ---- the lowerings, by family ---- */
 
 int lower_ew(L *l, Op *op, const void *arg);        /* ew.c */

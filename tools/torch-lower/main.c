@@ -135,6 +135,8 @@ check_constants(L *l, Op *op)
 		Op *d = v->def;
 		if (is_tensor(l, v) || sc_kind(v) != K_OTHER)
 			continue;
+		if (d && op_is(d, "torch.constant.device"))
+			continue;   /* full's and arange's device: there is one */
 		if (d && op_is(d, "torch.prim.ListConstruct")) {
 			for (k = 0; k < d->nopnds; k++) {
 				Value *e = OPND(d, k);
@@ -182,8 +184,18 @@ lower_op(L *l, Op *op)
 		}
 		return 0;
 	}
-	if ((row = lower_lookup(op->name)))
-		return check_constants(l, op) ? -1 : row->fn(l, op, row->arg);
+	if ((row = lower_lookup(op->name))) {
+		int errs = diag_errors;
+		if (check_constants(l, op))
+			return -1;
+		if (row->fn(l, op, row->arg) == 0)
+			return 0;
+		/* every refusal says why, at the op */
+		if (diag_errors == errs)
+			op_error(op, "torch-lower: cannot lower '%s' with these operand and "
+				"result types", op->name);
+		return -1;
+	}
 	if (op_is(op, "torch.operator")) {
 		Attr *n = op_attr(op, "name");
 		op_error(op, "torch-lower: no lowering for 'torch.%s'",
@@ -325,7 +337,7 @@ process(const char *name, const char *text, size_t len, const Opts *o)
 		goto done;
 	if (lower_module(c, m) != 0 || diag_errors)
 		goto done;
-	if (verify(m) != 0) {
+	if (verify(m) != 0 || lower_check(m) != 0) {
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}

@@ -31,6 +31,8 @@ ident(L *l, Type *d, int mx)
 		return cst_d(l, 0, d);
 	if (is_float(d))
 		return cst_f(l, -INFINITY, d);
+	if (is_unsigned(d))
+		return cst_i(l, 0, belem(l->c, d));
 	return cst_i(l, d->width == 64 ? INT64_MIN : -(INT64_C(1) << (d->width - 1)),
 		belem(l->c, d));
 }
@@ -177,6 +179,35 @@ window(L *l, Op *op, Win *w, Type *it)
 	return 0;
 }
 
+/* PyTorch's pooling_output_shape, so that a wrong declared type is an
+ * error rather than windows read from the wrong place */
+static int
+check_win(L *l, Op *op, const Win *w, int ceil)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		int64_t K = w->K[i], s = w->s[i], p = w->p[i], d = w->d[i], H = w->H[i], O;
+		if (K <= 0 || s <= 0 || d <= 0 || p < 0 || 2 * p > K) {
+			op_error(op, "torch-lower: '%s' has a bad kernel size, stride, padding "
+				"or dilation", op->name);
+			return -1;
+		}
+		int64_t span = H + 2 * p - d * (K - 1) - 1;
+		O = (span + (ceil ? s - 1 : 0)) / s + 1;
+		if (span < 0)
+			O = 0;
+		if (ceil && O > 0 && (O - 1) * s >= H + p)
+			O--;
+		if (O != w->O[i]) {
+			op_error(op, "torch-lower: '%s' result shape does not agree with its "
+				"window", op->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 finish(L *l, Op *op, int i, Value *v, Type *from)
 {
@@ -197,7 +228,7 @@ lower_maxpool(L *l, Op *op, const void *arg)
 
 	if (window(l, op, &w, it) || ints2(l, op, 1, w.K, 1, 1) ||
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0) ||
-			ints2(l, op, 4, w.d, 1, 1))
+			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, sc_i(OPND(op, 5)) != 0))
 		return -1;
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 1, want, &vals, &idxs))
 		return -1;
@@ -212,16 +243,19 @@ divide(L *l, Value *v, Type *acc, const double *tab, int64_t oh, int64_t ow)
 	Ctx *c = l->c;
 	int64_t d[2] = { oh, ow }, n = oh * ow, i;
 	int r = v->type->rank, s[2] = { r - 2, r - 1 };
-	Type *tt = ty_tensor(c, 2, d, acc);
-	size_t es = elem_size(acc);
+	Type *tt = ty_tensor(c, 2, d, belem(c, acc));
+	size_t es = elem_size(tt->elem);
 	uint8_t *buf = arena_alloc(c, (size_t)n * es);
 
 	for (i = 0; i < n; i++) {
-		if (acc->kind == TY_F64)
+		if (acc->kind == TY_F64) {
 			memcpy(buf + i * es, &tab[i], es);
-		else {
+		} else if (is_float(acc)) {
 			float f = (float)tab[i];
 			memcpy(buf + i * es, &f, es);
+		} else {
+			int64_t k = (int64_t)tab[i];
+			memcpy(buf + i * es, &k, es);
 		}
 	}
 	Op *k = emit(l, "arith.constant", 0, NULL, 1, &tt);
@@ -230,7 +264,8 @@ divide(L *l, Value *v, Type *acc, const double *tab, int64_t oh, int64_t ow)
 	AffMap *maps[3] = { map_id(l, r), map_sel(l, r, 2, s), map_id(l, r) };
 	Gen g;
 	gen_begin(l, &g, 2, ins, 1, &out, maps, r, NULL);
-	Value *y = bin(l, "arith.divf", g.arg[0], g.arg[1]);
+	/* integers truncate toward zero, as PyTorch's int64 kernel does */
+	Value *y = ar(l, "div", acc, g.arg[0], g.arg[1]);
 	return gen_end(l, &g, 1, &y);
 }
 
@@ -248,7 +283,20 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0))
 		return -1;
 	w.d[0] = w.d[1] = 1;
+	if (check_win(l, op, &w, sc_i(OPND(op, 4)) != 0))
+		return -1;
 	inc = sc_i(OPND(op, 5)) != 0;
+	/* PyTorch averages floats and, truncating, int64 only */
+	if (!is_float(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
+			!is_unsigned(it->elem))) {
+		op_error(op, "torch-lower: '%s' is not defined for integer or bool tensors "
+			"other than int64", op->name);
+		return -1;
+	}
+	if (op->nopnds > 6 && !is_none(OPND(op, 6)) && sc_f(OPND(op, 6)) == 0) {
+		op_error(op, "torch-lower: '%s' divisor must be not zero", op->name);
+		return -1;
+	}
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 0, 0, &sum, NULL))
 		return -1;
 	double tab[w.O[0] * w.O[1] + 1];
@@ -281,6 +329,21 @@ lower_adaptive(L *l, Op *op, const void *arg)
 
 	if (window(l, op, &w, it))
 		return -1;
+	if (!is_float(it->elem)) {
+		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
+		return -1;
+	}
+	if (w.H[0] == 0 || w.H[1] == 0) {
+		op_error(op, "torch-lower: '%s' needs a non-empty input", op->name);
+		return -1;
+	}
+	if (w.O[0] == 0 || w.O[1] == 0 || ty_numel(op->res[0].type) == 0) {
+		/* nothing to pool: the windows would divide by the size 0 */
+		for (i = 0; i < op->nres; i++)
+			set(l, RES(op, i), emit1(l, "tensor.empty", 0, NULL,
+				btensor(l->c, op->res[i].type)));
+		return 0;
+	}
 	w.adaptive = 1;
 	for (i = 0; i < 2; i++) {
 		w.s[i] = w.d[i] = 1;

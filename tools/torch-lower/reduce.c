@@ -343,18 +343,29 @@ f_sqrt(L *l, Value *a, Value *b, Type *d, const double *p)
 int
 lower_var(L *l, Op *op, const void *arg)
 {
-	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem, *acc;
 	Value *v = get(l, OPND(op, 0)), *sum, *mean, *ss;
 	int red[64], keep;
 	double n, den;
 
-	if (!ty_static(st) || red_dims(l, op, 1, st->rank, red, &keep))
+	if (!ty_static(st) || !rt || red_dims(l, op, 1, st->rank, red, &keep))
 		return -1;
+	if (!is_float(st->elem) || !is_float(rt)) {
+		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
+		return -1;
+	}
+	/* Both sums in f64 for f32 (and f16, bf16): an f32 mean that is off
+	 * by a few ulps of a large sum shifts every deviation, and the
+	 * squared error swamps the variance of long reductions. */
+	acc = compute_type(l->c, rt);
+	if (acc->kind == TY_F32)
+		acc = dt_f64(l->c);
 	/* (self, dim, correction, keepdim): keepdim is operand 3 */
 	keep = sc_i(OPND(op, 3)) != 0;
 	n = (double)count(st, red);
 	den = n - (is_none(OPND(op, 2)) ? 1 : sc_f(OPND(op, 2)));
+	if (den < 0)
+		den = 0;   /* PyTorch's max(0, N - correction) */
 	sum = reduce(l, v, st->elem, red, "sum", acc, NULL, NULL);
 	mean = map2(l, sum, NULL, NULL, 0, acc, acc, f_scale, &n);
 	ss = sqdev_sum(l, v, st->elem, mean, red, acc);

@@ -4,6 +4,7 @@
  * insert_slice into a filled tensor, and the index shuffles (flip, roll,
  * repeat, broadcast) linalg.generic with affine indexing maps.
  */
+#include <math.h>
 #include <string.h>
 
 #include "lower.h"
@@ -27,6 +28,20 @@ static Value *
 self_of(L *l, Op *op)
 {
 	return get(l, OPND(op, 0));
+}
+
+/* The result has self's dims in the order perm gives (NULL: the same). */
+static int
+same_dims(L *l, Op *op, Type *bt, const int64_t *perm)
+{
+	Type *st = ttype(l, OPND(op, 0));
+	int i, bad = !ty_static(st) || st->rank != bt->rank;
+
+	for (i = 0; !bad && i < bt->rank; i++)
+		bad = bt->dims[i] != st->dims[perm ? perm[i] : i];
+	if (bad)
+		op_error(op, "torch-lower: '%s' result shape does not fit its operand", op->name);
+	return bad ? -1 : 0;
 }
 
 static int
@@ -79,6 +94,10 @@ lower_permute(L *l, Op *op, const void *arg)
 			return -1;
 		perm[i] = d;
 	}
+	if (same_dims(l, op, bt, perm))
+		return -1;
+	if (n == 0)   /* linalg.transpose needs a loop */
+		return done(l, op, self_of(l, op));
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
@@ -100,6 +119,8 @@ lower_transpose(L *l, Op *op, const void *arg)
 		perm[i] = i;
 	perm[a] = b;
 	perm[b] = a;
+	if (same_dims(l, op, bt, perm))
+		return -1;
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
@@ -125,9 +146,17 @@ lower_expand(L *l, Op *op, const void *arg)
 
 	if (!bt)
 		return -1;
-	if (st->rank > bt->rank) {
+	if (!ty_static(st) || st->rank > bt->rank) {
 		op_error(op, "torch-lower: cannot expand to fewer dimensions");
 		return -1;
+	}
+	for (int i = 0; i < st->rank; i++) {
+		int64_t a = st->dims[i], r = bt->dims[bt->rank - st->rank + i];
+		if (a != r && a != 1) {
+			op_error(op, "torch-lower: cannot expand size %lld to %lld",
+				(long long)a, (long long)r);
+			return -1;
+		}
 	}
 	return done(l, op, gather_map(l, self_of(l, op), bt, map_bcast(l, bt->rank, st, bt)));
 }
@@ -184,6 +213,16 @@ slice_dim(L *l, Value *v, Type *bt, int d, int64_t start, int64_t len, int64_t s
 	off[d] = start;
 	sz[d] = len;
 	st[d] = step;
+	/* in bounds, and the result is the slice (select drops dim d) */
+	int bad = start < 0 || len < 0 || (len && start + (len - 1) * step >= t->dims[d]) ||
+		(bt->rank != t->rank && bt->rank != t->rank - 1);
+	for (i = 0; i < bt->rank && !bad; i++)
+		bad = bt->dims[i] != sz[bt->rank == t->rank || i < d ? i : i + 1];
+	if (bad) {
+		op_error(l->op, "torch-lower: '%s' is out of range or its result shape "
+			"does not fit", l->op->name);
+		return NULL;
+	}
 	return extract_slice(l, v, bt, off, sz, st);
 }
 
@@ -276,11 +315,22 @@ lower_cat(L *l, Op *op, const void *arg)
 			op_error(op, "torch-lower: 'torch.aten.cat' needs static shapes");
 			return -1;
 		}
-		if (t->rank != bt->rank)   /* legacy: empty 1-D tensors are skipped */
-			continue;
+		if (t->rank == 1 && t->dims[0] == 0 && bt->rank != 1)
+			continue;   /* legacy: empty 1-D tensors are skipped */
+		int bad = t->rank != bt->rank;
+		for (int k = 0; k < bt->rank && !bad; k++)
+			bad = k != d && t->dims[k] != bt->dims[k];
+		if (bad || off[d] + t->dims[d] > bt->dims[d]) {
+			op_error(op, "torch-lower: 'torch.aten.cat' operand %d does not fit the result", i);
+			return -1;
+		}
 		v = convert_tensor(l, v, t->elem, rt);
 		out = insert_slice(l, v, out, off, st);
 		off[d] += t->dims[d];
+	}
+	if (off[d] != bt->dims[d]) {
+		op_error(op, "torch-lower: 'torch.aten.cat' operands do not fill the result");
+		return -1;
 	}
 	return done(l, op, out);
 }
@@ -293,11 +343,13 @@ lower_flip(L *l, Op *op, const void *arg)
 	int64_t dims[64];
 	int n, i, d;
 
-	if (!bt)
+	if (!bt || same_dims(l, op, bt, NULL))
 		return -1;
 	for (i = 0; i < bt->rank; i++)
 		e[i] = d_(l, i);
 	n = list_ints(OPND(op, 1), dims, 64);
+	if (bt->rank == 0 && n >= 0)   /* a 0-d tensor flips to itself */
+		return done(l, op, self_of(l, op));
 	for (i = 0; i < n; i++) {
 		if ((d = norm_dim(l, dims[i], bt->rank)) < 0)
 			return -1;
@@ -317,7 +369,7 @@ lower_roll(L *l, Op *op, const void *arg)
 	Value *v = self_of(l, op);
 	Type *work = bt;
 
-	if (!bt)
+	if (!bt || same_dims(l, op, bt, NULL))
 		return -1;
 	ns = list_ints(OPND(op, 1), shifts, 64);
 	nd = list_ints(OPND(op, 2), dims, 64);
@@ -328,7 +380,8 @@ lower_roll(L *l, Op *op, const void *arg)
 	if (!nd) {   /* roll the flattened tensor */
 		int64_t n = ty_numel(bt);
 		work = ty_tensor(l->c, 1, &n, bt->elem);
-		v = reshape_to(l, v, work);
+		if (!(v = reshape_to(l, v, work)))
+			return -1;
 		dims[0] = 0;
 		nd = 1;
 	}
@@ -339,6 +392,8 @@ lower_roll(L *l, Op *op, const void *arg)
 		if ((d = norm_dim(l, dims[i], work->rank)) < 0)
 			return -1;
 		k = work->dims[d];
+		if (k == 0)   /* nothing to move along an empty dim */
+			continue;
 		int64_t s = ((shifts[i] % k) + k) % k;
 		e[d] = aff_bin(l->c, AFF_MOD, add_(l, e[d], c_(l, k - s)), c_(l, k));
 	}
@@ -351,12 +406,25 @@ lower_repeat(L *l, Op *op, const void *arg)
 {
 	Type *bt = result_bt(l, op, 0), *st = ttype(l, OPND(op, 0));
 	AffExpr *e[64];
-	int k, R, r;
+	int64_t reps[64];
+	int k, R, r, n;
 
 	if (!bt || !ty_static(st))
 		return -1;
 	R = bt->rank;
 	r = st->rank;
+	n = list_ints(OPND(op, 1), reps, 64);
+	int bad = n != R || r > R;
+	for (k = 0; k < R && !bad; k++) {
+		int64_t d = k < R - r ? 1 : st->dims[k - (R - r)];
+		bad = reps[k] < 0 || bt->dims[k] != reps[k] * d;
+	}
+	if (bad) {
+		op_error(op, "torch-lower: 'torch.aten.repeat' repeats and result shape do not agree");
+		return -1;
+	}
+	if (ty_numel(bt) == 0)   /* nothing to read (and no `mod 0`) */
+		return done(l, op, empty(l, bt, NULL));
 	for (k = 0; k < r; k++) {
 		int i = k + R - r;
 		e[k] = st->dims[k] == 1 ? c_(l, 0) :
@@ -402,6 +470,13 @@ lower_pad(L *l, Op *op, const void *arg)
 		}
 		lo[d] = a;
 	}
+	for (i = 0; i < r; i++)
+		if (sz[i] < 0 || bt->rank != r || bt->dims[i] != lo[i] + sz[i] +
+				(r - 1 - i < n / 2 && pad[2 * (r - 1 - i) + 1] > 0 ?
+				pad[2 * (r - 1 - i) + 1] : 0)) {
+			op_error(op, "torch-lower: pads and result shape do not agree with the input");
+			return -1;
+		}
 	if (cut)
 		v = extract_slice(l, v, tensor_of(l->c, r, sz, st->elem), off, sz, str);
 	out = filled(l, bt, cst_of(l, OPND(op, 2), st->elem));
@@ -430,6 +505,18 @@ lower_refpad(L *l, Op *op, const void *arg)
 	if (n < 0 || n % 2 || n / 2 > r) {
 		op_error(op, "torch-lower: expected constant pads");
 		return -1;
+	}
+	for (i = 0; i < r; i++) {
+		int k = r - 1 - i;   /* pad pairs count from the last dim */
+		int64_t a = k < n / 2 ? pad[2 * k] : 0, b = k < n / 2 ? pad[2 * k + 1] : 0;
+		int64_t W = st->dims[i];
+		/* PyTorch's limits: reflection stays inside, replication needs an edge */
+		if (bt->rank != r || bt->dims[i] != W + a + b ||
+				(k < n / 2 && (reflect ? a >= W || b >= W : W == 0))) {
+			op_error(op, "torch-lower: '%s' pads and result shape do not fit the input",
+				op->name);
+			return -1;
+		}
 	}
 	m = map_id(l, r);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, r, NULL);
@@ -496,7 +583,17 @@ lower_arange(L *l, Op *op, const void *arg)
 	Gen g;
 	Value *y;
 
-	if (!bt || bt->rank != 1 || !(out = empty(l, bt, NULL)))
+	if (!bt || bt->rank != 1)
+		return -1;
+	/* PyTorch's length: ceil((end - start) / step), in double */
+	double st0 = sc_f(OPND(op, 0)), en = sc_f(OPND(op, 1)), sp = sc_f(OPND(op, 2));
+	double len = sp != 0 ? ceil((en - st0) / sp) : -1;
+	if (sp == 0 || len < 0 || (len < 0 ? 0 : len) != (double)bt->dims[0]) {
+		op_error(op, "torch-lower: 'torch.aten.arange.start_step' range and result "
+			"length do not agree");
+		return -1;
+	}
+	if (!(out = empty(l, bt, NULL)))
 		return -1;
 	m = map_id(l, 1);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, 1, NULL);

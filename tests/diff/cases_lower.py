@@ -1,0 +1,148 @@
+"""Regression cases: torch-lower (see regress.py)."""
+import torch
+import torch.nn.functional as F
+from cases import case
+
+
+@case
+def var_long_offset():
+    # two-pass variance: an f32 mean of a long reduction is off by enough
+    # to swamp the variance; the sums accumulate in f64
+    return (lambda x: x.var()), [torch.rand(3000000) + 1000]
+
+
+@case
+def std_dim_long_offset():
+    return (lambda x: x.std(0)), [torch.rand(3000000, 1) + 1000]
+
+
+@case
+def var_dim_keepdim_biased_long():
+    return (lambda x: torch.var(x, 1, unbiased=False, keepdim=True)), \
+        [torch.rand(2, 1000003) + 500]
+
+
+@case
+def var_f16():
+    return (lambda x: x.var(1)), [torch.rand(3, 5000).half() + 100]
+
+
+@case
+def var_correction_past_n():
+    # PyTorch divides by max(0, N - correction)
+    return (lambda x: torch.var(x, None, correction=3)), [torch.tensor([1.0, 2.0])]
+
+
+@case
+def avg_pool_int64():
+    # int64 averages truncate toward zero (arith.divf on integers before)
+    return (lambda x: F.avg_pool2d(x, 2)), [torch.randint(-9, 10, (2, 2, 5, 5))]
+
+
+@case
+def avg_pool_int64_padded():
+    return (lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False,
+                                   ceil_mode=True)), [torch.randint(-9, 10, (2, 2, 5, 5))]
+
+
+@case
+def avg_pool_int64_divisor():
+    return (lambda x: F.avg_pool2d(x, 2, divisor_override=3)), \
+        [torch.randint(-9, 10, (1, 2, 4, 4))]
+
+
+@case
+def roll_empty_dim():
+    # the shift was taken modulo the size 0 (SIGFPE)
+    return (lambda x: torch.roll(x, 1, 1)), [torch.randn(3, 0)]
+
+
+@case
+def roll_empty_flattened():
+    # the flattening reshape of an empty tensor had no reassociation
+    return (lambda x: torch.roll(x, 2)), [torch.randn(0, 3)]
+
+
+@case
+def gather_from_0d():
+    # a 0-d self has no dims to index (SIGSEGV)
+    return (lambda x, i: torch.gather(x, 0, i)), [torch.tensor(2.0), torch.tensor([0, 0])]
+
+
+@case
+def view_of_empty():
+    return (lambda x: x.reshape(3, 0, 2)), [torch.randn(0, 6)]
+
+
+
+@case
+def flip_0d():
+    # flip of a 0-d tensor read the dims of a rank-0 type (SIGSEGV)
+    return (lambda x: x.flip(0)), [torch.tensor(2.0)]
+
+
+@case
+def index_select_0d():
+    # PyTorch gives the 0-d self back; it was refused
+    return (lambda x: torch.index_select(x, 0, torch.tensor([0]))), [torch.tensor(2.0)]
+
+
+@case
+def repeat_empty():
+    # repeat of an empty dim indexed with `mod 0`
+    return (lambda x: x.repeat(2, 1, 1)), [torch.randn(3, 0)]
+
+
+@case
+def full_with_device():
+    # full's device operand (torch.constant.device) was "not a constant"
+    return (lambda x: x + torch.full((2, 3), 7, dtype=torch.int64)), \
+        [torch.randint(0, 4, (2, 3))]
+
+
+@case
+def arange_float_step():
+    return (lambda x: x + torch.arange(-3, 9, 2.5)[:4]), [torch.randn(4)]
+
+
+@case
+def arange_negative_step():
+    return (lambda x: x + torch.arange(10, 2, -3)), [torch.randint(0, 4, (3,))]
+
+
+@case
+def reflection_pad_negative():
+    # negative reflection pads crop, as PyTorch allows
+    return (lambda x: F.pad(x, (-1, 2), mode="reflect")), [torch.randn(2, 3, 5)]
+
+
+@case
+def replication_pad_negative():
+    return (lambda x: F.pad(x, (-2, 1, 0, 3), mode="replicate")), [torch.randn(1, 2, 5, 6)]
+
+
+@case
+def float_to_int16_wraps():
+    # PyTorch converts through int32 and wraps; a direct fptosi to i16
+    # was poison out of range (70000.0 came out 70000 after a widening)
+    return (lambda x: x.to(torch.int16).to(torch.int32)), \
+        [torch.tensor([-1.0, 300.0, 70000.0, -129.5, 255.9, 3.7, -3.7, 0.0])]
+
+
+@case
+def float_to_uint8_wraps():
+    return (lambda x: x.to(torch.uint8).to(torch.int32)), \
+        [torch.tensor([-1.0, 300.0, -129.5, 255.9, 3.7, 0.0])]
+
+
+@case
+def scatter_0d():
+    # a 0-d self has no dims to size the index by (SIGSEGV)
+    return (lambda x, i, s: x.scatter(0, i, s)), \
+        [torch.tensor(1.0), torch.tensor(0), torch.tensor(5.0)]
+
+
+@case
+def scatter_add_0d():
+    return (lambda x, i, s: x.scatter_add(0, i, s)), \
+        [torch.tensor(1.0), torch.tensor(0), torch.tensor(5.0)]

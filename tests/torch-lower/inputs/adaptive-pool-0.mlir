@@ -1,0 +1,9 @@
+module {
+  func.func @main(%arg0: !torch.vtensor<[1,2,5,5],f32>) -> !torch.vtensor<[1,2,0,3],f32> {
+    %int0 = torch.constant.int 0
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.ListConstruct %int0, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.adaptive_avg_pool2d %arg0, %0 : !torch.vtensor<[1,2,5,5],f32>, !torch.list<int> -> !torch.vtensor<[1,2,0,3],f32>
+    return %1 : !torch.vtensor<[1,2,0,3],f32>
+  }
+}
