@@ -294,6 +294,151 @@ num_to_tensor(B *b, Op *op)
 	return 1;
 }
 
+/* ---- writes into views (from functionalization) ---- */
+
+/* index_put(self, [None]*dim + [idx], src): the rows idx of dimension
+ * dim of self replaced by src; idx is int64 [k] (src's size k at dim). */
+static Value *
+put_rows(B *b, Value *self, int64_t dim, Value *idx, Value *src)
+{
+	Value *e[TORCH_MAXRANK];
+	Type *lt;
+	Op *l;
+	int i;
+
+	for (i = 0; i < dim; i++)
+		e[i] = b_none(b);
+	e[dim] = idx;
+	lt = ty_torch_list(b->c, ty_torch_optional(b->c, ty_vtensor(b->c, -1, NULL, NULL)));
+	l = op_new(b->c, "torch.prim.ListConstruct", (int)dim + 1, e, 1, &lt, 0, b->loc);
+	op_insert_before(b->at, l);
+	return b_op(b, "aten.index_put", 4, (Value *[]){self, RES(l, 0), src, b_bool(b, 0)});
+}
+
+static Value *
+arange(B *b, int64_t start, int64_t end, int64_t step)
+{
+	Value *v[7] = {b_int(b, start), b_int(b, end), b_int(b, step),
+		b_int(b, dt_code(dt_i64(b->c))), b_none(b), b_none(b), b_none(b)};
+
+	return b_op(b, "aten.arange.start_step", 7, v);
+}
+
+/* slice_scatter(self, src, dim, start, end, step): self with
+ * self[dim, start:end:step] = src, as index_put of an arange. */
+static int
+slice_scatter(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *src = OPND(op, 1);
+	Type *st = self->type;
+	int64_t dim, start = 0, end = INT64_MAX, step = 1, n;
+	int r = tt_rank(st);
+
+	if (r < 0 || !tv_int(OPND(op, 2), &dim) || (dim = tt_dim(dim, r)) < 0
+	    || st->dims[dim] == DYN || !tv_int(OPND(op, 5), &step) || step < 1
+	    || (!tv_none(OPND(op, 3)) && !tv_int(OPND(op, 3), &start))
+	    || (!tv_none(OPND(op, 4)) && !tv_int(OPND(op, 4), &end))
+	    || tt_dtype(st) != tt_dtype(src->type) || tt_rank(src->type) != r)
+		return 0;
+	n = st->dims[dim];
+	if (start < 0)
+		start = start < -n ? 0 : start + n;
+	if (end < 0)
+		end = end < -n ? 0 : end + n;
+	start = start > n ? n : start;
+	end = end > n ? n : end < start ? start : end;
+	if (start == end) {
+		d_done(b, op, self);
+		return 1;
+	}
+	if (start == 0 && end == n && step == 1 && src->type == st) {
+		d_done(b, op, src);
+		return 1;
+	}
+	d_done(b, op, put_rows(b, self, dim, arange(b, start, end, step), src));
+	return 1;
+}
+
+/* select_scatter(self, src, dim, index): src unsqueezed at dim, put at
+ * the one row index. */
+static int
+select_scatter(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *src = OPND(op, 1);
+	Type *st = self->type;
+	int64_t dim, index, n;
+	int r = tt_rank(st);
+
+	if (r < 1 || !tv_int(OPND(op, 2), &dim) || (dim = tt_dim(dim, r)) < 0
+	    || st->dims[dim] == DYN || !tv_int(OPND(op, 3), &index)
+	    || tt_dtype(st) != tt_dtype(src->type) || tt_rank(src->type) != r - 1)
+		return 0;
+	n = st->dims[dim];
+	if (index < -n || index >= n)
+		return 0;
+	if (index < 0)
+		index += n;
+	src = b_op2(b, "aten.unsqueeze", src, b_int(b, dim));
+	d_done(b, op, put_rows(b, self, dim, arange(b, index, index + 1, 1), src));
+	return 1;
+}
+
+/* index_put(self, [mask], v, accumulate) with one boolean mask over
+ * self's leading dimensions and a single value: where(mask, v, self)
+ * (v added to self when accumulating).  Other boolean indices have a
+ * data-dependent count and are left for the contract check to refuse. */
+static int
+index_put_mask(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *v = OPND(op, 2), **e, *m;
+	Type *st = self->type, *dt = tt_dtype(st), *mt;
+	int acc, r = tt_rank(st), i;
+	int64_t one = 1;
+
+	if (tv_list(OPND(op, 1), &e) != 1 || !tv_bool(OPND(op, 3), &acc) || !dt || r < 0)
+		return 0;
+	m = e[0];
+	if (m->def && !strcmp(m->def->name, "torch.derefine"))
+		m = OPND(m->def, 0);
+	mt = m->type;
+	if (!tt_is(mt) || !tt_dtype(mt) || !dt_isbool(tt_dtype(mt)) || tt_rank(mt) < 0
+	    || tt_rank(mt) > r || !ty_static(mt) || !ty_static(st))
+		return 0;
+	for (i = 0; i < mt->rank; i++)
+		if (mt->dims[i] != st->dims[i])
+			return 0;
+	/* one value for every selected element: 0-dim or [1] */
+	if (!tt_is(v->type) || tt_rank(v->type) < 0 || !ty_static(v->type))
+		return 0;
+	for (i = 0; i < v->type->rank; i++)
+		one *= v->type->dims[i];
+	if (one != 1 || v->type->rank > 1)
+		return 0;
+	if (v->type->rank == 1)
+		v = d_view(b, v, 0, NULL);
+	for (i = mt->rank; i < r; i++)
+		m = b_op2(b, "aten.unsqueeze", m, b_int(b, i));
+	v = to_dtype(b, v, dt);
+	if (acc)
+		v = d_add(b, self, v);
+	d_done(b, op, b_op3(b, "aten.where.self", m, v, self));
+	return 1;
+}
+
+/* fill.Tensor(x, v): v (0-dim) broadcast to x's shape, in x's dtype. */
+static int
+fill_tensor(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *v = OPND(op, 1);
+	Type *dt = tt_dtype(self->type);
+
+	if (!dt || dt_code(dt) < 0 || tt_rank(self->type) < 0 || tt_rank(v->type) != 0)
+		return 0;
+	v = to_dtype(b, v, dt);
+	d_done(b, op, b_op3(b, "aten.expand", v, d_shape(b, self), b_bool(b, 0)));
+	return 1;
+}
+
 /* ---- lists ---- */
 
 /* ListUnpack of split/chunk/unbind: slices (or selects) of the input. */
@@ -370,6 +515,8 @@ const Decomp decomp_misc[] = {
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
 	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},
+	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
+	{"aten.fill.Tensor", fill_tensor}, {"aten.index_put", index_put_mask},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
 	{"aten.stack", stack},
 	{NULL, NULL},

@@ -128,6 +128,9 @@ const InferRule infer_elementwise[] = {
 	{"aten.roll", ew, UNARY}, {"aten.clamp_min", ew, UNARY}, {"aten.clamp_max", ew, UNARY},
 	{"aten.clamp", ew, UNARY}, {"aten.hardshrink", ew, UNARY}, {"aten.celu", ew, UNARY},
 	{"aten.selu", ew, UNARY}, {"aten.square", ew, UNARY}, {"aten.copy", ew, EW(1, 1, M_SELF)},
+	/* writes into self: self's shape and dtype */
+	{"aten.index_put", ew, EW(1, 1, M_SELF)}, {"aten.slice_scatter", ew, EW(1, 1, M_SELF)},
+	{"aten.select_scatter", ew, EW(1, 1, M_SELF)},
 	/* unary, made floating */
 	{"aten.exp", ew, UFLOAT}, {"aten.expm1", ew, UFLOAT}, {"aten.log", ew, UFLOAT},
 	{"aten.log1p", ew, UFLOAT}, {"aten.log2", ew, UFLOAT}, {"aten.log10", ew, UFLOAT},

@@ -1,0 +1,103 @@
+"""Regression cases: the front end, fx-export, fx-import and torch-opt
+(see regress.py)."""
+import torch
+import torch.nn.functional as F
+from cases import case
+
+
+def _slice_write(x, z):
+    y = x.clone()
+    y[:, 1:3] = z
+    return y
+
+
+@case
+def slice_copy_into_clone():
+    # copy_ into a slice of a clone: the write was dropped
+    return _slice_write, [torch.randn(4, 5), torch.randn(4, 2)]
+
+
+@case
+def pad_circular():
+    # circular padding writes into slices of a new_empty tensor
+    return (lambda x: F.pad(x, (1, 2), mode="circular")), [torch.randn(1, 2, 5)]
+
+
+def _select_write(x, z):
+    y = x.clone()
+    y[0] = z
+    return y
+
+
+@case
+def select_copy_into_clone():
+    return _select_write, [torch.randn(3, 4), torch.randn(4)]
+
+
+def _strided_write(x, z):
+    y = x.clone()
+    y[..., ::2] = z
+    return y
+
+
+@case
+def strided_slice_write():
+    return _strided_write, [torch.randn(2, 3, 5), torch.randn(2, 3, 3)]
+
+
+def _negative_write(x, z):
+    y = x * 2
+    y[1:, -3:-1] = z
+    y[-1] = 7.0
+    return y
+
+
+@case
+def negative_slice_and_fill_write():
+    return _negative_write, [torch.randn(3, 5), torch.randn(2, 2)]
+
+
+def _masked_write(x):
+    y = x.clone()
+    y[y > 0] = 0.5
+    return y
+
+
+@case
+def masked_write():
+    # y[mask] = scalar: index_put with a boolean mask, a where
+    return _masked_write, [torch.randn(3, 4)]
+
+
+def _inplace_input(x):
+    x.add_(1)
+    return x * 2
+
+
+@case
+def inplace_op_on_input():
+    return _inplace_input, [torch.randn(3, 4)]
+
+
+def _inplace_view(x):
+    y = x.clone()
+    y[1].mul_(3)
+    y.t()[0].add_(1)
+    return y
+
+
+@case
+def inplace_op_on_views():
+    return _inplace_view, [torch.randn(3, 4)]
+
+
+def _masked_add(x):
+    y = x.clone()
+    y[x[:, 0] > 0] += 2.0
+    return y
+
+
+@case(refuse="not supported by the backend contract")
+def masked_accumulate_rows():
+    # x[mask] has a data-dependent size: refused, never a wrong result
+    return _masked_add, [torch.randn(5, 3)]

@@ -1,0 +1,14 @@
+#!/usr/bin/env bats
+# The front end (fx-export, fx-import, torch-opt): cases that once gave
+# wrong results or invalid IR (cases_front.py), against PyTorch.
+load helpers
+
+@test "copy into a slice of a clone is kept" { regress slice_copy_into_clone; }
+@test "circular padding writes into slices of new_empty" { regress pad_circular; }
+@test "y[0] = z is a select_scatter" { regress select_copy_into_clone; }
+@test "a write into a strided slice" { regress strided_slice_write; }
+@test "writes into negative slices and a row fill" { regress negative_slice_and_fill_write; }
+@test "y[mask] = scalar is a where" { regress masked_write; }
+@test "y[mask] += v (data-dependent size) is refused" { regress masked_accumulate_rows; }
+@test "an in-place op on an input" { regress inplace_op_on_input; }
+@test "in-place ops on views of a clone" { regress inplace_op_on_views; }
