@@ -101,3 +101,21 @@ def _masked_add(x):
 def masked_accumulate_rows():
     # x[mask] has a data-dependent size: refused, never a wrong result
     return _masked_add, [torch.randn(5, 3)]
+
+
+def _ints(*shape):
+    return torch.randint(-5, 5, shape)
+
+
+@case
+def addmm_int_float_scales():
+    # integer addmm with float beta/alpha: PyTorch truncates the scales to
+    # int and keeps int64; the decomposition made the result float
+    return (lambda a, b, c: torch.addmm(a, b, c, beta=2.5, alpha=-1.5)), \
+        [_ints(2, 3), _ints(2, 4), _ints(4, 3)]
+
+
+@case
+def baddbmm_int32_float_scales():
+    return (lambda a, b, c: torch.baddbmm(a, b, c, beta=2.0, alpha=3.0)), \
+        [_ints(2, 2, 3).int(), _ints(2, 2, 4).int(), _ints(2, 4, 3).int()]
