@@ -276,6 +276,8 @@ num_to_tensor(B *b, Op *op)
 
 	if (!dt || t->kind != TY_TORCH_VTENSOR)
 		return 0;
+	/* always 0-dim: a literal of an unranked type does not read back */
+	t = tt_vt(b->c, 0, NULL, dt);
 	if (!tv_float(s, &f)) {
 		d_done(b, op, full(b, b_ints(b, 0, NULL), s, dt));
 		return 1;
