@@ -427,6 +427,17 @@ index_put_mask(B *b, Op *op)
 	return 1;
 }
 
+/* floor_divide(x, y), floor_divide.Scalar: div with rounding_mode "floor". */
+static int
+floor_divide(B *b, Op *op)
+{
+	int scalar = torch_is(op, "aten.floor_divide.Scalar");
+
+	d_done(b, op, b_op3(b, scalar ? "aten.div.Scalar_mode" : "aten.div.Tensor_mode",
+	    OPND(op, 0), OPND(op, 1), b_str(b, "floor")));
+	return 1;
+}
+
 /* fill.Tensor(x, v): v (0-dim) broadcast to x's shape, in x's dtype. */
 static int
 fill_tensor(B *b, Op *op)
@@ -518,7 +529,8 @@ const Decomp decomp_misc[] = {
 	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},
 	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
-	{"aten.fill.Tensor", fill_tensor}, {"aten.index_put", index_put_mask},
+	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},
+	{"aten.floor_divide.Scalar", floor_divide}, {"aten.index_put", index_put_mask},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
 	{"aten.stack", stack},
 	{NULL, NULL},

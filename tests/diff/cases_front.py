@@ -119,3 +119,36 @@ def addmm_int_float_scales():
 def baddbmm_int32_float_scales():
     return (lambda a, b, c: torch.baddbmm(a, b, c, beta=2.0, alpha=3.0)), \
         [_ints(2, 2, 3).int(), _ints(2, 2, 4).int(), _ints(2, 4, 3).int()]
+
+
+def _u8(*shape):
+    return torch.randint(0, 256, shape, dtype=torch.uint8)
+
+
+@case
+def to_uint8_result():
+    # the result was int8: values over 127 read back negative
+    return (lambda x: x.to(torch.uint8)), [torch.rand(3, 4) * 250]
+
+
+@case
+def uint8_arith():
+    # ui8 in and out; division, comparison, max, conversions unsigned
+    return (lambda x, y: ((x // 3) + (x > 100).to(torch.uint8),
+                          x.float() / 2, torch.maximum(x, y), torch.minimum(x, y),
+                          x.to(torch.int32) - 200, x < y, x.to(torch.int16) * 300,
+                          y % 7, x.sum(1), x.amax(0))), [_u8(3, 4), _u8(3, 4)]
+
+
+@case
+def uint8_with_int_and_float():
+    # promotion: ui8 with int64 is int64, with a float scalar float
+    return (lambda x, i: (x + i, x * 1.5, x - 1, x.max(), x.argmax())), \
+        [_u8(2, 5), torch.randint(-9, 9, (2, 5))]
+
+
+@case
+def floor_divide_signed():
+    # floor_divide had no decomposition; floor (not trunc) on negatives
+    return (lambda x, y, f: (torch.floor_divide(x, y), x // 3, f // 0.7)), \
+        [torch.randint(-20, 20, (3, 4)), torch.randint(1, 5, (3, 4)), torch.randn(3, 4)]

@@ -14,3 +14,7 @@ load helpers
 @test "in-place ops on views of a clone" { regress inplace_op_on_views; }
 @test "integer addmm with float scales stays integer" { regress addmm_int_float_scales; }
 @test "int32 baddbmm with float scales stays int32" { regress baddbmm_int32_float_scales; }
+@test "to(uint8) gives uint8" { regress to_uint8_result; }
+@test "uint8 inputs and outputs, unsigned arithmetic" { regress uint8_arith; }
+@test "uint8 promotion with int64 and float" { regress uint8_with_int_and_float; }
+@test "floor_divide floors on signed integers and floats" { regress floor_divide_signed; }
