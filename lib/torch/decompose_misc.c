@@ -216,6 +216,9 @@ full_dtype(B *b, Op *op)
 	return creation(b, op, OPND(op, 0), OPND(op, 1));
 }
 
+/* scalar_tensor(v, dtype, ...): a 0-dim full. */
+static int scalar_tensor(B *b, Op *op) { return creation(b, op, b_ints(b, 0, NULL), OPND(op, 0)); }
+
 /* fill.Scalar(x, v), zero(x): the contents do not matter. */
 static int fill(B *b, Op *op) { return creation(b, op, like_size(b, op), OPND(op, 1)); }
 static int zero(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_for(b, op, 0)); }
@@ -524,7 +527,7 @@ const Decomp decomp_misc[] = {
 	{"aten.zeros_like", zeros_like}, {"aten.ones_like", ones_like},
 	{"aten.empty_like", zeros_like}, {"aten.full_like", full_like},
 	{"aten.new_zeros", new_zeros}, {"aten.new_ones", new_ones}, {"aten.new_full", new_full},
-	{"aten.fill.Scalar", fill}, {"aten.zero", zero},
+	{"aten.fill.Scalar", fill}, {"aten.zero", zero}, {"aten.scalar_tensor", scalar_tensor},
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
 	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},

@@ -152,3 +152,18 @@ def floor_divide_signed():
     # floor_divide had no decomposition; floor (not trunc) on negatives
     return (lambda x, y, f: (torch.floor_divide(x, y), x // 3, f // 0.7)), \
         [torch.randint(-20, 20, (3, 4)), torch.randint(1, 5, (3, 4)), torch.randn(3, 4)]
+
+
+@case
+def clamp_int_with_float_bounds():
+    # clamp promotes self with its bounds: int64 clamped to 0.5..3.5 is
+    # float; torch-opt inferred int64 and refused the graph
+    return (lambda x: (x.clamp(0.5, 3.5), x.clamp_min(1.5), x.clamp_max(2.5),
+                       x.clamp(min=2))), [torch.randint(0, 9, (3, 4))]
+
+
+@case
+def where_int_with_float_scalar():
+    # where(c, int, 2.5) makes a scalar_tensor, which had no decomposition
+    return (lambda c, x: torch.where(c > 0, x, 2.5)), \
+        [torch.randn(3, 4), torch.randint(0, 9, (3, 4))]

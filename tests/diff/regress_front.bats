@@ -18,3 +18,5 @@ load helpers
 @test "uint8 inputs and outputs, unsigned arithmetic" { regress uint8_arith; }
 @test "uint8 promotion with int64 and float" { regress uint8_with_int_and_float; }
 @test "floor_divide floors on signed integers and floats" { regress floor_divide_signed; }
+@test "clamp of an int tensor with float bounds is float" { regress clamp_int_with_float_bounds; }
+@test "where with an int tensor and a float scalar" { regress where_int_with_float_scalar; }
