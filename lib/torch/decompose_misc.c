@@ -455,6 +455,29 @@ fill_tensor(B *b, Op *op)
 	return 1;
 }
 
+/* derefine(x) to an optional, used by list constructions only (the
+ * indices of index.Tensor and index_put): the list takes x itself, as
+ * the optional it is typed to hold; the derefine goes. */
+static int
+derefine(B *b, Op *op)
+{
+	Value *x = OPND(op, 0);
+	Use *u, *next;
+
+	(void)b;
+	if (!tt_is(x->type))
+		return 0;
+	for (u = RES(op, 0)->uses; u; u = u->next)
+		if (!op_is(u->owner, "torch.prim.ListConstruct"))
+			return 0;
+	for (u = RES(op, 0)->uses; u; u = next) {
+		next = u->next;
+		op_set_operand(u->owner, (int)(u - u->owner->opnds), x);
+	}
+	op_erase(op);
+	return 1;
+}
+
 /* ---- lists ---- */
 
 /* ListUnpack of split/chunk/unbind: slices (or selects) of the input. */
@@ -535,6 +558,7 @@ const Decomp decomp_misc[] = {
 	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},
 	{"aten.floor_divide.Scalar", floor_divide}, {"aten.index_put", index_put_mask},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
+	{"derefine", derefine},
 	{"aten.stack", stack},
 	{NULL, NULL},
 };

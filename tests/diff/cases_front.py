@@ -97,7 +97,7 @@ def _masked_add(x):
     return y
 
 
-@case(refuse="not supported by the backend contract")
+@case(refuse="only static integer index tensors are supported")
 def masked_accumulate_rows():
     # x[mask] has a data-dependent size: refused, never a wrong result
     return _masked_add, [torch.randn(5, 3)]
@@ -167,3 +167,9 @@ def where_int_with_float_scalar():
     # where(c, int, 2.5) makes a scalar_tensor, which had no decomposition
     return (lambda c, x: torch.where(c > 0, x, 2.5)), \
         [torch.randn(3, 4), torch.randint(0, 9, (3, 4))]
+
+
+@case
+def index_with_int64_tensor():
+    # x[i]: index.Tensor's list holds a derefine, which the contract refused
+    return (lambda x, i: (x[i], x[:, i[2:]])), [torch.randn(5, 3), torch.tensor([1, 4, 0])]
