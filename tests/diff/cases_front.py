@@ -173,3 +173,16 @@ def where_int_with_float_scalar():
 def index_with_int64_tensor():
     # x[i]: index.Tensor's list holds a derefine, which the contract refused
     return (lambda x, i: (x[i], x[:, i[2:]])), [torch.randn(5, 3), torch.tensor([1, 4, 0])]
+
+
+def _put_cols(x, i, v):
+    y = x.clone()
+    y[:, i] = v
+    return y
+
+
+@case(refuse="needs functionalization")
+def index_put_cols_unfunctionalizable():
+    # torch 1.13 cannot functionalize y[:, i] = 0-dim tensor; unfunctionalized
+    # the write into the view was lost; now fx-import refuses the graph
+    return _put_cols, [torch.randn(3, 5), torch.tensor([0, 4]), torch.tensor(2.0)]

@@ -21,3 +21,4 @@ load helpers
 @test "clamp of an int tensor with float bounds is float" { regress clamp_int_with_float_bounds; }
 @test "where with an int tensor and a float scalar" { regress where_int_with_float_scalar; }
 @test "x[i] with an int64 index tensor" { regress index_with_int64_tensor; }
+@test "a write into a view that cannot be functionalized is refused" { regress index_put_cols_unfunctionalizable; }

@@ -272,7 +272,13 @@ def _capture_aten_make_fx(module, args):
     except ImportError:
         from functorch import functionalize
     with fused_fast_paths_disabled(module), _make_fx_stack_traces():
-        gm = make_fx(functionalize(module), decomposition_table=decompositions)(*args)
+        try:
+            gm = make_fx(functionalize(module), decomposition_table=decompositions)(
+                *[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
+        except Exception:  # noqa: BLE001 - a functionalization gap of this torch
+            # Unfunctionalized, writes into views stay copy_ into views;
+            # fx-import refuses a graph that reads what they changed.
+            gm = make_fx(module, decomposition_table=decompositions)(*args)
     _record_values(gm, args)
     _attach_frames(gm.graph, innermost_first=True)
 
