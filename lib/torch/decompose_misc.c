@@ -216,6 +216,22 @@ full_dtype(B *b, Op *op)
 	return creation(b, op, OPND(op, 0), OPND(op, 1));
 }
 
+/* arange(end, ...), arange.start(start, end, ...): arange.start_step
+ * with step 1 and the result's dtype made explicit. */
+static int
+arange_step1(B *b, Op *op)
+{
+	Type *dt = tt_dtype(RES(op, 0)->type);
+	int start = torch_is(op, "aten.arange.start");
+
+	if (!dt || dt_code(dt) < 0)
+		return 0;
+	Value *v[7] = {start ? OPND(op, 0) : b_int(b, 0), OPND(op, start), b_int(b, 1),
+		b_int(b, dt_code(dt)), b_none(b), b_none(b), b_none(b)};
+	d_done(b, op, b_op(b, "aten.arange.start_step", 7, v));
+	return 1;
+}
+
 /* scalar_tensor(v, dtype, ...): a 0-dim full. */
 static int scalar_tensor(B *b, Op *op) { return creation(b, op, b_ints(b, 0, NULL), OPND(op, 0)); }
 
@@ -551,6 +567,7 @@ const Decomp decomp_misc[] = {
 	{"aten.empty_like", zeros_like}, {"aten.full_like", full_like},
 	{"aten.new_zeros", new_zeros}, {"aten.new_ones", new_ones}, {"aten.new_full", new_full},
 	{"aten.fill.Scalar", fill}, {"aten.zero", zero}, {"aten.scalar_tensor", scalar_tensor},
+	{"aten.arange", arange_step1}, {"aten.arange.start", arange_step1},
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
 	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},

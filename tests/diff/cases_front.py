@@ -186,3 +186,10 @@ def index_put_cols_unfunctionalizable():
     # torch 1.13 cannot functionalize y[:, i] = 0-dim tensor; unfunctionalized
     # the write into the view was lost; now fx-import refuses the graph
     return _put_cols, [torch.randn(3, 5), torch.tensor([0, 4]), torch.tensor(2.0)]
+
+
+@case
+def arange_forms():
+    # arange(end) and arange(start, end) had no decomposition
+    return (lambda x: (torch.arange(4) * 1.5 + x, torch.arange(2, 6) + x,
+                       torch.arange(0.5, 4.0) + x)), [torch.randn(3, 4)]

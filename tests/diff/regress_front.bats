@@ -22,3 +22,4 @@ load helpers
 @test "where with an int tensor and a float scalar" { regress where_int_with_float_scalar; }
 @test "x[i] with an int64 index tensor" { regress index_with_int64_tensor; }
 @test "a write into a view that cannot be functionalized is refused" { regress index_put_cols_unfunctionalizable; }
+@test "arange(end) and arange(start, end)" { regress arange_forms; }
