@@ -1019,10 +1019,15 @@ static Attr *number_attr_for(Parser *p, const Tok *t, int neg, Type *type,
 
 		if (t->kind == T_INT && t->n > 2 && t->s[1] == 'x') {
 			uint64_t bits = tok_uint(t, &ovf);
+			Type *ft = type ? type : ty_float(p->c, TY_F64);
+			int w = ty_bitwidth(ft);
 
 			if (neg)
 				return p_error_at(p, t, "hexadecimal float literal should not have a leading minus"), NULL;
-			v = fp_from_bits(bits, type ? type : ty_float(p->c, TY_F64));
+			/* the bits of one value of the type, no more (MLIR's check) */
+			if (ovf || (w < 64 && bits >> w))
+				return p_error_at(p, t, "hexadecimal float constant out of range for type"), NULL;
+			v = fp_from_bits(bits, ft);
 			return at_float(p->c, v, type);
 		}
 		if (type && !ty_isfloat(type)) {

@@ -1,20 +1,25 @@
 // RUN: not torch-opt -p '' --split-input-file %s 2>&1 | FileCheck %s
-// CHECK: {{.*}}int-range.mlir:19:23: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:26:24: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:33:23: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:40:24: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:47:23: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:54:23: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:61:24: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:68:23: error: integer constant out of range for attribute
-// CHECK: {{.*}}int-range.mlir:75:33: error: integer constant out of range for type
-// CHECK: {{.*}}int-range.mlir:82:33: error: integer constant out of range for type
-// CHECK: {{.*}}int-range.mlir:89:29: error: integer constant out of range for type
-// CHECK: {{.*}}int-range.mlir:96:29: error: integer constant out of range for type
-// CHECK: {{.*}}int-range.mlir:103:30: error: expected unsigned integer elements, but parsed negative value
-// CHECK: {{.*}}int-range.mlir:110:40: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:24:23: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:31:24: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:38:23: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:45:24: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:52:23: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:59:23: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:66:24: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:73:23: error: integer constant out of range for attribute
+// CHECK: {{.*}}int-range.mlir:80:33: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:87:33: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:94:29: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:101:29: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:108:30: error: expected unsigned integer elements, but parsed negative value
+// CHECK: {{.*}}int-range.mlir:115:40: error: integer constant out of range for type
+// CHECK: {{.*}}int-range.mlir:122:23: error: hexadecimal float constant out of range for type
+// CHECK: {{.*}}int-range.mlir:129:23: error: hexadecimal float constant out of range for type
+// CHECK: {{.*}}int-range.mlir:136:23: error: hexadecimal float constant out of range for type
+// CHECK: {{.*}}int-range.mlir:143:29: error: hexadecimal float constant out of range for type
 // Integer literals out of range for their type are errors (MLIR's
-// messages), never silently truncated: 300 : i8 once read as 44.
+// messages), never silently truncated: 300 : i8 once read as 44.  So are
+// hexadecimal float literals with more bits than their type.
 func.func @f0() {
   %c = arith.constant 300 : i8
   return
@@ -108,5 +113,33 @@ func.func @f12() {
 
 func.func @f13() {
   %c = torch.vtensor.literal(dense<[0, 40000]> : tensor<2xsi16>) : !torch.vtensor<[2],si16>
+  return
+}
+
+// -----
+
+func.func @h() {
+  %c = arith.constant 0x123456789 : f32
+  return
+}
+
+// -----
+
+func.func @h() {
+  %c = arith.constant 0x10000 : f16
+  return
+}
+
+// -----
+
+func.func @h() {
+  %c = arith.constant 0x1FFFF : bf16
+  return
+}
+
+// -----
+
+func.func @h() {
+  %c = arith.constant dense<0x10000> : tensor<2xf16>
   return
 }
