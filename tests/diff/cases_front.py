@@ -193,3 +193,10 @@ def arange_forms():
     # arange(end) and arange(start, end) had no decomposition
     return (lambda x: (torch.arange(4) * 1.5 + x, torch.arange(2, 6) + x,
                        torch.arange(0.5, 4.0) + x)), [torch.randn(3, 4)]
+
+
+@case
+def bf16_inputs_and_results():
+    # bf16 in and out (pipe.py passes them raw: .npy has no bf16)
+    return (lambda x, y: (x * 2 + y, (x.float() * y.float()).sum(1).bfloat16())), \
+        [torch.randn(3, 4).bfloat16(), torch.randn(3, 4).bfloat16()]

@@ -45,8 +45,14 @@ def to_numpy(t):
 
 
 def save_input(path, t):
-    a, _ = to_numpy(t)
+    """Writes t for vmrun; returns the --input= value.  bf16 has no .npy
+    dtype: raw bytes with the shape and type in the spec."""
+    a, kind = to_numpy(t)
+    if kind == "bf16":
+        a.tofile(path[:-4] + ".bin")
+        return "%sbf16=@%s" % ("".join("%dx" % d for d in t.shape), path[:-4] + ".bin")
     np.save(path, a)
+    return "@" + path
 
 
 def stage_error(name, proc):
@@ -114,14 +120,21 @@ def run_module(module, inputs, d):
     argv = [os.path.join(BIN, "vmrun"), vmfb]
     for i, x in enumerate(inputs):
         p = os.path.join(d, "in%d.npy" % i)
-        save_input(p, x)
-        argv.append("--input=@" + p)
-    for i in range(len(want)):
-        argv.append("--output=@" + os.path.join(d, "out%d.npy" % i))
+        argv.append("--input=" + save_input(p, x))
+    for i, w in enumerate(want):
+        ext = "bin" if w.dtype == torch.bfloat16 else "npy"
+        argv.append("--output=@" + os.path.join(d, "out%d.%s" % (i, ext)))
     sh("vmrun", argv)
     for i, w in enumerate(want):
         wa, kind = to_numpy(w)
-        ga = np.load(os.path.join(d, "out%d.npy" % i))
+        if kind == "bf16":
+            ga = np.fromfile(os.path.join(d, "out%d.bin" % i), dtype=np.uint16)
+            if ga.size != w.numel():
+                raise Failure("mismatch", "result %d: %d bf16 values, expected %d"
+                              % (i, ga.size, w.numel()))
+            ga = ga.reshape(tuple(w.shape))
+        else:
+            ga = np.load(os.path.join(d, "out%d.npy" % i))
         rtol, atol = TOL.get(w.dtype, (0, 0))
         if kind == "bf16":
             ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()

@@ -23,3 +23,4 @@ load helpers
 @test "x[i] with an int64 index tensor" { regress index_with_int64_tensor; }
 @test "a write into a view that cannot be functionalized is refused" { regress index_put_cols_unfunctionalizable; }
 @test "arange(end) and arange(start, end)" { regress arange_forms; }
+@test "bf16 inputs and results" { regress bf16_inputs_and_results; }
