@@ -494,6 +494,25 @@ derefine(B *b, Op *op)
 	return 1;
 }
 
+/* any, all (and their .dim forms) of uint8 are uint8 0 or 1: reduce
+ * x != 0, which is bool, and convert. */
+static int
+any_all_u8(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *v[4];
+	Type *dt = tt_dtype(x->type), *rt = tt_dtype(RES(op, 0)->type);
+	int i;
+
+	if (!dt || dt->kind != TY_INT || dt->sign != UNSIGNED || rt != dt)
+		return 0;
+	v[0] = b_op2(b, "aten.ne.Scalar", x, b_int(b, 0));
+	for (i = 1; i < op->nopnds && i < 4; i++)
+		v[i] = OPND(op, i);
+	v[0] = b_op(b, op->name + 6, op->nopnds, v);
+	d_done(b, op, to_dtype(b, v[0], dt));
+	return 1;
+}
+
 /* ---- lists ---- */
 
 /* ListUnpack of split/chunk/unbind: slices (or selects) of the input. */
@@ -576,6 +595,8 @@ const Decomp decomp_misc[] = {
 	{"aten.floor_divide.Scalar", floor_divide}, {"aten.index_put", index_put_mask},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
 	{"derefine", derefine},
+	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},
+	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
 	{NULL, NULL},
 };

@@ -200,3 +200,11 @@ def bf16_inputs_and_results():
     # bf16 in and out (pipe.py passes them raw: .npy has no bf16)
     return (lambda x, y: (x * 2 + y, (x.float() * y.float()).sum(1).bfloat16())), \
         [torch.randn(3, 4).bfloat16(), torch.randn(3, 4).bfloat16()]
+
+
+@case
+def uint8_any_all():
+    # any/all of uint8 are uint8 in PyTorch; torch-opt inferred bool and
+    # refused the graph
+    return (lambda x: (x.any(), x.all(1), x.any(0, keepdim=True))), \
+        [torch.randint(0, 3, (3, 4), dtype=torch.uint8)]

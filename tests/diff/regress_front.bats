@@ -24,3 +24,4 @@ load helpers
 @test "a write into a view that cannot be functionalized is refused" { regress index_put_cols_unfunctionalizable; }
 @test "arange(end) and arange(start, end)" { regress arange_forms; }
 @test "bf16 inputs and results" { regress bf16_inputs_and_results; }
+@test "any and all of uint8 are uint8" { regress uint8_any_all; }
