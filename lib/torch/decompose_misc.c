@@ -404,6 +404,40 @@ select_scatter(B *b, Op *op)
 	return 1;
 }
 
+/* PyTorch takes a uint8 index tensor as a boolean mask (deprecated, but
+ * still so): the index list of op (operand 1) gets x != 0 for each.  1 if
+ * it changed anything. */
+static int
+u8_masks_to_bool(B *b, Op *op)
+{
+	Op *l = OPND(op, 1)->def;
+	int i, changed = 0;
+
+	if (!l || !op_is(l, "torch.prim.ListConstruct"))
+		return 0;
+	for (i = 0; i < l->nopnds; i++) {
+		Value *m = OPND(l, i);
+		Type *dt;
+
+		if (m->def && !strcmp(m->def->name, "torch.derefine"))
+			m = OPND(m->def, 0);
+		if (!tt_is(m->type) || !(dt = tt_dtype(m->type)) || dt->kind != TY_INT
+		    || dt->sign != UNSIGNED || dt->width != 8)
+			continue;
+		B lb = b_at(b->c, l);
+		op_set_operand(l, i, b_op2(&lb, "aten.ne.Scalar", m, b_int(&lb, 0)));
+		changed = 1;
+	}
+	return changed;
+}
+
+/* index.Tensor: uint8 indices are masks (torch-lower refuses masks). */
+static int
+index_u8(B *b, Op *op)
+{
+	return u8_masks_to_bool(b, op);
+}
+
 /* index_put(self, [mask], v, accumulate) with one boolean mask over
  * self's leading dimensions and a single value: where(mask, v, self)
  * (v added to self when accumulating).  Other boolean indices have a
@@ -416,6 +450,8 @@ index_put_mask(B *b, Op *op)
 	int acc, r = tt_rank(st), i;
 	int64_t one = 1;
 
+	if (u8_masks_to_bool(b, op))
+		return 1;
 	if (tv_list(OPND(op, 1), &e) != 1 || !tv_bool(OPND(op, 3), &acc) || !dt || r < 0)
 		return 0;
 	m = e[0];
@@ -593,6 +629,7 @@ const Decomp decomp_misc[] = {
 	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
 	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},
 	{"aten.floor_divide.Scalar", floor_divide}, {"aten.index_put", index_put_mask},
+	{"aten.index.Tensor", index_u8},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
 	{"derefine", derefine},
 	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},

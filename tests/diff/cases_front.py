@@ -208,3 +208,21 @@ def uint8_any_all():
     # refused the graph
     return (lambda x: (x.any(), x.all(1), x.any(0, keepdim=True))), \
         [torch.randint(0, 3, (3, 4), dtype=torch.uint8)]
+
+
+def _u8_mask_put(x, m):
+    y = x.clone()
+    y[m] = 0.0
+    return y
+
+
+@case
+def uint8_mask_write():
+    # a uint8 index is a mask in PyTorch; it was taken as integer indices
+    return _u8_mask_put, [torch.randn(4), torch.tensor([1, 0, 1, 1], dtype=torch.uint8)]
+
+
+@case(refuse="only static integer index tensors are supported")
+def uint8_mask_read():
+    # x[uint8 mask]: a data-dependent size, refused (it read rows 0 and 1)
+    return (lambda x, m: x[m]), [torch.randn(4, 3), torch.tensor([1, 0, 1, 1], dtype=torch.uint8)]

@@ -25,3 +25,5 @@ load helpers
 @test "arange(end) and arange(start, end)" { regress arange_forms; }
 @test "bf16 inputs and results" { regress bf16_inputs_and_results; }
 @test "any and all of uint8 are uint8" { regress uint8_any_all; }
+@test "y[uint8 mask] = v is a masked write" { regress uint8_mask_write; }
+@test "x[uint8 mask] is refused, not read as indices" { regress uint8_mask_read; }
