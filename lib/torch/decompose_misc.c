@@ -50,11 +50,23 @@ d_view(B *b, Value *x, int n, const int64_t *dims)
 	return b_op2(b, "aten.view", x, b_ints(b, n, d));
 }
 
+/* A decomposition computes what the op computes, in its dtype: one that
+ * gave another dtype (an integer addmm that came out float) is a bug in
+ * the table, never a result to pass on. */
 void
 d_done(B *b, Op *op, Value *v)
 {
 	Value *vals[8] = {v};
+	Type *want = op->nres && tt_is(RES(op, 0)->type) ? tt_dtype(RES(op, 0)->type) : NULL;
+	Type *got = tt_is(v->type) ? tt_dtype(v->type) : NULL;
 
+	if (want && got && want != got) {
+		Buf bw = {0}, bg = {0};
+		print_type(&bw, want);
+		print_type(&bg, got);
+		die("torch-decompose: the decomposition of '%s' gives %.*s where the op gives %.*s",
+		    op->name, (int)bg.n, bg.p, (int)bw.n, bw.p);
+	}
 	torch_replace(b->c, op, vals);
 }
 
