@@ -978,20 +978,56 @@ static AffMap *parse_affine_map(Parser *p)
 
 /* ---- attributes ---- */
 
+/* Why the integer -u (neg) or u does not fit the integer type, as
+ * MLIR's parser says it, or NULL.  Signless types take either the
+ * signed or the unsigned range (255 : i8 is -1), si* the signed one,
+ * ui* the unsigned one. */
+static const char *int_range(const Type *type, uint64_t u, int neg,
+	const char *what)
+{
+	static char msg[64];
+	int w;
+	uint64_t max;
+
+	if (!type || !ty_isintlike(type))
+		return NULL;
+	w = ty_bitwidth(type);
+	if (neg && u && type->kind == TY_INT && type->sign == UNSIGNED)
+		return what[0] == 'a' ? "negative integer literal not valid for unsigned integer type"
+		    : "expected unsigned integer elements, but parsed negative value";
+	if (neg)
+		max = (uint64_t)1 << (w - 1);
+	else if (type->kind == TY_INT && type->sign == SIGNED)
+		max = ((uint64_t)1 << (w - 1)) - 1;
+	else
+		max = w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1;
+	if (u <= max)
+		return NULL;
+	snprintf(msg, sizeof msg, "integer constant out of range for %s", what);
+	return msg;
+}
+
 /* A number literal (the sign is the caller's), as the given type. */
-static Attr *number_attr(Parser *p, const Tok *t, int neg, Type *type)
+static Attr *number_attr_for(Parser *p, const Tok *t, int neg, Type *type,
+	const char *what)
 {
 	int ovf;
+	const char *why;
 
 	if (t->kind == T_FLOAT || (type && ty_isfloat(type))) {
 		double v;
 
 		if (t->kind == T_INT && t->n > 2 && t->s[1] == 'x') {
 			uint64_t bits = tok_uint(t, &ovf);
+			Type *ft = type ? type : ty_float(p->c, TY_F64);
+			int w = ty_bitwidth(ft);
 
 			if (neg)
 				return p_error_at(p, t, "hexadecimal float literal should not have a leading minus"), NULL;
-			v = fp_from_bits(bits, type ? type : ty_float(p->c, TY_F64));
+			/* the bits of one value of the type, no more (MLIR's check) */
+			if (ovf || (w < 64 && bits >> w))
+				return p_error_at(p, t, "hexadecimal float constant out of range for type"), NULL;
+			v = fp_from_bits(bits, ft);
 			return at_float(p->c, v, type);
 		}
 		if (type && !ty_isfloat(type)) {
@@ -1008,11 +1044,20 @@ static Attr *number_attr(Parser *p, const Tok *t, int neg, Type *type)
 		uint64_t u = tok_uint(t, &ovf);
 
 		if (ovf) {
-			p_error_at(p, t, "integer constant out of range for attribute");
+			p_error_at(p, t, "integer constant out of range for %s", what);
+			return NULL;
+		}
+		if ((why = int_range(type, u, neg, what))) {
+			p_error_at(p, t, "%s", why);
 			return NULL;
 		}
 		return at_int(p->c, neg ? (int64_t)(0 - u) : (int64_t)u, type);
 	}
+}
+
+static Attr *number_attr(Parser *p, const Tok *t, int neg, Type *type)
+{
+	return number_attr_for(p, t, neg, type, "attribute");
 }
 
 static Attr *parse_number(Parser *p, Type *type)
@@ -1118,7 +1163,7 @@ static int dense_elem(Parser *p, const Tok *t, int neg, const Type *et,
 	}
 	if (!ty_isfloat(et) && !ty_isintlike(et))
 		return p_error_at(p, t, "expected integer or float element type");
-	if (!(a = number_attr(p, t, neg, (Type *)et)))
+	if (!(a = number_attr_for(p, t, neg, (Type *)et, "type")))
 		return -1;
 	put_elem(o, et, a->f, a->i);
 	return 0;

@@ -122,6 +122,41 @@ check_terminators(Op *op, V *v)
 			}
 }
 
+/* What the parser would refuse to read back: an elements literal whose
+ * type is not a statically shaped tensor or vector. */
+static int
+attr_ok(Op *op, const char *name, const Attr *a)
+{
+	size_t i;
+
+	if (!a)
+		return 1;
+	switch (a->kind) {
+	case AT_DENSE:
+	case AT_DENSE_RESOURCE:
+		if (!a->type || !ty_isshaped(a->type) || !a->type->elem
+		    || a->type->kind == TY_TORCH_VTENSOR || a->type->kind == TY_TORCH_TENSOR
+		    || ty_numel(a->type) < 0) {
+			op_error(op, "attribute '%s' of '%s': elements literal type must have static shape",
+			    name, op->name);
+			return 0;
+		}
+		return 1;
+	case AT_ARRAY:
+		for (i = 0; i < a->n; i++)
+			if (!attr_ok(op, name, a->elts[i]))
+				return 0;
+		return 1;
+	case AT_DICT:
+		for (i = 0; i < a->n; i++)
+			if (!attr_ok(op, name, a->dict[i].val))
+				return 0;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
 static int
 verify_one(Op *op, void *env)
 {
@@ -157,6 +192,9 @@ verify_one(Op *op, void *env)
 		v->failed = 1;
 	}
 	check_terminators(op, v);
+	for (i = 0; i < op->nattrs; i++)
+		if (!attr_ok(op, op->attrs[i].name, op->attrs[i].val))
+			v->failed = 1;
 	if (op_has(op, TR_SYMTAB) && op->nregs)
 		check_symbols(op, v);
 	if (in->verify && in->verify(op) != 0)

@@ -29,6 +29,7 @@ Value *b_int(B *b, int64_t v) { return b_const(b, at_int(b->c, v, NULL), TY_TORC
 Value *b_float(B *b, double v) { return b_const(b, at_float(b->c, v, NULL), TY_TORCH_FLOAT); }
 Value *b_bool(B *b, int v) { return b_const(b, at_bool(b->c, v), TY_TORCH_BOOL); }
 Value *b_none(B *b) { return b_const(b, at_unit(b->c), TY_TORCH_NONE); }
+Value *b_str(B *b, const char *s) { return b_const(b, at_str(b->c, s), TY_TORCH_STR); }
 
 Value *
 b_list(B *b, int n, Value *const *v)

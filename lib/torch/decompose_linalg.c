@@ -140,13 +140,33 @@ is_one(Value *v)
 	return tv_float(v, &f) && f == 1;
 }
 
+/* A scale of an integer addmm: PyTorch converts it to the integer type
+ * (truncating 1.5 to 1); NULL when not a constant. */
+static Value *
+int_scale(B *b, Value *v)
+{
+	int64_t i;
+	double f;
+
+	if (tv_int(v, &i))
+		return v;
+	if (!tv_float(v, &f) || !(f > -9.2e18 && f < 9.2e18))
+		return NULL;
+	return b_int(b, (int64_t)f);
+}
+
 /* beta * self + alpha * (m1 @ m2), mm or bmm by name. */
 static int
 scaled(B *b, Op *op, const char *mm)
 {
 	Value *self = OPND(op, 0), *beta = OPND(op, 3), *alpha = OPND(op, 4), *y;
+	Type *dt = tt_dtype(RES(op, 0)->type);
 	double f;
 
+	/* a float scale would make an integer result float */
+	if (!dt || (!dt_isfloat(dt) && (!(beta = int_scale(b, beta))
+	    || !(alpha = int_scale(b, alpha)))))
+		return 0;
 	y = b_op2(b, mm, OPND(op, 1), OPND(op, 2));
 	if (!is_one(alpha))
 		y = b_op2(b, "aten.mul.Scalar", y, alpha);

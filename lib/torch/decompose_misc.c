@@ -50,11 +50,23 @@ d_view(B *b, Value *x, int n, const int64_t *dims)
 	return b_op2(b, "aten.view", x, b_ints(b, n, d));
 }
 
+/* A decomposition computes what the op computes, in its dtype: one that
+ * gave another dtype (an integer addmm that came out float) is a bug in
+ * the table, never a result to pass on. */
 void
 d_done(B *b, Op *op, Value *v)
 {
 	Value *vals[8] = {v};
+	Type *want = op->nres && tt_is(RES(op, 0)->type) ? tt_dtype(RES(op, 0)->type) : NULL;
+	Type *got = tt_is(v->type) ? tt_dtype(v->type) : NULL;
 
+	if (want && got && want != got) {
+		Buf bw = {0}, bg = {0};
+		print_type(&bw, want);
+		print_type(&bg, got);
+		die("torch-decompose: the decomposition of '%s' gives %.*s where the op gives %.*s",
+		    op->name, (int)bg.n, bg.p, (int)bw.n, bw.p);
+	}
 	torch_replace(b->c, op, vals);
 }
 
@@ -216,6 +228,25 @@ full_dtype(B *b, Op *op)
 	return creation(b, op, OPND(op, 0), OPND(op, 1));
 }
 
+/* arange(end, ...), arange.start(start, end, ...): arange.start_step
+ * with step 1 and the result's dtype made explicit. */
+static int
+arange_step1(B *b, Op *op)
+{
+	Type *dt = tt_dtype(RES(op, 0)->type);
+	int start = torch_is(op, "aten.arange.start");
+
+	if (!dt || dt_code(dt) < 0)
+		return 0;
+	Value *v[7] = {start ? OPND(op, 0) : b_int(b, 0), OPND(op, start), b_int(b, 1),
+		b_int(b, dt_code(dt)), b_none(b), b_none(b), b_none(b)};
+	d_done(b, op, b_op(b, "aten.arange.start_step", 7, v));
+	return 1;
+}
+
+/* scalar_tensor(v, dtype, ...): a 0-dim full. */
+static int scalar_tensor(B *b, Op *op) { return creation(b, op, b_ints(b, 0, NULL), OPND(op, 0)); }
+
 /* fill.Scalar(x, v), zero(x): the contents do not matter. */
 static int fill(B *b, Op *op) { return creation(b, op, like_size(b, op), OPND(op, 1)); }
 static int zero(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_for(b, op, 0)); }
@@ -276,6 +307,8 @@ num_to_tensor(B *b, Op *op)
 
 	if (!dt || t->kind != TY_TORCH_VTENSOR)
 		return 0;
+	/* always 0-dim: a literal of an unranked type does not read back */
+	t = tt_vt(b->c, 0, NULL, dt);
 	if (!tv_float(s, &f)) {
 		d_done(b, op, full(b, b_ints(b, 0, NULL), s, dt));
 		return 1;
@@ -291,6 +324,240 @@ num_to_tensor(B *b, Op *op)
 	else
 		return 0;
 	d_done(b, op, b_literal(b, t, &u, n));
+	return 1;
+}
+
+/* ---- writes into views (from functionalization) ---- */
+
+/* index_put(self, [None]*dim + [idx], src): the rows idx of dimension
+ * dim of self replaced by src; idx is int64 [k] (src's size k at dim). */
+static Value *
+put_rows(B *b, Value *self, int64_t dim, Value *idx, Value *src)
+{
+	Value *e[TORCH_MAXRANK];
+	Type *lt;
+	Op *l;
+	int i;
+
+	for (i = 0; i < dim; i++)
+		e[i] = b_none(b);
+	e[dim] = idx;
+	lt = ty_torch_list(b->c, ty_torch_optional(b->c, ty_vtensor(b->c, -1, NULL, NULL)));
+	l = op_new(b->c, "torch.prim.ListConstruct", (int)dim + 1, e, 1, &lt, 0, b->loc);
+	op_insert_before(b->at, l);
+	return b_op(b, "aten.index_put", 4, (Value *[]){self, RES(l, 0), src, b_bool(b, 0)});
+}
+
+static Value *
+arange(B *b, int64_t start, int64_t end, int64_t step)
+{
+	Value *v[7] = {b_int(b, start), b_int(b, end), b_int(b, step),
+		b_int(b, dt_code(dt_i64(b->c))), b_none(b), b_none(b), b_none(b)};
+
+	return b_op(b, "aten.arange.start_step", 7, v);
+}
+
+/* slice_scatter(self, src, dim, start, end, step): self with
+ * self[dim, start:end:step] = src, as index_put of an arange. */
+static int
+slice_scatter(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *src = OPND(op, 1);
+	Type *st = self->type;
+	int64_t dim, start = 0, end = INT64_MAX, step = 1, n;
+	int r = tt_rank(st);
+
+	if (r < 0 || !tv_int(OPND(op, 2), &dim) || (dim = tt_dim(dim, r)) < 0
+	    || st->dims[dim] == DYN || !tv_int(OPND(op, 5), &step) || step < 1
+	    || (!tv_none(OPND(op, 3)) && !tv_int(OPND(op, 3), &start))
+	    || (!tv_none(OPND(op, 4)) && !tv_int(OPND(op, 4), &end))
+	    || tt_dtype(st) != tt_dtype(src->type) || tt_rank(src->type) != r)
+		return 0;
+	n = st->dims[dim];
+	if (start < 0)
+		start = start < -n ? 0 : start + n;
+	if (end < 0)
+		end = end < -n ? 0 : end + n;
+	start = start > n ? n : start;
+	end = end > n ? n : end < start ? start : end;
+	if (start == end) {
+		d_done(b, op, self);
+		return 1;
+	}
+	if (start == 0 && end == n && step == 1 && src->type == st) {
+		d_done(b, op, src);
+		return 1;
+	}
+	d_done(b, op, put_rows(b, self, dim, arange(b, start, end, step), src));
+	return 1;
+}
+
+/* select_scatter(self, src, dim, index): src unsqueezed at dim, put at
+ * the one row index. */
+static int
+select_scatter(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *src = OPND(op, 1);
+	Type *st = self->type;
+	int64_t dim, index, n;
+	int r = tt_rank(st);
+
+	if (r < 1 || !tv_int(OPND(op, 2), &dim) || (dim = tt_dim(dim, r)) < 0
+	    || st->dims[dim] == DYN || !tv_int(OPND(op, 3), &index)
+	    || tt_dtype(st) != tt_dtype(src->type) || tt_rank(src->type) != r - 1)
+		return 0;
+	n = st->dims[dim];
+	if (index < -n || index >= n)
+		return 0;
+	if (index < 0)
+		index += n;
+	src = b_op2(b, "aten.unsqueeze", src, b_int(b, dim));
+	d_done(b, op, put_rows(b, self, dim, arange(b, index, index + 1, 1), src));
+	return 1;
+}
+
+/* PyTorch takes a uint8 index tensor as a boolean mask (deprecated, but
+ * still so): the index list of op (operand 1) gets x != 0 for each.  1 if
+ * it changed anything. */
+static int
+u8_masks_to_bool(B *b, Op *op)
+{
+	Op *l = OPND(op, 1)->def;
+	int i, changed = 0;
+
+	if (!l || !op_is(l, "torch.prim.ListConstruct"))
+		return 0;
+	for (i = 0; i < l->nopnds; i++) {
+		Value *m = OPND(l, i);
+		Type *dt;
+
+		if (m->def && !strcmp(m->def->name, "torch.derefine"))
+			m = OPND(m->def, 0);
+		if (!tt_is(m->type) || !(dt = tt_dtype(m->type)) || dt->kind != TY_INT
+		    || dt->sign != UNSIGNED || dt->width != 8)
+			continue;
+		B lb = b_at(b->c, l);
+		op_set_operand(l, i, b_op2(&lb, "aten.ne.Scalar", m, b_int(&lb, 0)));
+		changed = 1;
+	}
+	return changed;
+}
+
+/* index.Tensor: uint8 indices are masks (torch-lower refuses masks). */
+static int
+index_u8(B *b, Op *op)
+{
+	return u8_masks_to_bool(b, op);
+}
+
+/* index_put(self, [mask], v, accumulate) with one boolean mask over
+ * self's leading dimensions and a single value: where(mask, v, self)
+ * (v added to self when accumulating).  Other boolean indices have a
+ * data-dependent count and are left for the contract check to refuse. */
+static int
+index_put_mask(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *v = OPND(op, 2), **e, *m;
+	Type *st = self->type, *dt = tt_dtype(st), *mt;
+	int acc, r = tt_rank(st), i;
+	int64_t one = 1;
+
+	if (u8_masks_to_bool(b, op))
+		return 1;
+	if (tv_list(OPND(op, 1), &e) != 1 || !tv_bool(OPND(op, 3), &acc) || !dt || r < 0)
+		return 0;
+	m = e[0];
+	if (m->def && !strcmp(m->def->name, "torch.derefine"))
+		m = OPND(m->def, 0);
+	mt = m->type;
+	if (!tt_is(mt) || !tt_dtype(mt) || !dt_isbool(tt_dtype(mt)) || tt_rank(mt) < 0
+	    || tt_rank(mt) > r || !ty_static(mt) || !ty_static(st))
+		return 0;
+	for (i = 0; i < mt->rank; i++)
+		if (mt->dims[i] != st->dims[i])
+			return 0;
+	/* one value for every selected element: 0-dim or [1] */
+	if (!tt_is(v->type) || tt_rank(v->type) < 0 || !ty_static(v->type))
+		return 0;
+	for (i = 0; i < v->type->rank; i++)
+		one *= v->type->dims[i];
+	if (one != 1 || v->type->rank > 1)
+		return 0;
+	if (v->type->rank == 1)
+		v = d_view(b, v, 0, NULL);
+	for (i = mt->rank; i < r; i++)
+		m = b_op2(b, "aten.unsqueeze", m, b_int(b, i));
+	v = to_dtype(b, v, dt);
+	if (acc)
+		v = d_add(b, self, v);
+	d_done(b, op, b_op3(b, "aten.where.self", m, v, self));
+	return 1;
+}
+
+/* floor_divide(x, y), floor_divide.Scalar: div with rounding_mode "floor". */
+static int
+floor_divide(B *b, Op *op)
+{
+	int scalar = torch_is(op, "aten.floor_divide.Scalar");
+
+	d_done(b, op, b_op3(b, scalar ? "aten.div.Scalar_mode" : "aten.div.Tensor_mode",
+	    OPND(op, 0), OPND(op, 1), b_str(b, "floor")));
+	return 1;
+}
+
+/* fill.Tensor(x, v): v (0-dim) broadcast to x's shape, in x's dtype. */
+static int
+fill_tensor(B *b, Op *op)
+{
+	Value *self = OPND(op, 0), *v = OPND(op, 1);
+	Type *dt = tt_dtype(self->type);
+
+	if (!dt || dt_code(dt) < 0 || tt_rank(self->type) < 0 || tt_rank(v->type) != 0)
+		return 0;
+	v = to_dtype(b, v, dt);
+	d_done(b, op, b_op3(b, "aten.expand", v, d_shape(b, self), b_bool(b, 0)));
+	return 1;
+}
+
+/* derefine(x) to an optional, used by list constructions only (the
+ * indices of index.Tensor and index_put): the list takes x itself, as
+ * the optional it is typed to hold; the derefine goes. */
+static int
+derefine(B *b, Op *op)
+{
+	Value *x = OPND(op, 0);
+	Use *u, *next;
+
+	(void)b;
+	if (!tt_is(x->type))
+		return 0;
+	for (u = RES(op, 0)->uses; u; u = u->next)
+		if (!op_is(u->owner, "torch.prim.ListConstruct"))
+			return 0;
+	for (u = RES(op, 0)->uses; u; u = next) {
+		next = u->next;
+		op_set_operand(u->owner, (int)(u - u->owner->opnds), x);
+	}
+	op_erase(op);
+	return 1;
+}
+
+/* any, all (and their .dim forms) of uint8 are uint8 0 or 1: reduce
+ * x != 0, which is bool, and convert. */
+static int
+any_all_u8(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *v[4];
+	Type *dt = tt_dtype(x->type), *rt = tt_dtype(RES(op, 0)->type);
+	int i;
+
+	if (!dt || dt->kind != TY_INT || dt->sign != UNSIGNED || rt != dt)
+		return 0;
+	v[0] = b_op2(b, "aten.ne.Scalar", x, b_int(b, 0));
+	for (i = 1; i < op->nopnds && i < 4; i++)
+		v[i] = OPND(op, i);
+	v[0] = b_op(b, op->name + 6, op->nopnds, v);
+	d_done(b, op, to_dtype(b, v[0], dt));
 	return 1;
 }
 
@@ -366,11 +633,19 @@ const Decomp decomp_misc[] = {
 	{"aten.zeros_like", zeros_like}, {"aten.ones_like", ones_like},
 	{"aten.empty_like", zeros_like}, {"aten.full_like", full_like},
 	{"aten.new_zeros", new_zeros}, {"aten.new_ones", new_ones}, {"aten.new_full", new_full},
-	{"aten.fill.Scalar", fill}, {"aten.zero", zero},
+	{"aten.fill.Scalar", fill}, {"aten.zero", zero}, {"aten.scalar_tensor", scalar_tensor},
+	{"aten.arange", arange_step1}, {"aten.arange.start", arange_step1},
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
 	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},
+	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
+	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},
+	{"aten.floor_divide.Scalar", floor_divide}, {"aten.index_put", index_put_mask},
+	{"aten.index.Tensor", index_u8},
 	{"prim.NumToTensor.Scalar", num_to_tensor}, {"prim.ListUnpack", list_unpack},
+	{"derefine", derefine},
+	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},
+	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
 	{NULL, NULL},
 };

@@ -125,9 +125,14 @@ const InferRule infer_elementwise[] = {
 	{"aten.feature_dropout", ew, UNARY}, {"aten.alpha_dropout", ew, UNARY},
 	{"aten.zero", ew, UNARY}, {"aten.fill.Scalar", ew, UNARY}, {"aten.fill.Tensor", ew, UNARY},
 	{"aten.tril", ew, UNARY}, {"aten.triu", ew, UNARY}, {"aten.flip", ew, UNARY},
-	{"aten.roll", ew, UNARY}, {"aten.clamp_min", ew, UNARY}, {"aten.clamp_max", ew, UNARY},
-	{"aten.clamp", ew, UNARY}, {"aten.hardshrink", ew, UNARY}, {"aten.celu", ew, UNARY},
+	{"aten.roll", ew, UNARY}, {"aten.clamp_min", ew, EW(1, 3, M_PROMO)},
+	{"aten.clamp_max", ew, EW(1, 3, M_PROMO)},
+	/* clamp: self promoted with its (scalar) bounds, as PyTorch does */
+	{"aten.clamp", ew, EW(1, 7, M_PROMO)}, {"aten.hardshrink", ew, UNARY}, {"aten.celu", ew, UNARY},
 	{"aten.selu", ew, UNARY}, {"aten.square", ew, UNARY}, {"aten.copy", ew, EW(1, 1, M_SELF)},
+	/* writes into self: self's shape and dtype */
+	{"aten.index_put", ew, EW(1, 1, M_SELF)}, {"aten.slice_scatter", ew, EW(1, 1, M_SELF)},
+	{"aten.select_scatter", ew, EW(1, 1, M_SELF)},
 	/* unary, made floating */
 	{"aten.exp", ew, UFLOAT}, {"aten.expm1", ew, UFLOAT}, {"aten.log", ew, UFLOAT},
 	{"aten.log1p", ew, UFLOAT}, {"aten.log2", ew, UFLOAT}, {"aten.log10", ew, UFLOAT},

@@ -558,8 +558,9 @@ red_dtype(Ctx *c, Op *op, int dti, int rule)
 {
 	Type *d = dtype0(op);
 
+	/* any and all keep uint8 (PyTorch's legacy), else give bool */
 	if (rule == R_BOOL)
-		return dt_bool(c);
+		return d && d->kind == TY_INT && d->sign == UNSIGNED ? d : dt_bool(c);
 	if (d && rule == R_SUM && !dt_isfloat(d))
 		d = dt_i64(c);
 	if (d && rule == R_FLOAT && !dt_isfloat(d))

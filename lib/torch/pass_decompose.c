@@ -48,7 +48,8 @@ rule(const Op *op)
 	size_t i;
 
 	if (!name) {
-		if (op_is(op, "torch.prim.ListUnpack") || op_is(op, "torch.prim.NumToTensor.Scalar"))
+		if (op_is(op, "torch.prim.ListUnpack") || op_is(op, "torch.prim.NumToTensor.Scalar")
+		    || op_is(op, "torch.derefine"))
 			name = op->name + 6;
 		else
 			return NULL;

@@ -39,10 +39,15 @@ type_problem(const Type *t, int want_static)
 {
 	if (t->kind == TY_TORCH_TENSOR)
 		return "is not value-semantic";
-	if (t->kind == TY_TORCH_LIST || t->kind == TY_TORCH_OPTIONAL)
-		return t->elem && t->elem->kind != TY_TORCH_VTENSOR
-		    && t->elem->kind != TY_TORCH_INT && t->elem->kind != TY_TORCH_FLOAT
-		    && t->elem->kind != TY_TORCH_BOOL ? "holds a non value-semantic type" : NULL;
+	if (t->kind == TY_TORCH_LIST || t->kind == TY_TORCH_OPTIONAL) {
+		const Type *e = t->elem;
+		/* list<optional<vtensor>>: index_put's indices with None */
+		if (e && e->kind == TY_TORCH_OPTIONAL)
+			e = e->elem;
+		return e && e->kind != TY_TORCH_VTENSOR
+		    && e->kind != TY_TORCH_INT && e->kind != TY_TORCH_FLOAT
+		    && e->kind != TY_TORCH_BOOL ? "holds a non value-semantic type" : NULL;
+	}
 	if (t->kind != TY_TORCH_VTENSOR)
 		return NULL;
 	if (!t->ranked)

@@ -97,6 +97,7 @@ Value *b_int(B *b, int64_t v);
 Value *b_float(B *b, double v);
 Value *b_bool(B *b, int v);
 Value *b_none(B *b);
+Value *b_str(B *b, const char *s);                /* torch.constant.str */
 Value *b_ints(B *b, int n, const int64_t *v);     /* list of constant ints */
 Value *b_list(B *b, int n, Value *const *v);      /* list of values */
 /* An aten op ("aten.mm"), its result types inferred; dies when it cannot

@@ -45,8 +45,14 @@ def to_numpy(t):
 
 
 def save_input(path, t):
-    a, _ = to_numpy(t)
+    """Writes t for vmrun; returns the --input= value.  bf16 has no .npy
+    dtype: raw bytes with the shape and type in the spec."""
+    a, kind = to_numpy(t)
+    if kind == "bf16":
+        a.tofile(path[:-4] + ".bin")
+        return "%sbf16=@%s" % ("".join("%dx" % d for d in t.shape), path[:-4] + ".bin")
     np.save(path, a)
+    return "@" + path
 
 
 def stage_error(name, proc):
@@ -107,21 +113,14 @@ def compare(got, want, rtol, atol):
 def run_module(module, inputs, d):
     """Raises Failure, or returns None when every output matches eager."""
     os.makedirs(d, exist_ok=True)
-    with torch.no_grad():
-        want = module(*inputs)
+    with torch.no_grad():  # on copies: the module may write into its inputs
+        want = module(*[x.clone() for x in inputs])
     want = (want,) if isinstance(want, torch.Tensor) else tuple(want)
-    vmfb = compile_module(module, inputs, d)
+    vmfb = compile_module(module, [x.clone() for x in inputs], d)
     argv = [os.path.join(BIN, "vmrun"), vmfb]
     for i, x in enumerate(inputs):
-        if x.dtype == torch.bfloat16:
-            # .npy has no bf16: raw 16-bit words, the shape spelled out
-            p = os.path.join(d, "in%d.bin" % i)
-            to_numpy(x)[0].tofile(p)
-            argv.append("--input=%sbf16=@%s" % ("".join("%dx" % n for n in x.shape), p))
-            continue
         p = os.path.join(d, "in%d.npy" % i)
-        save_input(p, x)
-        argv.append("--input=@" + p)
+        argv.append("--input=" + save_input(p, x))
     for i, w in enumerate(want):
         ext = "bin" if w.dtype == torch.bfloat16 else "npy"
         argv.append("--output=@" + os.path.join(d, "out%d.%s" % (i, ext)))
@@ -130,10 +129,10 @@ def run_module(module, inputs, d):
         wa, kind = to_numpy(w)
         if kind == "bf16":
             ga = np.fromfile(os.path.join(d, "out%d.bin" % i), dtype=np.uint16)
-            if ga.size != wa.size:
+            if ga.size != w.numel():
                 raise Failure("mismatch", "result %d: %d bf16 values, expected %d"
-                              % (i, ga.size, wa.size))
-            ga = ga.reshape(wa.shape)
+                              % (i, ga.size, w.numel()))
+            ga = ga.reshape(tuple(w.shape))
         else:
             ga = np.load(os.path.join(d, "out%d.npy" % i))
         rtol, atol = TOL.get(w.dtype, (0, 0))

@@ -31,7 +31,7 @@ BIN = os.path.join(ROOT, "bin")
 # torch dtype in OP.json -> (vmrun's element type, numpy dtype of the .npy)
 DTYPE = {"f32": ("f32", np.float32), "f64": ("f64", np.float64), "f16": ("f16", np.float16),
          "bf16": ("bf16", np.uint16), "si64": ("i64", np.int64), "si32": ("i32", np.int32),
-         "si16": ("i16", np.int16), "si8": ("i8", np.int8), "ui8": ("i8", np.int8),
+         "si16": ("i16", np.int16), "si8": ("i8", np.int8), "ui8": ("ui8", np.uint8),
          "i1": ("i1", np.bool_)}
 TOL = {"f32": (1e-3, 1e-7), "f64": (1e-3, 1e-7), "f16": (2e-3, 1e-5), "bf16": (1.6e-2, 2e-3)}
 
@@ -46,8 +46,6 @@ def values(t):
     data = [float(v) if isinstance(v, str) else v for v in t["data"]]
     if t["dtype"] == "bf16":
         return bf16_bits(data).reshape(t["shape"])
-    if t["dtype"] == "ui8":
-        return np.array(data, dtype=np.uint8).view(np.int8).reshape(t["shape"])
     return np.array(data, dtype=DTYPE[t["dtype"]][1]).reshape(t["shape"])
 
 

@@ -89,3 +89,19 @@ expect_error() {
 	[ ! -e "$out" ]
 	[ -z "$(ls "$BATS_TEST_TMPDIR")" ]
 }
+
+# view-write*.json: aten graphs exported without functionalization (by an
+# older fx-export), where copy_ writes into a slice.  The write reached only
+# the slice: the base was read unmodified, a silent wrong result.
+@test "a tensor read after an in-place op wrote into its slice" {
+	expect_error view-write.json "fx-import: view-write.json: error: node 'clone' is read after an in-place op wrote into a view of it; the graph needs functionalization (fx-export functionalizes aten graphs)"
+}
+
+@test "circular padding's writes into slices of new_empty" {
+	expect_error view-write-base.json "fx-import: view-write-base.json: error: node 'new_empty' is read after an in-place op wrote into a view of it; the graph needs functionalization (fx-export functionalizes aten graphs)"
+}
+
+# view-write-torch.json: a torch-level graph, y = x[1:3]; y.mul_(2); x + 1.
+@test "a torch-level graph reading x after a write into x[1:3]" {
+	expect_error view-write-torch.json "fx-import: view-write-torch.json: error: node 'x' is read after an in-place op wrote into a view of it; the graph needs functionalization (fx-export functionalizes aten graphs)"
+}

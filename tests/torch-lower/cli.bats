@@ -23,6 +23,13 @@ setup() {
   [ "$stderr" = "model.py:12:8: error: torch-lower: no lowering for 'torch.aten.sinh'" ]
 }
 
+@test "a uint8 index tensor (a mask to PyTorch) is refused, not taken as indices" {
+  run --separate-stderr bin/torch-lower "$IN/u8-index.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "$IN/u8-index.mlir:5:8: error: torch-lower: a uint8 index tensor is a boolean mask, which is not supported" ]
+}
+
 @test "without a Python location the error points into the input" {
   run --separate-stderr bin/torch-lower < "$IN/no-loc.mlir"
   [ "$status" -eq 1 ]

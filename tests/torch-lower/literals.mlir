@@ -3,7 +3,7 @@
 // Weights: torch.vtensor.literal becomes arith.constant with the same dense
 // or dense_resource payload on the builtin type (si64 -> i64, ui8 -> i8);
 // the resource blob is kept.
-// CHECK-LABEL: func.func @weights() -> (tensor<2xf32>, tensor<2xi64>, tensor<3xi8>)
+// CHECK-LABEL: func.func @weights() -> (tensor<2xf32>, tensor<2xi64>, tensor<3xi8> {fxpipe.unsigned})
 // CHECK-DAG: arith.constant dense_resource<w0> : tensor<2xf32>
 // CHECK-DAG: arith.constant dense<[7, -1]> : tensor<2xi64>
 // CHECK-DAG: arith.constant dense<[1, 2, -1]> : tensor<3xi8>

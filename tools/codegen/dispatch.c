@@ -275,10 +275,26 @@ static int is_elementwise(Gen *g, Op *op)
 	return all_parallel(&s) && is_perm(s.maps[s.nin]);
 }
 
+/* tensor.cast, or torch-lower's cast between ui8 and i8 tensors at a
+ * signature: the same elements, viewed under another type. */
+static int is_same_index_view(const Op *op)
+{
+	Type *a, *b;
+
+	if (op_is(op, "tensor.cast"))
+		return 1;
+	if (!op_is(op, "builtin.unrealized_conversion_cast") || op->nopnds != 1 || op->nres != 1)
+		return 0;
+	a = OPND(op, 0)->type, b = RES(op, 0)->type;
+	return a->kind == TY_TENSOR && b->kind == TY_TENSOR && ty_static(a) && ty_static(b) &&
+		a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof *a->dims * (size_t)a->rank) &&
+		a->elem->kind == TY_INT && b->elem->kind == TY_INT && a->elem->width == b->elem->width;
+}
+
 static int is_view_op(const Op *op)
 {
 	return op && (op_is(op, "tensor.expand_shape") || op_is(op, "tensor.collapse_shape") ||
-		op_is(op, "tensor.cast"));
+		is_same_index_view(op));
 }
 
 Value *view_source(Value *v)
@@ -612,7 +628,7 @@ static IExpr **reshape_index_fwd(KB *kb, Op *op, IExpr **ix)
 	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(rt->rank + 1));
 	size_t gi, j;
 
-	if (op_is(op, "tensor.cast"))
+	if (is_same_index_view(op))
 		return ix;
 	if (!re || re->kind != AT_ARRAY)
 		return NULL;
@@ -780,7 +796,7 @@ static KExpr *load(KB *kb, Value *v, IExpr **ix)
 	} else if (!op) {
 		return kb_fail(kb, v->block ? block_parent_op(v->block) : NULL, "unexpected block argument"), NULL;
 	} else if (is_view_op(op)) {
-		IExpr **sx = op_is(op, "tensor.cast") ? ix : reshape_index(kb, op, ix);
+		IExpr **sx = is_same_index_view(op) ? ix : reshape_index(kb, op, ix);
 
 		if (!sx)
 			return kb_fail(kb, op, "malformed reshape"), NULL;

@@ -201,6 +201,89 @@ static void dump_dispatches(Gen *g, FILE *out)
 	}
 }
 
+/* torch-lower marks the i8 arguments and results that hold ui8 with
+ * {fxpipe.unsigned}: the compiled function takes and gives ui8 there
+ * (vmpack's dtype, vmrun's .npy '|u1'), a reinterpreting
+ * builtin.unrealized_conversion_cast between it and the signless body. */
+static Attr *unmark(Ctx *c, Attr *attrs, int i, int *marked)
+{
+	Attr *d = attrs && attrs->kind == AT_ARRAY && (size_t)i < attrs->n ? attrs->elts[i] : NULL;
+	NamedAttr na[64];
+	size_t k, n = 0;
+
+	*marked = 0;
+	if (!d || d->kind != AT_DICT || d->n > 64)
+		return d;
+	for (k = 0; k < d->n; k++)
+		if (!strcmp(d->dict[k].name, "fxpipe.unsigned"))
+			*marked = 1;
+		else
+			na[n++] = d->dict[k];
+	return *marked ? at_dict(c, (int)n, na) : d;
+}
+
+static Type *as_unsigned(Ctx *c, Type *t)
+{
+	if (t->kind != TY_TENSOR || !t->elem || t->elem->kind != TY_INT || t->elem->width == 1)
+		return NULL;
+	return ty_tensor(c, t->rank, t->dims, ty_int(c, t->elem->width, UNSIGNED));
+}
+
+static Value *reinterpret(Ctx *c, Op *before, Value *v, Type *to)
+{
+	Op *op = op_new(c, "builtin.unrealized_conversion_cast", 1, &v, 1, &to, 0, before->loc);
+
+	op_insert_before(before, op);
+	return RES(op, 0);
+}
+
+static int unsigned_signature(Ctx *c, Op *fn)
+{
+	Attr *ft = op_attr(fn, "function_type"), *aa = op_attr(fn, "arg_attrs");
+	Attr *ra = op_attr(fn, "res_attrs");
+	Block *entry = fn->regs[0].first, *b;
+	Type *t = ft ? ft->type : NULL;
+	int i, n, marked, any = 0;
+
+	if (!t || t->kind != TY_FUNC || !entry || (!aa && !ra))
+		return 0;
+	n = t->nsub;
+	Type *sub[n + 1];
+	Attr *na[n + 1];
+	for (i = 0; i < n; i++) {
+		Attr *src = i < t->nin ? aa : ra;
+		int k = i < t->nin ? i : i - t->nin;
+
+		sub[i] = t->sub[i];
+		na[i] = unmark(c, src, k, &marked);
+		if (!na[i])
+			na[i] = at_dict(c, 0, NULL);
+		if (!marked)
+			continue;
+		any = 1;
+		if (!(sub[i] = as_unsigned(c, t->sub[i])))
+			return op_error(fn, "codegen: {fxpipe.unsigned} on a non-integer tensor"), -1;
+		if (i < t->nin) {
+			Value *a = entry->args[i], *cv;
+
+			value_set_type(a, sub[i]);
+			cv = reinterpret(c, entry->first, a, t->sub[i]);
+			value_replace_all_uses(a, cv);
+			op_set_operand(cv->def, 0, a);
+			continue;
+		}
+		for (b = entry; b; b = b->next)
+			if (b->last && op_is(b->last, "func.return") && k < b->last->nopnds)
+				op_set_operand(b->last, k, reinterpret(c, b->last, OPND(b->last, k), sub[i]));
+	}
+	if (!any)
+		return 0;
+	op_set_attr(c, fn, "function_type", at_type(c, ty_func(c, t->nin, sub, n - t->nin, sub + t->nin)));
+	op_set_attr(c, fn, "arg_attrs", aa ? at_array(c, t->nin, na) : NULL);
+	op_set_attr(c, fn, "res_attrs", ra ? at_array(c, n - t->nin, na + t->nin) : NULL);
+	return 0;
+}
+
 static int run(Gen *g, Opts *o, FILE *out)
 {
 	Block *mb = g->module->regs[0].first;
@@ -219,6 +302,8 @@ static int run(Gen *g, Opts *o, FILE *out)
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
+		if (unsigned_signature(g->c, op))
+			goto out;
 		fns = xrealloc(fns, sizeof *fns * (size_t)(nf + 1));
 		newfns = xrealloc(newfns, sizeof *newfns * (size_t)(nf + 1));
 		plans = xrealloc(plans, sizeof *plans * (size_t)(nf + 1));

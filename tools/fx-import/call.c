@@ -144,6 +144,34 @@ set_results(Imp *im, Node *n, Op *op, Slot *mutated)
 	}
 }
 
+/* Ops whose result aliases operand 0 (PyTorch's views): a write into
+ * either is a write into both. */
+static int
+is_view(const char *opname)
+{
+	static const char *const views[] = {
+		"view", "_unsafe_view", "_reshape_alias", "reshape", "view_as", "slice", "select",
+		"transpose", "t", "numpy_T", "permute", "expand", "expand_as", "squeeze",
+		"unsqueeze", "as_strided", "diagonal", "unfold", "alias", "narrow", "detach",
+		"flatten", "unflatten", "movedim", "moveaxis", "swapaxes", "swapdims",
+		"view_as_real", "view_as_complex", "real", "imag", "indices", "values",
+		"_indices", "_values", "split", "unbind", "chunk", "T", "mT", "mH", "H",
+		"adjoint", "lift_fresh", NULL,
+	};
+	const char *b = opname, *e;
+	int i;
+
+	if (!strncmp(b, "aten.", 5))
+		b += 5;
+	else if (!strncmp(b, "aten::", 6))
+		b += 6;
+	e = b + strcspn(b, ".");
+	for (i = 0; views[i]; i++)
+		if ((size_t)(e - b) == strlen(views[i]) && !strncmp(b, views[i], e - b))
+			return 1;
+	return 0;
+}
+
 static Value *
 operand(Imp *im, Param *p, Bound *b, const char *opname, Slot **mutated)
 {
@@ -153,6 +181,13 @@ operand(Imp *im, Param *p, Bound *b, const char *opname, Slot **mutated)
 		s = tensor_slot(im, b->arg, b->path);
 		if (!*mutated)
 			*mutated = s;
+		/* other views of what s views, or s's own views, go stale */
+		s->writes++;
+		if (s->base) {
+			s->base->written_via_view = 1;
+			s->base->writes++;
+			s->base_writes = s->base->writes;
+		}
 		return slot_handle(im, s);
 	}
 	return import_arg(im, b->arg, p->type, opname, b->path);
@@ -187,4 +222,13 @@ import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 		v[k] = operand(im, &sc->p[k], &b[k], opname, &mutated);
 	nres = result_types(im, n, sc, mutated != NULL, &types, path);
 	set_results(im, n, make_op(im, info, opname, sc->n, v, nres, types), mutated);
+	for (k = 0; k < n->nres; k++)
+		if (!n->res[k]->name)
+			n->res[k]->name = n->name;
+	if (sc->n && n->nres == 1 && n->res[0] != mutated && is_view(opname)
+	    && (jtag_is(b[0].arg, "tensor") || jtag_is(b[0].arg, "node"))) {
+		Slot *src = tensor_slot(im, b[0].arg, b[0].path), *r = n->res[0];
+		r->base = src->base ? src->base : src;
+		r->base_writes = r->base->writes;
+	}
 }

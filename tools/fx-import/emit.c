@@ -115,6 +115,11 @@ slot_read(Imp *im, Slot *s)
 {
 	Type *t;
 
+	if (s->written_via_view || (s->base && s->base_writes != s->base->writes))
+		fail(im, NULL, "node '%s' is read after an in-place op wrote into %s; "
+		    "the graph needs functionalization (fx-export functionalizes aten graphs)",
+		    s->name ? s->name : "?", s->written_via_view ? "a view of it"
+		    : "the tensor it is a view of");
 	if (!s->h)
 		return s->v;
 	t = s->h->type;

@@ -47,6 +47,14 @@ typedef struct Schema {
 typedef struct Slot {
 	Value *v;
 	Value *h;
+	/* Aliasing, for what this importer cannot express: an in-place op
+	 * writes one slot only.  A view's base (its root), the base's write
+	 * count when the view was made or last written, and whether the slot
+	 * was written through one of its views (then reading it is wrong). */
+	const char *name;      /* the node, for messages */
+	struct Slot *base;
+	unsigned writes, base_writes;
+	int written_via_view;
 } Slot;
 
 typedef struct Node {

@@ -172,4 +172,9 @@ import_tensor_index(Imp *im, Node *n, const char *path)
 	value_set_type(c.v, value_type(im, json_object_get(n->j, "value"), 0,
 	    pkey(im, path, "value")));
 	n->res[0] = slot_new(im, c.v);
+	n->res[0]->name = n->name;
+	if (!nix) {   /* basic indexing is a view of src */
+		n->res[0]->base = src->base ? src->base : src;
+		n->res[0]->base_writes = n->res[0]->base->writes;
+	}
 }

@@ -147,6 +147,7 @@ import_placeholder(Imp *im, Node *n, const char *path)
 	n->nres = 1;
 	n->res = arena_alloc(im->c, sizeof *n->res);
 	n->res[0] = slot_new(im, block_add_arg(im->c, im->body, vtensor_of(im, v, 0, vp), im->loc));
+	n->res[0]->name = n->name;
 }
 
 static void
@@ -156,6 +157,7 @@ import_get_attr(Imp *im, Node *n, const char *path)
 	n->res = arena_alloc(im->c, sizeof *n->res);
 	n->res[0] = slot_new(im, import_literal(im, jstr(im, n->j, "target", path),
 	    pkey(im, path, "target")));
+	n->res[0]->name = n->name;
 }
 
 static int

@@ -147,6 +147,11 @@ advanced(L *l, Op *op, Value *list, Adv *a)
 			op_error(op, "torch-lower: only static integer index tensors are supported");
 			return -1;
 		}
+		/* PyTorch takes uint8 indices as boolean masks */
+		if (t->elem->kind == TY_INT && t->elem->sign == UNSIGNED) {
+			op_error(op, "torch-lower: a uint8 index tensor is a boolean mask, which is not supported");
+			return -1;
+		}
 		if (first >= 0 && last != i - 1)
 			adjacent = 0;
 		if (first < 0)

@@ -152,6 +152,42 @@ check_constants(L *l, Op *op)
 	return 0;
 }
 
+/* A ui8 tensor in a signature lowers to i8 like any other (linalg and
+ * arith are signless), its argument or result marked {fxpipe.unsigned}:
+ * codegen gives the compiled function ui8 there, so that vmrun reads and
+ * writes it as unsigned. */
+static int
+is_ui8(const Type *t)
+{
+	return ty_istorchtensor(t) && t->elem && t->elem->kind == TY_INT
+	    && t->elem->sign == UNSIGNED;
+}
+
+/* arg_attrs or res_attrs of fn, with {fxpipe.unsigned} added to entry i
+ * of n where ui8[i]. */
+static void
+mark_unsigned(Ctx *c, Op *fn, const char *key, int n, const int *ui8)
+{
+	Attr *old = op_attr(fn, key), *e[n + 1];
+	int i, any = 0;
+
+	for (i = 0; i < n; i++) {
+		Attr *d = old && old->kind == AT_ARRAY && (size_t)i < old->n
+		    ? old->elts[i] : at_dict(c, 0, NULL);
+		if (ui8[i] && d->kind == AT_DICT && !dict_get(d, "fxpipe.unsigned")) {
+			NamedAttr na[d->n + 1];
+			memcpy(na, d->dict, sizeof *na * d->n);
+			na[d->n].name = intern(c, "fxpipe.unsigned");
+			na[d->n].val = at_unit(c);
+			d = at_dict(c, (int)d->n + 1, na);
+			any = 1;
+		}
+		e[i] = d;
+	}
+	if (any)
+		op_set_attr(c, fn, key, at_array(c, n, e));
+}
+
 static int
 lower_op(L *l, Op *op)
 {
@@ -220,8 +256,10 @@ lower_signature(L *l, Op *fn, Block *entry)
 		return 0;
 	n = t->nsub;
 	Type *sub[n + 1];
+	int ui8[n + 1];
 	for (i = 0; i < n; i++) {
 		sub[i] = t->sub[i];
+		ui8[i] = is_ui8(t->sub[i]);
 		if (!is_torch_type(sub[i]))
 			continue;
 		if (!(sub[i] = btensor(l->c, t->sub[i]))) {
@@ -233,6 +271,8 @@ lower_signature(L *l, Op *fn, Block *entry)
 	}
 	op_set_attr(l->c, fn, "function_type", at_type(l->c,
 		ty_func(l->c, t->nin, sub, n - t->nin, sub + t->nin)));
+	mark_unsigned(l->c, fn, "arg_attrs", t->nin, ui8);
+	mark_unsigned(l->c, fn, "res_attrs", n - t->nin, ui8 + t->nin);
 	for (i = 0; entry && i < entry->nargs; i++) {
 		Value *a = entry->args[i];
 		Type *bt = btensor(l->c, a->type);

@@ -191,6 +191,12 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 		goto done;
 	if (pipeline_run(c, pl, m, &o->pl) != 0)
 		goto done;
+	/* Whatever the passes did, print only what reads back. */
+	if (verify(m) != 0) {
+		fprintf(stderr, "torch-opt: internal error: the pipeline '%s' produced invalid IR\n",
+		    text_pl);
+		goto done;
+	}
 	/* Only now, with nothing left that can fail, does output begin. */
 	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->pl.print;

@@ -263,8 +263,22 @@ def _capture_aten_make_fx(module, args):
     # they are what every consumer of aten graphs understands.
     aten = torch.ops.aten
     decompositions = get_decompositions([aten._reshape_alias, aten._unsafe_view])
+    # Functionalized: a write into a view (y[:, 1:3] = z, copy_ into a
+    # slice, index_put_) becomes slice_scatter/select_scatter/index_put on
+    # values.  Without it the graph holds copy_ into a view whose effect
+    # on the base no value-semantics consumer can see, and was lost.
+    try:
+        from torch.func import functionalize
+    except ImportError:
+        from functorch import functionalize
     with fused_fast_paths_disabled(module), _make_fx_stack_traces():
-        gm = make_fx(module, decomposition_table=decompositions)(*args)
+        try:
+            gm = make_fx(functionalize(module), decomposition_table=decompositions)(
+                *[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
+        except Exception:  # noqa: BLE001 - a functionalization gap of this torch
+            # Unfunctionalized, writes into views stay copy_ into views;
+            # fx-import refuses a graph that reads what they changed.
+            gm = make_fx(module, decomposition_table=decompositions)(*args)
     _record_values(gm, args)
     _attach_frames(gm.graph, innermost_first=True)
 

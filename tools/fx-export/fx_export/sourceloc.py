@@ -28,6 +28,7 @@ _MACHINERY_FILES = (
     "torch/utils/_python_dispatch.py", "torch/utils/_pytree.py",
     "torch/_decomp/", "torch/_refs/", "torch/_prims", "torch/_subclasses/",
     "torch/_dynamo/", "torch/_export/", "torch/export/", "torch/_functorch/",
+    "functorch/_src/",
 )
 # Module.__call__ and friends: present around every layer, never useful.
 _MODULE_CALL_FUNCTIONS = ("_call_impl", "_wrapped_call_impl", "__call__")
