@@ -109,7 +109,16 @@ demo: all
 bench: all
 	@PYTHON="$(PYTHON)" sh bench/run.sh
 
-.PHONY: demo bench
+# `make fuzz-diff N=20000 SEED=7`: the differential tester (tests/diff/fuzz.py),
+# N random programs and chains through the whole pipe against PyTorch
+# eager; with SANITIZE=1, on the ASan/UBSan build.  make check runs a
+# short slice of it (tests/diff/fuzz.bats).
+N = 1000
+SEED = 1
+fuzz-diff: all
+	@$(or $(PYTHON),python3) tests/diff/fuzz.py --seed $(SEED) --count $(N) --quiet
+
+.PHONY: demo bench fuzz-diff
 # Objects are kept between builds; the mode stamp is not secondary, so
 # that a missing one (after a build of the other mode) relinks the tools.
 TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c))

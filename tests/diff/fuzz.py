@@ -1,0 +1,888 @@
+#!/usr/bin/env python3
+"""fuzz.py - differential testing of the whole pipe against PyTorch eager.
+
+    fuzz.py [--seed S] [--count N] [--batch K] [--keep DIR] [--quiet]
+    fuzz.py --replay 'PROGRAM'        one program, as a failure prints it
+
+Generates N random programs from the op descriptions in OPS: chains of
+1-6 ops over inputs with extents 0, 1, primes and large ones, every
+dtype the op takes, broadcasting, negative dims, non-contiguous operands
+(transposes, permutes, strided slices and expands feed the next op).
+Each program is exported in-process (fx_export), compiled with
+fx-import | torch-opt | torch-lower | codegen | vmpack, run with vmrun and
+compared with eager (pipe.py).  K programs share one module (one compile)
+and are run alone only when that module fails.
+
+A wrong result, a crash, a sanitizer report, a hang or an internal error
+is a failure: it is shrunk (fewer ops, smaller extents) and printed as a
+command that replays it.  A clear refusal of a stage is not a failure
+(counted by message).  Same seed, same programs.  The first programs
+aim each op at a size-0, a size-1 and a non-contiguous operand; the
+coverage table at the end says which each op got.  Exit 1 on a failure.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from pipe import Failure, run_module  # noqa: E402
+
+torch.set_num_threads(1)
+
+DT = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16,
+      "bf16": torch.bfloat16, "i64": torch.int64, "i32": torch.int32,
+      "i16": torch.int16, "i8": torch.int8, "u8": torch.uint8, "i1": torch.bool}
+DTNAME = {v: k for k, v in DT.items()}
+FLOAT = ("f32", "f64", "f16", "bf16")
+INT = ("i64", "i32", "i16", "i8", "u8")
+NUM = FLOAT + INT
+ALL = NUM + ("i1",)
+# how often each input dtype is drawn
+DT_WEIGHT = {"f32": 8, "f64": 2, "f16": 1, "bf16": 1, "i64": 2, "i32": 2,
+             "i16": 1, "i8": 1, "u8": 1, "i1": 1}
+EXTENTS = [1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 33, 64]
+
+
+# ---- op descriptions --------------------------------------------------
+# An op: name -> (dtypes of its first operand, arity, exact, params).
+# params(r, x) draws the op's parameters for operand x (or None: not
+# applicable); apply(p, *xs) is the op.  Arity 2 ops draw their second
+# operand themselves (broadcast-compatible, maybe the first).  exact: the
+# op is not continuous (rounding, comparisons, indices), so its float
+# operands must be exact values (inputs or exact ops of them), lest a
+# last-bit difference flip its result.
+
+OPS = {}
+
+
+def op(name, dtypes, arity=1, exact=False, nonempty=False, minrank=0):
+    def reg(fn):
+        OPS[name] = dict(dtypes=dtypes, arity=arity, exact=exact, fn=fn,
+                         nonempty=nonempty, minrank=minrank)
+        return fn
+    return reg
+
+
+def rdim(r, x):
+    return r.randrange(-x.dim(), x.dim()) if x.dim() else None
+
+
+def unary(name, f, dtypes=FLOAT, exact=False):
+    op(name, dtypes, exact=exact)(lambda r, x: ({}, lambda p, x: f(x)))
+
+
+for _n, _f in [("exp", torch.exp), ("log", torch.log), ("sqrt", torch.sqrt),
+               ("rsqrt", torch.rsqrt), ("sin", torch.sin), ("cos", torch.cos),
+               ("tanh", torch.tanh), ("sigmoid", torch.sigmoid), ("erf", torch.erf),
+               ("reciprocal", torch.reciprocal), ("expm1", torch.expm1),
+               ("log1p", torch.log1p), ("log2", torch.log2), ("gelu", F.gelu),
+               ("silu", F.silu), ("elu", F.elu), ("softplus", F.softplus),
+               ("mish", F.mish), ("hardswish", F.hardswish),
+               ("hardsigmoid", F.hardsigmoid), ("leaky_relu", F.leaky_relu)]:
+    unary(_n, _f)
+for _n, _f in [("floor", torch.floor), ("ceil", torch.ceil), ("round", torch.round),
+               ("trunc", torch.trunc)]:
+    unary(_n, _f, exact=True)
+unary("abs", torch.abs, NUM)
+unary("neg", torch.neg, FLOAT + ("i64", "i32", "i16", "i8"))
+unary("relu", torch.relu, FLOAT + ("i64", "i32", "i16", "i8"))
+unary("sign", torch.sign, NUM, exact=True)
+unary("relu6", F.relu6, FLOAT)
+unary("hardtanh", F.hardtanh, FLOAT)
+unary("bitwise_not", torch.bitwise_not, INT + ("i1",))
+unary("logical_not", torch.logical_not, ALL, exact=True)
+unary("isnan", torch.isnan, FLOAT)
+
+
+@op("to", ALL, exact=True)
+def _to(r, x):
+    return {"dt": r.choice(ALL)}, lambda p, x: x.to(DT[p["dt"]])
+
+
+def scalar_for(r, x):
+    if x.is_floating_point():
+        return r.choice([0.5, -1.25, 2.0, 3.0])
+    if x.dtype == torch.bool:
+        return r.choice([0, 1])
+    return r.choice([1, 2, 3])
+
+
+@op("add_scalar", NUM)
+def _adds(r, x):
+    return {"s": scalar_for(r, x)}, lambda p, x: x + p["s"]
+
+
+@op("mul_scalar", NUM)
+def _muls(r, x):
+    return {"s": scalar_for(r, x)}, lambda p, x: x * p["s"]
+
+
+@op("div_scalar", FLOAT)
+def _divs(r, x):
+    return {"s": r.choice([2.0, -3.0, 0.5])}, lambda p, x: x / p["s"]
+
+
+@op("pow_scalar", FLOAT)
+def _pows(r, x):
+    return {"s": r.choice([2, 3, 0.5])}, lambda p, x: x ** p["s"]
+
+
+@op("clamp", NUM, exact=True)
+def _clamp(r, x):
+    lo = r.choice([None, 0, 1]) if not x.is_floating_point() else r.choice([None, -0.5, 0.0])
+    hi = r.choice([None, 3, 5]) if not x.is_floating_point() else r.choice([None, 0.75, 1.5])
+    if lo is None and hi is None:
+        lo = 0
+    return {"lo": lo, "hi": hi}, lambda p, x: torch.clamp(x, p["lo"], p["hi"])
+
+
+@op("gt_scalar", NUM, exact=True)
+def _gts(r, x):
+    return {"s": scalar_for(r, x) if not x.is_floating_point() else 0.0}, \
+        lambda p, x: x > p["s"]
+
+
+def binary(name, f, dtypes=NUM, exact=False):
+    op(name, dtypes, arity=2, exact=exact)(lambda r, x: ({}, lambda p, x, y: f(x, y)))
+
+
+for _n, _f in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul),
+               ("maximum", torch.maximum), ("minimum", torch.minimum)]:
+    binary(_n, _f)
+binary("div", torch.div, FLOAT)
+binary("atan2", torch.atan2, FLOAT)
+binary("pow", torch.pow, ("f32", "f64"))
+for _n, _f in [("eq", torch.eq), ("lt", torch.lt), ("ge", torch.ge), ("ne", torch.ne)]:
+    binary(_n, _f, ALL, exact=True)
+for _n, _f in [("logical_and", torch.logical_and), ("logical_or", torch.logical_or)]:
+    binary(_n, _f, ALL, exact=True)
+for _n, _f in [("bitwise_and", torch.bitwise_and), ("bitwise_xor", torch.bitwise_xor)]:
+    binary(_n, _f, INT + ("i1",))
+binary("remainder", torch.remainder, FLOAT + ("i64", "i32"), exact=True)
+binary("where", lambda x, y: torch.where(x > 0, x, y), NUM, exact=True)
+
+
+def _keepdim(r):
+    return r.random() < 0.3
+
+
+@op("sum", NUM + ("i1",))
+def _sum(r, x):
+    d = rdim(r, x)
+    return {"d": d, "k": _keepdim(r)}, lambda p, x: (
+        x.sum() if p["d"] is None else x.sum(p["d"], keepdim=p["k"]))
+
+
+@op("mean", FLOAT)
+def _mean(r, x):
+    d = rdim(r, x)
+    return {"d": d, "k": _keepdim(r)}, lambda p, x: (
+        x.mean() if p["d"] is None else x.mean(p["d"], keepdim=p["k"]))
+
+
+@op("amax", NUM, nonempty=True)
+def _amax(r, x):
+    d = rdim(r, x)
+    if d is None:
+        return None
+    return {"d": d, "k": _keepdim(r)}, lambda p, x: torch.amax(x, p["d"], keepdim=p["k"])
+
+
+@op("amin", NUM, nonempty=True)
+def _amin(r, x):
+    d = rdim(r, x)
+    if d is None:
+        return None
+    return {"d": d, "k": _keepdim(r)}, lambda p, x: torch.amin(x, p["d"], keepdim=p["k"])
+
+
+@op("prod", NUM)
+def _prod(r, x):
+    d = rdim(r, x)
+    return {"d": d}, lambda p, x: x.prod() if p["d"] is None else x.prod(p["d"])
+
+
+@op("argmax", NUM, exact=True, nonempty=True)
+def _argmax(r, x):
+    return {"d": rdim(r, x)}, lambda p, x: torch.argmax(x, p["d"])
+
+
+@op("max_dim", NUM, exact=True, nonempty=True)
+def _maxdim(r, x):
+    d = rdim(r, x)
+    if d is None:
+        return None
+    return {"d": d, "i": r.random() < 0.5}, lambda p, x: torch.max(x, p["d"])[int(p["i"])]
+
+
+@op("all", ALL, exact=True)
+def _all(r, x):
+    return {"d": rdim(r, x), "any": r.random() < 0.5}, lambda p, x: (
+        (torch.any if p["any"] else torch.all)(*([x] if p["d"] is None else [x, p["d"]])))
+
+
+@op("var", ("f32", "f64"))
+def _var(r, x):
+    return {"d": rdim(r, x), "u": r.random() < 0.5, "std": r.random() < 0.5}, \
+        lambda p, x: (torch.std if p["std"] else torch.var)(
+            *([x] if p["d"] is None else [x, p["d"]]), unbiased=p["u"])
+
+
+@op("softmax", FLOAT, minrank=1)
+def _softmax(r, x):
+    return {"d": rdim(r, x), "log": r.random() < 0.3}, lambda p, x: (
+        torch.log_softmax if p["log"] else torch.softmax)(x, p["d"])
+
+
+@op("logsumexp", ("f32", "f64"), minrank=1)
+def _lse(r, x):
+    return {"d": rdim(r, x)}, lambda p, x: torch.logsumexp(x, p["d"])
+
+
+@op("cumsum", NUM, minrank=1)
+def _cumsum(r, x):
+    return {"d": rdim(r, x)}, lambda p, x: torch.cumsum(x, p["d"])
+
+
+@op("norm", ("f32", "f64"))
+def _norm(r, x):
+    return {"o": r.choice([1, 2])}, lambda p, x: torch.linalg.vector_norm(x, p["o"])
+
+
+# shape ops: their results are the non-contiguous operands of the next op
+
+@op("transpose", ALL, minrank=2)
+def _transpose(r, x):
+    a, b = r.sample(range(x.dim()), 2)
+    return {"a": a, "b": b}, lambda p, x: x.transpose(p["a"], p["b"])
+
+
+@op("permute", ALL, minrank=2)
+def _permute(r, x):
+    perm = list(range(x.dim()))
+    r.shuffle(perm)
+    return {"p": perm}, lambda p, x: x.permute(p["p"])
+
+
+@op("slice", ALL, minrank=1)
+def _slice(r, x):
+    d = r.randrange(x.dim())
+    n = x.shape[d]
+    lo = r.randrange(-n - 1, n + 1) if n else 0
+    return {"d": d, "lo": lo, "hi": r.choice([None, lo + r.randrange(0, 9), -1]),
+            "st": r.choice([1, 1, 2, 3])}, \
+        lambda p, x: x[(slice(None),) * p["d"] + (slice(p["lo"], p["hi"], p["st"]),)]
+
+
+@op("select", ALL, minrank=1, nonempty=True)
+def _select(r, x):
+    d = r.randrange(x.dim())
+    if x.shape[d] == 0:
+        return None
+    return {"d": d, "i": r.randrange(-x.shape[d], x.shape[d])}, \
+        lambda p, x: x.select(p["d"], p["i"])
+
+
+@op("unsqueeze", ALL)
+def _unsqueeze(r, x):
+    return {"d": r.randrange(-x.dim() - 1, x.dim() + 1)}, lambda p, x: x.unsqueeze(p["d"])
+
+
+@op("squeeze", ALL)
+def _squeeze(r, x):
+    ones = [d for d in range(x.dim()) if x.shape[d] == 1]
+    return {"d": r.choice(ones) if ones else None}, \
+        lambda p, x: x.squeeze() if p["d"] is None else x.squeeze(p["d"])
+
+
+@op("reshape", ALL)
+def _reshape(r, x):
+    n = x.numel()
+    if r.random() < 0.5 or n == 0:
+        return {"s": [-1]}, lambda p, x: x.reshape(p["s"])
+    a = r.choice([d for d in range(1, n + 1) if n % d == 0])
+    return {"s": [a, -1]}, lambda p, x: x.reshape(p["s"])
+
+
+@op("expand", ALL)
+def _expand(r, x):
+    s = [r.choice([n, 3]) if n == 1 else n for n in x.shape]
+    return {"s": [r.choice([1, 2])] + s}, lambda p, x: x.expand(p["s"])
+
+
+@op("flip", ALL, minrank=1)
+def _flip(r, x):
+    return {"d": [rdim(r, x)]}, lambda p, x: torch.flip(x, p["d"])
+
+
+@op("roll", ALL, minrank=1)
+def _roll(r, x):
+    return {"s": r.randrange(-5, 6), "d": rdim(r, x)}, lambda p, x: torch.roll(x, p["s"], p["d"])
+
+
+@op("repeat", ALL)
+def _repeat(r, x):
+    return {"s": [r.choice([1, 2, 3]) for _ in range(x.dim())]}, lambda p, x: x.repeat(p["s"])
+
+
+@op("cat", ALL, minrank=1)
+def _cat(r, x):
+    return {"d": rdim(r, x)}, lambda p, x: torch.cat([x, x.flip(p["d"])], p["d"])
+
+
+@op("pad", NUM, minrank=1)
+def _pad(r, x):
+    k = min(x.dim(), r.choice([1, 2]))
+    return {"p": [r.randrange(0, 3) for _ in range(2 * k)], "v": r.choice([0, 1])}, \
+        lambda p, x: F.pad(x, p["p"], value=p["v"])
+
+
+@op("tril", ALL, minrank=2)
+def _tril(r, x):
+    return {"k": r.randrange(-2, 3), "u": r.random() < 0.5}, \
+        lambda p, x: (torch.triu if p["u"] else torch.tril)(x, p["k"])
+
+
+# contractions, indexing and windows: their second operand is a fresh input
+
+@op("mm", ("f32", "f64", "i64", "i32"), arity=2, minrank=1)
+def _mm(r, x):
+    return {}, lambda p, x, y: torch.matmul(x, y)
+
+
+@op("linear", ("f32", "f64"), arity=2, minrank=1)
+def _linear(r, x):
+    return {}, lambda p, x, w: F.linear(x, w)
+
+
+@op("conv2d", ("f32", "f64"), arity=2, minrank=4)
+def _conv(r, x):
+    if x.dim() != 4 or x.shape[1] == 0:
+        return None
+    g = r.choice([g for g in (1, 2, 3) if x.shape[1] % g == 0])
+    return {"st": r.choice([1, 2]), "pd": r.choice([0, 1]), "g": g}, \
+        lambda p, x, w: F.conv2d(x, w, stride=p["st"], padding=p["pd"], groups=p["g"])
+
+
+@op("pool2d", ("f32", "f64"), minrank=4)
+def _pool(r, x):
+    if x.dim() != 4:
+        return None
+    k = r.choice([1, 2, 3])
+    return {"k": k, "st": r.choice([1, 2, k]), "pd": r.choice([0, k // 2]),
+            "max": r.random() < 0.5, "ceil": r.random() < 0.3}, \
+        lambda p, x: (F.max_pool2d if p["max"] else F.avg_pool2d)(
+            x, p["k"], p["st"], p["pd"], ceil_mode=p["ceil"])
+
+
+@op("adaptive_avg", ("f32", "f64"), minrank=4)
+def _adaptive(r, x):
+    if x.dim() != 4:
+        return None
+    return {"s": r.choice([1, 2])}, lambda p, x: F.adaptive_avg_pool2d(x, p["s"])
+
+
+@op("embedding", ("f32", "f64"), arity=2, minrank=2)
+def _embedding(r, x):
+    if x.dim() != 2 or x.shape[0] == 0:
+        return None
+    return {}, lambda p, w, i: F.embedding(i, w)
+
+
+@op("index_select", ALL, arity=2, minrank=1)
+def _index_select(r, x):
+    d = r.randrange(x.dim())
+    if x.shape[d] == 0:
+        return None
+    return {"d": d}, lambda p, x, i: torch.index_select(x, p["d"], i)
+
+
+@op("gather", ALL, arity=2, minrank=1)
+def _gather(r, x):
+    d = r.randrange(x.dim())
+    if x.shape[d] == 0:
+        return None
+    return {"d": d}, lambda p, x, i: torch.gather(x, p["d"], i)
+
+
+@op("masked_fill", ALL, arity=2, exact=True)
+def _masked_fill(r, x):
+    v = 1 if not x.is_floating_point() else -2.5
+    return {"v": v}, lambda p, x, m: x.masked_fill(m, p["v"])
+
+
+def _appliers():
+    """Each op's apply function: its draw on a probe operand (the lambdas
+    depend on nothing but their parameters)."""
+    out = {}
+    for name, o in OPS.items():
+        for k in range(100):
+            x = torch.ones([2, 3, 4, 5][k % 3:], dtype=DT[o["dtypes"][0]])
+            got = o["fn"](random.Random(k), x)
+            if got:
+                out[name] = got[1]
+                break
+        else:
+            raise AssertionError("no probe for op %s" % name)
+    return out
+
+
+APPLY = _appliers()
+
+
+# ---- programs ---------------------------------------------------------
+# A program is plain data, JSON in a replay command:
+#   {"in": [[shape, dtype], ...], "ops": [[name, params, [value ids]], ...]}
+# value ids count the inputs first, then each op's result; the result is
+# the last value.  Input data comes from the program's seed.
+
+
+def make_input(shape, dt, seed, kind=None):
+    g = torch.Generator().manual_seed(seed)
+    dtype = DT[dt]
+    if kind and kind[0] == "index":  # indices into an extent kind[1]
+        return torch.randint(0, max(kind[1], 1), shape, generator=g)
+    if kind == "mask" or dt == "i1":
+        return torch.randint(0, 2, shape, generator=g).bool()
+    if dtype.is_floating_point:
+        # multiples of 1/8 in [-4, 4]: exact in every float type
+        return (torch.randint(-32, 33, shape, generator=g).double() / 8).to(dtype)
+    lo = 0 if dt == "u8" else -9
+    return torch.randint(lo, 10, shape, generator=g).to(dtype)
+
+
+class Program:
+    def __init__(self, spec):
+        self.spec = spec
+
+    def inputs(self, ref=False):
+        xs = []
+        for i, (shape, dt, kind) in enumerate(self.spec["in"]):
+            x = make_input(shape, dt, self.spec["seed"] * 1000 + i, kind)
+            if ref and x.is_floating_point():
+                x = x.double()
+            xs.append(x)
+        return xs
+
+    def run(self, xs, ref=False):
+        vals = list(xs)
+        for name, params, ids in self.spec["ops"]:
+            apply = APPLY[name]
+            if name == "to" and ref and DT[params["dt"]].is_floating_point:
+                vals.append(vals[ids[0]].double())
+                continue
+            vals.append(apply(params, *[vals[i] for i in ids]))
+        return vals[-1]
+
+    def text(self):
+        return json.dumps(self.spec, separators=(",", ":"))
+
+
+def rand_shape(r, want=None, rank=None):
+    rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4]) if rank is None else rank
+    s = [r.choice(EXTENTS) for _ in range(rank)]
+    if r.random() < 0.05 and rank:
+        s[r.randrange(rank)] = r.choice([127, 257, 1031])
+    if want == "size0" and rank:
+        s[r.randrange(rank)] = 0
+    elif want == "size1" and rank:
+        s[r.randrange(rank)] = 1
+    elif r.random() < 0.04 and rank:
+        s[r.randrange(rank)] = 0
+    while rank and _numel(s) > 40000:
+        s[s.index(max(s))] //= 2
+    return s
+
+
+def _numel(s):
+    n = 1
+    for d in s:
+        n *= d
+    return n
+
+
+def second_operand(r, name, x):
+    """(shape, dtype, kind) of a fresh input for op name on operand x, or
+    None when the op takes x itself."""
+    dt = DTNAME[x.dtype]
+    if name in ("mm",):
+        k = x.shape[-1]
+        if x.dim() >= 3 and r.random() < 0.5:
+            return [x.shape[0], k, r.choice(EXTENTS)], dt, None
+        return [k, r.choice(EXTENTS + [0])], dt, None
+    if name == "linear":
+        return [r.choice(EXTENTS + [0]), x.shape[-1]], dt, None
+    if name == "conv2d":
+        return None  # weight drawn in pick()
+    if name == "embedding":
+        return rand_shape(r, rank=r.choice([1, 2])), "i64", ["index", x.shape[0]]
+    if name == "masked_fill":
+        return _bcast_shape(r, list(x.shape)), "i1", "mask"
+    if name in ("index_select",):
+        return [r.choice([0, 1, 3, 5, 17])], "i64", None
+    if name == "gather":
+        return None
+    s = _bcast_shape(r, list(x.shape))
+    if name in ("add", "sub", "mul", "maximum", "minimum", "where") and r.random() < 0.3:
+        dt = r.choice(NUM)
+    return s, dt, None
+
+
+def _bcast_shape(r, s):
+    c = r.random()
+    if c < 0.5:
+        return s
+    if c < 0.8:
+        return [1 if r.random() < 0.5 else n for n in s]
+    return s[r.randrange(len(s) + 1):] if s else s
+
+
+def pick(r, prog, vals, exact, name, x_id, fresh):
+    """Append op name on value x_id to the program; True when eager took it."""
+    x = vals[x_id]
+    o = OPS[name]
+    if x.dim() < o["minrank"] or DTNAME[x.dtype] not in o["dtypes"]:
+        return False
+    if o["exact"] and x.is_floating_point() and not exact[x_id]:
+        return False
+    got = o["fn"](r, x)
+    if got is None:
+        return False
+    params, apply = got
+    ids = [x_id]
+    nin = len(prog["in"])
+    if o["arity"] == 2:
+        sec = second_operand(r, name, x)
+        if name == "conv2d":
+            c = x.shape[1] // params["g"]
+            sec = ([r.choice([1, 2, 4, 6]) * params["g"], c, r.choice([1, 2, 3]),
+                    r.choice([1, 3])], DTNAME[x.dtype], None)
+        if name == "index_select":
+            sec = (sec[0], "i64", ["index", x.shape[params["d"]]])
+        if name == "gather":
+            s = [r.choice([0, 1, n, n + 1]) if i != params["d"] else r.choice([0, 1, 3])
+                 for i, n in enumerate(x.shape)]
+            s = [min(a, n) if i != params["d"] else a for i, (a, n) in enumerate(zip(s, x.shape))]
+            sec = (s, "i64", ["index", x.shape[params["d"]]])
+        if sec is None or r.random() < 0.2 and name not in (
+                "mm", "linear", "conv2d", "embedding", "index_select", "gather", "masked_fill"):
+            same = [i for i, v in enumerate(vals) if v.shape == x.shape and v.dtype == x.dtype]
+            ids.append(r.choice(same))
+        else:
+            prog["in"].insert(nin, list(sec))
+            ids = [i + 1 if i >= nin else i for i in ids]
+            vals.insert(nin, make_input(sec[0], sec[1], prog["seed"] * 1000 + nin, sec[2]))
+            exact.insert(nin, True)
+            prog["ops"] = [[n, p, [i + 1 if i >= nin else i for i in a]]
+                           for n, p, a in prog["ops"]]
+            ids.append(nin)
+    try:
+        with torch.no_grad():
+            y = apply(params, *[vals[i] for i in ids])
+    except Exception:
+        return _undo(prog, vals, exact, nin)
+    if isinstance(y, torch.Tensor) and y.numel() > 200000:
+        return _undo(prog, vals, exact, nin)
+    prog["ops"].append([name, params, ids])
+    vals.append(y)
+    exact.append(all(exact[i] for i in ids) and (o["exact"] or name in SHAPE_OPS
+                 or not y.is_floating_point()))
+    fresh.append((name, ids, [vals[i] for i in ids]))
+    return True
+
+
+def _undo(prog, vals, exact, nin):
+    if len(prog["in"]) > nin:
+        del prog["in"][nin]
+        del vals[nin]
+        del exact[nin]
+        prog["ops"] = [[n, p, [i - 1 if i > nin else i for i in a]] for n, p, a in prog["ops"]]
+    return False
+
+
+SHAPE_OPS = {"transpose", "permute", "slice", "select", "unsqueeze", "squeeze",
+             "reshape", "expand", "flip", "roll", "repeat", "cat", "pad", "tril",
+             "neg", "abs", "relu", "maximum", "minimum", "clamp", "index_select",
+             "gather", "embedding", "masked_fill", "amax", "amin"}
+NONCONTIG = ["transpose", "permute", "slice", "expand"]
+
+
+def generate(seed, target=None):
+    """A random program; target (op, 'size0'|'size1'|'noncontig') aims
+    the chain's first real op at such an operand."""
+    r = random.Random(seed)
+    for _attempt in range(200):
+        prog = {"seed": seed, "in": [], "ops": []}
+        want = target[1] if target else None
+        tname = target[0] if target else None
+        if tname:
+            dts = OPS[tname]["dtypes"]
+            dt = r.choice(dts)
+            rank = max(OPS[tname]["minrank"], r.choice([1, 2, 3]))
+            if tname in ("conv2d", "pool2d", "adaptive_avg"):
+                rank = 4
+            if tname == "embedding":
+                rank = 2
+        else:
+            dt = r.choices(list(DT_WEIGHT), weights=list(DT_WEIGHT.values()))[0]
+            rank = None
+        shape = rand_shape(r, want if want != "noncontig" else None, rank)
+        prog["in"].append([shape, dt, None])
+        vals = [make_input(shape, dt, seed * 1000)]
+        exact = [True]
+        fresh = []
+        ok = True
+        if want == "noncontig":
+            if not any(pick(r, prog, vals, exact, n, 0, fresh)
+                       for n in r.sample(NONCONTIG, len(NONCONTIG))):
+                continue
+            if vals[-1].is_contiguous():
+                continue
+        if tname:
+            ok = pick(r, prog, vals, exact, tname, len(vals) - 1, fresh)
+            if not ok:
+                continue
+        n = r.choice([1, 2, 2, 3, 4, 5, 6]) - len(prog["ops"])
+        names = sorted(OPS)
+        tries = 0
+        while n > 0 and tries < 60:
+            tries += 1
+            if pick(r, prog, vals, exact, r.choice(names), len(vals) - 1, fresh):
+                n -= 1
+        if not prog["ops"]:
+            continue
+        y = vals[-1]
+        if not isinstance(y, torch.Tensor) or y.dtype not in DTNAME:
+            continue
+        return Program(prog), fresh
+    return None, []
+
+
+# ---- running ----------------------------------------------------------
+
+class Batch(torch.nn.Module):
+    """K programs in one module: every program's inputs, every result."""
+
+    def __init__(self, progs):
+        super().__init__()
+        self.progs = progs
+
+    def forward(self, *xs):
+        outs, k = [], 0
+        for p in self.progs:
+            n = len(p.spec["in"])
+            outs.append(p.run(list(xs[k:k + n])))
+            k += n
+        return tuple(outs)
+
+
+def check(progs, d):
+    """Runs programs as one module; raises Failure."""
+    xs, refs = [], []
+    for p in progs:
+        xs += p.inputs()
+    for p in progs:
+        with torch.no_grad():
+            try:
+                refs.append(p.run(p.inputs(ref=True), ref=True))
+            except Exception:
+                refs.append(None)
+    alt = refs if all(a is not None for a in refs) else None
+    # vmrun returns each result as its own buffer: give views their own
+    return run_module(Batch(progs), xs, d, alt=alt)
+
+
+def attempt(p, d):
+    try:
+        check([p], d)
+        return None
+    except Failure as e:
+        return e
+
+
+def shrink(p, kind, d, deadline):
+    """A smaller program failing the same way (kind)."""
+    def fails(q):
+        if time.time() > deadline:
+            return False
+        try:
+            with torch.no_grad():
+                q.run(q.inputs())
+        except Exception:
+            return False
+        e = attempt(q, d)
+        return e is not None and e.kind == kind
+    best = p
+    changed = True
+    while changed:
+        changed = False
+        spec = best.spec
+        # a shorter chain: the result is an earlier op's
+        for k in range(1, len(spec["ops"])):
+            q = Program(dict(spec, ops=spec["ops"][:k]))
+            if fails(q):
+                best, changed = q, True
+                break
+        if changed:
+            continue
+        # an op's operand straight from its operand's operand (skip it)
+        ops = spec["ops"]
+        nin = len(spec["in"])
+        for j in range(len(ops) - 1):
+            src = ops[j][2][0]
+            rest = [[n, pp, [src if i == nin + j else (i - 1 if i > nin + j else i) for i in a]]
+                    for n, pp, a in ops[j + 1:]]
+            q = Program(dict(spec, ops=ops[:j] + rest))
+            if fails(q):
+                best, changed = q, True
+                break
+        if changed:
+            continue
+        # smaller extents
+        for i, (shape, dt, kind2) in enumerate(spec["in"]):
+            for k, n in enumerate(shape):
+                for m in sorted({1, n // 2, n - 1}):
+                    if 0 <= m < n:
+                        ins = [list(x) for x in spec["in"]]
+                        ins[i] = [shape[:k] + [m] + shape[k + 1:], dt, kind2]
+                        q = Program(dict(spec, **{"in": ins}))
+                        if fails(q):
+                            best, changed = q, True
+                            break
+                if changed:
+                    break
+            if changed:
+                break
+    return best
+
+
+def replay_command(p):
+    return "%s tests/diff/fuzz.py --replay '%s'" % (sys.executable, p.text())
+
+
+def coverage_add(cov, fresh):
+    for name, ids, xs in fresh:
+        c = cov.setdefault(name, set())
+        x = xs[0]
+        if any(n == 0 for n in x.shape):
+            c.add("size0")
+        if any(n == 1 for n in x.shape) or x.dim() == 0:
+            c.add("size1")
+        if any(not t.is_contiguous() for t in xs):
+            c.add("noncontig")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--replay")
+    ap.add_argument("--keep", help="keep the work files of failures here")
+    ap.add_argument("--shrink-seconds", type=float, default=120)
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="fuzz-diff.")
+    try:
+        if a.replay:
+            p = Program(json.loads(a.replay))
+            e = attempt(p, os.path.join(work, "r"))
+            print("replay: %s" % ("ok" if e is None else "%s: %s" % (e.kind, e)))
+            return 1 if e is not None and e.kind in ("mismatch", "crash") else 0
+        return fuzz(a, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def fuzz(a, work):
+    targets = [(n, w) for n in sorted(OPS) for w in ("size0", "size1", "noncontig")]
+    cov, combos, stats, refusals = {}, set(), Counter(), Counter()
+    failures = []
+    t0 = time.time()
+    i = 0
+    progs = []
+
+    def flush():
+        if not progs:
+            return
+        d = os.path.join(work, "b")
+        shutil.rmtree(d, ignore_errors=True)
+        try:
+            check(progs, d)
+            stats["ok"] += len(progs)
+            progs.clear()
+            return
+        except Failure as e:
+            if len(progs) == 1:
+                results = [(progs[0], e)]
+            else:
+                results = [(p, attempt(p, d)) for p in progs]
+        for p, e in results:
+            if e is None:
+                stats["ok"] += 1
+            elif e.kind == "export":
+                stats["export"] += 1
+            elif e.kind == "refused":
+                stats["refused"] += 1
+                refusals[str(e).split(": ", 2)[-1][:100]] += 1
+            else:
+                stats[e.kind] += 1
+                s = shrink(p, e.kind, d, time.time() + a.shrink_seconds)
+                e2 = attempt(s, d) or e
+                failures.append((s, e2))
+                print("FAIL %s: %s\n  replay: %s" % (e2.kind, str(e2)[:600], replay_command(s)),
+                      flush=True)
+                if a.keep:
+                    os.makedirs(a.keep, exist_ok=True)
+                    shutil.copytree(d, os.path.join(a.keep, "fail%d" % len(failures)),
+                                    dirs_exist_ok=True)
+        progs.clear()
+
+    seed = a.seed * 1000003
+    while i < a.count:
+        target = targets[i] if i < len(targets) else None
+        p, fresh = generate(seed + i, target)
+        i += 1
+        if p is None:
+            stats["not generated"] += 1
+            continue
+        stats["programs"] += 1
+        coverage_add(cov, fresh)
+        combos.add(tuple(o[0] for o in p.spec["ops"]))
+        progs.append(p)
+        if len(progs) >= a.batch:
+            flush()
+        if not a.quiet and i % 100 == 0:
+            print("%d programs, %d failures, %.0f s" % (i, len(failures), time.time() - t0),
+                  flush=True)
+    flush()
+    print("\nfuzz-diff: seed %d: %d programs (%d op combinations) in %.0f s: %d ok, %d refused, "
+          "%d not exportable, %d mismatches, %d crashes" % (
+              a.seed, stats["programs"], len(combos), time.time() - t0, stats["ok"],
+              stats["refused"], stats["export"], stats["mismatch"], stats["crash"]))
+    if refusals:
+        print("refusals, most common first:")
+        for m, n in refusals.most_common(15):
+            print("  %5d  %s" % (n, m))
+    missing = ["%s: %s" % (n, ",".join(w for w in ("size0", "size1", "noncontig")
+                                       if w not in cov.get(n, ())))
+               for n in sorted(OPS) if len(cov.get(n, ())) < 3]
+    print("coverage: %d ops, %d with size-0, size-1 and non-contiguous operands%s" % (
+        len(OPS), len(OPS) - len(missing),
+        ("; missing: " + "; ".join(missing)) if missing else ""))
+    print("%d passed, %d failed" % (stats["programs"] - len(failures), len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
