@@ -186,3 +186,20 @@ def reductions_over_empty_dim_vectorized():
 @case
 def pooling_with_1x1_window():
     return (lambda x: (F.max_pool2d(x, 1), F.avg_pool2d(x, 1))), [torch.randn(1, 3, 5, 40)]
+
+
+# ---- found by tests/diff/fuzz.py ----
+
+@case
+def sum_of_squeezed_rank1_to_0d():
+    # collapse_shape [] (rank 1 -> 0) feeding a 0-d reduction: the source
+    # index of the ungrouped dim was left unset (codegen SIGSEGV)
+    return (lambda x: torch.sum(x.squeeze(0), dim=None, keepdim=True)), \
+        [torch.tensor([True])]
+
+
+@case
+def unsqueezed_0d_into_elementwise():
+    # expand_shape [] (rank 0 -> 1) read by a fused elementwise op
+    return (lambda x, y: x.unsqueeze(0).unsqueeze(1) * y), \
+        [torch.tensor(1.5), torch.randn(3, 4)]

@@ -585,9 +585,13 @@ static IExpr **reshape_index(KB *kb, Op *op, IExpr **ix)
 	int expand = op_is(op, "tensor.expand_shape");
 	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(st->rank + 1));
 	size_t gi, j;
+	int d;
 
 	if (!re || re->kind != AT_ARRAY)
 		return NULL;
+	/* dims in no group (a reshape to or from rank 0) have extent 1 */
+	for (d = 0; d < st->rank; d++)
+		out[d] = ix_const(k, 0);
 	for (gi = 0; gi < re->n; gi++) {
 		Attr *grp = re->elts[gi];
 
@@ -627,11 +631,14 @@ static IExpr **reshape_index_fwd(KB *kb, Op *op, IExpr **ix)
 	int expand = op_is(op, "tensor.expand_shape");
 	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(rt->rank + 1));
 	size_t gi, j;
+	int d;
 
 	if (is_same_index_view(op))
 		return ix;
 	if (!re || re->kind != AT_ARRAY)
 		return NULL;
+	for (d = 0; d < rt->rank; d++)
+		out[d] = ix_const(k, 0);
 	for (gi = 0; gi < re->n; gi++) {
 		Attr *grp = re->elts[gi];
 
