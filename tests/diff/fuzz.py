@@ -35,7 +35,7 @@ sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from pipe import Failure, run_module  # noqa: E402
+from pipe import TOL, Failure, run_module  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -437,7 +437,91 @@ def _appliers():
     return out
 
 
-APPLY = _appliers()
+APPLY = {}
+
+
+# more of the backend contract: torch-opt decomposes some of these
+
+binary("fmod", torch.fmod, FLOAT + ("i64", "i32"), exact=True)
+binary("bitwise_or", torch.bitwise_or, INT + ("i1",))
+binary("logical_xor", torch.logical_xor, ALL, exact=True)
+binary("lerp", lambda x, y: torch.lerp(x, y, 0.25), ("f32", "f64"))
+binary("addcmul", lambda x, y: torch.addcmul(x, y, y, value=0.5), ("f32", "f64"))
+binary("addcdiv", lambda x, y: torch.addcdiv(x, y, y * y + 1, value=2.0), ("f32", "f64"))
+binary("clamp_tensor", lambda x, y: torch.clamp(x, min=y), ("f32", "f64", "i64", "i32"),
+       exact=True)
+binary("where_scalar", lambda x, y: torch.where(y > 0, x, 2), NUM, exact=True)
+unary("isinf", torch.isinf, FLOAT)
+unary("threshold", lambda x: F.threshold(x, 0.5, -1.0), ("f32", "f64"), exact=True)
+unary("rsub", lambda x: 1 - x, NUM)
+unary("arange_add", lambda x: x + torch.arange(x.shape[-1]) if x.dim() else x,
+      ("f32", "f64", "i64", "i32"))
+
+
+@op("div_mode", ("f32", "f64", "i64", "i32"), arity=2, exact=True)
+def _div_mode(r, x):
+    return {"m": r.choice(["trunc", "floor"])}, \
+        lambda p, x, y: torch.div(x, y, rounding_mode=p["m"])
+
+
+@op("narrow", ALL, minrank=1)
+def _narrow(r, x):
+    d = r.randrange(x.dim())
+    n = x.shape[d]
+    st = r.randrange(0, n + 1)
+    return {"d": d, "s": st, "n": r.randrange(0, n - st + 1)}, \
+        lambda p, x: x.narrow(p["d"], p["s"], p["n"])
+
+
+@op("pad_mode", ("f32", "f64"), minrank=3)
+def _pad_mode(r, x):
+    if x.dim() not in (3, 4):
+        return None
+    k = 1 if x.dim() == 3 else r.choice([1, 2])
+    return {"p": [r.randrange(0, 3) for _ in range(2 * k)],
+            "m": r.choice(["reflect", "replicate"])}, \
+        lambda p, x: F.pad(x, p["p"], mode=p["m"])
+
+
+@op("max_pool_idx", ("f32", "f64"), minrank=4, exact=True)
+def _max_pool_idx(r, x):
+    if x.dim() != 4:
+        return None
+    return {"k": r.choice([2, 3]), "i": r.random() < 0.5}, \
+        lambda p, x: F.max_pool2d(x, p["k"], return_indices=True)[int(p["i"])]
+
+
+@op("adaptive_max", ("f32", "f64"), minrank=4, exact=True)
+def _adaptive_max(r, x):
+    if x.dim() != 4:
+        return None
+    return {"s": r.choice([1, 2])}, lambda p, x: F.adaptive_max_pool2d(x, p["s"])
+
+
+@op("scatter", ALL, arity=2, minrank=1)
+def _scatter(r, x):
+    d = r.randrange(x.dim())
+    if x.shape[d] == 0:
+        return None
+    return {"d": d, "add": r.random() < 0.5 and x.dtype != torch.bool}, \
+        lambda p, x, i: (torch.scatter_add if p["add"] else torch.scatter)(
+            x, p["d"], i, torch.ones_like(i, dtype=x.dtype))  # duplicates agree
+
+
+@op("index_put", ALL, arity=2, minrank=1)
+def _index_put(r, x):
+    if x.shape[0] == 0:
+        return None
+    return {"acc": r.random() < 0.3 and x.dtype != torch.bool}, \
+        lambda p, x, i: torch.index_put(x, (i,), torch.ones((), dtype=x.dtype),
+                                        accumulate=p["acc"])
+
+
+@op("index", ALL, arity=2, minrank=1)
+def _index(r, x):
+    if x.shape[0] == 0:
+        return None
+    return {}, lambda p, x, i: x[i]
 
 
 # ---- programs ---------------------------------------------------------
@@ -467,8 +551,10 @@ class Program:
 
     def inputs(self, ref=False):
         xs = []
-        for i, (shape, dt, kind) in enumerate(self.spec["in"]):
-            x = make_input(shape, dt, self.spec["seed"] * 1000 + i, kind)
+        for i, inp in enumerate(self.spec["in"]):
+            shape, dt, kind = inp[:3]
+            x = make_input(shape, dt, self.spec["seed"] * 1000 + (inp[3] if len(inp) > 3 else i),
+                           kind)
             if ref and x.is_floating_point():
                 x = x.double()
             xs.append(x)
@@ -477,12 +563,30 @@ class Program:
     def run(self, xs, ref=False):
         vals = list(xs)
         for name, params, ids in self.spec["ops"]:
+            if not APPLY:
+                APPLY.update(_appliers())
             apply = APPLY[name]
             if name == "to" and ref and DT[params["dt"]].is_floating_point:
                 vals.append(vals[ids[0]].double())
                 continue
             vals.append(apply(params, *[vals[i] for i in ids]))
         return vals[-1]
+
+    def tolerance(self):
+        """The loosest tolerance of the float types the program computes
+        in: a result is no more precise than its least precise step."""
+        with torch.no_grad():
+            vals = list(self.inputs())
+            for name, params, ids in self.spec["ops"]:
+                if not APPLY:
+                    APPLY.update(_appliers())
+                vals.append(APPLY[name](params, *[vals[i] for i in ids]))
+        tol = None
+        for v in vals:
+            t = TOL.get(v.dtype)
+            if t and (tol is None or t[0] > tol[0]):
+                tol = t
+        return tol
 
     def text(self):
         return json.dumps(self.spec, separators=(",", ":"))
@@ -530,8 +634,10 @@ def second_operand(r, name, x):
         return _bcast_shape(r, list(x.shape)), "i1", "mask"
     if name in ("index_select",):
         return [r.choice([0, 1, 3, 5, 17])], "i64", None
-    if name == "gather":
+    if name in ("gather", "scatter"):
         return None
+    if name in ("index_put", "index"):
+        return rand_shape(r, rank=r.choice([1, 1, 2])), "i64", ["index", x.shape[0]]
     s = _bcast_shape(r, list(x.shape))
     if name in ("add", "sub", "mul", "maximum", "minimum", "where") and r.random() < 0.3:
         dt = r.choice(NUM)
@@ -569,13 +675,14 @@ def pick(r, prog, vals, exact, name, x_id, fresh):
                     r.choice([1, 3])], DTNAME[x.dtype], None)
         if name == "index_select":
             sec = (sec[0], "i64", ["index", x.shape[params["d"]]])
-        if name == "gather":
+        if name in ("gather", "scatter"):
             s = [r.choice([0, 1, n, n + 1]) if i != params["d"] else r.choice([0, 1, 3])
                  for i, n in enumerate(x.shape)]
             s = [min(a, n) if i != params["d"] else a for i, (a, n) in enumerate(zip(s, x.shape))]
             sec = (s, "i64", ["index", x.shape[params["d"]]])
         if sec is None or r.random() < 0.2 and name not in (
-                "mm", "linear", "conv2d", "embedding", "index_select", "gather", "masked_fill"):
+                "mm", "linear", "conv2d", "embedding", "index_select", "gather", "masked_fill",
+                "scatter", "index_put", "index"):
             same = [i for i, v in enumerate(vals) if v.shape == x.shape and v.dtype == x.dtype]
             ids.append(r.choice(same))
         else:
@@ -698,8 +805,9 @@ def check(progs, d):
             except Exception:
                 refs.append(None)
     alt = refs if all(a is not None for a in refs) else None
+    tols = [p.tolerance() for p in progs]
     # vmrun returns each result as its own buffer: give views their own
-    return run_module(Batch(progs), xs, d, alt=alt)
+    return run_module(Batch(progs), xs, d, alt=alt, tols=tols)
 
 
 def attempt(p, d):
@@ -722,7 +830,7 @@ def shrink(p, kind, d, deadline):
             return False
         e = attempt(q, d)
         return e is not None and e.kind == kind
-    best = p
+    best = drop_unused(p)
     changed = True
     while changed:
         changed = False
@@ -749,12 +857,13 @@ def shrink(p, kind, d, deadline):
         if changed:
             continue
         # smaller extents
-        for i, (shape, dt, kind2) in enumerate(spec["in"]):
+        for i, inp in enumerate(spec["in"]):
+            shape = inp[0]
             for k, n in enumerate(shape):
                 for m in sorted({1, n // 2, n - 1}):
                     if 0 <= m < n:
                         ins = [list(x) for x in spec["in"]]
-                        ins[i] = [shape[:k] + [m] + shape[k + 1:], dt, kind2]
+                        ins[i] = [shape[:k] + [m] + shape[k + 1:]] + list(inp[1:])
                         q = Program(dict(spec, **{"in": ins}))
                         if fails(q):
                             best, changed = q, True
@@ -764,6 +873,25 @@ def shrink(p, kind, d, deadline):
             if changed:
                 break
     return best
+
+
+def drop_unused(p):
+    """p without the inputs no op reads (the seed keeps each input's data)."""
+    spec = p.spec
+    used = {i for _, _, ids in spec["ops"] for i in ids}
+    nin = len(spec["in"])
+    keep = [i for i in range(nin) if i in used]
+    if len(keep) == nin or not keep:
+        return p
+    # data comes from seed * 1000 + position: keep the positions' data by
+    # giving each kept input its own seed entry
+    new = {i: k for k, i in enumerate(keep)}
+    ren = lambda i: new[i] if i < nin else i - nin + len(keep)
+    ins = [list(spec["in"][i]) for i in keep]
+    for k, i in enumerate(keep):
+        ins[k] = ins[k][:3] + [i]  # the input's data index
+    return Program(dict(spec, **{"in": ins, "ops": [[n, pp, [ren(i) for i in ids]]
+                                                    for n, pp, ids in spec["ops"]]}))
 
 
 def replay_command(p):
@@ -791,6 +919,8 @@ def main():
     ap.add_argument("--keep", help="keep the work files of failures here")
     ap.add_argument("--shrink-seconds", type=float, default=120)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--show-refused", action="store_true",
+                    help="print each refused program's replay command too")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="fuzz-diff.")
     try:
@@ -835,6 +965,8 @@ def fuzz(a, work):
             elif e.kind == "refused":
                 stats["refused"] += 1
                 refusals[str(e).split(": ", 2)[-1][:100]] += 1
+                if a.show_refused:
+                    print("refused: %s\n  replay: %s" % (str(e)[:300], replay_command(p)))
             else:
                 stats[e.kind] += 1
                 s = shrink(p, e.kind, d, time.time() + a.shrink_seconds)

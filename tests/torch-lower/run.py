@@ -209,12 +209,13 @@ def compare(t, printed, tol):
     return None
 
 
-SIG = re.compile(r"func\.func @v(\d+)\(.*?\) -> \(?([^{]*?)\)? \{")
+SIG = re.compile(r"func\.func @v(\d+)\(.*?\) -> \(?(.*?)\)? \{$", re.M)
+RES_ATTRS = re.compile(r" \{[^{}]*\}")  # {fxpipe.unsigned} on a ui8 result
 
 
 def check_types(lowered, variants):
     errs = []
-    sigs = {int(m.group(1)): m.group(2) for m in SIG.finditer(lowered)}
+    sigs = {int(m.group(1)): RES_ATTRS.sub("", m.group(2)) for m in SIG.finditer(lowered)}
     for i, v in enumerate(variants):
         want = ", ".join(ttype(t) for t in v["outputs"])
         if sigs.get(i, "").strip() != want:
