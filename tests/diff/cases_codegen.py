@@ -49,10 +49,27 @@ def chained_1x1_matmuls():
     return (lambda a, b, c: (a @ b) @ c), [torch.randn(1, 1), torch.randn(1, 1), torch.randn(1, 1)]
 
 
+def vision_model(name):
+    """tests/e2e's model (random norm parameters and running statistics,
+    so that no BatchNorm is an identity), checked for default norms."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+    import e2e_models
+    m = getattr(e2e_models, name)()[0].eval()
+    assert not e2e_models.norm_problems(m), e2e_models.norm_problems(m)
+    return m
+
+
 @case
 def resnet18_at_32x32():
-    import torchvision
-    return torchvision.models.resnet18().eval(), [torch.randn(1, 3, 32, 32)]
+    return vision_model("resnet18"), [torch.randn(1, 3, 32, 32)]
+
+
+@case
+def mobilenet_v2_at_32x32():
+    # 1x1 feature maps before the global average pooling
+    return vision_model("mobilenet_v2"), [torch.randn(2, 3, 32, 32)]
 
 
 # ---- computed indices in vectors ----

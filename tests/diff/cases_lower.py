@@ -146,3 +146,14 @@ def scatter_0d():
 def scatter_add_0d():
     return (lambda x, i, s: x.scatter_add(0, i, s)), \
         [torch.tensor(1.0), torch.tensor(0), torch.tensor(5.0)]
+
+
+@case
+def grouped_conv2d():
+    # grouped convolution (issue 16 saw 'tensor.expand_shape %x  :' printed)
+    return torch.nn.Conv2d(4, 6, 3, groups=2, padding=1), [torch.randn(2, 4, 7, 5)]
+
+
+@case
+def depthwise_conv1d_empty_batch():
+    return torch.nn.Conv1d(4, 4, 3, groups=4), [torch.randn(0, 4, 9)]

@@ -10,6 +10,7 @@ load helpers
 @test "global average pooling of a 1x1 feature map" { regress global_avg_pool_of_1x1_map; }
 @test "two chained 1x1 matmuls" { regress chained_1x1_matmuls; }
 @test "resnet18 at 32x32 (1x1 maps before the pooling)" { regress resnet18_at_32x32; }
+@test "mobilenet_v2 at 2x3x32x32 (1x1 maps before the pooling), random norms" { regress mobilenet_v2_at_32x32; }
 @test "an embedding in a vectorized reduction reads each lane's column" { regress embedding_mean_batch4_width32; }
 @test "a slice to an empty tensor stores nothing" { regress slice_to_empty; }
 @test "a kernel over an empty buffer leaves the arena alone" { regress empty_buffer_beside_live_one; }

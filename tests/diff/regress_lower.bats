@@ -27,3 +27,5 @@ load helpers
 @test "float to uint8 wraps through int32 as PyTorch does" { regress float_to_uint8_wraps; }
 @test "scatter into a 0-d tensor" { regress scatter_0d; }
 @test "scatter_add into a 0-d tensor" { regress scatter_add_0d; }
+@test "grouped conv2d" { regress grouped_conv2d; }
+@test "depthwise conv1d of an empty batch" { regress depthwise_conv1d_empty_batch; }
