@@ -157,3 +157,19 @@ def grouped_conv2d():
 @case
 def depthwise_conv1d_empty_batch():
     return torch.nn.Conv1d(4, 4, 3, groups=4), [torch.randn(0, 4, 9)]
+
+
+@case
+def index_put_broadcast_scalar_value():
+    # a 0-d value left the update loops over self's other dims with no
+    # operand giving their extent: invalid linalg (found by fuzz-diff)
+    return (lambda x, i: torch.index_put(x, (i,), torch.ones(()))), \
+        [torch.randn(5, 3), torch.randint(0, 5, (4,))]
+
+
+@case
+def index_put_into_empty_and_broadcast_rows():
+    return (lambda x, i, y, j, v: (torch.index_put(x, (i,), torch.ones(())),
+                                   torch.index_put(y, (j,), v, accumulate=True))), \
+        [torch.randn(5, 0), torch.randint(0, 5, (16,)), torch.randn(5, 3),
+         torch.randint(0, 5, (4, 2)), torch.randn(4, 1, 3)]

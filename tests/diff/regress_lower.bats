@@ -29,3 +29,5 @@ load helpers
 @test "scatter_add into a 0-d tensor" { regress scatter_add_0d; }
 @test "grouped conv2d" { regress grouped_conv2d; }
 @test "depthwise conv1d of an empty batch" { regress depthwise_conv1d_empty_batch; }
+@test "index_put of a 0-d value (fuzz-diff)" { regress index_put_broadcast_scalar_value; }
+@test "index_put into an empty tensor, and broadcast rows accumulated" { regress index_put_into_empty_and_broadcast_rows; }

@@ -2,7 +2,8 @@
  * check.c - the lowered module, checked before it is printed against the
  * rules mlir-opt-16 enforces on the ops the lowerings build and that
  * lib's verifier leaves out: element kinds of arith ops, matmul shapes,
- * reshape reassociations, transpose permutations and static slice bounds.
+ * reshape reassociations, transpose permutations, static slice bounds and
+ * the loops of a linalg.generic that no operand gives an extent.
  * A failure is torch-lower's bug, reported at the op as an internal error
  * (exit 1, nothing printed), never invalid IR with exit 0.
  */
@@ -153,6 +154,37 @@ check_slice(Op *op)
 	return 0;
 }
 
+/* Every loop of a generic is a bare dim of some indexing map: else its
+ * extent follows from no operand (mlir-opt: "expected the shape-to-loops
+ * map to be non-null"). */
+static int
+check_loops(Op *op)
+{
+	Attr *maps = op_attr(op, "indexing_maps");
+	Attr *its = op_attr(op, "iterator_types");
+	size_t i;
+	int j, d, n, seen[64];
+
+	if (!maps || maps->kind != AT_ARRAY || !its || its->kind != AT_ARRAY)
+		return -1;
+	n = (int)its->n;
+	if (n > 64)
+		return -1;
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < maps->n; i++) {
+		AffMap *m = maps->elts[i]->kind == AT_AFFINE_MAP ? maps->elts[i]->map : NULL;
+		if (!m || m->ndims != n)
+			return -1;
+		for (j = 0; j < m->nres; j++)
+			if (m->res[j]->kind == AFF_DIM)
+				seen[m->res[j]->v] = 1;
+	}
+	for (d = 0; d < n; d++)
+		if (!seen[d])
+			return -1;
+	return 0;
+}
+
 static int
 check_one(Op *op, void *env)
 {
@@ -166,6 +198,8 @@ check_one(Op *op, void *env)
 		rc = check_matmul(op);
 	else if (!rc && (op_is(op, "tensor.expand_shape") || op_is(op, "tensor.collapse_shape")))
 		rc = check_reshape(op);
+	else if (!rc && op_is(op, "linalg.generic"))
+		rc = check_loops(op);
 	else if (!rc && op_is(op, "linalg.transpose"))
 		rc = check_transpose(op);
 	else if (!rc && (op_is(op, "tensor.extract_slice") || op_is(op, "tensor.insert_slice")))

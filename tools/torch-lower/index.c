@@ -404,16 +404,26 @@ lower_index_put(L *l, Op *op, const void *arg)
 			ins[n] = get(l, a.ix[i]);
 			maps[n++] = bmap(l, nl, ttype(l, a.ix[i]), &a, r + a.bpos);
 		}
-	/* values broadcast into V, right aligned */
+	/* values broadcast into V, right aligned.  Where they broadcast, no
+	 * operand would give an update loop its extent (the op would not
+	 * verify): they are expanded to V first. */
 	{
 		AffExpr *ex[64];
-		int k;
-		for (k = 0; k < vt->rank; k++) {
-			int vi = k + nv - vt->rank;
-			ex[k] = vt->dims[k] == 1 && V[vi] != 1 ? c_(l, 0) : d_(l, r + vi);
+		Value *v = get(l, OPND(op, 2));
+		int k, whole = vt->rank == nv;
+
+		for (k = 0; k < vt->rank && whole; k++)
+			whole = vt->dims[k] == V[k];
+		if (!whole) {
+			Type *vb = ty_tensor(l->c, nv, V, v->type->elem);
+
+			if (!(v = gather_map(l, v, vb, map_bcast(l, nv, v->type, vb))))
+				return -1;
 		}
-		ins[n] = get(l, OPND(op, 2));
-		maps[n] = map_of(l, nl, vt->rank, ex);
+		for (k = 0; k < nv; k++)
+			ex[k] = d_(l, r + k);
+		ins[n] = v;
+		maps[n] = map_of(l, nl, nv, ex);
 	}
 	e.a = &a;
 	e.r = r;

@@ -108,6 +108,8 @@ Value *fill(L *l, Value *scalar, Value *t);
 Value *filled(L *l, Type *bt, Value *scalar);   /* empty + fill */
 Value *reshape_to(L *l, Value *v, Type *bt);    /* any static reshape */
 Value *expand_dims(L *l, Value *v, Type *bt, Attr *reassoc, int collapse);
+/* out[i] = in[m(i)] over bt's shape (shape.c) */
+Value *gather_map(L *l, Value *in, Type *bt, AffMap *m);
 /* v (dtype from) as a tensor of dtype to */
 Value *convert_tensor(L *l, Value *v, Type *from, Type *to);
 

@@ -125,7 +125,7 @@ lower_transpose(L *l, Op *op, const void *arg)
 }
 
 /* out[i] = in[map(i)] over the result's shape */
-static Value *
+Value *
 gather_map(L *l, Value *in, Type *bt, AffMap *m)
 {
 	Value *out = empty(l, bt, NULL);
