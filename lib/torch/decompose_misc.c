@@ -457,16 +457,18 @@ index_u8(B *b, Op *op)
 static int
 index_put_mask(B *b, Op *op)
 {
-	Value *self = OPND(op, 0), *v = OPND(op, 2), **e, *m;
+	Value *self = OPND(op, 0), *v = OPND(op, 2), **e = NULL, *m;
 	Type *st = self->type, *dt = tt_dtype(st), *mt;
 	int acc, r = tt_rank(st), i;
 	int64_t one = 1;
 
 	if (u8_masks_to_bool(b, op))
 		return 1;
-	if (tv_list(OPND(op, 1), &e) != 1 || !tv_bool(OPND(op, 3), &acc) || !dt || r < 0)
+	i = tv_list(OPND(op, 1), &e);
+	m = i == 1 ? e[0] : NULL;
+	free(e);
+	if (!m || !tv_bool(OPND(op, 3), &acc) || !dt || r < 0)
 		return 0;
-	m = e[0];
 	if (m->def && !strcmp(m->def->name, "torch.derefine"))
 		m = OPND(m->def, 0);
 	mt = m->type;

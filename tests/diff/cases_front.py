@@ -226,3 +226,19 @@ def uint8_mask_write():
 def uint8_mask_read():
     # x[uint8 mask]: a data-dependent size, refused (it read rows 0 and 1)
     return (lambda x, m: x[m]), [torch.randn(4, 3), torch.tensor([1, 0, 1, 1], dtype=torch.uint8)]
+
+
+@case
+def index_put_with_empty_index():
+    # torch-decompose's mask rule leaked the index list it read (LeakSanitizer
+    # under SANITIZE=1; found by fuzz-diff)
+    return (lambda x, i: torch.index_put(x, (i,), torch.ones((), dtype=x.dtype))), \
+        [torch.randn(0, 3), torch.zeros(0, dtype=torch.int64)]
+
+
+@case
+def uint8_zero_dim_arguments():
+    # codegen compared a rank-0 ui8 argument's dims with memcmp(NULL, ..)
+    # (UBSan under SANITIZE=1; found by fuzz-diff)
+    return (lambda x, y: (x.round(), y * y, y.to(torch.float32) * x)), \
+        [torch.tensor(2.5), torch.tensor(200, dtype=torch.uint8)]

@@ -173,3 +173,13 @@ def index_put_into_empty_and_broadcast_rows():
                                    torch.index_put(y, (j,), v, accumulate=True))), \
         [torch.randn(5, 0), torch.randint(0, 5, (16,)), torch.randn(5, 3),
          torch.randint(0, 5, (4, 2)), torch.randn(4, 1, 3)]
+
+
+@case
+def relu_clamp_keep_negative_zero():
+    # relu, clamp, relu6 and hardtanh keep -0.0 as PyTorch does (max(-0, 0)
+    # gave +0.0: rsqrt of it was +inf, eager's -inf; found by fuzz-diff)
+    z = torch.tensor([-0.0, -1.5, 0.0, 2.5, float("nan"), 7.0])
+    return (lambda x: (torch.rsqrt(torch.relu(x)), torch.rsqrt(torch.clamp(x, min=0.0)),
+                       torch.rsqrt(F.relu6(x)), torch.rsqrt(F.hardtanh(x)),
+                       torch.clamp(x, max=-0.0))), [z]

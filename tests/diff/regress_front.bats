@@ -27,3 +27,5 @@ load helpers
 @test "any and all of uint8 are uint8" { regress uint8_any_all; }
 @test "y[uint8 mask] = v is a masked write" { regress uint8_mask_write; }
 @test "x[uint8 mask] is refused, not read as indices" { regress uint8_mask_read; }
+@test "index_put with an empty index (a leak under SANITIZE=1, fuzz-diff)" { regress index_put_with_empty_index; }
+@test "0-d uint8 arguments and results (UBSan under SANITIZE=1, fuzz-diff)" { regress uint8_zero_dim_arguments; }

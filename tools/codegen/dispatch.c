@@ -287,7 +287,8 @@ static int is_same_index_view(const Op *op)
 		return 0;
 	a = OPND(op, 0)->type, b = RES(op, 0)->type;
 	return a->kind == TY_TENSOR && b->kind == TY_TENSOR && ty_static(a) && ty_static(b) &&
-		a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof *a->dims * (size_t)a->rank) &&
+		a->rank == b->rank &&
+		(!a->rank || !memcmp(a->dims, b->dims, sizeof *a->dims * (size_t)a->rank)) &&
 		a->elem->kind == TY_INT && b->elem->kind == TY_INT && a->elem->width == b->elem->width;
 }
 

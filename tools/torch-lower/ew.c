@@ -99,7 +99,9 @@ BODY(b_sign)
 	return sel(l, pos, K(1), sel(l, neg, K(-1), K(0)));
 }
 
-BODY(b_relu) { return ar(l, "max", ct, x[0], K(0)); }
+static Value *clamp1(L *l, Type *ct, Value *v, Value *b, int hi);
+
+BODY(b_relu) { return clamp1(l, ct, x[0], K(0), 0); }
 
 BODY(b_gelu)
 {
@@ -120,18 +122,30 @@ BODY(b_gelu)
 BODY(b_logical_not) { return cmp(l, "eq", ct, x[0], K(0)); }
 BODY(b_bitwise_not) { return ar(l, "xor", ct, x[0], K(-1)); }
 
+/* v clamped below by lo (hi: above), as PyTorch's clamp, relu and
+ * hardtanh do it: v unless it is past the bound (so -0.0 stays -0.0
+ * under relu, where max(-0.0, 0) may give +0.0), a NaN v or bound NaN. */
+static Value *
+clamp1(L *l, Type *ct, Value *v, Value *b, int hi)
+{
+	if (!is_float(ct))
+		return ar(l, hi ? "min" : "max", ct, v, b);
+	return sel(l, cmpf(l, hi ? "ogt" : "olt", v, b), b,
+		sel(l, cmpf(l, "uno", b, b), b, v));
+}
+
 BODY(b_clamp)
 {
 	Value *v = x[0];
 
 	if (!is_none(S(1)))
-		v = ar(l, "max", ct, v, X(1));
+		v = clamp1(l, ct, v, X(1), 0);
 	if (op->nopnds > 2 && !is_none(S(2)))
-		v = ar(l, "min", ct, v, X(2));
+		v = clamp1(l, ct, v, X(2), 1);
 	return v;
 }
 
-BODY(b_clamp_max) { return ar(l, "min", ct, x[0], X(1)); }
+BODY(b_clamp_max) { return clamp1(l, ct, x[0], X(1), 1); }
 
 BODY(b_threshold)
 {
@@ -172,13 +186,13 @@ BODY(b_mish)
 
 BODY(b_hardtanh)
 {
-	return ar(l, "min", ct, ar(l, "max", ct, x[0], X(1)), X(2));
+	return clamp1(l, ct, clamp1(l, ct, x[0], X(1), 0), X(2), 1);
 }
 
 static Value *
 relu6(L *l, Type *ct, Value *v)
 {
-	return ar(l, "min", ct, ar(l, "max", ct, v, K(0)), K(6));
+	return clamp1(l, ct, clamp1(l, ct, v, K(0), 0), K(6), 1);
 }
 
 BODY(b_relu6) { return relu6(l, ct, x[0]); }
