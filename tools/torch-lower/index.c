@@ -329,7 +329,7 @@ lower_scatter(L *l, Op *op, const void *arg)
 		if (!ty_static(srt))
 			return -1;
 		ins[1] = get(l, OPND(op, 3));
-		if (memcmp(srt->dims, xt->dims, sizeof *xt->dims * r)) {
+		if (r && memcmp(srt->dims, xt->dims, sizeof *xt->dims * r)) {
 			int64_t z[64] = {0}, one[64];
 			for (i = 0; i < r; i++)
 				one[i] = 1;

@@ -176,7 +176,8 @@ mark_unsigned(Ctx *c, Op *fn, const char *key, int n, const int *ui8)
 		    ? old->elts[i] : at_dict(c, 0, NULL);
 		if (ui8[i] && d->kind == AT_DICT && !dict_get(d, "fxpipe.unsigned")) {
 			NamedAttr na[d->n + 1];
-			memcpy(na, d->dict, sizeof *na * d->n);
+			if (d->n)
+				memcpy(na, d->dict, sizeof *na * d->n);
 			na[d->n].name = intern(c, "fxpipe.unsigned");
 			na[d->n].val = at_unit(c);
 			d = at_dict(c, (int)d->n + 1, na);
