@@ -220,3 +220,15 @@ def unsqueezed_0d_into_elementwise():
     # expand_shape [] (rank 0 -> 1) read by a fused elementwise op
     return (lambda x, y: x.unsqueeze(0).unsqueeze(1) * y), \
         [torch.tensor(1.5), torch.randn(3, 4)]
+
+
+@case
+def matmul_with_bool_and_narrow_epilogues():
+    # a GEMM's fused epilogue that makes booleans stored a vector of i1,
+    # packing 16 results into 2 bytes (found by fuzz-diff); also narrower
+    # results than the f32 accumulator (f16, int8)
+    # (each product has one user, so that the epilogue fuses)
+    return (lambda a, b, c, d: (torch.isinf(a @ b), (a @ (b * 2)) > 0,
+                                torch.relu(c @ d) < 1, (a @ (b + 1)).half(),
+                                ((c * 3) @ d).to(torch.int8))), \
+        [torch.randn(13, 31), torch.randn(31, 16), torch.randn(2, 40), torch.randn(40, 37)]

@@ -94,13 +94,21 @@ def compile_module(module, inputs, d):
     return vmfb
 
 
-def compare(got, want, rtol, atol):
+def compare(got, want, rtol, atol, alt=None):
+    """None, or what is wrong with got.  alt: a second reference (the
+    program in f64): an element close to it is right too, and an element
+    where eager and alt disagree is ill-conditioned (cos of a large
+    inexact value, log1p near -1 after a tanh that rounded to -1): a
+    last-bit difference upstream decides it, so it is not compared."""
     if got.shape != want.shape:
         return "shape %s, expected %s" % (got.shape, want.shape)
     if got.dtype != want.dtype:
         return "element type %s, expected %s" % (got.dtype, want.dtype)
     if np.issubdtype(want.dtype, np.floating):
         ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+        if alt is not None:
+            ok |= np.isclose(got, alt, rtol=rtol, atol=atol, equal_nan=True)
+            ok |= ~np.isclose(want, alt, rtol=rtol, atol=atol, equal_nan=True)
     else:
         ok = got == want
     if ok.size and not ok.all():
@@ -146,12 +154,11 @@ def run_module(module, inputs, d, alt=None, tols=None):
         if kind == "bf16":
             ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()
             wa = w.float().numpy()
-        e = compare(ga, wa, rtol, atol)
-        if e and alt is not None and w.is_floating_point():
+        wb = None
+        if alt is not None and w.is_floating_point():
             wb = alt[i].to(w.dtype)
             wb = wb.float().numpy() if kind == "bf16" else to_numpy(wb)[0]
-            if compare(ga, wb, rtol, atol) is None:
-                e = None
+        e = compare(ga, wa, rtol, atol, wb)
         if e:
             raise Failure("mismatch", "result %d: %s" % (i, e))
     return None

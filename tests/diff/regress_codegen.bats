@@ -63,3 +63,4 @@ PY
 @test "max and average pooling with a 1x1 window" { regress pooling_with_1x1_window; }
 @test "a rank-1 to rank-0 collapse feeding a 0-d reduction (fuzz-diff)" { regress sum_of_squeezed_rank1_to_0d; }
 @test "a rank-0 to rank-2 expand read by an elementwise op" { regress unsqueezed_0d_into_elementwise; }
+@test "a GEMM with boolean, f16 and int8 epilogues (fuzz-diff)" { regress matmul_with_bool_and_narrow_epilogues; }

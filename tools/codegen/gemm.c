@@ -847,6 +847,7 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 	KOut *o = &k->out[0];
 	LLVMValueRef v = acc, p;
 	Type *bt = k->bind[o->buf].type;
+	unsigned al;
 
 	e_reset(e);
 	e->accp[0] = acc;
@@ -854,6 +855,12 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 		v = e_expr(e, o->epi);
 	if (!v)
 		return;
+	/* booleans are bytes in memory: a vector of i1 stored as it is
+	 * would pack them into bits */
+	if (bt->elem->kind == TY_INT && bt->elem->width == 1)
+		v = LLVMBuildZExt(e->b, v, e->vw > 1 ? LLVMVectorType(e->i8, (unsigned)e->vw)
+			: e->i8, "");
+	al = (unsigned)elem_size(bt->elem);
 	p = e_addr(e, o->buf, o->ix);
 	if (e->vw > 1) {
 		/* contiguous in n? */
@@ -876,7 +883,7 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 		if (c == 1) {
 			LLVMValueRef s = LLVMBuildStore(e->b, v, p);
 
-			LLVMSetAlignment(s, 4);
+			LLVMSetAlignment(s, al);
 			return;
 		}
 		/* scattered: lane by lane */
@@ -890,13 +897,13 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 				p = e_addr(e, o->buf, o->ix);
 				s = LLVMBuildStore(e->b, LLVMBuildExtractElement(e->b, v,
 					LLVMConstInt(e->i32, (unsigned long long)i, 0), ""), p);
-				LLVMSetAlignment(s, 4);
+				LLVMSetAlignment(s, al);
 			}
 			e->dimv[2] = base;
 		}
 		return;
 	}
-	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), 4);
+	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
 }
 
 int gemm_coef(const IExpr *x, int d, int64_t *c)
