@@ -190,20 +190,18 @@ def _mean(r, x):
         x.mean() if p["d"] is None else x.mean(p["d"], keepdim=p["k"]))
 
 
-@op("amax", NUM, nonempty=True)
-def _amax(r, x):
-    d = rdim(r, x)
-    if d is None:
-        return None
-    return {"d": d, "k": _keepdim(r)}, lambda p, x: torch.amax(x, p["d"], keepdim=p["k"])
+def dim_reduction(name, f):
+    """f(x, dim, keepdim=) over one dim of a tensor of rank >= 1."""
+    def draw(r, x):
+        d = rdim(r, x)
+        if d is None:
+            return None
+        return {"d": d, "k": _keepdim(r)}, lambda p, x: f(x, p["d"], keepdim=p["k"])
+    op(name, NUM, nonempty=True)(draw)
 
 
-@op("amin", NUM, nonempty=True)
-def _amin(r, x):
-    d = rdim(r, x)
-    if d is None:
-        return None
-    return {"d": d, "k": _keepdim(r)}, lambda p, x: torch.amin(x, p["d"], keepdim=p["k"])
+dim_reduction("amax", torch.amax)
+dim_reduction("amin", torch.amin)
 
 
 @op("prod", NUM)
@@ -904,7 +902,7 @@ def replay_command(p):
 
 
 def coverage_add(cov, fresh):
-    for name, ids, xs in fresh:
+    for name, _, xs in fresh:
         c = cov.setdefault(name, set())
         x = xs[0]
         if any(n == 0 for n in x.shape):

@@ -19,6 +19,8 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "fx-export"))
 import fx_export  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+from model import close as compare  # noqa: E402  (tests/e2e's comparison)
 
 BIN = os.environ.get("FXPIPE_BIN", os.path.join(ROOT, "bin"))
 
@@ -92,30 +94,6 @@ def compile_module(module, inputs, d):
     vmfb = os.path.join(d, "m.vmfb")
     sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], ir)
     return vmfb
-
-
-def compare(got, want, rtol, atol, alt=None):
-    """None, or what is wrong with got.  alt: a second reference (the
-    program in f64): an element close to it is right too, and an element
-    where eager and alt disagree is ill-conditioned (cos of a large
-    inexact value, log1p near -1 after a tanh that rounded to -1): a
-    last-bit difference upstream decides it, so it is not compared."""
-    if got.shape != want.shape:
-        return "shape %s, expected %s" % (got.shape, want.shape)
-    if got.dtype != want.dtype:
-        return "element type %s, expected %s" % (got.dtype, want.dtype)
-    if np.issubdtype(want.dtype, np.floating):
-        ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
-        if alt is not None:
-            ok |= np.isclose(got, alt, rtol=rtol, atol=atol, equal_nan=True)
-            ok |= ~np.isclose(want, alt, rtol=rtol, atol=atol, equal_nan=True)
-    else:
-        ok = got == want
-    if ok.size and not ok.all():
-        i = np.unravel_index(np.argmax(~ok), ok.shape)
-        return "%d of %d differ, first at %s: got %r, expected %r" % (
-            (~ok).sum(), ok.size, list(i), got[i], want[i])
-    return None
 
 
 def run_module(module, inputs, d, alt=None, tols=None):
