@@ -232,3 +232,12 @@ def matmul_with_bool_and_narrow_epilogues():
                                 torch.relu(c @ d) < 1, (a @ (b + 1)).half(),
                                 ((c * 3) @ d).to(torch.int8))), \
         [torch.randn(13, 31), torch.randn(31, 16), torch.randn(2, 40), torch.randn(40, 37)]
+
+
+@case
+def matmul_of_collapsed_rows_with_epilogue():
+    # a [32,5,31,7] @ [7,1] matmul collapses its rows into one dim of 4960
+    # that three output indices use; the GEMM plan counted it once per
+    # index (N = 4960^3) and the kernel ran for hours (found by fuzz-diff)
+    return (lambda x, y, z: (torch.sqrt(x @ y), torch.relu(z @ y) + 1)), \
+        [torch.rand(32, 5, 31, 7), torch.rand(7, 1), torch.randn(3, 9, 7)]

@@ -699,19 +699,22 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	else
 		return 0;
 	{
-		uint64_t da = 0, db = 0;
+		uint64_t da = 0, db = 0, seen = 0;
 
 		kx_dims(a, &da);
 		kx_dims(b, &db);
 		memset(&p, 0, sizeof p);
-		/* dims in the order of the output index, outermost first */
+		/* dims in the order of the output index, outermost first; a dim
+		 * that several output indices use (a collapsed matmul row
+		 * delinearized into [32,5,31]) is one dim of the plan, once */
 		for (i = 0; i < ot->rank; i++)
 			for (d = 0; d < k->ndims; d++) {
 				uint64_t s1 = 0;
 
 				dims_of_ix(o->ix[i], &s1);
-				if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1)
+				if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1 || (seen >> d & 1))
 					continue;
+				seen |= 1ull << d;
 				if ((da >> d & 1) && !(db >> d & 1))
 					p.md[p.nm++] = d;
 				else if ((db >> d & 1) && !(da >> d & 1))
