@@ -1,5 +1,6 @@
 """Regression cases: reductions (see regress.py)."""
 import torch
+import torch.nn.functional as F
 from cases import case
 
 
@@ -7,3 +8,12 @@ from cases import case
 def sum_dim0_of_1x4():
     # a reduction over a size-1 dimension: the accumulator must be initialised
     return (lambda x: torch.sum(x, 0)), [torch.randn(1, 4)]
+
+
+@case
+def cumsum_that_cancels_to_zero():
+    # eager accumulates an f32 cumsum in f64: 2/3 + 2/3 - 4 * 1/3 is 0
+    # there and sqrt of it 0; an f32 running sum ended an ulp below 0 and
+    # sqrt gave NaN (found by fuzz-diff)
+    x = torch.tensor([1., 1., -2., -1., -1., 0., -1., 0.]).reshape(8, 1).repeat(1, 3)
+    return (lambda x: torch.sqrt(torch.cumsum(F.hardswish(x), 0))), [x]

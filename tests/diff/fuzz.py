@@ -567,6 +567,12 @@ class Program:
             if name == "to" and ref and DT[params["dt"]].is_floating_point:
                 vals.append(vals[ids[0]].double())
                 continue
+            if name in ("maximum", "minimum") and ref:
+                # which of two equal operands comes out (-0.0 or 0.0) is
+                # unspecified: eager's vector and scalar loops differ.
+                # The reference takes the other one, so that an element
+                # whose value hangs on it (rsqrt(-0.0)) is not compared
+                ids = ids[::-1]
             vals.append(apply(params, *[vals[i] for i in ids]))
         return vals[-1]
 

@@ -449,6 +449,10 @@ lower_cumsum(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
 		return -1;
+	/* eager accumulates a float cumsum in double on the CPU: a running
+	 * sum that cancels to 0 stays 0, not an ulp either side */
+	if (acc->kind == TY_F32)
+		acc = dt_f64(l->c);
 	if (r == 0)
 		return finish(l, op, 0, v, st->elem);
 	out = filled(l, tensor_of(l->c, r, st->dims, acc), cst_d(l, 0, acc));
