@@ -295,6 +295,14 @@ add_global(Pack *pk, Op *op)
 	if ((ti = add_type(pk, op, t)) < 0)
 		return -1;
 	size = AT(pk->types, VmfbType, ti).nbytes;
+	/* checked before a splat is written out in memory */
+	if ((uint64_t)size > VMFB_MAX_CONSTS - (pk->nconsts + VMFB_ALIGN - 1) / VMFB_ALIGN * VMFB_ALIGN
+	    || pk->nconsts > VMFB_MAX_CONSTS) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%lld bytes (after %llu bytes of constants before it)",
+		    (long long)size, (unsigned long long)pk->nconsts);
+		return fail(op, "the constant's %s exceed vmpack's limit of 2^36 bytes (64 GiB) of constants", msg);
+	}
 	p = dense_bytes(val, &n);
 	if (val->kind == AT_DENSE && val->splat && val->type && ty_static(val->type)) {
 		size_t es = elem_size(val->type->elem), total = (size_t)ty_numel(val->type) * es;
@@ -429,8 +437,8 @@ host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
 		if (!wg || wg->kind != AT_DENSE_ARRAY || wg->n != 3)
 			return fail(op, "needs 'grid' = array<i64: X, Y, Z>%s", "");
 		for (int i = 0; i < 3; i++)
-			if (wg->ints[i] < 0 || wg->ints[i] > UINT32_MAX)
-				return fail(op, "workgroup counts must be 0 to 2^32-1%s", "");
+			if (wg->ints[i] < 1 || wg->ints[i] > UINT32_MAX)
+				return fail(op, "workgroup counts must be 1 to 2^32-1%s", "");
 		if ((uint32_t)op->nopnds != AT(pk->kerns, VmfbKern, ki).nbindings)
 			return fail(op, "binds a different number of buffers than the kernel's 'bindings'%s", "");
 		in = (VmfbInst){INST_DISPATCH, ki, COUNT(pk->binds, uint32_t), op->nopnds,
