@@ -216,10 +216,10 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 		    && (__builtin_add_overflow(nb, v->insts[vf->first_inst + i].c, &nb) || nb > v->nbinds))
 			return err(e, "@%s: too many dispatch bindings", f->name);
 	f->nbinds = (uint32_t)nb;
-	f->bufptr = calloc(vf->nbufs + 1, sizeof *f->bufptr);
+	f->bufptr = calloc((size_t)vf->nbufs + 1, sizeof *f->bufptr);
 	f->bindbuf = calloc(nb + 1, sizeof *f->bindbuf);
 	f->bindptr = calloc(nb + 1, sizeof *f->bindptr);
-	f->insts = calloc(vf->ninsts + 1, sizeof *f->insts);
+	f->insts = calloc((size_t)vf->ninsts + 1, sizeof *f->insts);
 	if (!f->bufptr || !f->bindbuf || !f->bindptr || !f->insts)
 		return err(e, "out of memory");
 	nb = 0;
@@ -552,8 +552,8 @@ int
 rt_profile(RtFunction *f, int on)
 {
 	if (on && !f->secs) {
-		f->secs = calloc(f->vf->ninsts + 1, sizeof *f->secs);
-		f->calls = calloc(f->vf->ninsts + 1, sizeof *f->calls);
+		f->secs = calloc((size_t)f->vf->ninsts + 1, sizeof *f->secs);
+		f->calls = calloc((size_t)f->vf->ninsts + 1, sizeof *f->calls);
 		if (!f->secs || !f->calls)
 			return -1;
 	}
