@@ -35,7 +35,8 @@ typedef struct Pack {
 	PMap symidx;                /* op -> index + 1 in its table */
 	Piece *objs;                /* per executable */
 	Piece *cpieces;             /* per global: its bytes */
-	int nobjs, nglobals;
+	void **owned;               /* splats written out: freed at the end */
+	int nobjs, nglobals, nowned;
 	uint64_t nconsts;
 	PMap vbuf;                  /* Value -> buffer number + 1, per function */
 } Pack;
@@ -309,7 +310,15 @@ add_global(Pack *pk, Op *op)
 		uint8_t *q;
 		if (n != es || total != (size_t)size)
 			return fail(op, "the splat value does not fill the global's type%s", "");
-		q = arena_alloc(pk->c, total ? total : 1);
+		/* malloc, not the context's arena: too little memory is an
+		 * error here, not an abort */
+		if (!(q = malloc(total ? total : 1))) {
+			char msg[64];
+			snprintf(msg, sizeof msg, "%zu", total);
+			return fail(op, "cannot allocate the %s bytes of the splat constant", msg);
+		}
+		pk->owned = xrealloc(pk->owned, (pk->nowned + 1) * sizeof *pk->owned);
+		pk->owned[pk->nowned++] = q;
 		for (size_t i = 0; i < total; i += es)
 			memcpy(q + i, p, es);
 		p = q, n = total;
@@ -764,5 +773,8 @@ done:
 	pmap_free(&pk.vbuf);
 	free(pk.objs);
 	free(pk.cpieces);
+	for (int i = 0; i < pk.nowned; i++)
+		free(pk.owned[i]);
+	free(pk.owned);
 	return rc;
 }
