@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -15,12 +16,73 @@ const char *tool_name = "fxpipe";
 
 static char *outpath, *tmppath;
 static FILE *outfile;
+/* The temporary a signal handler removes: set while it exists. */
+static char *volatile sig_tmppath;
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
+/* SIGINT, SIGTERM or SIGHUP while -o FILE is being written: the temporary
+ * is removed (unlink is async-signal-safe), then the signal kills us as
+ * it would have, for the caller to see how we ended. */
+static void
+on_fatal_signal(int sig)
+{
+	char *p = sig_tmppath;
+
+	if (p)
+		unlink(p);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+		sigaddset(&set, fatal_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* The temporary is gone (renamed or removed): nothing for a handler to do. */
+static void
+forget_tmp(void)
+{
+	sig_tmppath = NULL;
+}
+
+static void
+watch_tmp(char *path)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+		sigaddset(&sa.sa_mask, fatal_signals[i]);
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+		struct sigaction old;
+		/* a signal ignored from the start (nohup) stays ignored */
+		if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fatal_signals[i], &sa, NULL);
+	}
+	sig_tmppath = path;
+}
+
+/* "TOOL: error: message", the one form every tool's errors take for
+ * scripts to grep; a message that names its own FILE:LINE:COL: error:
+ * keeps that form. */
 static void
 verr(const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: ", tool_name);
+	if (strstr(fmt, "error: ") && strncmp(fmt, "internal error: ", 16))
+		fprintf(stderr, "%s: ", tool_name);
+	else
+		fprintf(stderr, "%s: error: ", tool_name);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -230,6 +292,8 @@ tool_open_out(const char *path)
 		umask(um);
 		fchmod(fd, 0666 & ~um);
 	}
+	if (fd >= 0)
+		watch_tmp(tmppath);
 	if (fd < 0 || !(outfile = fdopen(fd, "wb")))
 		tool_fail("cannot write '%s': %s", path, strerror(errno));
 	return outfile;
@@ -239,9 +303,14 @@ void
 tool_abort(FILE *f)
 {
 	if (f == outfile && outfile) {
+		sigset_t old;
+
 		fclose(outfile);
+		block_signals(&old);
 		if (tmppath)
 			unlink(tmppath);
+		forget_tmp();
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		outfile = NULL;
 	}
 }
@@ -249,6 +318,8 @@ tool_abort(FILE *f)
 void
 tool_commit(FILE *f)
 {
+	sigset_t old;
+
 	if (fflush(f) != 0 || ferror(f)) {
 		int e = errno;
 		if (f == stdout)
@@ -260,14 +331,25 @@ tool_commit(FILE *f)
 	if (f != outfile)
 		return;
 	if (fclose(f) != 0) {
+		int e = errno;
 		outfile = NULL;
+		block_signals(&old);
 		if (tmppath)
 			unlink(tmppath);
-		tool_fail("error writing '%s': %s", outpath, strerror(errno));
+		forget_tmp();
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		tool_fail("error writing '%s': %s", outpath, strerror(e));
 	}
 	outfile = NULL;
+	/* no signal between the rename and forgetting the temporary */
+	block_signals(&old);
 	if (tmppath && rename(tmppath, outpath) != 0) {
+		int e = errno;
 		unlink(tmppath);
-		tool_fail("cannot write '%s': %s", outpath, strerror(errno));
+		forget_tmp();
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		tool_fail("cannot write '%s': %s", outpath, strerror(e));
 	}
+	forget_tmp();
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

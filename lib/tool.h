@@ -9,7 +9,9 @@
 
 extern const char *tool_name;   /* set by main, used in messages */
 
-/* "NAME: message" on stderr; tool_fail also exits 1. */
+/* "NAME: error: message" on stderr (a format that has its own "error: ",
+ * FILE:LINE:COL: error: ..., is printed after "NAME: " only); tool_fail
+ * also exits 1. */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

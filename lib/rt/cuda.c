@@ -284,8 +284,8 @@ func_bufs(RtCuda *c, uint32_t fi, char *err, size_t n)
 
 	if (b->ready)
 		return 0;
-	b->args = calloc(f->nargs + 1, sizeof *b->args);
-	b->res = calloc(f->nresults + 1, sizeof *b->res);
+	b->args = calloc((size_t)f->nargs + 1, sizeof *b->args);
+	b->res = calloc((size_t)f->nresults + 1, sizeof *b->res);
 	if (!b->args || !b->res)
 		return fail(err, n, "out of memory");
 	for (uint32_t i = 0; i < f->nargs; i++) {
@@ -376,8 +376,8 @@ run_program(RtCuda *c, const VmfbFunc *f, int timed, char *err, size_t n)
 				break;
 			k = &v->kerns[in->a];
 			if (in->c > 256) {
-				pp = malloc(in->c * sizeof *pp);
-				ap = malloc(in->c * sizeof *ap);
+				pp = malloc((size_t)in->c * sizeof *pp);
+				ap = malloc((size_t)in->c * sizeof *ap);
 				if (!pp || !ap) {
 					free(pp == params ? NULL : pp), free(ap == args ? NULL : ap);
 					return fail(err, n, "out of memory");
@@ -426,7 +426,7 @@ rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, double
 	if (func_bufs(c, fi, err, n))
 		return -1;
 	if (c->nbufptr < f->nbufs + 1) {
-		CUdeviceptr *q = realloc(c->bufptr, (f->nbufs + 1) * sizeof *q);
+		CUdeviceptr *q = realloc(c->bufptr, ((size_t)f->nbufs + 1) * sizeof *q);
 
 		if (!q)
 			return fail(err, n, "out of memory");

@@ -201,7 +201,7 @@ static int
 decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 {
 	Vmfb *v = &m->v;
-	uint32_t nb = 0;
+	uint64_t nb = 0;
 
 	f->m = m;
 	f->vf = vf;
@@ -209,14 +209,17 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 	f->args = v->types + vf->first_arg;
 	f->res = v->types + vf->first_result;
 	f->bufs = v->bufs + vf->first_buf;
+	/* vmfb_check bounds the sum by the bindings section; checked again,
+	 * for the array below not to be allocated short */
 	for (uint32_t i = 0; i < vf->ninsts; i++)
-		if (v->insts[vf->first_inst + i].op == INST_DISPATCH)
-			nb += v->insts[vf->first_inst + i].c;
-	f->nbinds = nb;
-	f->bufptr = calloc(vf->nbufs + 1, sizeof *f->bufptr);
+		if (v->insts[vf->first_inst + i].op == INST_DISPATCH
+		    && (__builtin_add_overflow(nb, v->insts[vf->first_inst + i].c, &nb) || nb > v->nbinds))
+			return err(e, "@%s: too many dispatch bindings", f->name);
+	f->nbinds = (uint32_t)nb;
+	f->bufptr = calloc((size_t)vf->nbufs + 1, sizeof *f->bufptr);
 	f->bindbuf = calloc(nb + 1, sizeof *f->bindbuf);
 	f->bindptr = calloc(nb + 1, sizeof *f->bindptr);
-	f->insts = calloc(vf->ninsts + 1, sizeof *f->insts);
+	f->insts = calloc((size_t)vf->ninsts + 1, sizeof *f->insts);
 	if (!f->bufptr || !f->bindbuf || !f->bindptr || !f->insts)
 		return err(e, "out of memory");
 	nb = 0;
@@ -226,8 +229,8 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL};
 		if (vi->op == INST_DISPATCH) {
 			in->fn = m->kfns ? m->kfns[vi->a] : NULL;
-			memcpy(f->bindbuf + nb, v->binds + vi->b, vi->c * sizeof *f->bindbuf);
-			in->b = nb;
+			memcpy(f->bindbuf + nb, v->binds + vi->b, (size_t)vi->c * sizeof *f->bindbuf);
+			in->b = (uint32_t)nb;
 			nb += vi->c;
 		}
 	}
@@ -301,36 +304,18 @@ fail:
 	return NULL;
 }
 
-/* Reads a stream (stdin, a pipe) into page-aligned memory. */
+/* Reads a stream (stdin, a pipe, a device) into page-aligned memory: the
+ * header first, then at most the size it declares. */
 static int
 read_all(int fd, RtModule *m, const char *name, RtError *e)
 {
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char msg[400];
+	uint8_t *p;
+	size_t n, cap;
 
-	if (p == MAP_FAILED)
-		return err(e, "out of memory");
-	for (;;) {
-		if (n == cap) {
-			uint8_t *q = mremap(p, cap, cap * 2, MREMAP_MAYMOVE);
-			if (q == MAP_FAILED) {
-				munmap(p, cap);
-				return err(e, "%s: out of memory", name);
-			}
-			p = q, cap *= 2;
-		}
-		ssize_t got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			munmap(p, cap);
-			return err(e, "cannot read '%s': %s", name, strerror(errno));
-		}
-		if (got == 0)
-			break;
-		n += got;
-	}
-	mprotect(p, cap, PROT_READ);
+	if (vmfb_read_fd(fd, name, &p, &n, &cap, msg, sizeof msg))
+		return err(e, "%s%s%s", strncmp(msg, "cannot read", 11) ? name : "",
+		    strncmp(msg, "cannot read", 11) ? ": " : "", msg);
 	m->mem = p, m->size = n, m->maplen = cap;
 	return 0;
 }
@@ -567,8 +552,8 @@ int
 rt_profile(RtFunction *f, int on)
 {
 	if (on && !f->secs) {
-		f->secs = calloc(f->vf->ninsts + 1, sizeof *f->secs);
-		f->calls = calloc(f->vf->ninsts + 1, sizeof *f->calls);
+		f->secs = calloc((size_t)f->vf->ninsts + 1, sizeof *f->secs);
+		f->calls = calloc((size_t)f->vf->ninsts + 1, sizeof *f->calls);
 		if (!f->secs || !f->calls)
 			return -1;
 	}

@@ -1,9 +1,12 @@
 /* vmfb.c - crc32c and the .vmfb checker: nothing in a module is used
  * before every offset, size, count and cross reference in it is checked. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "vmfb.h"
 
@@ -179,6 +182,17 @@ str_ok(Chk *k, uint32_t off, const char *what, size_t i)
 	return 0;
 }
 
+static int
+zeros(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return 0;
+	return 1;
+}
+
 /* The records of one section kind: base pointer and count. */
 static int
 records(Chk *k, int kind, size_t recsz, const void **p, size_t *n)
@@ -209,10 +223,11 @@ cmp_off(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
+/* The header alone: magic, version, checksum, sizes.  1 if it is shorter
+ * than a header but a prefix of one so far. */
 static int
-check_header(Chk *k, const uint8_t *p, size_t n)
+check_prefix(Chk *k, const uint8_t *p, size_t n)
 {
-	Vmfb *v = k->v;
 	const VmfbHeader *h = (const VmfbHeader *)p;
 	uint32_t version;
 
@@ -236,6 +251,19 @@ check_header(Chk *k, const uint8_t *p, size_t n)
 		return bad(k, "header checksum mismatch");
 	if (h->header_size != sizeof *h || h->entry_size != sizeof(VmfbSection) || h->flags)
 		return bad(k, "header sizes or flags are not version %d's", VMFB_VERSION);
+	if (!zeros(h->reserved, sizeof h->reserved))
+		return bad(k, "header bytes 48 to 59 are not zero");
+	return 0;
+}
+
+static int
+check_header(Chk *k, const uint8_t *p, size_t n)
+{
+	Vmfb *v = k->v;
+	const VmfbHeader *h = (const VmfbHeader *)p;
+
+	if (check_prefix(k, p, n))
+		return -1;
 	if (h->file_size > n)
 		return snprintf(k->err, k->errn,
 		    "truncated module: the header says %llu bytes, there are %zu",
@@ -267,6 +295,8 @@ check_sections(Chk *k)
 		const VmfbSection *s = &v->sec[i];
 		if (s->kind == 0 || s->kind >= SEC_NKINDS || s->flags)
 			return bad(k, "section %u has unknown kind %u", i, s->kind);
+		if (s->reserved)
+			return bad(k, "section %u: reserved field is %u, not 0", i, s->reserved);
 		if (s->kind != SEC_OBJECT && seen[s->kind]++)
 			return bad(k, "two %s sections", vmfb_section_name(s->kind));
 		if (s->offset % VMFB_ALIGN || s->offset < tend || s->offset > v->size
@@ -287,6 +317,15 @@ check_sections(Chk *k)
 	for (uint32_t i = 1; i < v->nsec && !rc; i++)
 		if (order[i]->offset < order[i - 1]->offset + order[i - 1]->size)
 			rc = bad(k, "sections %td and %td overlap", order[i - 1] - v->sec, order[i] - v->sec);
+	if (!rc && !zeros(v->base + sizeof *v->hdr, v->hdr->table_offset - sizeof *v->hdr))
+		rc = bad(k, "nonzero bytes between the header and the section table");
+	/* the gaps: after the table, between sections, after the last */
+	for (uint32_t i = 0; i <= v->nsec && !rc; i++) {
+		size_t from = i ? order[i - 1]->offset + order[i - 1]->size : tend;
+		size_t to = i < v->nsec ? order[i]->offset : v->size;
+		if (from < to && !zeros(v->base + from, to - from))
+			rc = bad(k, "nonzero bytes in the gap at %zu to %zu", from, to);
+	}
 	free(order);
 	if (rc)
 		return rc;
@@ -345,6 +384,8 @@ check_types(Chk *k)
 		uint64_t numel = 1;
 		if (!vmfb_dtype_size(t->dtype))
 			return bad(k, "type %zu: unknown element type %u", i, t->dtype);
+		if (t->reserved)
+			return bad(k, "type %zu: reserved field is %u, not 0", i, t->reserved);
 		if (t->rank > VMFB_MAX_RANK || t->first_dim > v->ndims || t->rank > v->ndims - t->first_dim)
 			return bad(k, "type %zu: rank %u at dimension %u is out of range", i, t->rank, t->first_dim);
 		for (uint32_t d = 0; d < t->rank; d++) {
@@ -398,13 +439,15 @@ base_size(Chk *k, const VmfbFunc *f, const VmfbBuf *b, uint64_t *size)
 }
 
 static int
-check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j)
+check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds)
 {
 	Vmfb *v = k->v;
 	const VmfbInst *in = &v->insts[f->first_inst + j];
 	const VmfbBuf *fb = v->bufs + f->first_buf;
 	uint64_t t;
 
+	if (in->reserved)
+		return bad(k, "@%s: instruction %zu: reserved field is %u, not 0", fn, j, in->reserved);
 	switch (in->op) {
 	case INST_DISPATCH:
 		if (in->a >= v->nkerns)
@@ -419,6 +462,14 @@ check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j)
 		    || __builtin_mul_overflow(t, (uint64_t)in->z, &t) || t > ((uint64_t)1 << 48)
 		    || in->n)
 			return bad(k, "@%s: instruction %zu: grid %ux%ux%u is too large", fn, j, in->x, in->y, in->z);
+		/* a dispatch runs at least once: one that never ran would leave
+		 * its outputs unwritten */
+		if (!in->x || !in->y || !in->z)
+			return bad(k, "@%s: instruction %zu: grid %ux%ux%u has a zero dimension", fn, j, in->x, in->y, in->z);
+		/* the runtime gathers a function's bindings into one array */
+		if (__builtin_add_overflow(*nbinds, (uint64_t)in->c, nbinds) || *nbinds > v->nbinds)
+			return bad(k, "@%s: its dispatches bind more than the %zu entries of the bindings section",
+			    fn, v->nbinds);
 		return 0;
 	case INST_COPY:
 		if (in->a >= f->nbufs || in->b >= f->nbufs || in->n > fb[in->a].size || in->n > fb[in->b].size)
@@ -471,8 +522,11 @@ check_funcs(Chk *k)
 				    fn, j, (unsigned long long)b->offset, (unsigned long long)b->size,
 				    (unsigned long long)size);
 		}
+		uint64_t nbinds = 0;
+		if (f->reserved)
+			return bad(k, "@%s: reserved field is %u, not 0", fn, f->reserved);
 		for (uint32_t j = 0; j < f->ninsts; j++)
-			if (check_inst(k, f, fn, j))
+			if (check_inst(k, f, fn, j, &nbinds))
 				return -1;
 	}
 	return 0;
@@ -496,6 +550,10 @@ check_code(Chk *k)
 			goto fail;
 		}
 		s = &v->sec[e->section];
+		if (e->reserved) {
+			bad(k, "executable %zu: reserved field is %u, not 0", i, e->reserved);
+			goto fail;
+		}
 		if (e->format != (v->target->target == TARGET_CPU ? FMT_ELF_X86_64 : FMT_PTX)) {
 			bad(k, "executable %zu: format %u does not fit the target", i, e->format);
 			goto fail;
@@ -523,6 +581,8 @@ check_code(Chk *k)
 		const VmfbGlobal *g = &v->globals[i];
 		if (str_ok(k, g->name, "global", i))
 			return -1;
+		if (g->reserved)
+			return bad(k, "global %zu: reserved field is not 0", i);
 		if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes
 		    || g->offset % VMFB_ALIGN || !range_ok(g->offset, g->size, v->nconsts))
 			return bad(k, "global %zu (@%s): %llu bytes at %llu do not fit the constants",
@@ -532,6 +592,86 @@ check_code(Chk *k)
 	return 0;
 fail:
 	free(used);
+	return -1;
+}
+
+int
+vmfb_check_header(const void *p, size_t n, uint64_t *size, char *err, size_t errn)
+{
+	Vmfb v;
+	Chk k = {&v, err, errn};
+
+	if (check_prefix(&k, p, n))
+		return -1;
+	*size = ((const VmfbHeader *)p)->file_size;
+	return 0;
+}
+
+/* Reads a module from a stream (a pipe, a FIFO, a device): its header
+ * first, then no more than the size it declares, in memory that grows
+ * only as bytes arrive. */
+int
+vmfb_read_fd(int fd, const char *name, uint8_t **pp, size_t *np, size_t *capp, char *err, size_t errn)
+{
+	size_t cap = 1 << 16, n = 0;
+	uint64_t want = sizeof(VmfbHeader);
+	int have_size = 0;
+	uint8_t *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return snprintf(err, errn, "out of memory"), -1;
+	for (;;) {
+		if (n == want && !have_size) {
+			/* the header is in: it bounds the rest */
+			if (vmfb_check_header(p, n, &want, err, errn))
+				goto fail;
+			have_size = 1;
+			if (want <= n)
+				break;   /* vmfb_check says what is wrong */
+		}
+		if (n == want)
+			break;
+		if (n == cap) {
+			size_t ncap = cap * 2 < cap || cap * 2 > want ? (size_t)want : cap * 2;
+			uint8_t *q = mremap(p, cap, ncap, MREMAP_MAYMOVE);
+			if (q == MAP_FAILED) {
+				snprintf(err, errn, "out of memory (the header says %llu bytes)",
+				    (unsigned long long)want);
+				goto fail;
+			}
+			p = q, cap = ncap;
+		}
+		size_t room = cap - n;
+		if (room > want - n)
+			room = (size_t)(want - n);
+		ssize_t got = read(fd, p + n, room);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(err, errn, "cannot read '%s': %s", name, strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;   /* short: vmfb_check says truncated */
+		n += (size_t)got;
+	}
+	if (have_size && n == want) {
+		/* more after the declared end is an error, found without reading it all */
+		uint8_t extra;
+		ssize_t got;
+		while ((got = read(fd, &extra, 1)) < 0 && errno == EINTR)
+			;
+		if (got > 0) {
+			snprintf(err, errn, "corrupt module: more than the %llu bytes the header says",
+			    (unsigned long long)want);
+			goto fail;
+		}
+	}
+	mprotect(p, cap, PROT_READ);
+	*pp = p, *np = n, *capp = cap;
+	return 0;
+fail:
+	munmap(p, cap);
 	return -1;
 }
 
@@ -547,6 +687,8 @@ vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn)
 		return -1;
 	if (v->target->target != TARGET_CPU && v->target->target != TARGET_CUDA)
 		return bad(&k, "unknown target %u", v->target->target);
+	if (v->target->reserved)
+		return bad(&k, "target: reserved field is %u, not 0", v->target->reserved);
 	if (str_ok(&k, v->target->cpu, "target", 0) || str_ok(&k, v->target->features, "target", 0))
 		return -1;
 	if (check_types(&k) || check_code(&k) || check_funcs(&k))

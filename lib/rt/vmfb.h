@@ -16,6 +16,8 @@
 #define VMFB_VERSION 1
 #define VMFB_ALIGN 64
 #define VMFB_MAX_RANK 16
+/* vmpack writes at most this many bytes of constants (64 GiB) */
+#define VMFB_MAX_CONSTS ((uint64_t)1 << 36)
 
 typedef struct VmfbHeader {
 	uint8_t magic[8];
@@ -162,6 +164,12 @@ typedef struct Vmfb {
  * every record, offset, size and cross reference.  Returns 0, or -1 with a
  * message in err. */
 int vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn);
+/* The first n bytes checked as a header (magic, version, checksum, sizes);
+ * *size is the file size it declares. */
+int vmfb_check_header(const void *p, size_t n, uint64_t *size, char *err, size_t errn);
+/* A module read from a stream, bounded by its header's size: *p is an
+ * mmap of *cap bytes (read-only) holding *n; for vmfb_check. */
+int vmfb_read_fd(int fd, const char *name, uint8_t **p, size_t *n, size_t *cap, char *err, size_t errn);
 
 const char *vmfb_str(const Vmfb *v, uint32_t off);   /* checked already */
 const char *vmfb_dtype_name(uint32_t dt);            /* "f32", or NULL */

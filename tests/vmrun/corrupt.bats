@@ -19,15 +19,15 @@ setup() {
     run bin/vmrun "$T/t.vmfb" --function=exp --input=6xf32=1
     [ "$status" -eq 1 ]
     case $n in
-    0) [ "$output" = "vmrun: $T/t.vmfb: empty module (0 bytes)" ] ;;
-    1|7|8|11) [ "$output" = "vmrun: $T/t.vmfb: truncated module: $n bytes" ] ;;
-    12|40|63) [ "$output" = "vmrun: $T/t.vmfb: truncated module: $n bytes, shorter than its header" ] ;;
-    *) [ "$output" = "vmrun: $T/t.vmfb: truncated module: the header says $SIZE bytes, there are $n" ] ;;
+    0) [ "$output" = "vmrun: error: $T/t.vmfb: empty module (0 bytes)" ] ;;
+    1|7|8|11) [ "$output" = "vmrun: error: $T/t.vmfb: truncated module: $n bytes" ] ;;
+    12|40|63) [ "$output" = "vmrun: error: $T/t.vmfb: truncated module: $n bytes, shorter than its header" ] ;;
+    *) [ "$output" = "vmrun: error: $T/t.vmfb: truncated module: the header says $SIZE bytes, there are $n" ] ;;
     esac
   done
   run bash -c "head -c 100 '$M' | bin/vmrun - --function=exp"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: <stdin>: truncated module: the header says $SIZE bytes, there are 100" ]
+  [ "$output" = "vmrun: error: <stdin>: truncated module: the header says $SIZE bytes, there are 100" ]
 }
 
 @test "a flipped byte in any section is a checksum mismatch naming the section" {
@@ -39,18 +39,18 @@ setup() {
     flip "$T/t.vmfb" $((off + size / 2))
     run bin/vmrun "$T/t.vmfb" --function=exp --input=6xf32=1
     [ "$status" -eq 1 ]
-    [ "$output" = "vmrun: $T/t.vmfb: corrupt module: section $i ($kind) checksum mismatch" ]
+    [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: section $i ($kind) checksum mismatch" ]
     run bin/vmpack --dump "$T/t.vmfb"
     [ "$status" -eq 1 ]
   done < "$T/sections"
   cp "$M" "$T/t.vmfb"
   flip "$T/t.vmfb" 20
   run bin/vmrun "$T/t.vmfb"
-  [ "$output" = "vmrun: $T/t.vmfb: corrupt module: header checksum mismatch" ]
+  [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: header checksum mismatch" ]
   cp "$M" "$T/t.vmfb"
   flip "$T/t.vmfb" 100
   run bin/vmrun "$T/t.vmfb"
-  [ "$output" = "vmrun: $T/t.vmfb: corrupt module: section table checksum mismatch" ]
+  [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: section table checksum mismatch" ]
 }
 
 @test "wrong magic, wrong version, and data that is not a module" {
@@ -58,21 +58,21 @@ setup() {
   flip "$T/t.vmfb" 1
   run bin/vmrun "$T/t.vmfb"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: $T/t.vmfb: not a .vmfb module (bad magic)" ]
+  [ "$output" = "vmrun: error: $T/t.vmfb: not a .vmfb module (bad magic)" ]
   cp "$M" "$T/t.vmfb"
   put_u32 "$T/t.vmfb" 8 2
   run bin/vmrun "$T/t.vmfb"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: $T/t.vmfb: unsupported .vmfb version 2 (this build reads version 1)" ]
+  [ "$output" = "vmrun: error: $T/t.vmfb: unsupported .vmfb version 2 (this build reads version 1)" ]
   run bin/vmpack --dump "$T/t.vmfb"
-  [ "$output" = "vmpack: $T/t.vmfb: unsupported .vmfb version 2 (this build reads version 1)" ]
+  [ "$output" = "vmpack: error: $T/t.vmfb: unsupported .vmfb version 2 (this build reads version 1)" ]
   run bin/vmrun "$IN/host.mlir"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: $IN/host.mlir: not a .vmfb module (bad magic)" ]
+  [ "$output" = "vmrun: error: $IN/host.mlir: not a .vmfb module (bad magic)" ]
   run bin/vmrun /dev/null
-  [ "$output" = "vmrun: /dev/null: empty module (0 bytes)" ]
+  [ "$output" = "vmrun: error: /dev/null: empty module (0 bytes)" ]
   run bin/vmrun "$T"
-  [ "$output" = "vmrun: cannot read '$T': Is a directory" ]
+  [ "$output" = "vmrun: error: cannot read '$T': Is a directory" ]
 }
 
 @test "mutations behind valid checksums are loaded or rejected, never a crash" {

@@ -39,13 +39,13 @@ print(np.fromfile('$T/d.bin', '<u2').tolist())"
   [ "$output" = "2x3xbf16=[1.5 -2.25 3][0 65280 -0.125]" ]
   run bin/vmrun "$T/host.vmfb" --function=id_bf16 --input=2x3xbf16=@$IN/npy/x_bf16.bin --output=@"$T/y.npy"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: result 0: '$T/y.npy': bf16 has no .npy dtype (write it raw, to a .bin file)" ]
+  [ "$output" = "vmrun: error: result 0: '$T/y.npy': bf16 has no .npy dtype (write it raw, to a .bin file)" ]
   run bin/vmrun "$T/host.vmfb" --function=id_bf16 --input=3x3xbf16=@$IN/npy/x_bf16.bin
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: '$IN/npy/x_bf16.bin' does not hold exactly 18 bytes" ]
+  [ "$output" = "vmrun: error: input 0: '$IN/npy/x_bf16.bin' does not hold exactly 18 bytes" ]
   run bin/vmrun "$T/host.vmfb" --function=id_bf16 --input=@$IN/npy/x_bf16.bin
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: '$IN/npy/x_bf16.bin' is not an .npy file (give raw data as SHAPExTYPE=@$IN/npy/x_bf16.bin)" ]
+  [ "$output" = "vmrun: error: input 0: '$IN/npy/x_bf16.bin' is not an .npy file (give raw data as SHAPExTYPE=@$IN/npy/x_bf16.bin)" ]
 }
 
 @test "text inputs: splats, zeros, brackets, booleans, scalars" {
@@ -65,22 +65,22 @@ print(np.fromfile('$T/d.bin', '<u2').tolist())"
   m="$T/kernels-gcc-nopic.vmfb"
   run bin/vmrun "$m" --function=add --input=5xf32=1 --input=1000xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: dimension 0 is 5, the function expects 1000" ]
+  [ "$output" = "vmrun: error: input 0: dimension 0 is 5, the function expects 1000" ]
   run bin/vmrun "$m" --function=linear --input=1x5xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: dimension 1 is 5, the function expects 4" ]
+  [ "$output" = "vmrun: error: input 0: dimension 1 is 5, the function expects 4" ]
   run bin/vmrun "$m" --function=add --input=1000xf32=1 --input=1000xi32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 1: element type is i32, the function expects f32" ]
+  [ "$output" = "vmrun: error: input 1: element type is i32, the function expects f32" ]
   run bin/vmrun "$m" --function=linear --input=4xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: rank is 1, the function expects 2 (1x4xf32)" ]
+  [ "$output" = "vmrun: error: input 0: rank is 1, the function expects 2 (1x4xf32)" ]
   run bin/vmrun "$m" --function=add --input=1000xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: @add takes 2 inputs, got 1" ]
+  [ "$output" = "vmrun: error: @add takes 2 inputs, got 1" ]
   run bin/vmrun "$m" --function=owner --input=1000xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: @owner takes 0 inputs, got 1" ]
+  [ "$output" = "vmrun: error: @owner takes 0 inputs, got 1" ]
 }
 
 @test "malformed --input text and missing files are errors naming the input" {
@@ -88,31 +88,31 @@ print(np.fromfile('$T/d.bin', '<u2').tolist())"
   m="$T/host.vmfb"
   run bin/vmrun "$m" --function=two --input=4xf32=1 --input=2x3xi32=1,2
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 1: 2 values for 6 elements" ]
+  [ "$output" = "vmrun: error: input 1: 2 values for 6 elements" ]
   run bin/vmrun "$m" --function=two --input=4xf32=1,x,3,4
-  [ "$output" = "vmrun: input 0: 'x' is not a number" ]
+  [ "$output" = "vmrun: error: input 0: 'x' is not a number" ]
   run bin/vmrun "$m" --function=two --input=4xq32=1
-  [ "$output" = "vmrun: input 0: unknown element type 'q32' in '4xq32'" ]
+  [ "$output" = "vmrun: error: input 0: unknown element type 'q32' in '4xq32'" ]
   run bin/vmrun "$m" --function=two --input=4yxf32=1
-  [ "$output" = "vmrun: input 0: malformed shape in '4yxf32' (expected e.g. 2x3xf32)" ]
+  [ "$output" = "vmrun: error: input 0: malformed shape in '4yxf32' (expected e.g. 2x3xf32)" ]
   run bin/vmrun "$m" --function=id_i8 --input=2x3xi8=1,2,3,4,5,300
-  [ "$output" = "vmrun: input 0: '300' is not an i8" ]
+  [ "$output" = "vmrun: error: input 0: element 5: '300' is out of range for i8" ]
   run bin/vmrun "$m" --function=id_ui8 --input=2x3xui8=-1
-  [ "$output" = "vmrun: input 0: '-1' is not a ui8" ]
+  [ "$output" = "vmrun: error: input 0: element 0: '-1' is out of range for ui8" ]
   run bin/vmrun "$m" --function=id_i1 --input=2x3xi1=2
-  [ "$output" = "vmrun: input 0: '2' is not a boolean (true, false, 1, 0)" ]
+  [ "$output" = "vmrun: error: input 0: '2' is not a boolean (true, false, 1, 0)" ]
   run bin/vmrun "$m" --function=two --input=@"$T/missing.npy"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: input 0: cannot open '$T/missing.npy': No such file or directory" ]
+  [ "$output" = "vmrun: error: input 0: cannot open '$T/missing.npy': No such file or directory" ]
   head -c 100 "$IN/npy/x_f32.npy" > "$T/short.npy"
   run bin/vmrun "$m" --function=id_f32 --input=@"$T/short.npy"
-  [ "$output" = "vmrun: input 0: '$T/short.npy': truncated .npy header" ]
+  [ "$output" = "vmrun: error: input 0: '$T/short.npy': truncated .npy header" ]
   head -c 140 "$IN/npy/x_f32.npy" > "$T/short.npy"
   run bin/vmrun "$m" --function=id_f32 --input=@"$T/short.npy"
-  [ "$output" = "vmrun: input 0: '$T/short.npy': truncated .npy data (expected 24 bytes)" ]
+  [ "$output" = "vmrun: error: input 0: '$T/short.npy': truncated .npy data (expected 24 bytes)" ]
   run bin/vmrun "$m" --threads=0
-  [ "$output" = "vmrun: --threads: '0' is not a number from 1 to 1024" ]
+  [ "$output" = "vmrun: error: --threads: '0' is not a number from 1 to 1024" ]
   run bin/vmrun "$T/nope.vmfb"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: cannot open '$T/nope.vmfb': No such file or directory" ]
+  [ "$output" = "vmrun: error: cannot open '$T/nope.vmfb': No such file or directory" ]
 }

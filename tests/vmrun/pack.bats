@@ -52,7 +52,7 @@ load helpers
 @test "vmpack -o leaves no file when a stage of the pipe fails or the input is empty" {
   run bash -c "false | bin/vmpack -o '$T/m.vmfb'"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmpack: <stdin>: empty input (expected an fxvm module from codegen)" ]
+  [ "$output" = "vmpack: error: <stdin>: empty input (expected an fxvm module from codegen)" ]
   [ ! -e "$T/m.vmfb" ]
   head -c 300 "$IN/host.mlir" > "$T/trunc.mlir"
   run bin/vmpack "$T/trunc.mlir" -o "$T/m.vmfb"
@@ -70,10 +70,10 @@ load helpers
 @test "vmpack --dump rejects what is not a .vmfb" {
   run bin/vmpack --dump "$IN/host.mlir"
   [ "$status" -eq 1 ]
-  [ "$output" = "vmpack: $IN/host.mlir: not a .vmfb module (bad magic)" ]
+  [ "$output" = "vmpack: error: $IN/host.mlir: not a .vmfb module (bad magic)" ]
   run bin/vmpack --dump /dev/null
   [ "$status" -eq 1 ]
-  [ "$output" = "vmpack: /dev/null: empty module (0 bytes)" ]
+  [ "$output" = "vmpack: error: /dev/null: empty module (0 bytes)" ]
 }
 
 # bad_module SNIPPET...: a module of host.mlir's header plus the snippets

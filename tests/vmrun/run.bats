@@ -85,10 +85,10 @@ load helpers
   [ "${lines[1]}" = "4xf32=1 2 3 4" ]
   run bin/vmrun "$T/host.vmfb"
   [ "$status" -eq 1 ]
-  [[ "$output" == "vmrun: $T/host.vmfb has no @main; choose one with --function (it has @views, @fills, @consts, @arena, @scalar, @two, @id_f32, "* ]]
+  [[ "$output" == "vmrun: error: $T/host.vmfb has no @main; choose one with --function (it has @views, @fills, @consts, @arena, @scalar, @two, @id_f32, "* ]]
   run bin/vmrun "$T/host.vmfb" --function=nope
   [ "$status" -eq 1 ]
-  [[ "$output" == "vmrun: $T/host.vmfb has no function @nope (it has @views, "* ]]
+  [[ "$output" == "vmrun: error: $T/host.vmfb has no function @nope (it has @views, "* ]]
   pack cuda
   sed 's/fxvm.target = "cuda"/fxvm.target = "cpu"/; /fxvm.executable\|fxvm.kernel\|fxvm.dispatch/d' "$IN/cuda.mlir" > "$T/one.mlir"
   bin/vmpack "$T/one.mlir" -o "$T/one.vmfb"
@@ -112,18 +112,18 @@ load helpers
   [ "$status" -eq 0 ]
   run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=7.5,7.1,11
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: result 0: element 1 is 7, expected 7.1 (rtol 1e-3, atol 1e-7)" ]
+  [ "$output" = "vmrun: error: result 0: element 1 is 7, expected 7.1 (rtol 1e-3, atol 1e-7)" ]
   run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=1x3xf32=7.5,7,11
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: result 0: is 3xf32, expected 1x3xf32" ]
+  [ "$output" = "vmrun: error: result 0: is 3xf32, expected 1x3xf32" ]
   run bin/vmrun "$m" --function=owner --expected_output=1000xi32=0
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: result 0: element 250 is 1001, expected 0" ]
+  [ "$output" = "vmrun: error: result 0: element 250 is 1001, expected 0" ]
   run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output='(ignored)'
   [ "$status" -eq 0 ]
   run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=1 --expected_output=3xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: 2 --expected_output flags, but @linear returns 1 result" ]
+  [ "$output" = "vmrun: error: 2 --expected_output flags, but @linear returns 1 result" ]
 }
 
 @test "--expected_output=@file.npy" {
@@ -132,7 +132,7 @@ load helpers
   [ "$status" -eq 0 ]
   run bin/vmrun "$T/host.vmfb" --function=id_i16 --input=2x3xi16=0 --expected_output=@$IN/npy/x_i16.npy
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: result 0: element 0 is 0, expected 1" ]
+  [ "$output" = "vmrun: error: result 0: element 0 is 0, expected 1" ]
 }
 
 @test "--benchmark prints min, median and max latency" {
@@ -156,16 +156,16 @@ load helpers
   pack cuda
   run bin/vmrun "$T/host.vmfb" --function=scalar --input=f32=1 --device=cuda
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: --device=cuda: cannot load libcuda.so.1 (no NVIDIA driver)" ]
+  [ "$output" = "vmrun: error: --device=cuda: cannot load libcuda.so.1 (no NVIDIA driver)" ]
   run bin/vmrun "$T/cuda.vmfb" --input=4xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: --device=cuda: cannot load libcuda.so.1 (no NVIDIA driver)" ]
+  [ "$output" = "vmrun: error: --device=cuda: cannot load libcuda.so.1 (no NVIDIA driver)" ]
   run bin/vmrun "$T/cuda.vmfb" --input=4xf32=1 --device=cpu
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: $T/cuda.vmfb: the module targets cuda, not cpu (use --device=cuda)" ]
+  [ "$output" = "vmrun: error: $T/cuda.vmfb: the module targets cuda, not cpu (use --device=cuda)" ]
   run bin/vmrun "$T/host.vmfb" --device=tpu
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: --device: unknown device 'tpu' (cpu or cuda)" ]
+  [ "$output" = "vmrun: error: --device: unknown device 'tpu' (cpu or cuda)" ]
 }
 
 @test "a module whose kernels need CPU features this machine lacks is refused" {
@@ -174,7 +174,7 @@ load helpers
   bin/vmpack "$T/xop.mlir" -o "$T/xop.vmfb"
   run bin/vmrun "$T/xop.vmfb" --function=exp --input=6xf32=1
   [ "$status" -eq 1 ]
-  [ "$output" = "vmrun: $T/xop.vmfb: the module's kernels need the CPU feature 'xop', which this machine lacks" ]
+  [ "$output" = "vmrun: error: $T/xop.vmfb: the module's kernels need the CPU feature 'xop', which this machine lacks" ]
 }
 
 @test "the whole pipeline: the seed LinearModule through codegen, vmpack and vmrun" {

@@ -9,11 +9,14 @@
  * unit-stride addresses where the layout allows, so that after mem2reg the
  * O3 pipeline's loop vectorizer turns them into AVX-512 code.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -1967,6 +1970,123 @@ static void llvm_options(void)
 	if (!done)
 		LLVMParseCommandLineOptions(2, argv, "");
 	done = 1;
+}
+
+/* The child of cpu_check: creates a target machine for cpu and features,
+ * compiles an empty function, and exits 0; LLVM's warnings go to fd 2
+ * (a pipe to the parent), and an abort is the parent's to read. */
+static _Noreturn void cpu_probe(const char *triple, const char *cpu, const char *features)
+{
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMContextRef cx;
+	LLVMModuleRef m;
+	LLVMMemoryBufferRef buf;
+	char *err = NULL;
+
+	if (LLVMGetTargetFromTriple(triple, &target, &err))
+		_exit(2);
+	tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	cx = LLVMContextCreate();
+	m = LLVMModuleCreateWithNameInContext("probe", cx);
+	LLVMSetTarget(m, triple);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+	LLVMValueRef fn = LLVMAddFunction(m, "probe", LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0));
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(cx, fn, "entry"));
+	LLVMBuildRetVoid(b);
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &buf))
+		_exit(3);
+	_exit(0);
+}
+
+/* "'NAME' is not a recognized WHAT" in LLVM's warnings: NAME, or NULL. */
+static char *unrecognized(const char *log, const char *what)
+{
+	const char *p = log, *q;
+
+	while ((q = strstr(p, "' is not a recognized "))) {
+		const char *start = q;
+		while (start > log && start[-1] != '\'' )
+			start--;
+		if (!strncmp(q + 22, what, strlen(what)) && start > log)
+			return strndup(start, (size_t)(q - start));
+		p = q + 1;
+	}
+	return NULL;
+}
+
+int cpu_check(const char *cpu, const char *features)
+{
+	char *triple, *name, log[4096];
+	int fds[2], status;
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+
+	/* the syntax first: +name or -name, comma-separated */
+	for (const char *f = features; f && *f; ) {
+		size_t len = strcspn(f, ",");
+		if (len < 2 || (f[0] != '+' && f[0] != '-'))
+			return tool_err("malformed --features item '%.*s' (expected +name or -name)",
+				(int)len, f), -1;
+		f += len + (f[len] == ',');
+	}
+	llvm_options();
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	triple = LLVMGetDefaultTargetTriple();
+	fflush(stderr);
+	if (pipe(fds) != 0 || (pid = fork()) < 0) {
+		LLVMDisposeMessage(triple);
+		return tool_err("cannot check --cpu: %s", strerror(errno)), -1;
+	}
+	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore);   /* an abort leaves no core file */
+		close(fds[0]);
+		dup2(fds[1], 2);
+		close(fds[1]);
+		cpu_probe(triple, cpu, features ? features : "");
+	}
+	close(fds[1]);
+	/* read to the end (a child blocked on a full pipe would never exit),
+	 * keeping the first part */
+	for (;;) {
+		char sink[4096];
+		int full = n == sizeof log - 1;
+		got = read(fds[0], full ? sink : log + n, full ? sizeof sink : sizeof log - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (!full)
+			n += (size_t)got;
+	}
+	log[n] = 0;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	LLVMDisposeMessage(triple);
+	if ((name = unrecognized(log, "processor"))) {
+		tool_err("unknown CPU '%s' (see llc -march=x86-64 -mcpu=help)", name);
+		free(name);
+		return -1;
+	}
+	if ((name = unrecognized(log, "feature"))) {
+		tool_err("unknown CPU feature '%s' (see llc -march=x86-64 -mattr=help)", name);
+		free(name);
+		return -1;
+	}
+	if (strstr(log, "64-bit code requested"))
+		return tool_err("CPU '%s'%s%s has no 64-bit mode (codegen compiles for x86-64)", cpu,
+			features && *features ? " with features " : "", features ? features : ""), -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return tool_err("cannot compile for CPU '%s'%s%s", cpu,
+			features && *features ? " with features " : "", features ? features : ""), -1;
+	return 0;
 }
 
 int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const char **feat_out)

@@ -90,6 +90,9 @@ typedef struct KObj {
 	size_t n;
 } KObj;
 /* the kernels as *nobj objects (Kernel.exe: whose) */
+/* --cpu and --features name an x86-64 CPU with 64-bit mode and known
+ * features; else an error is printed and -1 returned. */
+int cpu_check(const char *cpu, const char *features);
 int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu,
 	const char **features);
 

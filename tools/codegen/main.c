@@ -152,6 +152,9 @@ static void parse_args(int argc, char **argv, Opts *o)
 		o->no_gemm = 1;   /* contractions are loop nests on the GPU */
 	} else if (o->gpu_arch) {
 		tool_fail("--gpu-arch is for --target=cuda");
+	} else if (((o->cpu && strcmp(o->cpu, "host")) || o->features)
+		   && cpu_check(o->cpu && strcmp(o->cpu, "host") ? o->cpu : "", o->features)) {
+		exit(1);
 	}
 	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
 			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
@@ -284,6 +287,76 @@ static int unsigned_signature(Ctx *c, Op *fn)
 	return 0;
 }
 
+/* Size limits (man/codegen.1): a tensor of at most 2^48 bytes (256 TiB,
+ * the runtime's arena limit), a constant of at most 2^36 (64 GiB, which
+ * vmpack writes into the module). */
+#define MAX_TENSOR_BYTES ((uint64_t)1 << 48)
+#define MAX_CONST_BYTES ((uint64_t)1 << 36)
+
+/* A static tensor's bytes, 0 if it is not one; UINT64_MAX past 2^64. */
+static uint64_t tensor_bytes(const Type *t)
+{
+	uint64_t n = 1;
+
+	if (!t || t->kind != TY_TENSOR || !t->ranked)
+		return 0;
+	for (int i = 0; i < t->rank; i++)
+		if (t->dims[i] < 0)
+			return 0;   /* dynamic: refused later */
+	for (int i = 0; i < t->rank; i++)
+		if (__builtin_mul_overflow(n, (uint64_t)t->dims[i], &n))
+			return UINT64_MAX;
+	if (__builtin_mul_overflow(n, (uint64_t)elem_size(t->elem), &n))
+		return UINT64_MAX;
+	return n;
+}
+
+static int size_error(Op *op, const char *what, const Type *t, uint64_t n, uint64_t limit)
+{
+	Buf b = {0};
+
+	print_type(&b, t);
+	buf_putc(&b, 0);
+	if (n == UINT64_MAX)
+		op_error(op, "%s %s of more than 2^64 bytes is larger than codegen's limit of %llu bytes",
+			what, b.p, (unsigned long long)limit);
+	else
+		op_error(op, "%s %s of %llu bytes is larger than codegen's limit of %llu bytes",
+			what, b.p, (unsigned long long)n, (unsigned long long)limit);
+	buf_free(&b);
+	return 1;
+}
+
+static int check_sizes_op(Op *op, void *env)
+{
+	int *bad = env;
+	uint64_t n;
+
+	for (int i = 0; i < op->nres && !*bad; i++) {
+		n = tensor_bytes(RES(op, i)->type);
+		if (op_is(op, "arith.constant") && n > MAX_CONST_BYTES)
+			*bad = size_error(op, "a constant", RES(op, i)->type, n, MAX_CONST_BYTES);
+		else if (n > MAX_TENSOR_BYTES)
+			*bad = size_error(op, "a tensor", RES(op, i)->type, n, MAX_TENSOR_BYTES);
+	}
+	for (int r = 0; r < op->nregs && !*bad; r++)
+		for (Block *b = op->regs[r].first; b && !*bad; b = b->next)
+			for (int i = 0; i < b->nargs && !*bad; i++)
+				if ((n = tensor_bytes(b->args[i]->type)) > MAX_TENSOR_BYTES)
+					*bad = size_error(op, "an argument", b->args[i]->type, n, MAX_TENSOR_BYTES);
+	return *bad;
+}
+
+/* Sizes are checked before anything is planned: what the runtime could
+ * never allocate, or vmpack write, is refused at the op. */
+static int check_sizes(Op *module)
+{
+	int bad = 0;
+
+	op_walk(module, check_sizes_op, &bad);
+	return bad ? -1 : 0;
+}
+
 static int run(Gen *g, Opts *o, FILE *out)
 {
 	Block *mb = g->module->regs[0].first;
@@ -297,6 +370,8 @@ static int run(Gen *g, Opts *o, FILE *out)
 	int cuda = !strcmp(o->target, "cuda");
 	int64_t block[3], shared;
 
+	if (check_sizes(g->module))
+		goto out;
 	for (op = mb->first; op; op = op->next) {
 		if (!op_is(op, "func.func"))
 			continue;

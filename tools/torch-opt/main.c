@@ -193,7 +193,7 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 		goto done;
 	/* Whatever the passes did, print only what reads back. */
 	if (verify(m) != 0) {
-		fprintf(stderr, "torch-opt: internal error: the pipeline '%s' produced invalid IR\n",
+		fprintf(stderr, "torch-opt: error: internal error: the pipeline '%s' produced invalid IR\n",
 		    text_pl);
 		goto done;
 	}

@@ -2,13 +2,18 @@
  * vmpack - packs codegen's fxvm module (formats/fxvm.md) into one binary
  * .vmfb (formats/vmfb.md) for vmrun; --dump prints a .vmfb's contents.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ir.h"
 #include "pack.h"
 #include "tool.h"
+#include "rt/vmfb.h"
 
 static const char usage[] =
 "usage: vmpack [FILE|-] -o OUT.vmfb    pack an fxvm module (codegen's output)\n"
@@ -17,6 +22,39 @@ static const char usage[] =
 "             without -o the module goes to stdout, if that is not a terminal\n"
 "  --dump     check a .vmfb and print its target, sections, functions with\n"
 "             their signatures and host programs, kernels and constants\n";
+
+/* Whether --dump's input is a regular file (mapped and read whole). */
+static int
+dump_regular(const char *in)
+{
+	struct stat st;
+
+	return strcmp(in, "-") ? stat(in, &st) == 0 && S_ISREG(st.st_mode)
+	    : fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* --dump of a pipe, FIFO or device: read no more than the header says. */
+static int
+dump_stream(const char *in, const char *name)
+{
+	int fd = strcmp(in, "-") ? open(in, O_RDONLY | O_CLOEXEC) : 0;
+	char err[512];
+	uint8_t *p;
+	size_t n, cap;
+
+	if (fd < 0)
+		tool_fail("cannot open '%s': %s", in, strerror(errno));
+	if (vmfb_read_fd(fd, name, &p, &n, &cap, err, sizeof err))
+		tool_fail("%s%s%s", strncmp(err, "cannot read", 11) ? name : "",
+		    strncmp(err, "cannot read", 11) ? ": " : "", err);
+	if (n == 0)
+		tool_fail("%s: empty module (0 bytes)", name);
+	if (dump_module(stdout, name, p, n, err, sizeof err))
+		tool_fail("%s: %s", name, err);
+	munmap(p, cap);
+	tool_commit(stdout);
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -52,8 +90,10 @@ main(int argc, char **argv)
 	}
 	if (!in)
 		in = "-";
-	text = tool_map(in, &len);
 	const char *name = strcmp(in, "-") ? in : "<stdin>";
+	if (dump && !dump_regular(in))
+		return dump_stream(in, name);
+	text = tool_map(in, &len);
 	if (dump) {
 		char err[512];
 		void *p = NULL;
@@ -74,11 +114,8 @@ main(int argc, char **argv)
 	Ctx *c = ctx_new();
 	diag_fallback_file = name;
 	Op *m = parse_module(c, name, text, len);
-	if (!m || diag_errors || verify(m) != 0)
-		return 1;
-	if (pack_module(c, m, out))
-		return 1;
+	int rc = !m || diag_errors || verify(m) != 0 || pack_module(c, m, out);
 	ctx_free(c);
 	tool_unmap(text);
-	return 0;
+	return rc;
 }

@@ -35,7 +35,8 @@ typedef struct Pack {
 	PMap symidx;                /* op -> index + 1 in its table */
 	Piece *objs;                /* per executable */
 	Piece *cpieces;             /* per global: its bytes */
-	int nobjs, nglobals;
+	void **owned;               /* splats written out: freed at the end */
+	int nobjs, nglobals, nowned;
 	uint64_t nconsts;
 	PMap vbuf;                  /* Value -> buffer number + 1, per function */
 } Pack;
@@ -295,13 +296,29 @@ add_global(Pack *pk, Op *op)
 	if ((ti = add_type(pk, op, t)) < 0)
 		return -1;
 	size = AT(pk->types, VmfbType, ti).nbytes;
+	/* checked before a splat is written out in memory */
+	if ((uint64_t)size > VMFB_MAX_CONSTS - (pk->nconsts + VMFB_ALIGN - 1) / VMFB_ALIGN * VMFB_ALIGN
+	    || pk->nconsts > VMFB_MAX_CONSTS) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%lld bytes (after %llu bytes of constants before it)",
+		    (long long)size, (unsigned long long)pk->nconsts);
+		return fail(op, "the constant's %s exceed vmpack's limit of 2^36 bytes (64 GiB) of constants", msg);
+	}
 	p = dense_bytes(val, &n);
 	if (val->kind == AT_DENSE && val->splat && val->type && ty_static(val->type)) {
 		size_t es = elem_size(val->type->elem), total = (size_t)ty_numel(val->type) * es;
 		uint8_t *q;
 		if (n != es || total != (size_t)size)
 			return fail(op, "the splat value does not fill the global's type%s", "");
-		q = arena_alloc(pk->c, total ? total : 1);
+		/* malloc, not the context's arena: too little memory is an
+		 * error here, not an abort */
+		if (!(q = malloc(total ? total : 1))) {
+			char msg[64];
+			snprintf(msg, sizeof msg, "%zu", total);
+			return fail(op, "cannot allocate the %s bytes of the splat constant", msg);
+		}
+		pk->owned = xrealloc(pk->owned, (pk->nowned + 1) * sizeof *pk->owned);
+		pk->owned[pk->nowned++] = q;
 		for (size_t i = 0; i < total; i += es)
 			memcpy(q + i, p, es);
 		p = q, n = total;
@@ -429,8 +446,8 @@ host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
 		if (!wg || wg->kind != AT_DENSE_ARRAY || wg->n != 3)
 			return fail(op, "needs 'grid' = array<i64: X, Y, Z>%s", "");
 		for (int i = 0; i < 3; i++)
-			if (wg->ints[i] < 0 || wg->ints[i] > UINT32_MAX)
-				return fail(op, "workgroup counts must be 0 to 2^32-1%s", "");
+			if (wg->ints[i] < 1 || wg->ints[i] > UINT32_MAX)
+				return fail(op, "workgroup counts must be 1 to 2^32-1%s", "");
 		if ((uint32_t)op->nopnds != AT(pk->kerns, VmfbKern, ki).nbindings)
 			return fail(op, "binds a different number of buffers than the kernel's 'bindings'%s", "");
 		in = (VmfbInst){INST_DISPATCH, ki, COUNT(pk->binds, uint32_t), op->nopnds,
@@ -756,5 +773,8 @@ done:
 	pmap_free(&pk.vbuf);
 	free(pk.objs);
 	free(pk.cpieces);
+	for (int i = 0; i < pk.nowned; i++)
+		free(pk.owned[i]);
+	free(pk.owned);
 	return rc;
 }

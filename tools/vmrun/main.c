@@ -306,7 +306,7 @@ stats(RtFunction *f, const RtTensor *in, int nin, const RtTensor *out, int nout)
 static void
 on_trap(int sig)
 {
-	static const char msg[] = "vmrun: a kernel stopped at a bounds check: an index "
+	static const char msg[] = "vmrun: error: a kernel stopped at a bounds check: an index "
 	    "read from a tensor (a gather's, an embedding's) is out of range\n";
 
 	(void)sig;

@@ -220,6 +220,19 @@ store(RtTensor *t, int64_t i, const char *tok, size_t n, const char *what, char 
 		double v = strtod(buf, &end);
 		if (*end || end == buf)
 			return perr(err, errn, what, "'%s' is not a number", buf);
+		/* a finite number too large for the type (1e999, 1e39 for f32,
+		 * 70000 for f16) is an error, not an infinity; "inf" is one */
+		int big = isinf(v) && errno == ERANGE;
+		if (!big && !isinf(v) && !isnan(v) && t->dtype != RT_F64) {
+			big = isinf((float)v);
+			if (!big && t->dtype == RT_F16)
+				big = (float_to_half((float)v) & 0x7fff) == 0x7c00;
+			if (!big && t->dtype == RT_BF16)
+				big = (float_to_bf16((float)v) & 0x7fff) == 0x7f80;
+		}
+		if (big)
+			return perr(err, errn, what, "element %lld: '%s' is out of range for %s",
+			    (long long)i, buf, rt_dtype_name(t->dtype));
 		switch (t->dtype) {
 		case RT_F16: ((uint16_t *)p)[i] = float_to_half((float)v); break;
 		case RT_BF16: ((uint16_t *)p)[i] = float_to_bf16((float)v); break;
@@ -238,14 +251,19 @@ store(RtTensor *t, int64_t i, const char *tok, size_t n, const char *what, char 
 	int bits = (int)rt_dtype_size(t->dtype) * 8;
 	if (is_unsigned(t->dtype)) {
 		unsigned long long v = strtoull(buf, &end, 10);
-		if (*end || end == buf || buf[0] == '-' || errno || (bits < 64 && v >> bits))
+		if (*end || end == buf)
 			return perr(err, errn, what, "'%s' is not a %s", buf, rt_dtype_name(t->dtype));
+		if (buf[0] == '-' || errno || (bits < 64 && v >> bits))
+			return perr(err, errn, what, "element %lld: '%s' is out of range for %s",
+			    (long long)i, buf, rt_dtype_name(t->dtype));
 		memcpy((uint8_t *)p + i * (bits / 8), &v, bits / 8);
 	} else {
 		long long v = strtoll(buf, &end, 10);
-		if (*end || end == buf || errno
-		    || (bits < 64 && (v < -(1LL << (bits - 1)) || v >= (1LL << (bits - 1)))))
+		if (*end || end == buf)
 			return perr(err, errn, what, "'%s' is not an %s", buf, rt_dtype_name(t->dtype));
+		if (errno || (bits < 64 && (v < -(1LL << (bits - 1)) || v >= (1LL << (bits - 1)))))
+			return perr(err, errn, what, "element %lld: '%s' is out of range for %s",
+			    (long long)i, buf, rt_dtype_name(t->dtype));
 		memcpy((uint8_t *)p + i * (bits / 8), &v, bits / 8);   /* little-endian */
 	}
 	return 0;

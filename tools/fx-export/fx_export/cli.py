@@ -154,7 +154,7 @@ def main(argv=None):
     except SystemExit:
         raise  # --help
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(f"{PROG}: error: interrupted", file=sys.stderr)
         return 1
     except Exception as e:
         if verbose:
