@@ -475,11 +475,26 @@ static int parse_dims(Parser *p, int64_t **dims, int *rank, int *ranked)
 	}
 }
 
+/* t, or NULL after an error at `at` when it has too many dims or
+ * elements (ty_check_limits) */
+static Type *shape_limits(Parser *p, const Tok *at, Type *t)
+{
+	Buf why = {0};
+
+	if (t && ty_check_limits(t, &why)) {
+		p_error_at(p, at, "%s", why.p);
+		t = NULL;
+	}
+	buf_free(&why);
+	return t;
+}
+
 static Type *parse_shaped(Parser *p, int vector)
 {
 	int64_t *dims;
 	int rank, ranked;
 	Type *elem, *t = NULL;
+	Tok at = p->tok;
 
 	p_skip(p);
 	if (p_expect(p, "<") || parse_dims(p, &dims, &rank, &ranked))
@@ -496,7 +511,7 @@ static Type *parse_shaped(Parser *p, int vector)
 			t = ty_tensor(p->c, rank, dims, elem);
 	}
 	free(dims);
-	return t;
+	return shape_limits(p, &at, t);
 }
 
 /* Parses a parenthesised or bare list of types, `(` already seen. */
@@ -600,12 +615,14 @@ static Type *torch_tensor(Parser *p, int value)
 	int64_t *dims = NULL;
 	int rank = -1, cap = 0;
 	Type *dtype = NULL, *t;
+	Tok at;
 
 	if (!p_eat(p, "<"))
 		goto done;
 	if (p_eat(p, "*")) {
 		rank = -1;
 	} else {
+		at = p->tok;
 		if (p_expect(p, "["))
 			return NULL;
 		rank = 0;
@@ -631,7 +648,7 @@ done:
 	t = value ? ty_vtensor(p->c, rank, dims, dtype)
 		: ty_torch_tensor(p->c, rank, dims, dtype);
 	free(dims);
-	return t;
+	return rank < 0 ? t : shape_limits(p, &at, t);
 fail:
 	free(dims);
 	return NULL;
