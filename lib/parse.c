@@ -831,24 +831,48 @@ typedef struct AffNames {
 
 static AffExpr *aff_expr(Parser *p, AffNames *an);
 
+/* Constant operands fold; a result outside int64 (INT64_MIN floordiv -1
+ * would trap) is an error. */
 static AffExpr *aff_fold(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
 {
+	if (!l || !r)
+		return NULL;
 	if (l->kind == AFF_CONST && r->kind == AFF_CONST) {
-		int64_t a = l->v, b = r->v;
+		int64_t a = l->v, b = r->v, v = 0, m;
+		int ovf = 0;
 
 		switch (k) {
-		case AFF_ADD: return aff_const(p->c, a + b);
-		case AFF_MUL: return aff_const(p->c, a * b);
+		case AFF_ADD: ovf = __builtin_add_overflow(a, b, &v); break;
+		case AFF_MUL: ovf = __builtin_mul_overflow(a, b, &v); break;
 		default:
 			if (b == 0)
+				goto keep;
+			if (b == -1) {   /* a % -1 is UB for INT64_MIN */
+				v = 0;
+				if (k != AFF_MOD)
+					ovf = __builtin_sub_overflow(0, a, &v);
 				break;
-			if (k == AFF_MOD)
-				return aff_const(p->c, ((a % b) + b) % b);
-			if (k == AFF_FLOORDIV)
-				return aff_const(p->c, a / b - ((a % b) && ((a < 0) != (b < 0))));
-			return aff_const(p->c, a / b + ((a % b) && ((a < 0) == (b < 0))));
+			}
+			m = a % b;
+			if (k == AFF_MOD)   /* the sign of b, as floordiv rounds */
+				v = m && (m < 0) != (b < 0) ? m + b : m;
+			else if (k == AFF_FLOORDIV)
+				v = a / b - (m && ((a < 0) != (b < 0)));
+			else
+				v = a / b + (m && ((a < 0) == (b < 0)));
 		}
+		if (ovf) {
+			static const char *const name[] = {
+				[AFF_ADD] = "+", [AFF_MUL] = "*", [AFF_MOD] = "mod",
+				[AFF_FLOORDIV] = "floordiv", [AFF_CEILDIV] = "ceildiv",
+			};
+			p_error(p, "affine expression %lld %s %lld overflows a 64-bit integer",
+				(long long)a, name[k], (long long)b);
+			return NULL;
+		}
+		return aff_const(p->c, v);
 	}
+keep:
 	/* like MLIR, keep constants on the right of + and * */
 	if ((k == AFF_ADD || k == AFF_MUL) && l->kind == AFF_CONST) {
 		AffExpr *t = l;
