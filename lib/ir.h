@@ -138,6 +138,10 @@ Type *ty_index(Ctx *c);
 Type *ty_float(Ctx *c, TypeKind k);            /* TY_F16..TY_F64 */
 Type *ty_none(Ctx *c);
 Type *ty_func(Ctx *c, int nin, Type *const *in, int nout, Type *const *out);
+/* The most dims a tensor or vector type may have, in every tool: the
+ * parser refuses more (the runtime's RT_MAX_RANK and VMFB_MAX_RANK agree). */
+enum { TY_MAXRANK = 16, TY_MAXNUMEL_LOG2 = 48 };
+#define TY_MAXNUMEL ((int64_t)1 << TY_MAXNUMEL_LOG2)
 Type *ty_tensor(Ctx *c, int rank, const int64_t *dims, Type *elem);
 Type *ty_unranked_tensor(Ctx *c, Type *elem);
 Type *ty_vector(Ctx *c, int rank, const int64_t *dims, Type *elem);
@@ -160,6 +164,7 @@ int ty_istorchtensor(const Type *t);
 int ty_bitwidth(const Type *t);    /* of a scalar: 1..64; index is 64 */
 int64_t ty_numel(const Type *t);   /* -1 if any dim is dynamic or unranked */
 int ty_static(const Type *t);      /* ranked with no dynamic dims */
+int ty_check_limits(const Type *t, Buf *msg);  /* TY_MAXRANK, TY_MAXNUMEL; -1 and why */
 /* !torch.vtensor <-> builtin tensor with the same shape and dtype */
 Type *ty_to_vtensor(Ctx *c, Type *t);
 Type *ty_to_builtin(Ctx *c, Type *t);

@@ -475,11 +475,26 @@ static int parse_dims(Parser *p, int64_t **dims, int *rank, int *ranked)
 	}
 }
 
+/* t, or NULL after an error at `at` when it has too many dims or
+ * elements (ty_check_limits) */
+static Type *shape_limits(Parser *p, const Tok *at, Type *t)
+{
+	Buf why = {0};
+
+	if (t && ty_check_limits(t, &why)) {
+		p_error_at(p, at, "%s", why.p);
+		t = NULL;
+	}
+	buf_free(&why);
+	return t;
+}
+
 static Type *parse_shaped(Parser *p, int vector)
 {
 	int64_t *dims;
 	int rank, ranked;
 	Type *elem, *t = NULL;
+	Tok at = p->tok;
 
 	p_skip(p);
 	if (p_expect(p, "<") || parse_dims(p, &dims, &rank, &ranked))
@@ -496,7 +511,7 @@ static Type *parse_shaped(Parser *p, int vector)
 			t = ty_tensor(p->c, rank, dims, elem);
 	}
 	free(dims);
-	return t;
+	return shape_limits(p, &at, t);
 }
 
 /* Parses a parenthesised or bare list of types, `(` already seen. */
@@ -600,12 +615,14 @@ static Type *torch_tensor(Parser *p, int value)
 	int64_t *dims = NULL;
 	int rank = -1, cap = 0;
 	Type *dtype = NULL, *t;
+	Tok at;
 
 	if (!p_eat(p, "<"))
 		goto done;
 	if (p_eat(p, "*")) {
 		rank = -1;
 	} else {
+		at = p->tok;
 		if (p_expect(p, "["))
 			return NULL;
 		rank = 0;
@@ -631,7 +648,7 @@ done:
 	t = value ? ty_vtensor(p->c, rank, dims, dtype)
 		: ty_torch_tensor(p->c, rank, dims, dtype);
 	free(dims);
-	return t;
+	return rank < 0 ? t : shape_limits(p, &at, t);
 fail:
 	free(dims);
 	return NULL;
@@ -814,24 +831,48 @@ typedef struct AffNames {
 
 static AffExpr *aff_expr(Parser *p, AffNames *an);
 
+/* Constant operands fold; a result outside int64 (INT64_MIN floordiv -1
+ * would trap) is an error. */
 static AffExpr *aff_fold(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
 {
+	if (!l || !r)
+		return NULL;
 	if (l->kind == AFF_CONST && r->kind == AFF_CONST) {
-		int64_t a = l->v, b = r->v;
+		int64_t a = l->v, b = r->v, v = 0, m;
+		int ovf = 0;
 
 		switch (k) {
-		case AFF_ADD: return aff_const(p->c, a + b);
-		case AFF_MUL: return aff_const(p->c, a * b);
+		case AFF_ADD: ovf = __builtin_add_overflow(a, b, &v); break;
+		case AFF_MUL: ovf = __builtin_mul_overflow(a, b, &v); break;
 		default:
 			if (b == 0)
+				goto keep;
+			if (b == -1) {   /* a % -1 is UB for INT64_MIN */
+				v = 0;
+				if (k != AFF_MOD)
+					ovf = __builtin_sub_overflow(0, a, &v);
 				break;
-			if (k == AFF_MOD)
-				return aff_const(p->c, ((a % b) + b) % b);
-			if (k == AFF_FLOORDIV)
-				return aff_const(p->c, a / b - ((a % b) && ((a < 0) != (b < 0))));
-			return aff_const(p->c, a / b + ((a % b) && ((a < 0) == (b < 0))));
+			}
+			m = a % b;
+			if (k == AFF_MOD)   /* the sign of b, as floordiv rounds */
+				v = m && (m < 0) != (b < 0) ? m + b : m;
+			else if (k == AFF_FLOORDIV)
+				v = a / b - (m && ((a < 0) != (b < 0)));
+			else
+				v = a / b + (m && ((a < 0) == (b < 0)));
 		}
+		if (ovf) {
+			static const char *const name[] = {
+				[AFF_ADD] = "+", [AFF_MUL] = "*", [AFF_MOD] = "mod",
+				[AFF_FLOORDIV] = "floordiv", [AFF_CEILDIV] = "ceildiv",
+			};
+			p_error(p, "affine expression %lld %s %lld overflows a 64-bit integer",
+				(long long)a, name[k], (long long)b);
+			return NULL;
+		}
+		return aff_const(p->c, v);
 	}
+keep:
 	/* like MLIR, keep constants on the right of + and * */
 	if ((k == AFF_ADD || k == AFF_MUL) && l->kind == AFF_CONST) {
 		AffExpr *t = l;

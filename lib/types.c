@@ -302,3 +302,42 @@ ty_with_dims(Ctx *c, Type *t, int rank, const int64_t *dims)
 {
 	return shaped(c, t->kind, rank, dims, t->elem);
 }
+
+/* The limits every tensor type is held to where it enters a tool (the
+ * parser) or is made by inference: at most TY_MAXRANK dims and at most
+ * TY_MAXNUMEL elements, so that element counts, strides and byte sizes
+ * are far from int64 overflow.  Zero dims count as 1 (the other dims
+ * still make strides) and dynamic ones as 1 (unknown).  0 when t is
+ * within them, else -1 with why in msg. */
+int
+ty_check_limits(const Type *t, Buf *msg)
+{
+	int64_t n = 1, d;
+	double f = 1;
+	int i, big = 0, zero = 0;
+
+	msg->n = 0;
+	if (!ty_isshaped(t) || !t->ranked)
+		return 0;
+	if (t->rank > TY_MAXRANK) {
+		buf_printf(msg, "rank %d exceeds the maximum of %d", t->rank, TY_MAXRANK);
+		buf_putc(msg, 0);
+		return -1;
+	}
+	for (i = 0; i < t->rank; i++) {
+		zero |= t->dims[i] == 0;
+		d = t->dims[i] > 1 ? t->dims[i] : 1;
+		f *= (double)d;
+		if (__builtin_mul_overflow(n, d, &n) || n > TY_MAXNUMEL)
+			big = 1;
+	}
+	if (!big)
+		return 0;
+	buf_putc(msg, '\'');
+	print_type(msg, t);
+	buf_printf(msg, zero ? "' has dims whose nonzero product is %.3g, more than the "
+	    "2^%d elements supported" : "' has %.3g elements, more than the 2^%d supported",
+	    f, TY_MAXNUMEL_LOG2);
+	buf_putc(msg, 0);
+	return -1;
+}

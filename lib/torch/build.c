@@ -286,6 +286,11 @@ torch_refine_op(Ctx *c, Op *op)
 			buf_free(&b2);
 			return -1;
 		}
+		if (ty_check_limits(m, &b1)) {   /* a broadcast, an expand, a repeat... */
+			op_error(op, "'%s' result #%d: %s", op->name, i, b1.p);
+			buf_free(&b1);
+			return -1;
+		}
 		if (m != RES(op, i)->type) {
 			value_set_type(RES(op, i), m);
 			sync_users(c, RES(op, i));

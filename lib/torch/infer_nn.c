@@ -109,15 +109,36 @@ spatial(Value *list, int k, int64_t dflt)
 	return v[n == 1 ? 0 : k];
 }
 
+/* a * b + c, with *ovf set when it overflows int64 (the sizes, strides
+ * and paddings are the model's constants) */
+static int64_t
+mad(int64_t a, int64_t b, int64_t c, int *ovf)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r) || __builtin_add_overflow(r, c, &r)) {
+		*ovf = 1;
+		return 0;
+	}
+	return r;
+}
+
 static int64_t
 conv_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, int64_t op_,
 	int transposed)
 {
-	if (in == DYN || k == DYN || s == DYN || p == DYN || dl == DYN || op_ == DYN)
+	int64_t dk, o;
+	int ovf = 0;
+
+	if (in == DYN || k == DYN || s == DYN || p == DYN || dl == DYN || op_ == DYN
+	    || s <= 0 || dl <= 0)
 		return DYN;
-	if (transposed)
-		return (in - 1) * s - 2 * p + dl * (k - 1) + op_ + 1;
-	return (in + 2 * p - dl * (k - 1) - 1) / s + 1;
+	dk = mad(dl, k - 1, 1, &ovf);
+	if (transposed)   /* (in - 1) * s - 2 * p + dl * (k - 1) + op_ + 1 */
+		o = mad(1, op_, mad(-2, p, mad(in - 1, s, dk, &ovf), &ovf), &ovf);
+	else              /* (in + 2 * p - dl * (k - 1) - 1) / s + 1 */
+		o = mad(-1, dk, mad(2, p, in, &ovf), &ovf) / s + 1;
+	return ovf ? DYN : o;
 }
 
 /* convolution / _convolution (arg 0), conv1d/conv2d (arg 1). */
@@ -137,7 +158,13 @@ conv(Ctx *c, Op *op, Type **out, int arg)
 	if (!tv_int(OPND(op, arg ? 6 : 8), &g))
 		g = DYN;
 	d[0] = x->dims[0];
-	d[1] = tr ? (w->dims[1] == DYN || g == DYN ? DYN : w->dims[1] * g) : w->dims[0];
+	d[1] = w->dims[0];
+	if (tr) {   /* weight [C, F / groups, K..] */
+		int ovf = w->dims[1] == DYN || g == DYN;
+		d[1] = mad(w->dims[1], g, 0, &ovf);
+		if (ovf || d[1] < 0)
+			d[1] = DYN;
+	}
 	for (k = 0; k < r - 2; k++)
 		d[k + 2] = conv_size(x->dims[k + 2], w->dims[k + 2], spatial(OPND(op, 3), k, 1),
 		    spatial(OPND(op, 4), k, 0), spatial(OPND(op, 5), k, 1),
@@ -150,14 +177,19 @@ static int64_t
 pool_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, int ceil)
 {
 	int64_t num, o;
+	int ovf = 0;
 
-	if (in == DYN || k == DYN || s == DYN || p == DYN || dl == DYN || s == 0)
+	if (in == DYN || k == DYN || s == DYN || p == DYN || dl == DYN || s <= 0 || dl <= 0)
 		return DYN;
-	num = in + 2 * p - dl * (k - 1) - 1 + (ceil ? s - 1 : 0);
+	/* in + 2 * p - dl * (k - 1) - 1 + (ceil ? s - 1 : 0), checked */
+	num = mad(-dl, k - 1, mad(2, p, in, &ovf), &ovf);
+	num = mad(1, num, ceil ? s - 2 : -1, &ovf);
+	if (ovf || num < -INT64_MAX + s)
+		return DYN;
 	o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-	if (ceil && (o - 1) * s >= in + p)
+	if (ceil && mad(o - 1, s, 0, &ovf) >= mad(1, in, p, &ovf))
 		o--;
-	return o;
+	return ovf ? DYN : o;
 }
 
 /* max_pool2d(self, k, s, p, dilation, ceil) arg 0; avg_pool2d(self, k, s,

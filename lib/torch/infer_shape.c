@@ -57,12 +57,12 @@ view(Ctx *c, Op *op, Type **out, int arg)
 	if (n < 0)
 		return out_set(c, op, out, 0, -1, NULL, dtype0(op));
 	for (i = 0; i < n; i++) {
-		if (d[i] == UNKNOWN || (d[i] == -1 && infer >= 0))
+		if (d[i] == UNKNOWN || (d[i] == -1 && infer >= 0) || d[i] < -1)
 			d[i] = DYN, known = 0;
 		else if (d[i] == -1)
 			infer = i;
-		else
-			known *= d[i];
+		else if (__builtin_mul_overflow(known, d[i], &known))
+			known = 0;   /* the model's sizes: no int64 overflow */
 	}
 	if (infer >= 0) {
 		numel = ty_numel(TY(op, 0));
@@ -109,10 +109,10 @@ unflatten(Ctx *c, Op *op, Type **out, int arg)
 		}
 		int64_t known = 1, at = -1;
 		for (int j = 0; j < k; j++) {
-			if (s[j] == -1 || s[j] == UNKNOWN)
+			if (s[j] < 0 || s[j] == UNKNOWN)
 				at = j, d[n + j] = DYN;
-			else
-				known *= (d[n + j] = s[j]);
+			else if (__builtin_mul_overflow(known, d[n + j] = s[j], &known))
+				known = 0;
 		}
 		if (at >= 0 && t->dims[i] != DYN && known > 0)
 			d[n + at] = t->dims[i] / known;
@@ -255,7 +255,7 @@ slice(Ctx *c, Op *op, Type **out, int arg)
 	}
 	s = clamp_bound(s, n);
 	e = clamp_bound(e, n);
-	d[dim] = e > s ? (e - s + step - 1) / step : 0;
+	d[dim] = e > s ? (e - s - 1) / step + 1 : 0;
 	return out_set(c, op, out, 0, r, d, dtype0(op));
 }
 
@@ -415,9 +415,11 @@ list_types(Ctx *c, Op *def, Type **types, int max)
 		int64_t s;
 		if (!tv_int(OPND(def, 1), &s) || s <= 0)
 			return -1;
+		/* ceilings without overflow: s is the model's constant */
 		if (torch_is(def, "aten.chunk"))
-			s = (size + s - 1) / s;
-		for (; n < 64 && (int64_t)n * s < size; n++)
+			s = size ? (size - 1) / s + 1 : 0;
+		int64_t cnt = size && s ? (size - 1) / s + 1 : 0;
+		for (; n < 64 && n < cnt; n++)
 			sizes[n] = size - n * s < s ? size - n * s : s;
 		if (size == 0)
 			sizes[n++] = 0;

@@ -8,7 +8,7 @@
 
 #include "ir.h"
 
-enum { TORCH_MAXRANK = 16 };
+enum { TORCH_MAXRANK = TY_MAXRANK };
 
 /* ---- names (util.c) ---- */
 

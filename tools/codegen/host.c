@@ -191,6 +191,12 @@ static int64_t plan_arena(Gen *g, Block *blk)
 				}
 		}
 		lv[i].off = off;
+		/* each buffer is at most TY_MAXNUMEL elements, but there may be
+		 * many: offsets stay below 2^62 or the plan fails */
+		if (off > ((int64_t)1 << 62) - lv[i].size) {
+			total = -1;
+			break;
+		}
 		if (off + lv[i].size > total)
 			total = off + lv[i].size;
 		op_set_attr(g->c, lv[i].alloc, "offset", at_int(g->c, off, NULL));
@@ -239,6 +245,11 @@ int host_build(Gen *g, Op *fn, FnPlan *fp, Op *newfn)
 	}
 	r = op_new(g->c, "func.return", nret, rv, 0, NULL, 0, h.loc);
 	op_append(nb, r);
-	op_set_attr(g->c, newfn, "fxvm.arena", at_int(g->c, plan_arena(g, nb), NULL));
+	int64_t arena = plan_arena(g, nb);
+	if (arena < 0) {
+		op_error(fn, "codegen: the function's buffers need an arena of more than 2^62 bytes");
+		return -1;
+	}
+	op_set_attr(g->c, newfn, "fxvm.arena", at_int(g->c, arena, NULL));
 	return 0;
 }

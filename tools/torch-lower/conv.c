@@ -175,23 +175,34 @@ conv_shapes(L *l, Op *op, int64_t G, int tr, const int64_t *s, const int64_t *p,
 		op_error(op, "torch-lower: convolution needs groups > 0, not %lld", (long long)G);
 		return -1;
 	}
+	/* all but the stride at most TY_MAXNUMEL, so that the padded input's
+	 * sizes below stay in range once the result's size is checked */
 	for (i = 0; i < ns; i++)
 		if (s[i] <= 0 || d[i] <= 0 || p[i] < 0 || opad[i] < 0 ||
+				d[i] > TY_MAXNUMEL || p[i] > TY_MAXNUMEL || opad[i] > TY_MAXNUMEL ||
 				(tr && opad[i] >= s[i] && opad[i] >= d[i])) {
 			op_error(op, "torch-lower: convolution has a bad stride, padding, "
 				"dilation or output padding");
 			return -1;
 		}
+	int64_t wg;
 	int bad = rtt->rank != it->rank || rtt->dims[0] != it->dims[0] ||
-		C % G || F % G || (tr ? wt->dims[0] != C || wt->dims[1] * G != F :
-			wt->dims[0] != F || wt->dims[1] * G != C);
+		C % G || F % G || __builtin_mul_overflow(wt->dims[1], G, &wg) ||
+		(tr ? wt->dims[0] != C || wg != F : wt->dims[0] != F || wg != C);
 	for (i = 0; !bad && i < ns; i++) {
-		int64_t H = it->dims[2 + i], K = wt->dims[2 + i], O;
+		/* the reach d * (K - 1) + 1 and the padded size H + 2 * p, in
+		 * int64 or the shapes cannot agree */
+		int64_t H = it->dims[2 + i], K = wt->dims[2 + i], O, dk, hp;
+		bad = K <= 0 || __builtin_mul_overflow(d[i], K - 1, &dk) || ++dk > TY_MAXNUMEL * 4;
+		hp = H + 2 * p[i];
+		if (bad)
+			break;
 		if (tr)
-			O = (H - 1) * s[i] - 2 * p[i] + d[i] * (K - 1) + opad[i] + 1;
-		else
-			O = (H + 2 * p[i] - d[i] * (K - 1) - 1) / s[i] + 1;
-		bad = K <= 0 || (!tr && H + 2 * p[i] < d[i] * (K - 1) + 1) || O != rtt->dims[2 + i];
+			bad = __builtin_mul_overflow(H - 1, s[i], &O) ||
+				__builtin_add_overflow(O, dk - 2 * p[i] + opad[i], &O);
+		else if (!(bad = hp < dk))
+			O = (hp - dk) / s[i] + 1;
+		bad = bad || O != rtt->dims[2 + i];
 	}
 	if (!bad && !is_none(OPND(op, 2))) {
 		Type *bt = ttype(l, OPND(op, 2));

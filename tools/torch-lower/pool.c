@@ -7,6 +7,7 @@
  * (o * H) floordiv O and mask the positions past each window's end.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower.h"
@@ -172,6 +173,11 @@ window(L *l, Op *op, Win *w, Type *it)
 		op_error(op, "torch-lower: '%s' needs static shapes", op->name);
 		return -1;
 	}
+	if (r > 4 || rtt->rank != r) {   /* as PyTorch: (C, H, W) or (N, C, H, W) */
+		op_error(op, "torch-lower: '%s' needs a 3-D or 4-D input and result, not "
+			"%d-D and %d-D", op->name, r, rtt->rank);
+		return -1;
+	}
 	for (i = 0; i < 2; i++) {
 		w->H[i] = it->dims[r - 2 + i];
 		w->O[i] = rtt->dims[r - 2 + i];
@@ -187,13 +193,17 @@ check_win(L *l, Op *op, const Win *w, int ceil)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		int64_t K = w->K[i], s = w->s[i], p = w->p[i], d = w->d[i], H = w->H[i], O;
-		if (K <= 0 || s <= 0 || d <= 0 || p < 0 || 2 * p > K) {
+		int64_t K = w->K[i], s = w->s[i], p = w->p[i], d = w->d[i], H = w->H[i], O, dk;
+		/* bounded so that the window arithmetic here and in pool()
+		 * stays in int64 */
+		if (K <= 0 || s <= 0 || d <= 0 || p < 0 || p > K / 2 || K > TY_MAXNUMEL ||
+				s > TY_MAXNUMEL || __builtin_mul_overflow(d, K - 1, &dk) ||
+				dk > TY_MAXNUMEL) {
 			op_error(op, "torch-lower: '%s' has a bad kernel size, stride, padding "
 				"or dilation", op->name);
 			return -1;
 		}
-		int64_t span = H + 2 * p - d * (K - 1) - 1;
+		int64_t span = H + 2 * p - dk - 1;
 		O = (span + (ceil ? s - 1 : 0)) / s + 1;
 		if (span < 0)
 			O = 0;
@@ -237,6 +247,24 @@ lower_maxpool(L *l, Op *op, const void *arg)
 }
 
 /* out / table, the table broadcast over the leading dims */
+/* The divisors of an average pool, one per output position (a
+ * constant); NULL after an error when there would be too many. */
+enum { MAX_DIVISORS_LOG2 = 26 };
+
+static double *
+divisor_table(Op *op, const Win *w)
+{
+	int64_t n;
+
+	if (__builtin_mul_overflow(w->O[0], w->O[1], &n) || n > (int64_t)1 << MAX_DIVISORS_LOG2) {
+		op_error(op, "torch-lower: '%s' output of %lldx%lld needs more than the 2^%d "
+			"divisors supported", op->name, (long long)w->O[0], (long long)w->O[1],
+			MAX_DIVISORS_LOG2);
+		return NULL;
+	}
+	return xmalloc(sizeof(double) * (size_t)(n + 1));
+}
+
 static Value *
 divide(L *l, Value *v, Type *acc, const double *tab, int64_t oh, int64_t ow)
 {
@@ -299,23 +327,27 @@ lower_avgpool(L *l, Op *op, const void *arg)
 	}
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 0, 0, &sum, NULL))
 		return -1;
-	double tab[w.O[0] * w.O[1] + 1];
+	double *tab = divisor_table(op, &w);
+	if (!tab)
+		return -1;
 	for (i = 0; i < w.O[0]; i++)
 		for (j = 0; j < w.O[1]; j++) {
 			int64_t h0 = i * w.s[0] - w.p[0], w0 = j * w.s[1] - w.p[1];
 			int64_t h1 = h0 + w.K[0], w1 = w0 + w.K[1];
 			if (h1 > w.H[0] + w.p[0]) h1 = w.H[0] + w.p[0];
 			if (w1 > w.H[1] + w.p[1]) w1 = w.H[1] + w.p[1];
-			int64_t all = (h1 - h0) * (w1 - w0);
+			double all = (double)(h1 - h0) * (double)(w1 - w0);
 			if (h0 < 0) h0 = 0;
 			if (w0 < 0) w0 = 0;
 			if (h1 > w.H[0]) h1 = w.H[0];
 			if (w1 > w.H[1]) w1 = w.H[1];
-			tab[i * w.O[1] + j] = inc ? all : (h1 - h0) * (w1 - w0);
+			tab[i * w.O[1] + j] = inc ? all : (double)(h1 - h0) * (double)(w1 - w0);
 			if (op->nopnds > 6 && !is_none(OPND(op, 6)))
 				tab[i * w.O[1] + j] = sc_f(OPND(op, 6));
 		}
-	return finish(l, op, 0, divide(l, sum, acc, tab, w.O[0], w.O[1]), acc);
+	sum = divide(l, sum, acc, tab, w.O[0], w.O[1]);
+	free(tab);
+	return finish(l, op, 0, sum, acc);
 }
 
 int
@@ -344,9 +376,25 @@ lower_adaptive(L *l, Op *op, const void *arg)
 				btensor(l->c, op->res[i].type)));
 		return 0;
 	}
+	for (i = 0; i < 2; i++) {
+		int64_t hi;    /* the windows' bounds (o + 1) * H + O - 1 */
+		if (__builtin_mul_overflow(w.O[i], w.H[i] + 1, &hi)) {
+			op_error(op, "torch-lower: '%s' from %lld to %lld overflows the window "
+				"bounds", op->name, (long long)w.H[i], (long long)w.O[i]);
+			return -1;
+		}
+	}
 	w.adaptive = 1;
 	for (i = 0; i < 2; i++) {
 		w.s[i] = w.d[i] = 1;
+		if (w.O[i] > (int64_t)1 << 20) {
+			/* too many windows to visit: a bound on the longest
+			 * (ceil(H / O) + 1), the masks trim each window */
+			w.K[i] = (w.H[i] + w.O[i] - 1) / w.O[i] + 1;
+			if (w.K[i] > w.H[i])
+				w.K[i] = w.H[i];
+			continue;
+		}
 		for (j = 0; j < w.O[i]; j++)
 			if (wend(&w, i, j) - wstart(&w, i, j) > w.K[i])
 				w.K[i] = wend(&w, i, j) - wstart(&w, i, j);
@@ -356,10 +404,14 @@ lower_adaptive(L *l, Op *op, const void *arg)
 	if (mx)
 		return finish(l, op, 0, vals, acc) ||
 			(want && finish(l, op, 1, idxs, dt_i64(l->c)));
-	double tab[w.O[0] * w.O[1] + 1];
+	double *tab = divisor_table(op, &w);
+	if (!tab)
+		return -1;
 	for (i = 0; i < w.O[0]; i++)
 		for (j = 0; j < w.O[1]; j++)
-			tab[i * w.O[1] + j] = (double)((wend(&w, 0, i) - wstart(&w, 0, i)) *
-				(wend(&w, 1, j) - wstart(&w, 1, j)));
-	return finish(l, op, 0, divide(l, vals, acc, tab, w.O[0], w.O[1]), acc);
+			tab[i * w.O[1] + j] = (double)(wend(&w, 0, i) - wstart(&w, 0, i)) *
+				(double)(wend(&w, 1, j) - wstart(&w, 1, j));
+	vals = divide(l, vals, acc, tab, w.O[0], w.O[1]);
+	free(tab);
+	return finish(l, op, 0, vals, acc);
 }
