@@ -22,7 +22,8 @@ expect_error() {
 	[ "$stderr" = "$2" ] || { echo "stderr: $stderr"; echo "wanted: $2"; false; }
 	mkdir -p "$BATS_TEST_TMPDIR/o"
 	run fx-import -o "$BATS_TEST_TMPDIR/o/out.mlir" "$1"
-	[ "$status" -eq 1 ] && [ -z "$(ls -A "$BATS_TEST_TMPDIR/o")" ]
+	[ "$status" -eq 1 ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/o")" ]
 }
 
 need_torch() {
@@ -94,10 +95,17 @@ fx_export() {
 	expect_error index-value.json "fx-import: index-value.json: nodes[1].value: error: the recorded value has shape [4], but indexing gives [1, 4]"
 }
 
+@test "index: aten.index.Tensor with 4 indices into a 2-d tensor" {
+	expect_error index-aten-four.json "fx-import: index-aten-four.json: nodes[2].args[1]: error: too many indices for tensor of dimension 2"
+}
+
 @test "index: the unedited graph imports" {
 	run --separate-stderr fx-import index-base.json
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"torch.aten.select.int"* ]]
+	run --separate-stderr fx-import index-aten-base.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"torch.aten.index.Tensor"* ]]
 }
 
 # ---- shapes in the JSON ----
@@ -116,22 +124,28 @@ fx_export() {
 
 # ---- 11: fx-export writes regular files only, atomically ----
 
-@test "fx-export -o /dev/stdout: refused, /dev/stdout untouched" {
+# A link to /proc/self/fd/1 like /dev/stdout, but in the test's own
+# directory: without the fix, the test must not replace the real one.
+@test "fx-export -o /dev/stdout (a link to a special file): refused, the link kept" {
 	need_torch
-	before=$(ls -l /dev/stdout)
-	run --separate-stderr fx_export "$ROOT/tests/fx-export/models.py:linear" -o /dev/stdout
-	echo "$stderr"
-	[ "$status" -eq 1 ] && [ -z "$output" ]
-	[ "$stderr" = "fx-export: error: /dev/stdout: is a symbolic link; fx-export writes only regular files (give -o the file itself)" ]
-	[ -L /dev/stdout ] && [ "$(ls -l /dev/stdout)" = "$before" ]
-	[ ! -e /dev/stdout.safetensors ]
+	mkdir "$BATS_TEST_TMPDIR/o" && cd "$BATS_TEST_TMPDIR/o"
+	ln -s /proc/self/fd/1 stdout
+	run --separate-stderr fx_export "$ROOT/tests/fx-export/models.py:linear" -o stdout
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "fx-export: error: stdout: is a symbolic link; fx-export writes only regular files (give -o the file itself)" ]
+	[ -L stdout ]
+	[ "$(readlink stdout)" = /proc/self/fd/1 ]
+	[ "$(ls -A)" = stdout ]
 }
 
 @test "fx-export -o -: refused, no file named -" {
 	need_torch
 	mkdir "$BATS_TEST_TMPDIR/o" && cd "$BATS_TEST_TMPDIR/o"
 	run --separate-stderr fx_export "$ROOT/tests/fx-export/models.py:linear" -o -
-	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
 	[ "$stderr" = "fx-export: error: cannot write to standard output (-o -): fx-export writes two files, OUT.json and OUT.safetensors beside it; give -o a file name" ]
 	[ -z "$(ls -A)" ]
 }
@@ -146,7 +160,8 @@ fx_export() {
 	for o in fifo.json dir.json link.json; do
 		run --separate-stderr fx_export "$ROOT/tests/fx-export/models.py:linear" -o "$o"
 		echo "$o: $stderr"
-		[ "$status" -eq 1 ] && [ -z "$output" ]
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
 		[[ "$stderr" == "fx-export: error: $o: "* ]]
 	done
 	# the weights file beside a good JSON name is checked too
@@ -154,7 +169,10 @@ fx_export() {
 	run --separate-stderr fx_export "$ROOT/tests/fx-export/models.py:linear" -o m.json
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "fx-export: error: m.safetensors: not a regular file; fx-export writes only regular files" ]
-	[ -p fifo.json ] && [ -d dir.json ] && [ -L link.json ] && [ -p m.safetensors ]
+	[ -p fifo.json ]
+	[ -d dir.json ]
+	[ -L link.json ]
+	[ -p m.safetensors ]
 	[ "$(cat target.json)" = keep ]
 	[ "$(ls -A | sort | tr '\n' ' ')" = "dir.json fifo.json link.json m.safetensors target.json " ]
 }

@@ -7,6 +7,8 @@ float32) with a safetensors file whose header or layout is edited.
 index-*: index-base.json (a torch-level graph, x[0, 0] of a [3, 4] input,
 from fx-export --graph torch) with its getitem index replaced; PyTorch
 itself refuses most of these at trace time, so they are made by hand.
+index-aten-*: index-aten-base.json (an aten-level graph, x[i, i] of a
+[3, 4] input: aten.index.Tensor) with more indices in its list.
 shape-*: index-base.json with a bad shape for its input."""
 import copy
 import json
@@ -100,6 +102,12 @@ write_index("index-17-none", [NONE] * 17)                       # rank 19
 write_index("index-two-ellipses", [ELL, I(0), ELL])
 # x[None, 0] is [1, 4], recorded as [4]
 write_index("index-value", [NONE, I(0)], tensor([4]))
+
+aten = json.load(open("index-aten-base.json"))
+node = next(n for n in aten["nodes"] if n["target"] == "aten.index.Tensor")
+node["args"][1]["items"] *= 2                                    # x[i, i, i, i]
+with open("index-aten-four.json", "w") as f:
+    json.dump(aten, f, indent=1)
 
 
 def write_shape(name, shape):
