@@ -17,12 +17,52 @@ opname_of(Imp *im, const char *target)
 	return target;
 }
 
+/* aten.index.Tensor, index_put and kin: no more indices than self has
+ * dimensions (a boolean or uint8 mask counts as its rank, as in PyTorch),
+ * else torch-lower would index past the rank. */
+static void
+check_indices(Imp *im, const char *opname, json_t *args, const char *path)
+{
+	static const char *const ops[] = {
+		"aten.index.Tensor", "aten.index_put", "aten._index_put_impl",
+		"aten._unsafe_index", NULL,
+	};
+	json_t *items = list_items(json_array_get(args, 1)), *it;
+	const char *ip = pidx(im, pkey(im, path, "args"), 1);
+	Slot *s;
+	Type *t;
+	size_t i;
+	int k, used = 0;
+
+	for (k = 0; ops[k] && strncmp(opname, ops[k], strlen(ops[k])); k++)
+		;
+	if (!ops[k] || !items || !jtag_is(json_array_get(args, 0), "tensor"))
+		return;
+	s = tensor_slot(im, json_array_get(args, 0), pidx(im, pkey(im, path, "args"), 0));
+	t = s->h ? s->h->type : s->v->type;
+	if (!t->ranked)
+		return;
+	json_array_foreach(items, i, it) {
+		Type *it_t = NULL;
+		if (jtag_is(it, "tensor")) {
+			Slot *is = tensor_slot(im, it, pidx(im, pkey(im, ip, "items"), i));
+			it_t = is->h ? is->h->type : is->v->type;
+		}
+		used += it_t && it_t->ranked && it_t->elem && it_t->elem->kind == TY_INT
+		    && (it_t->elem->width == 1 || (it_t->elem->width == 8
+		    && it_t->elem->sign == UNSIGNED)) ? it_t->rank : 1;
+	}
+	if (used > t->rank)
+		fail(im, ip, "too many indices for tensor of dimension %d", t->rank);
+}
+
 void
 import_aten_node(Imp *im, Node *n, const char *path)
 {
 	json_t *args = jreq(im, n->j, "args", JSON_ARRAY, path);
 	json_t *kwargs = jreq(im, n->j, "kwargs", JSON_OBJECT, path);
 
+	check_indices(im, jstr(im, n->j, "target", path), args, path);
 	import_call(im, n, opname_of(im, jstr(im, n->j, "target", path)), args,
 	    kwargs, path);
 }

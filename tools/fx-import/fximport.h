@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "ir.h"
+#include "torch/torch.h"   /* TORCH_MAXRANK: the most dimensions a tensor has */
 
 /* A schema type, from "Optional[List[int]]" (lib/torch_ops.def) or
  * "int[]?" (PyTorch's schema syntax, in the JSON's operators). */
@@ -117,6 +118,9 @@ json_t *list_items(json_t *list);
 /* ---- types.c: dtypes, tensor types, enums ---- */
 Type *dtype_type(Imp *im, const char *dtype, const char *path);
 size_t dtype_size(const char *dtype);        /* 0 if unknown */
+/* A JSON shape, checked: at most TORCH_MAXRANK sizes >= 0 whose size in
+ * bytes (elements of elsize bytes) fits in int64_t; its element count. */
+uint64_t shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path);
 int dtype_enum(const char *dtype);           /* PyTorch's ScalarType, -1 */
 int64_t enum_value(Imp *im, json_t *arg, const char *path);  /* dtype etc. */
 Type *value_type(Imp *im, json_t *value, int handle, const char *path);

@@ -10,7 +10,7 @@
 typedef struct Cur {
 	Value *v;
 	int rank;
-	int64_t dims[16];
+	int64_t dims[TORCH_MAXRANK];
 	Type *dtype;
 } Cur;
 
@@ -88,12 +88,13 @@ do_select(Imp *im, Cur *c, int dim, json_t *idx, const char *path)
 }
 
 static void
-do_unsqueeze(Imp *im, Cur *c, int dim)
+do_unsqueeze(Imp *im, Cur *c, int dim, const char *path)
 {
 	Value *o[2];
 
-	if (c->rank >= 15)
-		return;
+	if (c->rank >= TORCH_MAXRANK)
+		fail(im, path, "indexing gives more than %d dimensions (fxpipe's limit)",
+		    TORCH_MAXRANK);
 	o[1] = c_int(im, dim);
 	memmove(&c->dims[dim + 1], &c->dims[dim], (c->rank - dim) * sizeof *c->dims);
 	c->dims[dim] = 1;
@@ -116,10 +117,54 @@ do_index(Imp *im, Cur *c, int n, Value **ix)
 	step(im, c, "torch.aten.index.Tensor", 2, o);
 }
 
+/* The dimensions an index item uses up, as PyTorch counts them for "too
+ * many indices" and for what `...` stands for: a boolean (or uint8) mask
+ * its rank, an int, a slice or another tensor one, None and `...` none. */
 static int
-consumes(json_t *it)
+consumes(Imp *im, json_t *it, const char *path)
 {
-	return !jtag_is(it, "none") && !jtag_is(it, "ellipsis");
+	Slot *s;
+	Type *t;
+
+	if (jtag_is(it, "none") || jtag_is(it, "ellipsis"))
+		return 0;
+	if (!jtag_is(it, "tensor"))
+		return 1;
+	s = tensor_slot(im, it, path);
+	t = s->h ? s->h->type : s->v->type;
+	if (t->ranked && t->elem && t->elem->kind == TY_INT
+	    && (t->elem->width == 1 || (t->elem->width == 8 && t->elem->sign == UNSIGNED)))
+		return t->rank;
+	return 1;
+}
+
+static int
+same_dims(Type *t, Cur *c)
+{
+	int i;
+
+	if (t->rank != c->rank)
+		return 0;
+	for (i = 0; i < c->rank; i++)
+		if (t->dims[i] != c->dims[i] && t->dims[i] != DYN && c->dims[i] != DYN)
+			return 0;
+	return 1;
+}
+
+/* "[2, ?, 3]" */
+static const char *
+dims_str(Imp *im, int rank, const int64_t *dims)
+{
+	size_t n = 3 + 22 * rank, k = 0;
+	char *s = arena_alloc(im->c, n);
+	int i;
+
+	s[k++] = '[';
+	for (i = 0; i < rank; i++)
+		k += dims[i] == DYN ? snprintf(s + k, n - k, "%s?", i ? ", " : "")
+		    : snprintf(s + k, n - k, "%s%lld", i ? ", " : "", (long long)dims[i]);
+	snprintf(s + k, n - k, "]");
+	return s;
 }
 
 void
@@ -129,33 +174,47 @@ import_tensor_index(Imp *im, Node *n, const char *path)
 	json_t *items = jtag_is(idx, "tuple") ? list_items(idx) : NULL;
 	const char *ip = pidx(im, pkey(im, path, "args"), 1);
 	Slot *src = tensor_slot(im, json_array_get(args, 0), pidx(im, pkey(im, path, "args"), 0));
-	Value *first = slot_read(im, src), *ix[16] = {0};
+	Value *first = slot_read(im, src), *ix[TORCH_MAXRANK] = {0};
 	Cur c = {first, 0, {0}, first->type->elem};
-	int dim = 0, used = 0, before = 0, nix = 0;
+	int dim = 0, used = 0, nix = 0, ellipses = 0;
+	Type *rt;
 	size_t i;
 
-	if (!first->type->ranked || first->type->rank > 15)
+	if (!first->type->ranked)
 		fail(im, path, "indexing needs a tensor of known rank");
+	if (first->type->rank > TORCH_MAXRANK)
+		fail(im, path, "indexing a tensor of %d dimensions; fxpipe supports at most %d",
+		    first->type->rank, TORCH_MAXRANK);
 	c.rank = first->type->rank;
 	memcpy(c.dims, first->type->dims, c.rank * sizeof *c.dims);
 	if (!items) {
 		items = json_array();
 		json_array_append(items, idx);
 	}
-	json_array_foreach(items, i, it)
-		used += consumes(it);
+	/* PyTorch's checks, before anything is emitted: every dimension
+	 * below is then within c.rank */
 	json_array_foreach(items, i, it) {
 		const char *p = items == list_items(idx) ? pidx(im, pkey(im, ip, "items"), i) : ip;
-		before += consumes(it);
+		used += consumes(im, it, p);
+		if (jtag_is(it, "ellipsis") && ellipses++)
+			fail(im, p, "an index can only have a single ellipsis ('...')");
+	}
+	if (used > c.rank)
+		fail(im, ip, "too many indices for tensor of dimension %d", c.rank);
+	json_array_foreach(items, i, it) {
+		const char *p = items == list_items(idx) ? pidx(im, pkey(im, ip, "items"), i) : ip;
+		if (consumes(im, it, p) && dim >= c.rank)
+			fail(im, p, "index past the tensor's %d dimensions", c.rank);
 		if (jtag_is(it, "slice"))
 			do_slice(im, &c, dim++, it, p);
 		else if (jtag_is(it, "int") || jtag_is(it, "node"))
 			do_select(im, &c, dim, it, p);
 		else if (jtag_is(it, "none"))
-			do_unsqueeze(im, &c, dim++);
+			do_unsqueeze(im, &c, dim++, p);
 		else if (jtag_is(it, "ellipsis"))
-			dim = c.rank - (used - before);
-		else if (jtag_is(it, "tensor") && dim < 16) {
+			dim += first->type->rank - used;
+		else if (jtag_is(it, "tensor")) {
+			/* like PyTorch, a mask moves on by one dimension too */
 			ix[dim] = slot_read(im, tensor_slot(im, it, p));
 			nix = ++dim;
 		} else
@@ -169,8 +228,12 @@ import_tensor_index(Imp *im, Node *n, const char *path)
 		n->res[0] = src;
 		return;
 	}
-	value_set_type(c.v, value_type(im, json_object_get(n->j, "value"), 0,
-	    pkey(im, path, "value")));
+	rt = value_type(im, json_object_get(n->j, "value"), 0, pkey(im, path, "value"));
+	if (!nix && rt->ranked && !same_dims(rt, &c))
+		fail(im, pkey(im, path, "value"), "the recorded value has shape %s, "
+		    "but indexing gives %s", dims_str(im, rt->rank, rt->dims),
+		    dims_str(im, c.rank, c.dims));
+	value_set_type(c.v, rt);
 	n->res[0] = slot_new(im, c.v);
 	n->res[0]->name = n->name;
 	if (!nix) {   /* basic indexing is a view of src */

@@ -1,4 +1,5 @@
 /* types.c - PyTorch dtypes and enums, and the torch types of FX values. */
+#include <stdint.h>
 #include <string.h>
 
 #include "fximport.h"
@@ -97,23 +98,45 @@ enum_value(Imp *im, json_t *arg, const char *path)
 	fail(im, path, "unsupported %s '%s'", tag, v);
 }
 
+/* Every tensor the JSON describes goes through here: the rest of fxpipe
+ * relies on at most TORCH_MAXRANK dimensions, and on sizes, strides and
+ * byte counts that fit in int64_t.  A dimension of 0 counts as 1 in the
+ * size limit, so that the strides of an empty tensor stay in range too. */
+uint64_t
+shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
+{
+	uint64_t n = 1, bytes = elsize ? elsize : 1;
+	size_t i, rank = json_array_size(shape);
+	json_t *d;
+
+	if (rank > TORCH_MAXRANK)
+		fail(im, path, "%zu dimensions; fxpipe supports at most %d", rank, TORCH_MAXRANK);
+	json_array_foreach(shape, i, d) {
+		int64_t v = json_integer_value(d);
+		if (!json_is_integer(d) || v < 0)
+			fail(im, pidx(im, path, i), "expected a dimension size");
+		if (v > 1 && bytes > (uint64_t)INT64_MAX / v)
+			fail(im, path, "shape too large: its size in bytes does not fit in 64 bits");
+		bytes *= v ? v : 1;
+		n *= v;
+	}
+	return n;
+}
+
 /* The torch type of a tensor value {"type": "tensor", "shape", "dtype"};
  * handle: the non-value-semantic !torch.tensor. */
 Type *
 vtensor_of(Imp *im, json_t *value, int handle, const char *path)
 {
 	json_t *shape = jreq(im, value, "shape", JSON_ARRAY, path);
-	const char *sp = pkey(im, path, "shape");
-	Type *dt = dtype_type(im, jstr(im, value, "dtype", path), pkey(im, path, "dtype"));
+	const char *dtype = jstr(im, value, "dtype", path);
+	Type *dt = dtype_type(im, dtype, pkey(im, path, "dtype"));
 	size_t i, n = json_array_size(shape);
 	int64_t *dims = arena_alloc(im->c, (n + 1) * sizeof *dims);
 
-	for (i = 0; i < n; i++) {
-		json_t *d = json_array_get(shape, i);
-		if (!json_is_integer(d) || json_integer_value(d) < 0)
-			fail(im, pidx(im, sp, i), "expected a dimension size");
-		dims[i] = json_integer_value(d);
-	}
+	shape_numel(im, shape, dtype_size(dtype), pkey(im, path, "shape"));
+	for (i = 0; i < n; i++)
+		dims[i] = json_integer_value(json_array_get(shape, i));
 	return handle ? ty_torch_tensor(im->c, n, dims, dt) : ty_vtensor(im->c, n, dims, dt);
 }
 

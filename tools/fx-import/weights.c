@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -82,7 +83,7 @@ read_header(Imp *im, const char *path, const char *jpath)
 	if (n > w->size - 8)
 		fail(im, jpath, "'%s' is truncated: its header needs %llu bytes, %zu are left",
 		    path, (unsigned long long)n, w->size - 8);
-	w->header = json_loadb((const char *)w->map + 8, n, 0, &err);
+	w->header = json_loadb((const char *)w->map + 8, n, JSON_REJECT_DUPLICATES, &err);
 	if (!w->header)
 		fail(im, jpath, "'%s': bad header at byte %d: %s", path, err.position + 8, err.text);
 	if (!json_is_object(w->header))
@@ -91,39 +92,53 @@ read_header(Imp *im, const char *path, const char *jpath)
 	w->datasize = w->size - 8 - n;
 }
 
-static uint64_t
-numel(Imp *im, json_t *shape, const char *path)
+/* "[4, 3]" for a JSON array of integers */
+static const char *
+shape_str(Imp *im, json_t *shape)
 {
-	uint64_t n = 1;
+	size_t i, n = 3 + 22 * json_array_size(shape), k = 0;
+	char *s = arena_alloc(im->c, n);
 	json_t *d;
-	size_t i;
 
-	json_array_foreach(shape, i, d) {
-		if (!json_is_integer(d) || json_integer_value(d) < 0)
-			fail(im, pidx(im, path, i), "expected a dimension size");
-		if (json_integer_value(d) && n > UINT64_MAX / json_integer_value(d))
-			fail(im, path, "shape too large");
-		n *= json_integer_value(d);
-	}
-	return n;
+	s[k++] = '[';
+	json_array_foreach(shape, i, d)
+		k += snprintf(s + k, n - k, "%s%lld", i ? ", " : "",
+		    (long long)json_integer_value(d));
+	snprintf(s + k, n - k, "]");
+	return s;
 }
 
-/* One declared weight against the file's header. */
+static int
+same_shape(json_t *a, json_t *b)
+{
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != json_array_size(b))
+		return 0;
+	for (i = 0; i < json_array_size(a); i++)
+		if (!json_is_integer(json_array_get(a, i)) || json_integer_value(json_array_get(a, i))
+		    != json_integer_value(json_array_get(b, i)))
+			return 0;
+	return 1;
+}
+
+/* One declared weight against the file's header: the same dtype and
+ * shape, and data_offsets inside the data section spanning exactly the
+ * bytes that shape and dtype need. */
 static void
 check_weight(Imp *im, json_t *t, const char *path)
 {
 	const char *name = jstr(im, t, "name", path), *dtype = jstr(im, t, "dtype", path);
 	json_t *shape = jreq(im, t, "shape", JSON_ARRAY, path);
-	json_t *h = json_object_get(im->w.header, name), *off, *b, *e;
+	json_t *h = json_object_get(im->w.header, name), *off, *b, *e, *hshape;
 	const char *have;
 	uint64_t want, lo, hi;
 
 	dtype_type(im, dtype, pkey(im, path, "dtype"));
-	want = numel(im, shape, pkey(im, path, "shape"));
-	if (want > UINT64_MAX / dtype_size(dtype))
-		fail(im, path, "shape too large");
-	want *= dtype_size(dtype);
-	if (!json_is_object(h))
+	/* cannot overflow: shape_numel bounds the size in bytes */
+	want = shape_numel(im, shape, dtype_size(dtype), pkey(im, path, "shape"))
+	    * dtype_size(dtype);
+	if (!json_is_object(h) || !strcmp(name, "__metadata__"))
 		fail(im, path, "'%s' has no tensor '%s'", im->w.path, name);
 	have = json_string_value(json_object_get(h, "dtype"));
 	if (!have || strcmp(have, st_dtype(dtype)))
@@ -144,6 +159,83 @@ check_weight(Imp *im, json_t *t, const char *path)
 	if (hi - lo != want)
 		fail(im, path, "weight '%s' has %llu bytes, but its shape and dtype %s need %llu",
 		    name, (unsigned long long)(hi - lo), dtype, (unsigned long long)want);
+	hshape = json_object_get(h, "shape");
+	if (!same_shape(hshape, shape))
+		fail(im, path, "weight '%s' has shape %s in '%s', not %s", name,
+		    json_is_array(hshape) && same_shape(hshape, hshape) ? shape_str(im, hshape)
+		    : "(none)", im->w.path, shape_str(im, shape));
+}
+
+typedef struct Span {
+	uint64_t lo, hi;
+	size_t i;              /* index into weights.tensors */
+	const char *name;
+} Span;
+
+static int
+span_cmp(const void *a, const void *b)
+{
+	const Span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The file as a whole (after check_weight on every declared weight): the
+ * header holds exactly the declared tensors (and __metadata__, a map of
+ * strings), and their data tiles the data section, with no overlap (one
+ * tensor's bytes read as another's) and no bytes that belong to none. */
+static void
+check_layout(Imp *im, json_t *ts)
+{
+	Weights *w = &im->w;
+	size_t i, n = json_array_size(ts);
+	Span *s = arena_alloc(im->c, (n + 1) * sizeof *s);
+	uint64_t pos = 0;
+	const char *key;
+	json_t *v, *m;
+
+	json_object_foreach(w->header, key, v) {
+		if (!strcmp(key, "__metadata__")) {
+			const char *mk;
+			if (!json_is_object(v))
+				fail(im, "weights.file", "'%s': __metadata__ is not an object", w->path);
+			json_object_foreach(v, mk, m)
+				if (!json_is_string(m))
+					fail(im, "weights.file", "'%s': __metadata__ entry '%s' is not "
+					    "a string", w->path, mk);
+		} else if (!json_object_get(w->decl, key))
+			fail(im, "weights.file", "'%s' has tensor '%s', which weights.tensors "
+			    "does not declare", w->path, key);
+	}
+	for (i = 0; i < n; i++) {
+		json_t *off = json_object_get(json_object_get(w->header,
+		    json_string_value(json_object_get(json_array_get(ts, i), "name"))), "data_offsets");
+		s[i].lo = json_integer_value(json_array_get(off, 0));
+		s[i].hi = json_integer_value(json_array_get(off, 1));
+		s[i].i = i;
+		s[i].name = json_string_value(json_object_get(json_array_get(ts, i), "name"));
+	}
+	qsort(s, n, sizeof *s, span_cmp);
+	for (i = 0; i < n; i++) {
+		if (s[i].lo < pos)
+			fail(im, pidx(im, "weights.tensors", s[i].i), "'%s' is corrupt: weight '%s' "
+			    "has data_offsets [%llu, %llu], which overlap weight '%s' at [%llu, %llu]",
+			    w->path, s[i].name, (unsigned long long)s[i].lo,
+			    (unsigned long long)s[i].hi, s[i - 1].name,
+			    (unsigned long long)s[i - 1].lo, (unsigned long long)s[i - 1].hi);
+		if (s[i].lo > pos)
+			fail(im, "weights.file", "'%s' is corrupt: bytes [%llu, %llu] of its data "
+			    "section belong to no tensor", w->path, (unsigned long long)pos,
+			    (unsigned long long)s[i].lo);
+		pos = s[i].hi;
+	}
+	if (pos < w->datasize)
+		fail(im, "weights.file", "'%s' is corrupt: bytes [%llu, %zu] of its data "
+		    "section belong to no tensor", w->path, (unsigned long long)pos, w->datasize);
 }
 
 void
@@ -169,6 +261,7 @@ weights_open(Imp *im)
 	read_header(im, im->w.path, "weights.file");
 	json_array_foreach(ts, i, t)
 		check_weight(im, t, pidx(im, "weights.tensors", i));
+	check_layout(im, ts);
 }
 
 void

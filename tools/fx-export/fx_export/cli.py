@@ -14,6 +14,7 @@ import traceback
 import torch
 
 from . import export
+from .output import check_destination, weights_path
 from .common import ExportError
 
 PROG = "fx-export"
@@ -129,6 +130,9 @@ def run(argv):
     args = make_parser().parse_args(argv)
     specs = [parse_input_spec(s) for s in args.input]
     path, name = split_source(args.source)
+    # before the (slow) trace: -o names a regular file or a new one
+    check_destination(args.output)
+    check_destination(weights_path(args.output))
     out_dir = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(out_dir):
         raise UsageError(f"{args.output}: directory {out_dir} does not exist")

@@ -4,9 +4,11 @@ directory and is renamed into place only once both are complete."""
 
 import json
 import os
+import stat
 import tempfile
 
 from . import safetensors
+from .common import ExportError
 
 
 def _compact(value):
@@ -36,6 +38,29 @@ def weights_path(json_path):
     return (root if ext == ".json" else json_path) + ".safetensors"
 
 
+def check_destination(path):
+    """Refuse to write `path` unless it is absent or a regular file.  The
+    files are renamed into place, which would replace a symbolic link (say
+    /dev/stdout) or a special file with a regular file; and "-" would be a
+    file named "-": fx-export writes two files, so it has no stdout mode."""
+    if path == "-":
+        raise ExportError("cannot write to standard output (-o -): fx-export writes "
+                          "two files, OUT.json and OUT.safetensors beside it; "
+                          "give -o a file name")
+    if os.path.islink(path):
+        raise ExportError(f"{path}: is a symbolic link; fx-export writes only "
+                          f"regular files (give -o the file itself)")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise ExportError(f"{path}: {e.strerror}") from e
+    if not stat.S_ISREG(mode):
+        raise ExportError(f"{path}: not a regular file; fx-export writes only "
+                          f"regular files")
+
+
 def _write_temp(path, write, mode):
     """Write a temporary file beside `path` with write(fileobj); return its
     name.  On failure the temporary file is removed."""
@@ -60,12 +85,17 @@ def write_outputs(json_path, document, tensors):
     # Serialise first: an encoding problem must not leave any file behind.
     text = _dumps(document) + "\n"
     st_path = weights_path(json_path)
-    st_temp = _write_temp(st_path, lambda f: safetensors.write(f, tensors), "wb")
+    check_destination(json_path)
+    check_destination(st_path)
+    temps = []
     try:
-        js_temp = _write_temp(json_path, lambda f: f.write(text), "w")
+        temps.append(_write_temp(st_path, lambda f: safetensors.write(f, tensors), "wb"))
+        temps.append(_write_temp(json_path, lambda f: f.write(text), "w"))
+        os.replace(temps[0], st_path)
+        os.replace(temps[1], json_path)
     except BaseException:
-        os.unlink(st_temp)
+        for temp in temps:
+            if os.path.lexists(temp):
+                os.unlink(temp)
         raise
-    os.replace(st_temp, st_path)
-    os.replace(js_temp, json_path)
     return json_path
