@@ -147,3 +147,10 @@ assert (got == want).all(), (got, want)"
   "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/a" "$T/b" -- "$T/y0" "$T/y1" "$T/y2"
   [ ! -s "$T/y0" ] && [ ! -s "$T/y1" ] && [ ! -s "$T/y2" ]
 }
+
+@test "an f16 to integer conversion that LLVM 16's vectorizer mangled compiles for every x86 CPU" {
+  for cpu in x86-64 x86-64-v3 skylake-avx512 znver4 sapphirerapids; do
+    run bin/codegen --cpu=$cpu tests/codegen/inputs/f16-to-u8-vectorized.mlir -o "$BATS_TEST_TMPDIR/m.fxvm"
+    [ "$status" -eq 0 ] || { echo "$cpu: $output" | head -5; false; }
+  done
+}

@@ -241,3 +241,14 @@ def matmul_of_collapsed_rows_with_epilogue():
     # index (N = 4960^3) and the kernel ran for hours (found by fuzz-diff)
     return (lambda x, y, z: (torch.sqrt(x @ y), torch.relu(z @ y) + 1)), \
         [torch.rand(32, 5, 31, 7), torch.rand(7, 1), torch.randn(3, 9, 7)]
+
+
+@case
+def f16_to_uint8_in_a_vectorized_loop():
+    # fptosi f16 -> i32, trunci -> i8, uitofp: LLVM 16's loop vectorizer
+    # made an invalid "trunc <N x half>" and codegen aborted on AVX-512
+    # (found by fuzz-diff)
+    def f(x, y):
+        u = x.to(torch.uint8)
+        return torch.where(u > 0, u, y) >= 1, x.to(torch.int8) * 3
+    return f, [(torch.randn(5, 70) * 20).clamp(-120, 120).half(), torch.randn(1, 1).bfloat16()]

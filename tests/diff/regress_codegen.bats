@@ -65,3 +65,4 @@ PY
 @test "a rank-0 to rank-2 expand read by an elementwise op" { regress unsqueezed_0d_into_elementwise; }
 @test "a GEMM with boolean, f16 and int8 epilogues (fuzz-diff)" { regress matmul_with_bool_and_narrow_epilogues; }
 @test "a GEMM whose rows are a collapsed 3-D batch, with an epilogue (fuzz-diff hang)" { regress matmul_of_collapsed_rows_with_epilogue; }
+@test "an f16 to uint8 conversion in a loop LLVM vectorizes (fuzz-diff: codegen abort)" { regress f16_to_uint8_in_a_vectorized_loop; }

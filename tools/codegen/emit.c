@@ -986,6 +986,18 @@ static LLVMValueRef emit_op(E *e, KExpr *x)
 		if (!strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
 			if (at->kind == TY_BF16)
 				a[0] = bf16_to_f32(e, a[0]);
+			if (at->kind == TY_F16) {
+				/* through f32, frozen: LLVM 16's loop vectorizer
+				 * narrows fptosi half -> i32 feeding a trunc to
+				 * i8 into an invalid "trunc <N x half>" and the
+				 * backend aborts; freeze keeps instcombine from
+				 * folding the fpext back */
+				LLVMTypeRef t = LLVMTypeOf(a[0]), ft = e->f32;
+
+				if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+					ft = LLVMVectorType(e->f32, LLVMGetVectorSize(t));
+				a[0] = LLVMBuildFreeze(b, LLVMBuildFPExt(b, a[0], ft, ""), "");
+			}
 			return n[4] == 's' ? LLVMBuildFPToSI(b, a[0], rt, "") : LLVMBuildFPToUI(b, a[0], rt, "");
 		}
 		return NULL;
