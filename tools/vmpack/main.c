@@ -74,11 +74,8 @@ main(int argc, char **argv)
 	Ctx *c = ctx_new();
 	diag_fallback_file = name;
 	Op *m = parse_module(c, name, text, len);
-	if (!m || diag_errors || verify(m) != 0)
-		return 1;
-	if (pack_module(c, m, out))
-		return 1;
+	int rc = !m || diag_errors || verify(m) != 0 || pack_module(c, m, out);
 	ctx_free(c);
 	tool_unmap(text);
-	return 0;
+	return rc;
 }
