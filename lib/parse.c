@@ -193,6 +193,7 @@ struct Parser {
 	                         aliases' insides counted */
 	PMap adepth;          /* alias key -> levels of its type / attribute */
 	PMap locseen;         /* Loc -> its levels (loc_levels) */
+	PMap affd;            /* AffExpr -> its levels, when more than 1 */
 };
 
 Ctx *p_ctx(Parser *p) { return p->c; }
@@ -867,8 +868,33 @@ typedef struct AffNames {
 } AffNames;
 
 static AffExpr *aff_expr(Parser *p, AffNames *an);
+static AffExpr *fold_bin(Parser *p, AffKind k, AffExpr *l, AffExpr *r);
+
+/* The levels of an expression built here: `d0 + d0 + ...` nests to the
+ * left as deep as it is long, so its length is bounded like nesting. */
+static int aff_levels(Parser *p, AffExpr *e)
+{
+	void *d = pmap_get(&p->affd, e);
+
+	return d ? (int)(intptr_t)d : 1;
+}
 
 static AffExpr *aff_fold(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
+{
+	int dl = aff_levels(p, l), dr = aff_levels(p, r);
+	AffExpr *e;
+
+	if ((dl > dr ? dl : dr) >= MAXNEST) {
+		p_error(p, "expression nested too deeply");
+		return NULL;
+	}
+	e = fold_bin(p, k, l, r);
+	if (e->kind != AFF_CONST)
+		*pmap_slot(&p->affd, e, 1) = (void *)(intptr_t)(1 + (dl > dr ? dl : dr));
+	return e;
+}
+
+static AffExpr *fold_bin(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
 {
 	if (l->kind == AFF_CONST && r->kind == AFF_CONST) {
 		int64_t a = l->v, b = r->v;
@@ -907,10 +933,16 @@ static AffExpr *aff_atom(Parser *p, AffNames *an)
 			return NULL;
 		return e;
 	}
-	if (p_eat(p, "-")) {
-		if (!(e = aff_atom(p, an)))
+	if (p_is(p, "-")) {
+		if (p->depth >= MAXNEST) {
+			p_error(p, "expression nested too deeply");
 			return NULL;
-		return aff_fold(p, AFF_MUL, e, aff_const(p->c, -1));
+		}
+		p->depth++;
+		p_skip(p);
+		e = aff_atom(p, an);
+		p->depth--;
+		return e ? aff_fold(p, AFF_MUL, e, aff_const(p->c, -1)) : NULL;
 	}
 	if (p->tok.kind == T_INT) {
 		int64_t v;
@@ -974,8 +1006,8 @@ static AffExpr *aff_expr(Parser *p, AffNames *an)
 		p_skip(p);
 		if (!(r = aff_term(p, an)))
 			return NULL;
-		if (neg)
-			r = aff_fold(p, AFF_MUL, r, aff_const(p->c, -1));
+		if (neg && !(r = aff_fold(p, AFF_MUL, r, aff_const(p->c, -1))))
+			return NULL;
 		e = aff_fold(p, AFF_ADD, e, r);
 	}
 	p->depth--;
@@ -2859,6 +2891,7 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	pmap_free(&p.aliases);
 	pmap_free(&p.adepth);
 	pmap_free(&p.locseen);
+	pmap_free(&p.affd);
 	pmap_free(&p.locph);
 	pmap_free(&p.resources);
 	free(p.locrefs);

@@ -66,6 +66,20 @@ nest() {
   refused "$T/mix.mlir" "$T/mix.mlir:1:*: error: attribute nested too deeply" torch-opt
 }
 
+@test "affine expressions 200000 terms long or negated: an error, not a left-deep tree to recurse on" {
+  python3 -c 'print("func.func private @f() attributes {x = affine_map<(d0, d1) -> (%s)>}" % " + ".join(["d0", "d1"] * 100000))' > "$T/long.mlir"
+  refused "$T/long.mlir" "$T/long.mlir:1:*: error: expression nested too deeply" torch-opt torch-lower codegen
+  python3 -c 'print("func.func private @f() attributes {x = affine_map<(d0) -> (%s)>}" % " * ".join(["d0"] + ["2"] * 200000))' > "$T/mul.mlir"
+  refused "$T/mul.mlir" "$T/mul.mlir:1:*: error: expression nested too deeply" torch-opt
+  python3 -c 'print("func.func private @f() attributes {x = affine_map<(d0) -> (%sd0)>}" % ("-" * 200000))' > "$T/neg.mlir"
+  refused "$T/neg.mlir" "$T/neg.mlir:1:*: error: expression nested too deeply" torch-opt
+  # constants fold: as long as that is one constant
+  python3 -c 'print("func.func private @f() attributes {x = affine_map<(d0) -> (%s + d0)>}" % " + ".join(["1"] * 200000))' > "$T/const.mlir"
+  run bin/torch-opt -p '' "$T/const.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"affine_map<(d0) -> (d0 + 200000)>"* ]]
+}
+
 @test "regions nested 50000 deep: an error at the region's brace" {
   nest 50000 $'"a.b"() ({\n' $'"a.c"() : () -> ()\n' $'}) : () -> ()\n' > "$T/reg.mlir"
   run --separate-stderr bin/torch-opt --allow-unregistered-dialect "$T/reg.mlir"
