@@ -329,15 +329,55 @@ dense_get_f(const Attr *a, int64_t i)
 
 /* ---- resources ---- */
 
+static uint64_t
+res_hash(const char *name)
+{
+	return hash_bytes(name, strlen(name), 0);
+}
+
 Resource *
 resource_get(Ctx *c, const char *name)
 {
 	Resource *r;
+	size_t i, mask = c->rtabcap - 1;
 
-	for (r = c->res; r; r = r->next)
+	if (!c->rtabcap)
+		return NULL;
+	for (i = res_hash(name) & mask; (r = c->rtab[i]); i = (i + 1) & mask)
 		if (!strcmp(r->name, name))
 			return r;
 	return NULL;
+}
+
+static void
+res_insert(Ctx *c, Resource *r)
+{
+	size_t i, mask;
+
+	if (c->nrtab * 2 >= c->rtabcap) {
+		Resource **old = c->rtab;
+		size_t oldcap = c->rtabcap, j;
+
+		c->rtabcap = oldcap ? oldcap * 2 : 64;
+		c->rtab = xcalloc(c->rtabcap, sizeof *c->rtab);
+		c->nrtab = 0;
+		mask = c->rtabcap - 1;
+		for (j = 0; j < oldcap; j++) {
+			/* drop the slots of renamed ones */
+			if (!old[j] || resource_get(c, old[j]->name))
+				continue;
+			for (i = res_hash(old[j]->name) & mask; c->rtab[i]; i = (i + 1) & mask)
+				;
+			c->rtab[i] = old[j];
+			c->nrtab++;
+		}
+		free(old);
+	}
+	mask = c->rtabcap - 1;
+	for (i = res_hash(r->name) & mask; c->rtab[i]; i = (i + 1) & mask)
+		;
+	c->rtab[i] = r;
+	c->nrtab++;
 }
 
 Resource *
@@ -357,6 +397,7 @@ resource_rename(Ctx *c, Resource *r, const char *name)
 	for (k = 1; resource_get(c, buf); k++)
 		snprintf(buf, sizeof buf, "%s_%d", name, k);
 	r->name = intern(c, buf);
+	res_insert(c, r);
 }
 
 static int

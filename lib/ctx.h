@@ -25,6 +25,9 @@ struct Ctx {
 	Type **types;        /* open-addressed uniquing table */
 	size_t ntype, typecap;
 	Resource *res, *reslast;
+	Resource **rtab;     /* open-addressed by name; a renamed one's old
+	                        slot stays, matching no name */
+	size_t nrtab, rtabcap;
 	void **owned;        /* malloc'd blocks freed with the context */
 	size_t nowned, ownedcap;
 	BigRegion *big;      /* big blocks' reservations (bigmem.c) */

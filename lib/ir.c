@@ -40,6 +40,7 @@ ctx_free(Ctx *c)
 	ctx_big_free(c);
 	free(c->strs);
 	free(c->types);
+	free(c->rtab);
 	free(c);
 }
 

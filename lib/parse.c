@@ -20,6 +20,15 @@
 
 #include "asm.h"
 
+/* Nesting bounds, so that no input runs the recursive descent (or the
+ * printer and the walkers after it) out of stack: attributes, locations
+ * and affine expressions count on p->depth together with ops and regions,
+ * types on their own. */
+enum {
+	MAXNEST = 1000,
+	MAXTYPENEST = 256,
+};
+
 /* ---- small containers ---- */
 
 /* Grows *v (of *cap elements of size sz) to hold n+1 elements. */
@@ -144,6 +153,7 @@ typedef struct BlockRef {
 typedef struct Blocks {
 	int n, cap;
 	BlockRef *v;
+	PMap at;              /* name -> index in v + 1 */
 } Blocks;
 
 typedef struct LocRef {
@@ -178,6 +188,12 @@ struct Parser {
 	PMap resources;       /* interned key -> Resource */
 	LexHole *blobs;       /* the text's blobs taken out (parse_text_blobs) */
 	int depth;            /* nesting, against stack exhaustion */
+	int tdepth;           /* type nesting, likewise */
+	int tmax, amax;       /* the deepest type / attribute level reached,
+	                         aliases' insides counted */
+	PMap adepth;          /* alias key -> levels of its type / attribute */
+	PMap locseen;         /* Loc -> its levels (loc_levels) */
+	PMap affd;            /* AffExpr -> its levels, when more than 1 */
 };
 
 Ctx *p_ctx(Parser *p) { return p->c; }
@@ -595,10 +611,24 @@ static Type *parse_builtin_type(Parser *p)
 
 static Type *torch_type_body(Parser *p, const char *name, size_t n);
 
+/* An alias used below level `at` adds the levels inside it: the nesting
+ * bounds hold for what aliases build up as for what is written out. */
+static int alias_nest(Parser *p, const char *key, int at, int *max, int limit)
+{
+	int d = at + (int)(intptr_t)pmap_get(&p->adepth, key);
+
+	if (d > limit)
+		return -1;
+	if (d > *max)
+		*max = d;
+	return 0;
+}
+
 /* A type inside a torch container: `int`, `vtensor<...>` or `!torch.int`. */
 static Type *torch_inner(Parser *p)
 {
 	Tok t = p->tok;
+	Type *ty;
 
 	if (t.kind == T_BANG)
 		return p_type(p);
@@ -606,8 +636,16 @@ static Type *torch_inner(Parser *p)
 		p_error(p, "expected torch type");
 		return NULL;
 	}
+	if (p->tdepth >= MAXTYPENEST) {
+		p_error(p, "type nested too deeply");
+		return NULL;
+	}
+	if (++p->tdepth > p->tmax)
+		p->tmax = p->tdepth;
 	p_skip(p);
-	return torch_type_body(p, t.s, t.n);
+	ty = torch_type_body(p, t.s, t.n);
+	p->tdepth--;
+	return ty;
 }
 
 static Type *torch_tensor(Parser *p, int value)
@@ -750,6 +788,8 @@ static Type *parse_bang_type(Parser *p)
 	Type *ty;
 
 	if ((ty = pmap_get(&p->aliases, key))) {
+		if (alias_nest(p, key, p->tdepth - 1, &p->tmax, MAXTYPENEST))
+			return p_error(p, "type nested too deeply"), NULL;
 		p_skip(p);
 		return ty;
 	}
@@ -771,10 +811,8 @@ static Type *parse_bang_type(Parser *p)
 	return ty_opaque(p->c, text);
 }
 
-Type *p_type(Parser *p)
+static Type *type_at(Parser *p)
 {
-	if (p->err)
-		return NULL;
 	if (p->tok.kind == T_BANG)
 		return parse_bang_type(p);
 	if (p_is(p, "("))
@@ -783,6 +821,23 @@ Type *p_type(Parser *p)
 		return parse_builtin_type(p);
 	p_error(p, "expected type");
 	return NULL;
+}
+
+Type *p_type(Parser *p)
+{
+	Type *t;
+
+	if (p->err)
+		return NULL;
+	if (p->tdepth >= MAXTYPENEST) {
+		p_error(p, "type nested too deeply");
+		return NULL;
+	}
+	if (++p->tdepth > p->tmax)
+		p->tmax = p->tdepth;
+	t = type_at(p);
+	p->tdepth--;
+	return t;
 }
 
 int p_types(Parser *p, Type ***v, int *n)
@@ -830,13 +885,39 @@ typedef struct AffNames {
 } AffNames;
 
 static AffExpr *aff_expr(Parser *p, AffNames *an);
+static AffExpr *fold_bin(Parser *p, AffKind k, AffExpr *l, AffExpr *r);
+
+/* The levels of an expression built here: `d0 + d0 + ...` nests to the
+ * left as deep as it is long, so its length is bounded like nesting. */
+static int aff_levels(Parser *p, AffExpr *e)
+{
+	void *d = pmap_get(&p->affd, e);
+
+	return d ? (int)(intptr_t)d : 1;
+}
 
 /* Constant operands fold; a result outside int64 (INT64_MIN floordiv -1
  * would trap) is an error. */
 static AffExpr *aff_fold(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
 {
+	int dl, dr;
+	AffExpr *e;
+
 	if (!l || !r)
 		return NULL;
+	dl = aff_levels(p, l), dr = aff_levels(p, r);
+	if ((dl > dr ? dl : dr) >= MAXNEST) {
+		p_error(p, "expression nested too deeply");
+		return NULL;
+	}
+	e = fold_bin(p, k, l, r);
+	if (e && e->kind != AFF_CONST)
+		*pmap_slot(&p->affd, e, 1) = (void *)(intptr_t)(1 + (dl > dr ? dl : dr));
+	return e;
+}
+
+static AffExpr *fold_bin(Parser *p, AffKind k, AffExpr *l, AffExpr *r)
+{
 	if (l->kind == AFF_CONST && r->kind == AFF_CONST) {
 		int64_t a = l->v, b = r->v, v = 0, m;
 		int ovf = 0;
@@ -894,10 +975,16 @@ static AffExpr *aff_atom(Parser *p, AffNames *an)
 			return NULL;
 		return e;
 	}
-	if (p_eat(p, "-")) {
-		if (!(e = aff_atom(p, an)))
+	if (p_is(p, "-")) {
+		if (p->depth >= MAXNEST) {
+			p_error(p, "expression nested too deeply");
 			return NULL;
-		return aff_fold(p, AFF_MUL, e, aff_const(p->c, -1));
+		}
+		p->depth++;
+		p_skip(p);
+		e = aff_atom(p, an);
+		p->depth--;
+		return e ? aff_fold(p, AFF_MUL, e, aff_const(p->c, -1)) : NULL;
 	}
 	if (p->tok.kind == T_INT) {
 		int64_t v;
@@ -950,7 +1037,7 @@ static AffExpr *aff_expr(Parser *p, AffNames *an)
 {
 	AffExpr *e, *r;
 
-	if (++p->depth > 1000) {
+	if (++p->depth > MAXNEST) {
 		p_error(p, "expression nested too deeply");
 		return NULL;
 	}
@@ -961,8 +1048,8 @@ static AffExpr *aff_expr(Parser *p, AffNames *an)
 		p_skip(p);
 		if (!(r = aff_term(p, an)))
 			return NULL;
-		if (neg)
-			r = aff_fold(p, AFF_MUL, r, aff_const(p->c, -1));
+		if (neg && !(r = aff_fold(p, AFF_MUL, r, aff_const(p->c, -1))))
+			return NULL;
 		e = aff_fold(p, AFF_ADD, e, r);
 	}
 	p->depth--;
@@ -1390,11 +1477,13 @@ static Attr *parse_array(Parser *p)
 	Attr **v = NULL, *e, *a = NULL;
 	int n = 0, cap = 0;
 
-	p_skip(p);
-	if (++p->depth > 1000) {
+	if (p->depth >= MAXNEST) {
 		p_error(p, "attribute nested too deeply");
 		return NULL;
 	}
+	if (++p->depth > p->amax)
+		p->amax = p->depth;
+	p_skip(p);
 	while (!p_is(p, "]") && !p->err) {
 		if (n && p_expect(p, ","))
 			break;
@@ -1414,9 +1503,16 @@ static Attr *parse_dict(Parser *p)
 	AttrList l = {0, 0, NULL};
 	Attr *a = NULL;
 
+	if (p->depth >= MAXNEST) {
+		p_error(p, "attribute nested too deeply");
+		return NULL;
+	}
+	if (++p->depth > p->amax)
+		p->amax = p->depth;
 	if (p_attr_dict(p, &l) == 0)
 		a = at_dict(p->c, l.n, l.v);
 	free(l.v);
+	p->depth--;
 	return a;
 }
 
@@ -1454,6 +1550,8 @@ static Attr *parse_hash_attr(Parser *p)
 	Attr *a;
 
 	if ((a = pmap_get(&p->aliases, key))) {
+		if (alias_nest(p, key, p->depth, &p->amax, MAXNEST))
+			return p_error(p, "attribute nested too deeply"), NULL;
 		p_skip(p);
 		return a;
 	}
@@ -1550,9 +1648,44 @@ Attr *p_attr(Parser *p, Type *type)
 	return NULL;
 }
 
+static int attr_dict(Parser *p, AttrList *l, PMap *seen);
+static int loc_levels(PMap *seen, Loc *l, int level);
+
+/* Is name already a key of l's entries from first on?  A scan while they
+ * are few, then a set of them (seen), so a big dictionary is not
+ * quadratic. */
+static int dup_key(AttrList *l, int first, PMap *seen, const char *name)
+{
+	int i;
+
+	if (l->n - first < 16) {
+		for (i = first; i < l->n; i++)
+			if (l->v[i].name == name)
+				return 1;
+		return 0;
+	}
+	if (!seen->cap)
+		for (i = first; i < l->n; i++)
+			*pmap_slot(seen, l->v[i].name, 1) = (void *)1;
+	if (pmap_get(seen, name))
+		return 1;
+	*pmap_slot(seen, name, 1) = (void *)1;
+	return 0;
+}
+
 int p_attr_dict(Parser *p, AttrList *l)
 {
-	int first = l->n, i;
+	PMap seen = {0};
+	int rc;
+
+	rc = attr_dict(p, l, &seen);
+	pmap_free(&seen);
+	return rc;
+}
+
+static int attr_dict(Parser *p, AttrList *l, PMap *seen)
+{
+	int first = l->n;
 
 	if (!p_eat(p, "{"))
 		return 0;
@@ -1574,9 +1707,8 @@ int p_attr_dict(Parser *p, AttrList *l)
 		} else {
 			return p_error(p, "expected attribute name");
 		}
-		for (i = first; i < l->n; i++)
-			if (l->v[i].name == name)
-				return p_error_at(p, &nt, "duplicate key '%s' in dictionary attribute", name);
+		if (dup_key(l, first, seen, name))
+			return p_error_at(p, &nt, "duplicate key '%s' in dictionary attribute", name);
 		if (p_eat(p, "=")) {
 			if (!(a = p_attr(p, NULL)))
 				return -1;
@@ -1692,7 +1824,7 @@ static Loc *parse_loc_inner(Parser *p)
 {
 	Loc *l = NULL;
 
-	if (++p->depth > 1000)
+	if (++p->depth > MAXNEST)
 		return p_error(p, "location nested too deeply"), NULL;
 	if (p->tok.kind == T_HASH)
 		l = loc_alias_use(p);
@@ -1989,15 +2121,16 @@ static BlockRef *block_ref(Parser *p, const Tok *t)
 	Blocks *bs = p->blocks;
 	const char *name = tok_intern(p, t, 0);
 	BlockRef r;
-	int i;
+	void **slot;
 
 	if (!bs) {
 		p_error_at(p, t, "blocks are only allowed inside regions");
 		return NULL;
 	}
-	for (i = 0; i < bs->n; i++)
-		if (bs->v[i].name == name)
-			return &bs->v[i];
+	slot = pmap_slot(&bs->at, name, 1);
+	if (*slot)
+		return &bs->v[(intptr_t)*slot - 1];
+	*slot = (void *)(intptr_t)(bs->n + 1);
 	r.name = name;
 	r.b = block_new(p->c);
 	r.defined = 0;
@@ -2119,15 +2252,16 @@ static int region_blocks(Parser *p, Region *r, int nargs, const ArgDef *args)
 
 int p_region(Parser *p, Region *r, int nargs, const ArgDef *args)
 {
-	Blocks bs = {0, 0, NULL}, *saved = p->blocks;
+	Blocks bs = {0}, *saved = p->blocks;
 	const OpInfo *cur = p->cur;
 	int i, rc = -1;
 
 	memset(r, 0, sizeof *r);
+	if (p_is(p, "{") && p->depth >= 200)
+		return p_error(p, "regions nested too deeply");
 	if (p_expect(p, "{"))
 		return -1;
-	if (++p->depth > 200)
-		return p_error(p, "regions nested too deeply");
+	p->depth++;
 	p->blocks = &bs;
 	scope_push(p, cur && (cur->traits & TR_ISOLATED));
 	if (region_blocks(p, r, nargs, args) == 0 && p_expect(p, "}") == 0) {
@@ -2142,6 +2276,7 @@ int p_region(Parser *p, Region *r, int nargs, const ArgDef *args)
 	if (p->err)
 		rc = -1;
 	free(bs.v);
+	pmap_free(&bs.at);
 	p->blocks = saved;
 	p->depth--;
 	return rc;
@@ -2160,11 +2295,41 @@ void p_take_region(Op *op, int i, Region *r)
 	r->first = r->last = NULL;
 }
 
+/* Sets al's attributes on the new op as op_set_attr one by one would (a
+ * later one of a name replaces the value, in the first's place), but
+ * with a map of the names, not a scan of the op's attributes per name. */
+static void set_attrs(Parser *p, Op *op, const AttrList *al)
+{
+	PMap pos = {0};
+	NamedAttr *v;
+	void **slot;
+	int i, n = 0;
+
+	if (op->nattrs || al->n < 16) {
+		for (i = 0; i < al->n; i++)
+			op_set_attr(p->c, op, al->v[i].name, al->v[i].val);
+		return;
+	}
+	v = p_alloc(p, sizeof *v * (size_t)al->n);
+	for (i = 0; i < al->n; i++) {
+		slot = pmap_slot(&pos, intern(p->c, al->v[i].name), 1);
+		if (*slot) {
+			v[(intptr_t)*slot - 1].val = al->v[i].val;
+			continue;
+		}
+		*slot = (void *)(intptr_t)(n + 1);
+		v[n++] = al->v[i];
+	}
+	pmap_free(&pos);
+	op->attrs = v;
+	op->nattrs = n;
+	op->attrcap = al->n;
+}
+
 Op *p_make(Parser *p, const OpInfo *info, int nopnds, Value *const *opnds,
 	int nres, Type *const *restypes, int nregs, Loc *loc, AttrList *al)
 {
 	Op *op;
-	int i;
 
 	if (nres && !restypes) {
 		free(al ? al->v : NULL);
@@ -2173,10 +2338,10 @@ Op *p_make(Parser *p, const OpInfo *info, int nopnds, Value *const *opnds,
 	}
 	op = op_new(p->c, info->name, nopnds, opnds, nres, restypes, nregs, loc);
 
-	for (i = 0; al && i < al->n; i++)
-		op_set_attr(p->c, op, al->v[i].name, al->v[i].val);
-	if (al)
+	if (al) {
+		set_attrs(p, op, al);
 		free(al->v);
+	}
 	return op;
 }
 
@@ -2278,8 +2443,7 @@ static Op *parse_generic_op(Parser *p, const Tok *nt, int nres, Loc *loc)
 		return NULL;
 	}
 	op = op_new(p->c, name, nref, vals, nout, out, nregs, loc);
-	for (i = 0; i < al.n; i++)
-		op_set_attr(p->c, op, al.v[i].name, al.v[i].val);
+	set_attrs(p, op, &al);
 	free(al.v);
 	for (i = 0; i < nregs; i++)
 		p_take_region(op, i, &regs[i]);
@@ -2440,15 +2604,19 @@ static int parse_alias_def(Parser *p)
 	p_skip(p);
 	if (p_expect(p, "="))
 		return -1;
+	p->tmax = p->amax = 0;
 	if (t.kind == T_BANG)
 		v = p_type(p);
-	else if (p_is(p, "loc"))
+	else if (p_is(p, "loc")) {
 		v = parse_loc(p);
-	else
+		if (v && loc_levels(&p->locseen, v, 0) < 0)
+			return p_error_at(p, &t, "location nested too deeply");
+	} else
 		v = p_attr(p, NULL);
 	if (!v)
 		return -1;
 	*pmap_slot(&p->aliases, key, 1) = v;
+	*pmap_slot(&p->adepth, key, 1) = (void *)(intptr_t)(t.kind == T_BANG ? p->tmax : p->amax);
 	return 0;
 }
 
@@ -2599,8 +2767,72 @@ static Loc *resolve_loc(Parser *p, const char *name, int depth)
 	return l;
 }
 
+/* A blob shorter than its tensor type would be read past its end.  A
+ * longer one is accepted, as mlir does: the elements are its first bytes. */
+static int short_blob(Parser *p, const ResRef *rr, const Resource *r)
+{
+	Type *t = rr->a->type, *et = ty_isshaped(t) ? t->elem : NULL;
+	int64_t n = ty_numel(t);
+	size_t es;
+	Buf b = {0};
+	int rc;
+
+	if (n < 0 || !et || !(ty_isfloat(et) || ty_isintlike(et)))
+		return 0;
+	es = elem_size(et);
+	if ((uint64_t)n <= r->size / es)
+		return 0;
+	type_str(&b, t);
+	rc = p_error_at(p, &rr->tok, "dense_resource '%s' has %zu bytes, %s needs %llu",
+		rr->key, r->size, b.p, (unsigned long long)n * es);
+	buf_free(&b);
+	return rc;
+}
+
+/* The levels of location l, or -1 past MAXNEST or in a cycle: aliases
+ * used before their definition are patched in at the end, so only then
+ * is it known how deep they make a location, or whether one holds itself
+ * (`#a = loc(callsite(#b at ...))`, `#b = loc(callsite(#a at ...))`). */
+static int loc_levels(PMap *seen, Loc *l, int level)
+{
+	void **s;
+	int d = 0, e, i;
+
+	if (!l)
+		return 0;
+	if (level > MAXNEST)
+		return -1;
+	/* the levels + 2 once known; 1 (-1, a cycle) on the way down */
+	s = pmap_slot(seen, l, 1);
+	if (*s)
+		return (int)(intptr_t)*s - 2;
+	*s = (void *)1;
+	switch (l->kind) {
+	case LOC_NAME:
+		d = loc_levels(seen, l->child, level + 1);
+		break;
+	case LOC_CALLSITE:
+		d = loc_levels(seen, l->child, level + 1);
+		e = loc_levels(seen, l->caller, level + 1);
+		d = d < 0 || e < 0 ? -1 : d > e ? d : e;
+		break;
+	case LOC_FUSED:
+		for (i = 0; i < l->n && d >= 0; i++)
+			if ((e = loc_levels(seen, l->locs[i], level + 1)) < 0 || e > d)
+				d = e;
+		break;
+	default:
+		break;
+	}
+	if (d >= 0 && ++d > MAXNEST)
+		d = -1;
+	*pmap_slot(seen, l, 1) = (void *)(intptr_t)(d + 2);
+	return d;
+}
+
 static int finish(Parser *p)
 {
+	PMap seen = {0};
 	int i;
 
 	for (i = 0; i < p->nlocrefs && !p->err; i++) {
@@ -2611,12 +2843,18 @@ static int finish(Parser *p)
 				p->locrefs[i].name + 1);
 		*p->locrefs[i].ph = *l;
 	}
+	for (i = 0; i < p->nlocrefs && !p->err; i++)
+		if (loc_levels(&seen, p->locrefs[i].ph, 0) < 0)
+			p_error_at(p, &p->locrefs[i].tok, "location nested too deeply");
+	pmap_free(&seen);
 	for (i = 0; i < p->nresrefs && !p->err; i++) {
 		Resource *r = pmap_get(&p->resources, p->resrefs[i].key);
 
 		if (!r)
 			return p_error_at(p, &p->resrefs[i].tok, "unknown dense_resource '%s'",
 				p->resrefs[i].key);
+		if (short_blob(p, &p->resrefs[i], r))
+			return -1;
 		p->resrefs[i].a->res = r;
 	}
 	return p->err ? -1 : 0;
@@ -2693,6 +2931,9 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	free(p.scopes);
 	pmap_free(&p.names);
 	pmap_free(&p.aliases);
+	pmap_free(&p.adepth);
+	pmap_free(&p.locseen);
+	pmap_free(&p.affd);
 	pmap_free(&p.locph);
 	pmap_free(&p.resources);
 	free(p.locrefs);

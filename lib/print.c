@@ -34,6 +34,7 @@ struct Printer {
 	int nmaps, cmaps;
 	Resource **res;
 	int nres, cres;
+	PMap resset;     /* Resource -> 1: those in res */
 	const char *dialect;   /* default dialect: prefix elided in op names */
 	char **owned;
 	int nowned, cowned;
@@ -1033,13 +1034,14 @@ static void number_out(Buf *b, const Attr *a, int elide)
 
 static void note_resource(Printer *pr, Resource *r)
 {
-	int i;
+	void **slot;
 
 	if (!pr || !pr->collect || !r)
 		return;
-	for (i = 0; i < pr->nres; i++)
-		if (pr->res[i] == r)
-			return;
+	slot = pmap_slot(&pr->resset, r, 1);
+	if (*slot)
+		return;
+	*slot = (void *)1;
 	PUSH(pr->res, pr->nres, pr->cres, r);
 }
 
@@ -1332,24 +1334,64 @@ static void indent(Printer *pr, int n)
 		buf_putc(pr->b, ' ');
 }
 
-/* `  // pred: ^bb0` after a non-entry block's label. */
-static void pred_comment(Printer *pr, Block *b)
+/* The predecessors of a region's blocks, each list in block order without
+ * repeats: built once per region, as a scan per block is quadratic. */
+typedef struct Preds {
+	int *start;      /* block i's are blk[start[i] .. start[i+1]) */
+	Block **blk;
+} Preds;
+
+static void preds_build(Preds *ps, Region *r, int nb)
 {
-	Block *x;
-	Block **preds = NULL;
-	int n = 0, cap = 0, i, j;
+	PMap idx = {0};
+	Block *x, **order = xcalloc((size_t)nb, sizeof *order);
+	int *last = xmalloc(mulsz((size_t)nb, sizeof *last));
+	int *fill, i, j, k, pass;
 
-	for (x = b->parent->first; x; x = x->next) {
-		Op *t = x->last;
-
-		for (i = 0; t && i < t->nsuccs; i++)
-			if (t->succs[i] == b) {
-				for (j = 0; j < n && preds[j] != x; j++)
-					;
-				if (j == n)
-					PUSH(preds, n, cap, x);
-			}
+	ps->start = xcalloc((size_t)nb + 1, sizeof *ps->start);
+	for (i = 0, x = r->first; x; x = x->next, i++) {
+		*pmap_slot(&idx, x, 1) = (void *)(intptr_t)(i + 1);
+		order[i] = x;
 	}
+	fill = xcalloc((size_t)nb + 1, sizeof *fill);
+	ps->blk = NULL;
+	/* counts, then the lists: a successor outside the region is none */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nb; i++)
+			last[i] = -1;
+		for (i = 0; i < nb; i++) {
+			Op *t = order[i]->last;
+
+			for (j = 0; t && j < t->nsuccs; j++) {
+				k = (int)(intptr_t)pmap_get(&idx, t->succs[j]) - 1;
+				if (k < 0 || last[k] == i)
+					continue;
+				last[k] = i;
+				if (pass == 0)
+					ps->start[k + 1]++;
+				else
+					ps->blk[ps->start[k] + fill[k]++] = order[i];
+			}
+		}
+		if (pass == 0) {
+			for (i = 0; i < nb; i++)
+				ps->start[i + 1] += ps->start[i];
+			ps->blk = xcalloc((size_t)ps->start[nb] + 1, sizeof *ps->blk);
+		}
+	}
+	free(fill);
+	free(last);
+	free(order);
+	pmap_free(&idx);
+}
+
+/* `  // pred: ^bb0` after a non-entry block's label, block i of its
+ * region. */
+static void pred_comment(Printer *pr, const Preds *ps, int bi)
+{
+	int n = ps->start[bi + 1] - ps->start[bi], i;
+	Block **preds = ps->blk + ps->start[bi];
+
 	if (!n) {
 		pr_puts(pr, "  // no predecessors");
 	} else {
@@ -1362,10 +1404,10 @@ static void pred_comment(Printer *pr, Block *b)
 			pr_block_name(pr, preds[i]);
 		}
 	}
-	free(preds);
 }
 
-static void print_block(Printer *pr, Block *b, int label)
+static void print_block(Printer *pr, Block *b, int label, const Preds *ps,
+	int bi)
 {
 	Op *op;
 	int i;
@@ -1384,7 +1426,7 @@ static void print_block(Printer *pr, Block *b, int label)
 		}
 		pr_puts(pr, ":");
 		if (b != b->parent->first)
-			pred_comment(pr, b);
+			pred_comment(pr, ps, bi);
 		pr_puts(pr, "\n");
 	}
 	pr->indent += 2;
@@ -1395,13 +1437,21 @@ static void print_block(Printer *pr, Block *b, int label)
 
 void pr_region(Printer *pr, Region *r, int entry_args)
 {
+	Preds ps = { NULL, NULL };
 	Block *b;
+	int nb = 0, i;
 
-	pr_puts(pr, "{\n");
 	for (b = r->first; b; b = b->next)
-		print_block(pr, b, b != r->first || (entry_args && b->nargs));
+		nb++;
+	if (nb > 1)
+		preds_build(&ps, r, nb);
+	pr_puts(pr, "{\n");
+	for (i = 0, b = r->first; b; b = b->next, i++)
+		print_block(pr, b, b != r->first || (entry_args && b->nargs), &ps, i);
 	indent(pr, pr->indent);
 	pr_puts(pr, "}");
+	free(ps.start);
+	free(ps.blk);
 }
 
 static void print_generic(Printer *pr, Op *op)
@@ -1498,6 +1548,7 @@ static void printer_free(Printer *pr)
 	ns_free(&pr->used);
 	free(pr->maps);
 	free(pr->res);
+	pmap_free(&pr->resset);
 }
 
 /* Names values, then prints once into a scratch buffer to find the

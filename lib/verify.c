@@ -3,6 +3,7 @@
  * traits from the op table, dominance, terminators, unique symbols), then
  * each op's own verify hook from the table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -86,24 +87,49 @@ dominates(Value *v, Op *user)
 	return in_graph_region(v->def->parent) || precedes(v->def, anc);
 }
 
+static uint64_t
+strhash(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Each symbol against the first of its name: a hash table, so that a
+ * module of many functions is not quadratic. */
 static void
 check_symbols(Op *op, V *v)
 {
 	Block *b = op->regs[0].first;
+	Op **tab;
+	size_t n = 0, cap = 16, i;
 
-	for (Op *o = b ? b->first : NULL; o; o = o->next) {
+	if (!b)
+		return;
+	for (Op *o = b->first; o; o = o->next)
+		n++;
+	while (cap < 2 * n)
+		cap *= 2;
+	tab = xcalloc(cap, sizeof *tab);
+	for (Op *o = b->first; o; o = o->next) {
 		const char *s = op_sym_name(o);
+
 		if (!s)
 			continue;
-		for (Op *p = b->first; p != o; p = p->next) {
-			const char *t = op_sym_name(p);
-			if (t && !strcmp(s, t)) {
-				op_error(o, "redefinition of symbol named '%s'", s);
-				op_note(p, "see existing symbol definition here");
-				v->failed = 1;
-			}
+		for (i = strhash(s) & (cap - 1); tab[i]; i = (i + 1) & (cap - 1))
+			if (!strcmp(s, op_sym_name(tab[i])))
+				break;
+		if (!tab[i]) {
+			tab[i] = o;
+			continue;
 		}
+		op_error(o, "redefinition of symbol named '%s'", s);
+		op_note(tab[i], "see existing symbol definition here");
+		v->failed = 1;
 	}
+	free(tab);
 }
 
 static void

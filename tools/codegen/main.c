@@ -385,6 +385,11 @@ static int run(Gen *g, Opts *o, FILE *out)
 		memset(&plans[nf], 0, sizeof plans[nf]);
 		fns[nf++] = op;
 	}
+	if (!nf) {
+		/* an empty module would pack into a program that runs nothing */
+		tool_err("%s: no functions to compile", diag_fallback_file);
+		goto out;
+	}
 	for (i = 0; i < nf; i++)
 		if (plan_function(g, fns[i], &plans[i]))
 			goto out;
