@@ -17,3 +17,15 @@ def cumsum_that_cancels_to_zero():
     # sqrt gave NaN (found by fuzz-diff)
     x = torch.tensor([1., 1., -2., -1., -1., 0., -1., 0.]).reshape(8, 1).repeat(1, 3)
     return (lambda x: torch.sqrt(torch.cumsum(F.hardswish(x), 0))), [x]
+
+
+@case
+def prod_that_reaches_zero_before_it_overflows():
+    # prod over rows: eager multiplies row by row and reaches the 0 of row
+    # 15 long before 30^26 overflows f32; a product split across vector
+    # lanes multiplied the other rows first, to inf, and inf * 0 gave NaN
+    # (found by fuzz-diff)
+    x = torch.full((64, 13), 30.0)
+    x[15] = 0.0
+    x[3] = -2.0
+    return (lambda x: torch.prod(x, 0)), [x]

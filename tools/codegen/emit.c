@@ -1348,6 +1348,23 @@ static void red_body(E *e, void *env)
 		LLVMBuildStore(e->b, e_expr(e, k->out[i].val), e->accp[i]);
 }
 
+/* A float product reduction: acc * x.  Its order stays the order of the
+ * loops: a product regrouped across vector lanes can overflow to inf
+ * where the sequential one reaches a 0 first (inf * 0 = NaN, not 0). */
+static int fp_product(Kernel *k)
+{
+	int i;
+
+	for (i = 0; i < k->nout; i++) {
+		KExpr *v = k->out[i].val;
+
+		if (v && v->kind == KX_OP && !strcmp(v->op, "arith.mulf") &&
+				(v->a[0]->kind == KX_ACC || v->a[1]->kind == KX_ACC))
+			return 1;
+	}
+	return 0;
+}
+
 static void s1_point(E *e, void *env)
 {
 	LoopEnv *le = env;
@@ -1356,7 +1373,7 @@ static void s1_point(E *e, void *env)
 
 	if (e_point_start(e, le->s->nred, store_out))
 		return;
-	nest(e, le->s->red, le->s->nred, le->s, le->wx, red_body, NULL, 1);
+	nest(e, le->s->red, le->s->nred, le->s, le->wx, red_body, NULL, !fp_product(k));
 	e_reset(e);
 	for (i = 0; i < k->nout; i++) {
 		LLVMValueRef v = k->out[i].epi ? e_expr(e, k->out[i].epi)
