@@ -696,11 +696,21 @@ text_read_stream(int fd, const char *path, size_t *len)
 	/* tests cut the input at every byte with FX_TEST_READ_CHUNK=1 */
 	if (env && atoi(env) > 0 && atoi(env) < CHUNK)
 		most = (size_t)atoi(env);
+	size_t off = 0;
+	const char *nul;
+
 	memset(&r, 0, sizeof r);
 	ahead_start(&ahead);
 	for (;;) {
 		ssize_t got = read(fd, chunk, most);
 
+		/* text has no NUL: /dev/zero is refused at once, not read
+		 * until memory runs out */
+		if (got > 0 && (nul = memchr(chunk, 0, (size_t)got)))
+			tool_fail("%s: a NUL byte at offset %zu: not a text file", path,
+				off + (size_t)(nul - chunk));
+		if (got > 0)
+			off += (size_t)got;
 		if (got > 0) {
 			feed(&r, chunk, (size_t)got);
 			ahead_at(&ahead, r.regions, filled(&r));

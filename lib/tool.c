@@ -135,9 +135,16 @@ read_fd(int fd, const char *path, size_t *len)
 			p = xrealloc(p, cap);
 			memcpy(p + n, probe, (size_t)got);
 		}
-		if (got > 0)
+		if (got > 0) {
+			/* text has no NUL: /dev/zero is refused at once, not
+			 * read until memory runs out */
+			const char *nul = memchr(p + n, 0, (size_t)got);
+
+			if (nul)
+				tool_fail("%s: a NUL byte at offset %zu: not a text file",
+					path, n + (size_t)(nul - (p + n)));
 			n += (size_t)got;
-		else if (got == 0)
+		} else if (got == 0)
 			break;
 		else if (errno != EINTR)
 			tool_fail("cannot read '%s': %s", path, strerror(errno));

@@ -219,3 +219,15 @@ killed_while_writing() {
   [ "$status" -eq 0 ]
   [[ "$output" == "6xf32=inf 0 nan 1 inf "* ]]
 }
+
+@test "a text reader refuses a NUL byte from a stream at once (/dev/zero is not read until memory runs out)" {
+  for t in fx-import torch-opt torch-lower codegen vmpack; do
+    run --separate-stderr timeout 10 bin/$t /dev/zero
+    [ "$status" -eq 1 ] || { echo "$t: status $status"; false; }
+    [ "$stderr" = "$t: error: /dev/zero: a NUL byte at offset 0: not a text file" ] || { echo "$stderr"; false; }
+    [ -z "$output" ]
+  done
+  run --separate-stderr bash -c 'printf "module {\n}\n\0" | bin/torch-opt'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "torch-opt: error: -: a NUL byte at offset 11: not a text file" ]
+}
