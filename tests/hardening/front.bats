@@ -203,3 +203,26 @@ PYEOF
 		[ -z "$(ls -A "$BATS_TEST_TMPDIR/out")" ]
 	done
 }
+
+@test "fx-export: SIGTERM or SIGHUP while writing removes the temporary; the exit is by the signal" {
+	need_torch
+	mkdir "$BATS_TEST_TMPDIR/out"
+	for sig in TERM HUP; do
+		run --separate-stderr "$PY" - "$ROOT/tools/fx-export" "$ROOT/tests/fx-export/models.py:linear" \
+		    "$BATS_TEST_TMPDIR/out/m.json" "$sig" <<'PYEOF'
+import os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+from fx_export import cli, output
+def killed(f, *a):
+    f.write(b"partial")
+    f.flush()
+    os.kill(os.getpid(), getattr(signal, "SIG" + sys.argv[4]))
+    time.sleep(10)
+output.safetensors.write = killed
+sys.exit(cli.main([sys.argv[2], "-o", sys.argv[3]]))
+PYEOF
+		echo "$sig: $status $stderr"
+		[ "$status" -eq $((128 + $(kill -l $sig))) ]
+		[ -z "$(ls -A "$BATS_TEST_TMPDIR/out")" ]
+	done
+}

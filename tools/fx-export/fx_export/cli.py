@@ -8,6 +8,7 @@ import argparse
 import importlib.util
 import os
 import re
+import signal
 import sys
 import traceback
 
@@ -150,9 +151,25 @@ def run(argv):
     export(module, inputs, args.output, graph=args.graph)
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwinds like Ctrl-C, so that no temporary file
+    is left behind, then the process dies of the signal."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     verbose = "-v" in argv or "--verbose" in argv
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:  # nohup's SIG_IGN stays
+            signal.signal(sig, _terminate)
     try:
         run(argv)
     except SystemExit:
@@ -160,6 +177,10 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"{PROG}: error: interrupted", file=sys.stderr)
         return 1
+    except Terminated as t:
+        signal.signal(t.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), t.signum)
+        return 128 + t.signum
     except Exception as e:
         if verbose:
             traceback.print_exc()
