@@ -180,9 +180,10 @@ fuzz: $(FUZZ_BUILD)/fuzz-$(T)
 	  $(FUZZ_ARGS) $(FUZZ_BUILD)/corpus/$(T) tests/fuzz/corpus/$(T)
 
 fuzz-smoke: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
+	@rc=0; for t in $(FUZZ_TARGETS); do \
 	  $(MAKE) --no-print-directory fuzz T=$$t SECONDS=$(FUZZ_SMOKE) \
-	    FUZZ_ARGS='-seed=1 $(FUZZ_ARGS)' || exit 1; done
+	    FUZZ_ARGS='-seed=1 $(FUZZ_ARGS)' || { echo "fuzz-smoke: $$t failed" >&2; rc=1; }; \
+	done; exit $$rc
 
 .PHONY: fuzz fuzz-build fuzz-smoke
 # Objects are kept between builds; the mode stamp is not secondary, so
