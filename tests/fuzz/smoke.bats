@@ -28,7 +28,7 @@ teardown() {
 # error (with the place of a UBSan report) and the first three frames in lib/ or tools/ (or "no crash").
 sig() {
   build/fuzz/fuzz-$1 -close_fd_mask=1 "$2" >"$T/sig.out" 2>&1 && { echo "no crash"; return; }
-  { grep -oE 'ERROR: [A-Za-z]+: [a-z-]+|[^ ]*: runtime error|does not (read back|verify)' "$T/sig.out" | head -n 1
+  { grep -oE 'ERROR: [A-Za-z]+: [a-z-]+|[^ ]*: runtime error|does not (read back|verify)|read differently|internal error: [^0-9]*' "$T/sig.out" | head -n 1
     grep -E '^ *#[0-9]+ .* in .*/(lib|tools)/' "$T/sig.out" | grep -v '/lib/util.c' |
       sed -E 's/.* in ([A-Za-z_0-9]+) .*\/((lib|tools)\/.*)$/\1 \2/' | head -n 3
   } | tr '\n' ' '
@@ -54,7 +54,15 @@ smoke() {
       fi
     done
   done
-  echo "$output" | tail -n 60
+  # a new crash: its input kept in tests/out/fuzz/, and what it reports
+  mkdir -p tests/out/fuzz
+  for a in "$T"/art-*; do
+    [ -f "$a" ] || continue
+    cp "$a" "tests/out/fuzz/$1-${a##*/art-}"
+    echo "new crash, kept as tests/out/fuzz/$1-${a##*/art-}: $(sig "$1" "$a")"
+    tail -n 40 "$T/sig.out"
+  done
+  echo "$output" | tail -n 20
   false
 }
 
