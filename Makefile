@@ -119,6 +119,73 @@ fuzz-diff: all
 	@$(or $(PYTHON),python3) tests/diff/fuzz.py --seed $(SEED) --count $(N) --quiet
 
 .PHONY: demo bench fuzz-diff
+
+# `make fuzz T=ir SECONDS=60`: coverage-guided fuzzing of one reader with
+# clang's libFuzzer under ASan and UBSan (tests/fuzz/README.md): the
+# targets ir, fxjson, vmfb, npy and textin, built into build/fuzz/ (lib/
+# and the tools' sources compiled again with -fsanitize=fuzzer-no-link,
+# LLVM not linked), run on tests/fuzz/corpus/T/ (read only: what the
+# fuzzer adds goes to build/fuzz/corpus/T/) with tests/fuzz/T.dict; crash
+# inputs go to $(FUZZ_OUT)/T/.  FUZZ_ARGS adds libFuzzer flags, e.g.
+# FUZZ_ARGS='-fork=1 -ignore_crashes=1' to go on past a known crash.
+# `make fuzz-smoke` runs each target for FUZZ_SMOKE seconds.
+# clang-16 where installed (scripts/setup.sh), else clang.
+FUZZ_CC != command -v clang-16 2>/dev/null || command -v clang 2>/dev/null || echo clang
+FUZZ_BUILD = build/fuzz
+FUZZ_OUT = /tmp/fxpipe-fuzz
+FUZZ_TARGETS = ir fxjson vmfb npy textin
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+	  -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	  -Wno-missing-field-initializers $(FUZZ_SAN)
+T = ir
+SECONDS = 60
+FUZZ_SMOKE = 20
+FUZZ_ARGS =
+FUZZ_LIB := $(LIBSRC:lib/%.c=$(FUZZ_BUILD)/lib/%.o)
+
+$(FUZZ_BUILD)/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Ilib -c $< -o $@
+
+$(FUZZ_BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Ilib -c $< -o $@
+
+$(FUZZ_BUILD)/libfx.a: $(FUZZ_LIB)
+	@rm -f $@
+	ar rcs $@ $(FUZZ_LIB)
+
+# What each target links besides its harness and lib/.
+FUZZ_OBJS_fxjson = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out %/main.c,$(wildcard tools/fx-import/*.c)))
+FUZZ_OBJS_vmfb = $(FUZZ_BUILD)/tools/vmpack/dump.o
+FUZZ_OBJS_npy = $(FUZZ_BUILD)/tools/vmrun/npy.o $(FUZZ_BUILD)/tools/vmrun/tensor.o
+FUZZ_OBJS_textin = $(FUZZ_OBJS_npy)
+FUZZ_LIBS_fxjson = -ljansson -Wl,--wrap=open,--wrap=tool_fail
+FUZZ_LIBS_vmfb = -lpthread -ldl
+FUZZ_LIBS_npy = -lpthread -ldl -Wl,--wrap=rt_alloc
+FUZZ_LIBS_textin = $(FUZZ_LIBS_npy)
+
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/%.c $$(FUZZ_OBJS_$$*) $(FUZZ_BUILD)/libfx.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -Ilib -o $@ $< \
+	  $(FUZZ_OBJS_$*) $(FUZZ_BUILD)/libfx.a -lm $(FUZZ_LIBS_$*)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+
+fuzz: $(FUZZ_BUILD)/fuzz-$(T)
+	@mkdir -p $(FUZZ_BUILD)/corpus/$(T) $(FUZZ_OUT)/$(T)
+	$(FUZZ_BUILD)/fuzz-$(T) -max_total_time=$(SECONDS) -close_fd_mask=3 \
+	  -artifact_prefix=$(FUZZ_OUT)/$(T)/ -print_final_stats=1 \
+	  $(if $(wildcard tests/fuzz/$(T).dict),-dict=tests/fuzz/$(T).dict) \
+	  $(FUZZ_ARGS) $(FUZZ_BUILD)/corpus/$(T) tests/fuzz/corpus/$(T)
+
+fuzz-smoke: fuzz-build
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+	  $(MAKE) --no-print-directory fuzz T=$$t SECONDS=$(FUZZ_SMOKE) \
+	    FUZZ_ARGS='-seed=1 $(FUZZ_ARGS)' || { echo "fuzz-smoke: $$t failed" >&2; rc=1; }; \
+	done; exit $$rc
+
+.PHONY: fuzz fuzz-build fuzz-smoke
 # Objects are kept between builds; the mode stamp is not secondary, so
 # that a missing one (after a build of the other mode) relinks the tools.
 TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c))

@@ -4,7 +4,7 @@
 set -e
 PKGS="make gcc libjansson-dev llvm-16-dev llvm-16-tools mlir-16-tools libmlir-16 bats
 python3-torch python3-torchvision python3-jsonschema man-db
-libopenblas0-pthread"
+libopenblas0-pthread clang-16 libclang-rt-16-dev"
 
 missing=
 for p in $PKGS; do
