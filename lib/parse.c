@@ -513,8 +513,12 @@ static Type *parse_shaped(Parser *p, int vector)
 	Tok at = p->tok;
 
 	p_skip(p);
-	if (p_expect(p, "<") || parse_dims(p, &dims, &rank, &ranked))
+	if (p_expect(p, "<"))
 		return NULL;
+	if (parse_dims(p, &dims, &rank, &ranked)) {
+		free(dims);
+		return NULL;
+	}
 	elem = p_type(p);
 	if (elem && p_expect(p, ">") == 0) {
 		if (vector && (!ranked || rank == 0))
@@ -1123,6 +1127,8 @@ static const char *int_range(const Type *type, uint64_t u, int neg,
 	if (neg && u && type->kind == TY_INT && type->sign == UNSIGNED)
 		return what[0] == 'a' ? "negative integer literal not valid for unsigned integer type"
 		    : "expected unsigned integer elements, but parsed negative value";
+	if (w > 64)
+		return NULL;   /* i65 and wider hold every 64-bit literal */
 	if (neg)
 		max = (uint64_t)1 << (w - 1);
 	else if (type->kind == TY_INT && type->sign == SIGNED)

@@ -97,8 +97,13 @@ rt_numel(const RtTensor *t)
 {
 	int64_t n = 1;
 
+	/* 0 when any dim is: (2^62, 4, 0) must not overflow on the way */
 	for (int i = 0; i < t->rank; i++)
-		n *= t->dims[i];
+		if (t->dims[i] == 0)
+			return 0;
+	for (int i = 0; i < t->rank; i++)
+		if (__builtin_mul_overflow(n, t->dims[i], &n))
+			return INT64_MAX;
 	return n;
 }
 

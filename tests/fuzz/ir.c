@@ -65,7 +65,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			differ("the printed module does not read back", out, again);
 		free(again);
 	}
-	if (memmem(data, size, "{-#", 3)) {
+	/* a NUL in a stream is refused as it is read (tool_fail), in a file
+	 * by the lexer: only inputs without one are read both ways */
+	if (memmem(data, size, "{-#", 3) && !memchr(data, 0, size)) {
 		char chunk[8];
 		if (fd < 0 && (fd = memfd_create("fuzz.mlir", 0)) < 0)
 			abort();

@@ -133,10 +133,13 @@ npy_read(const char *path, RtTensor *t, char *err, size_t errn)
 	h[hlen] = 0;
 	if (parse_header(h, t, path, err, errn))
 		goto done;
-	for (int i = 0; i < t->rank; i++)
-		if (__builtin_mul_overflow(numel, (size_t)t->dims[i], &numel))
-			break;
-	if (__builtin_mul_overflow(numel, rt_dtype_size(t->dtype), &t->nbytes)
+	int ovf = 0;
+
+	/* a product of dims that overflows is too large even when a later
+	 * dim is 0: a wrapped count must not be kept */
+	for (int i = 0; i < t->rank && !ovf; i++)
+		ovf = __builtin_mul_overflow(numel, (size_t)t->dims[i], &numel);
+	if (ovf || __builtin_mul_overflow(numel, rt_dtype_size(t->dtype), &t->nbytes)
 	    || t->nbytes > ((size_t)1 << 48)) {
 		bad(err, errn, path, "the .npy array is too large");
 		goto done;

@@ -370,7 +370,7 @@ tensor_print(FILE *f, const RtTensor *t, int64_t max)
 
 	rt_type_str(t, ts, sizeof ts);
 	fprintf(f, "%s=", ts);
-	if (t->rank > 0) {
+	if (t->rank > 0 && numel > 0) {   /* no strides of huge dims around a 0 */
 		stride[t->rank - 1] = t->dims[t->rank - 1];
 		for (int d = t->rank - 2; d >= 0; d--)
 			stride[d] = stride[d + 1] * t->dims[d];
