@@ -138,35 +138,47 @@ group_norm(B *b, Op *op)
 
 /* ---- softmax ---- */
 
+static Value *
+to_dtype(B *b, Value *x, Type *dt)
+{
+	Value *v[5] = { x, b_int(b, dt_code(dt)), b_bool(b, 0), b_bool(b, 0), b_none(b) };
+
+	return b_op(b, "aten.to.dtype", 5, v);
+}
+
 /* x in the dtype asked for by softmax.int's dtype operand. */
 static Value *
 in_dtype(B *b, Op *op, Value *x)
 {
 	Type *dt = tt_dtype(RES(op, 0)->type);
-	Value *v[5];
 
 	if (!dt || tt_dtype(x->type) == dt)
 		return x;
-	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
-	v[4] = b_none(b);
-	return b_op(b, "aten.to.dtype", 5, v);
+	return to_dtype(b, x, dt);
 }
 
 static int
 softmax_like(B *b, Op *op, int logv)
 {
-	Value *x = in_dtype(b, op, OPND(op, 0)), *dims, *v[4], *e, *s, *sh;
+	Value *x = in_dtype(b, op, OPND(op, 0)), *dims, *v[4], *e, *s, *sh, *y;
+	Type *dt = tt_dtype(x->type);
 	int64_t dim;
+	int narrow = dt && (dt->kind == TY_F16 || dt->kind == TY_BF16);
 
 	if (!tv_int(OPND(op, 1), &dim) || tt_rank(x->type) < 0)
 		return 0;
+	/* f16 and bf16 compute in f32 and round once, as eager does: a
+	 * logsumexp rounded to bf16 before the subtraction is off by 8 ulps */
+	if (narrow)
+		x = to_dtype(b, x, ty_float(b->c, TY_F32));
 	dims = b_ints(b, 1, &dim);
 	v[0] = x, v[1] = dims, v[2] = b_bool(b, 1);
 	sh = d_sub(b, x, b_op(b, "aten.amax", 3, v));
 	e = b_op1(b, "aten.exp", sh);
 	v[0] = e, v[1] = dims, v[2] = b_bool(b, 1), v[3] = b_none(b);
 	s = b_op(b, "aten.sum.dim_IntList", 4, v);
-	d_done(b, op, logv ? d_sub(b, sh, b_op1(b, "aten.log", s)) : d_div(b, e, s));
+	y = logv ? d_sub(b, sh, b_op1(b, "aten.log", s)) : d_div(b, e, s);
+	d_done(b, op, narrow ? to_dtype(b, y, dt) : y);
 	return 1;
 }
 

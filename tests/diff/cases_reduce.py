@@ -29,3 +29,17 @@ def prod_that_reaches_zero_before_it_overflows():
     x[15] = 0.0
     x[3] = -2.0
     return (lambda x: torch.prod(x, 0)), [x]
+
+
+@case
+def bf16_log_softmax_rounds_once():
+    # eager computes an f16/bf16 (log_)softmax in f32 and rounds once; the
+    # decomposition rounded x - amax, exp, the sum and its log to bf16 on
+    # the way: log_softmax 8 bf16 ulps off, 0.875 for 0.9375 after
+    # squaring and a cancelling add (found by fuzz-diff)
+    x = torch.tensor([-3.625, -2.625, 2.625, 1.375, -0.5, -1.875, 2.625, 2.375, -3.625,
+                      3.625, 0.375, -3.0, 2.125, -2.0, 2.0, 3.125, -1.75, -1.375, 1.25,
+                      -0.75, 3.625, -1.875, -2.125, 1.125, 3.375, -2.625, 0.375, -0.125,
+                      3.375, -1.875, 1.75]).reshape(31, 1)
+    return (lambda x, y: (torch.log_softmax(x, 0) ** 2 + y, torch.softmax(x * 3, 0))), \
+        [x.bfloat16(), torch.tensor(-3.375).bfloat16()]
