@@ -219,6 +219,7 @@ def killed(f, *a):
     os.kill(os.getpid(), getattr(signal, "SIG" + sys.argv[4]))
     time.sleep(10)
 output.safetensors.write = killed
+signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not ignored, as under nohup
 sys.exit(cli.main([sys.argv[2], "-o", sys.argv[3]]))
 PYEOF
 		echo "$sig: $status $stderr"

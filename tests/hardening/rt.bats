@@ -99,7 +99,9 @@ MLIR
 killed_while_writing() {
   local sig=$1 out=${!#}
   shift
-  "$@" & local pid=$!
+  # with SIGHUP restored: a test run under nohup would inherit it
+  # ignored, and the tools rightly leave an ignored signal ignored
+  perl -e '$SIG{HUP} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!"' "$@" & local pid=$!
   for _ in $(seq 1 4000); do
     compgen -G "$out.tmp*" >/dev/null && break
     sleep 0.002
