@@ -1,6 +1,6 @@
 /* fxjson.c - libFuzzer target: fx-import's reader, the fxpipe-fx-json
  * document and the safetensors file beside it, imported into a torch
- * dialect module that must verify, then printed.
+ * dialect module, verified (fx-import refuses one that does not), then printed.
  *
  * The input is the JSON text, a NUL byte, and the safetensors bytes (no
  * NUL: the JSON alone, no weights file).  fx-import is compiled in whole
@@ -92,11 +92,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!setjmp(failed)) {
 		module = import_graph(&im);
 		importing = 0;
-		if (verify(module) != 0) {
-			fprintf(stderr, "fuzz-fxjson: the imported module does not verify\n");
-			abort();
-		}
-		print_module(null, module, &(PrintOpts){0});
+		/* fx-import refuses a module that does not verify: the
+		 * verifier is its check of the nodes' arguments against the
+		 * ops' schemas (a None for a bool, a Device for a tensor) */
+		if (verify(module) == 0)
+			print_module(null, module, &(PrintOpts){0});
 	}
 	importing = 0;
 	weights_close(&im);

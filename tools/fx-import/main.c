@@ -334,8 +334,8 @@ main(int argc, char **argv)
 	module = import_graph(&im);
 	diag_fallback_file = im.file;
 	if (o.verify && verify(module) != 0)
-		tool_fail("%s: error: the imported module does not verify "
-		    "(a bug in fx-import; --no-verify prints it anyway)", im.file);
+		tool_fail("%s: error: the graph's nodes do not fit their ops' "
+		    "schemas (the errors above; --no-verify prints the module anyway)", im.file);
 	out = tool_open_out(o.output);
 	po.debuginfo = o.debuginfo;
 	print_module(out, module, &po);
