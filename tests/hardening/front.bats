@@ -227,3 +227,17 @@ PYEOF
 		[ -z "$(ls -A "$BATS_TEST_TMPDIR/out")" ]
 	done
 }
+
+@test "a node whose argument does not fit its op's schema (None for an int) is refused as bad input" {
+	cp "$ROOT/tests/fx-import/inputs/linear-aten.safetensors" "$BATS_TEST_TMPDIR/"
+	"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nodes"][1]["args"][1] = {"type": "none"}
+json.dump(d, open(sys.argv[2], "w"))' "$ROOT/tests/fx-import/inputs/linear-aten.json" "$BATS_TEST_TMPDIR/bad.json"
+	run --separate-stderr fx-import "$BATS_TEST_TMPDIR/bad.json"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"error: 'torch.aten.unsqueeze' op operand #1 must be 'int', but got '!torch.none'"* ]]
+	[[ "$stderr" == *"bad.json: error: the graph's nodes do not fit their ops' schemas"* ]]
+}
