@@ -183,3 +183,21 @@ def relu_clamp_keep_negative_zero():
     return (lambda x: (torch.rsqrt(torch.relu(x)), torch.rsqrt(torch.clamp(x, min=0.0)),
                        torch.rsqrt(F.relu6(x)), torch.rsqrt(F.hardtanh(x)),
                        torch.clamp(x, max=-0.0))), [z]
+
+
+@case
+def index_put_shares_the_dims_taken_whole():
+    # index_put's fold looped over the update's slice dims as well as the
+    # output's: O(|out| |updates|), 1.9e11 steps for a [34,102,51] bool
+    # x[idx16x13] = True (fuzz-diff: a kernel that ran for hours).  The
+    # dims taken whole are now the output's own loops
+    def f(x, i, y, a, b, z, j):
+        return (torch.index_put(x, (i,), torch.ones((), dtype=torch.bool)),
+                # non-adjacent indices: the batch dims go first
+                torch.ops.aten.index_put(y, [a, None, b], torch.arange(50.).reshape(5, 10)),
+                torch.index_put(y, (a, b), torch.ones(5, 7), accumulate=True),
+                # only the second dim indexed
+                torch.ops.aten.index_put(z, [None, j], torch.tensor(-1.0)))
+    return f, [torch.rand(34, 102, 51) > 0.5, torch.randint(-34, 34, (16, 13)),
+               torch.randn(6, 10, 7), torch.tensor([0, 5, 1, 0, -1]),
+               torch.tensor([6, 0, 2, 6, 3]), torch.randn(3, 8, 2), torch.tensor([7, 0, -3])]

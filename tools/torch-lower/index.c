@@ -367,9 +367,9 @@ put_targets(L *l, Gen *g, const void *env, Value **tgt)
 	const Adv *a = e->a;
 	int i, n = 0;
 
+	/* a dim taken whole is the output's own: its loop is shared */
 	for (i = 0; i < a->r; i++)
-		tgt[i] = a->ix[i] ? wrap_index(l, g->arg[n++], e->sdims[i]) :
-			lindex(l, e->r + a->rdim[i]);
+		tgt[i] = a->ix[i] ? wrap_index(l, g->arg[n++], e->sdims[i]) : lindex(l, i);
 }
 
 int
@@ -398,11 +398,16 @@ lower_index_put(L *l, Op *op, const void *arg)
 	for (i = 0; i < a.r; i++)
 		if (!a.ix[i])
 			V[a.rdim[i]] = st->dims[i];
-	int nl = r + nv;
+	/* the loops: the output's dims (parallel), then the indices'
+	 * broadcast dims (the updates folded in).  A dim of self taken whole
+	 * (x[idx, :, :] = v) is not looped over twice: the update's slice
+	 * position there is the output's own index, which keeps the fold
+	 * O(|out| |indices|), not O(|out| |updates|) */
+	int nl = r + a.nb;
 	for (i = 0; i < a.r; i++)
 		if (a.ix[i]) {
 			ins[n] = get(l, a.ix[i]);
-			maps[n++] = bmap(l, nl, ttype(l, a.ix[i]), &a, r + a.bpos);
+			maps[n++] = bmap(l, nl, ttype(l, a.ix[i]), &a, r);
 		}
 	/* values broadcast into V, right aligned.  Where they broadcast, no
 	 * operand would give an update loop its extent (the op would not
@@ -420,15 +425,24 @@ lower_index_put(L *l, Op *op, const void *arg)
 			if (!(v = gather_map(l, v, vb, map_bcast(l, nv, v->type, vb))))
 				return -1;
 		}
-		for (k = 0; k < nv; k++)
-			ex[k] = d_(l, r + k);
+		for (k = 0; k < nv; k++) {
+			ex[k] = NULL;
+			if (k >= a.bpos && k < a.bpos + a.nb)
+				ex[k] = d_(l, r + k - a.bpos);
+			else
+				for (i = 0; i < a.r; i++)
+					if (!a.ix[i] && a.rdim[i] == k)
+						ex[k] = d_(l, i);
+			if (!ex[k])
+				die("torch-lower: index_put: update dim %d is neither an index's nor self's", k);
+		}
 		ins[n] = v;
 		maps[n] = map_of(l, nl, nv, ex);
 	}
 	e.a = &a;
 	e.r = r;
 	e.sdims = st->dims;
-	set(l, RES(op, 0), scatter_fold(l, self, st->elem, nv, V, n + 1, ins, maps, n,
+	set(l, RES(op, 0), scatter_fold(l, self, st->elem, a.nb, a.B, n + 1, ins, maps, n,
 		vt->elem, sc_i(OPND(op, 3)) ? "add" : "set", NULL, put_targets, &e));
 	return 0;
 }
