@@ -5,8 +5,9 @@
  * parallel form on tensors, so they are written as a reduction: for every
  * output position p, fold over every update position q, taking the update
  * where q's target equals p (the last one wins; or they add up).  That is
- * O(|out| |updates|), pure linalg, and right for the small index tensors
- * models carry.
+ * O(|out| |updates|) (index_put: O(|out| |indices|), the dims it takes
+ * whole being the output's own loops), pure linalg, and right for the
+ * small index tensors models carry.
  */
 #include <string.h>
 
