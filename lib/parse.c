@@ -628,6 +628,17 @@ static int alias_nest(Parser *p, const char *key, int at, int *max, int limit)
 	return 0;
 }
 
+/* One level deeper into a type; an error past MAXTYPENEST.  The caller
+ * steps back out with p->tdepth--. */
+static int type_enter(Parser *p)
+{
+	if (p->tdepth >= MAXTYPENEST)
+		return p_error(p, "type nested too deeply"), -1;
+	if (++p->tdepth > p->tmax)
+		p->tmax = p->tdepth;
+	return 0;
+}
+
 /* A type inside a torch container: `int`, `vtensor<...>` or `!torch.int`. */
 static Type *torch_inner(Parser *p)
 {
@@ -640,12 +651,8 @@ static Type *torch_inner(Parser *p)
 		p_error(p, "expected torch type");
 		return NULL;
 	}
-	if (p->tdepth >= MAXTYPENEST) {
-		p_error(p, "type nested too deeply");
+	if (type_enter(p))
 		return NULL;
-	}
-	if (++p->tdepth > p->tmax)
-		p->tmax = p->tdepth;
 	p_skip(p);
 	ty = torch_type_body(p, t.s, t.n);
 	p->tdepth--;
@@ -833,12 +840,8 @@ Type *p_type(Parser *p)
 
 	if (p->err)
 		return NULL;
-	if (p->tdepth >= MAXTYPENEST) {
-		p_error(p, "type nested too deeply");
+	if (type_enter(p))
 		return NULL;
-	}
-	if (++p->tdepth > p->tmax)
-		p->tmax = p->tdepth;
 	t = type_at(p);
 	p->tdepth--;
 	return t;

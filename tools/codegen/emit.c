@@ -2001,6 +2001,18 @@ static void llvm_options(void)
 	done = 1;
 }
 
+/* LLVM's options and the X86 target set up; the default triple, for
+ * LLVMDisposeMessage. */
+static char *x86_init(void)
+{
+	llvm_options();
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	return LLVMGetDefaultTargetTriple();
+}
+
 /* The child of cpu_check: creates a target machine for cpu and features,
  * compiles an empty function, and exits 0; LLVM's warnings go to fd 2
  * (a pipe to the parent), and an abort is the parent's to read. */
@@ -2061,12 +2073,7 @@ int cpu_check(const char *cpu, const char *features)
 				(int)len, f), -1;
 		f += len + (f[len] == ',');
 	}
-	llvm_options();
-	LLVMInitializeX86TargetInfo();
-	LLVMInitializeX86Target();
-	LLVMInitializeX86TargetMC();
-	LLVMInitializeX86AsmPrinter();
-	triple = LLVMGetDefaultTargetTriple();
+	triple = x86_init();
 	fflush(stderr);
 	if (pipe(fds) != 0 || (pid = fork()) < 0) {
 		LLVMDisposeMessage(triple);
@@ -2130,12 +2137,7 @@ int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const cha
 	*objs = NULL;
 	*nobj = 0;
 	memset(&e, 0, sizeof e);
-	llvm_options();
-	LLVMInitializeX86TargetInfo();
-	LLVMInitializeX86Target();
-	LLVMInitializeX86TargetMC();
-	LLVMInitializeX86AsmPrinter();
-	triple = LLVMGetDefaultTargetTriple();
+	triple = x86_init();
 	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
 		tool_err("%s", err);
 		return -1;
