@@ -128,6 +128,7 @@ fuzz-diff: all
 # fuzzer adds goes to build/fuzz/corpus/T/) with tests/fuzz/T.dict; crash
 # inputs go to $(FUZZ_OUT)/T/.  FUZZ_ARGS adds libFuzzer flags, e.g.
 # FUZZ_ARGS='-fork=1 -ignore_crashes=1' to go on past a known crash.
+# An input that runs longer than 10 s is reported as a hang (-timeout=10).
 # `make fuzz-smoke` runs each target for FUZZ_SMOKE seconds.
 # clang-16 where installed (scripts/setup.sh), else clang.
 FUZZ_CC != command -v clang-16 2>/dev/null || command -v clang 2>/dev/null || echo clang
@@ -174,7 +175,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 
 fuzz: $(FUZZ_BUILD)/fuzz-$(T)
 	@mkdir -p $(FUZZ_BUILD)/corpus/$(T) $(FUZZ_OUT)/$(T)
-	$(FUZZ_BUILD)/fuzz-$(T) -max_total_time=$(SECONDS) -close_fd_mask=3 \
+	$(FUZZ_BUILD)/fuzz-$(T) -max_total_time=$(SECONDS) -close_fd_mask=3 -timeout=10 \
 	  -artifact_prefix=$(FUZZ_OUT)/$(T)/ -print_final_stats=1 \
 	  $(if $(wildcard tests/fuzz/$(T).dict),-dict=tests/fuzz/$(T).dict) \
 	  $(FUZZ_ARGS) $(FUZZ_BUILD)/corpus/$(T) tests/fuzz/corpus/$(T)
