@@ -492,9 +492,16 @@ struct OpInfo {
 	VerifyFn verify;
 	FoldFn fold;
 	const TorchSig *sig;
+	int code;             /* this row's number: 0 .. opinfo_count() - 1 */
 };
 
 const OpInfo *opinfo_lookup(const char *name);
+/* Op codes: every declared op has a small integer, fixed for a build, so
+ * that a pass or tool can keep per-op data in an array indexed by
+ * info->code (filled once from a name-keyed table) instead of comparing
+ * names per op. */
+int opinfo_count(void);
+const OpInfo *opinfo_at(int code);
 int op_has(const Op *op, unsigned trait);
 /* Default SSA name for an op's result i (e.g. "cst", "c0", "int1"), or
  * NULL; written into buf. */

@@ -16,7 +16,7 @@
 
 static OpInfo table[] = {
 #define OP(name, no, nr, ng, tr, syn, ver, fold) \
-	{name, no, nr, ng, tr, asm_parse_##syn, asm_print_##syn, ver, fold, NULL},
+	{name, no, nr, ng, tr, asm_parse_##syn, asm_print_##syn, ver, fold, NULL, 0},
 #include "ops.def"
 #undef OP
 };
@@ -29,7 +29,7 @@ static const TorchSig sigs[] = {
 
 static OpInfo aten[] = {
 #define ATEN(name, no, nr, tr, args, rets) \
-	{name, no, nr, 0, tr, asm_parse_torch, asm_print_torch, NULL, NULL, NULL},
+	{name, no, nr, 0, tr, asm_parse_torch, asm_print_torch, NULL, NULL, NULL, 0},
 #include "torch_ops.def"
 #undef ATEN
 };
@@ -102,6 +102,8 @@ build_index(void)
 	for (indexcap = 1; indexcap < 2 * (NTABLE + NATEN); indexcap *= 2)
 		;
 	index_ = xcalloc(indexcap, sizeof *index_);
+	for (i = 0; i < NTABLE + NATEN; i++)
+		(i < NTABLE ? &table[i] : &aten[i - NTABLE])->code = (int)i;
 	for (i = 0; i < NATEN; i++) {
 		aten[i].sig = &sigs[i];
 		if ((aten[i].traits & TR_VALUESEM) && !is_random(aten[i].name))
@@ -117,6 +119,22 @@ build_index(void)
 	attach(verify_hooks, 0);
 	attach(fold_hooks, 1);
 	attach(torch_fold_hooks, 1);
+}
+
+int
+opinfo_count(void)
+{
+	return NTABLE + NATEN;
+}
+
+const OpInfo *
+opinfo_at(int code)
+{
+	if (!index_)
+		build_index();
+	if (code < 0 || code >= NTABLE + NATEN)
+		return NULL;
+	return code < NTABLE ? &table[code] : &aten[code - NTABLE];
 }
 
 const OpInfo *
