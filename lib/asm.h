@@ -32,17 +32,6 @@ typedef struct ArgDef {
 	Loc *loc;           /* NULL: location of the name */
 } ArgDef;
 
-/* Pointer-keyed hash map (interned strings, IR objects); values are
- * pointers.  pmap_slot with add creates the slot (NULL value). */
-typedef struct PMap {
-	const void **keys;
-	void **vals;
-	size_t cap, n;
-} PMap;
-void **pmap_slot(PMap *m, const void *k, int add);
-void *pmap_get(PMap *m, const void *k);
-void pmap_free(PMap *m);
-
 /* Attributes collected while parsing, added to the op by p_make(). */
 typedef struct AttrList {
 	int n, cap;

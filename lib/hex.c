@@ -5,8 +5,9 @@
  * text hundreds of MB long, so these are the hot loops of parsing and
  * printing: 16 bytes at a time with SSE2 where the compiler targets it
  * (every x86-64), decoding 32 at a time with AVX2 where the CPU has it,
- * a table per byte elsewhere.
+ * a table per digit elsewhere.
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -22,36 +23,22 @@
 
 static const char hexdig[] = "0123456789ABCDEF";
 
-/* Each byte's two uppercase digits, in memory order. */
-static char enc_tab[256][2];
-/* Each character's value, or -1. */
-static signed char dec_tab[256];
-
-static void init_tabs(void)
-{
-	int i;
-
-	if (enc_tab[0][0])
-		return;
-	for (i = 0; i < 256; i++) {
-		dec_tab[i] = -1;
-		enc_tab[i][0] = hexdig[i >> 4];
-		enc_tab[i][1] = hexdig[i & 15];
-	}
-	for (i = 0; i < 10; i++)
-		dec_tab['0' + i] = (signed char)i;
-	for (i = 0; i < 6; i++) {
-		dec_tab['a' + i] = (signed char)(10 + i);
-		dec_tab['A' + i] = (signed char)(10 + i);
-	}
-}
+/* Each character's value plus one, 0 for a non-digit: a constant table,
+ * so that threads decoding at once need no lazy set-up. */
+#define DIG(c, v) [c] = (v) + 1
+static const unsigned char dec_tab[256] = {
+	DIG('0', 0), DIG('1', 1), DIG('2', 2), DIG('3', 3), DIG('4', 4),
+	DIG('5', 5), DIG('6', 6), DIG('7', 7), DIG('8', 8), DIG('9', 9),
+	DIG('a', 10), DIG('b', 11), DIG('c', 12), DIG('d', 13), DIG('e', 14), DIG('f', 15),
+	DIG('A', 10), DIG('B', 11), DIG('C', 12), DIG('D', 13), DIG('E', 14), DIG('F', 15),
+};
+#undef DIG
 
 void hex_encode(char *out, const void *data, size_t n)
 {
 	const uint8_t *in = data;
 	size_t i = 0;
 
-	init_tabs();
 #if defined(__SSE2__)
 	{
 		const __m128i lo4 = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9),
@@ -72,8 +59,10 @@ void hex_encode(char *out, const void *data, size_t n)
 		}
 	}
 #endif
-	for (; i < n; i++)
-		memcpy(out + 2 * i, enc_tab[in[i]], 2);
+	for (; i < n; i++) {
+		out[2 * i] = hexdig[in[i] >> 4];
+		out[2 * i + 1] = hexdig[in[i] & 15];
+	}
 }
 
 #if defined(__SSE2__)
@@ -140,11 +129,20 @@ static size_t decode_avx2(uint8_t *out, const unsigned char *in, size_t n)
 	return _mm256_movemask_epi8(vbad) ? (size_t)-1 : i;
 }
 
-static int have_avx2 = -1;
+/* Set by hex_use_avx2(0); atomic, for a thread to switch it while others
+ * decode.  The CPU check itself is a load (libgcc fills its answers before
+ * main), so it is asked at every call rather than cached lazily. */
+static atomic_int avx2_off;
 
 void hex_use_avx2(int on)
 {
-	have_avx2 = on && __builtin_cpu_supports("avx2");
+	atomic_store_explicit(&avx2_off, !on, memory_order_relaxed);
+}
+
+static int use_avx2(void)
+{
+	return !atomic_load_explicit(&avx2_off, memory_order_relaxed)
+		&& __builtin_cpu_supports("avx2");
 }
 #else
 void hex_use_avx2(int on)
@@ -160,11 +158,8 @@ int hex_decode(void *dst, const char *s, size_t n)
 	size_t i = 0;
 	int bad = 0;
 
-	init_tabs();
 #if HEX_AVX2
-	if (have_avx2 < 0)
-		hex_use_avx2(1);
-	if (have_avx2 && n >= 32) {
+	if (n >= 32 && use_avx2()) {
 		if ((i = decode_avx2(out, in, n)) == (size_t)-1)
 			return -1;
 	}
@@ -185,7 +180,7 @@ int hex_decode(void *dst, const char *s, size_t n)
 	}
 #endif
 	for (; i < n; i++) {
-		int hi = dec_tab[in[2 * i]], lo = dec_tab[in[2 * i + 1]];
+		int hi = dec_tab[in[2 * i]] - 1, lo = dec_tab[in[2 * i + 1]] - 1;
 
 		bad |= hi | lo;
 		out[i] = (uint8_t)((unsigned)hi << 4 | (unsigned)lo);

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 typedef struct Ctx Ctx;
 typedef struct Type Type;
 typedef struct Attr Attr;
@@ -32,18 +34,7 @@ typedef struct Region Region;
 typedef struct OpInfo OpInfo;
 typedef struct Resource Resource;
 
-/* ---- memory (util.c) ------------------------------------------------- */
-
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-void *xcalloc(size_t n, size_t m);
-char *xstrdup(const char *s);
-size_t mulsz(size_t a, size_t b);        /* aborts on overflow */
-void *arena_alloc(Ctx *c, size_t n);      /* zeroed, 16-byte aligned */
-char *arena_strdup(Ctx *c, const char *s);
-char *arena_strndup(Ctx *c, const char *s, size_t n);
-const char *intern(Ctx *c, const char *s); /* equal strings, equal pointers */
-const char *internn(Ctx *c, const char *s, size_t n);
+/* ---- memory (and util.h: allocation, arena, interning, Buf, PMap) ---- */
 
 /* Big blocks straight from the kernel (bigmem.c): *len is rounded up to
  * 2 MB, the memory is zeroed and asks for huge pages; NULL on failure.
@@ -52,27 +43,12 @@ void *big_reserve(size_t *len);
 void *big_grow(void *p, size_t old, size_t *len);
 void big_release(void *p, size_t len);
 
-/* Growable buffer of bytes, for printers and readers. */
-typedef struct Buf {
-	char *p;
-	size_t n, cap;
-} Buf;
-void buf_put(Buf *b, const void *p, size_t n);
-void buf_puts(Buf *b, const char *s);
-void buf_putc(Buf *b, int ch);
-void buf_printf(Buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void buf_free(Buf *b);
-
 /* Hex blobs (hex.c): n bytes to 2n uppercase digits; 2n digits (either
  * case) to n bytes, -1 if one is not a digit. */
 void hex_encode(char *out, const void *data, size_t n);
 int hex_decode(void *out, const char *digits, size_t n);
 /* Lets hex_decode use AVX2 where the CPU has it (the default), or not. */
 void hex_use_avx2(int on);
-
-/* Internal bug: prints "fxpipe: internal error: ..." and aborts. */
-_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- context ---------------------------------------------------------- */
 

@@ -31,20 +31,6 @@ enum {
 
 /* ---- small containers ---- */
 
-/* Grows *v (of *cap elements of size sz) to hold n+1 elements. */
-static void *grow(void *v, int n, int *cap, size_t sz)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? *cap * 2 : 8;
-	return xrealloc(v, mulsz((size_t)*cap, sz));
-}
-
-#define PUSH(v, n, cap, x) do { \
-	(v) = grow((v), (n), &(cap), sizeof *(v)); \
-	(v)[(n)++] = (x); \
-} while (0)
-
 void attrlist_add(AttrList *l, const char *name, Attr *a)
 {
 	NamedAttr na;
@@ -62,64 +48,6 @@ Attr *attrlist_get(const AttrList *l, const char *name)
 		if (strcmp(l->v[i].name, name) == 0)
 			return l->v[i].val;
 	return NULL;
-}
-
-/* Pointer-keyed hash map (keys are interned strings or objects). */
-static size_t phash(const void *k)
-{
-	uintptr_t x = (uintptr_t)k;
-
-	x ^= x >> 17;
-	x *= 0x9E3779B97F4A7C15ull;
-	return (size_t)(x ^ (x >> 29));
-}
-
-
-static void pmap_grow(PMap *m)
-{
-	PMap old = *m;
-	size_t i;
-
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->keys = xcalloc(m->cap, sizeof *m->keys);
-	m->vals = xcalloc(m->cap, sizeof *m->vals);
-	m->n = 0;
-	for (i = 0; i < old.cap; i++)
-		if (old.keys[i])
-			*pmap_slot(m, old.keys[i], 1) = old.vals[i];
-	free(old.keys);
-	free(old.vals);
-}
-
-void **pmap_slot(PMap *m, const void *k, int add)
-{
-	size_t i;
-
-	if (add && (m->n + 1) * 2 > m->cap)
-		pmap_grow(m);
-	if (!m->cap)
-		return NULL;
-	for (i = phash(k) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	if (!add)
-		return NULL;
-	m->keys[i] = k;
-	m->n++;
-	return &m->vals[i];
-}
-
-void *pmap_get(PMap *m, const void *k)
-{
-	void **s = pmap_slot(m, k, 0);
-
-	return s ? *s : NULL;
-}
-
-void pmap_free(PMap *m)
-{
-	free(m->keys);
-	free(m->vals);
 }
 
 /* ---- the parser ---- */

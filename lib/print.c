@@ -40,19 +40,6 @@ struct Printer {
 	int nowned, cowned;
 };
 
-static void *grow(void *v, int n, int *cap, size_t sz)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? *cap * 2 : 8;
-	return xrealloc(v, mulsz((size_t)*cap, sz));
-}
-
-#define PUSH(v, n, cap, x) do { \
-	(v) = grow((v), (n), &(cap), sizeof *(v)); \
-	(v)[(n)++] = (x); \
-} while (0)
-
 const PrintOpts *pr_opts(Printer *pr) { return &pr->o; }
 void pr_puts(Printer *pr, const char *s) { buf_puts(pr->b, s); }
 

@@ -14,6 +14,24 @@
 
 const char *tool_name = "fxpipe";
 
+const char *
+tool_optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == 0) {
+		if (*i + 1 >= argc)
+			tool_fail("option '%s' needs a value", name);
+		return argv[++*i];
+	}
+	return NULL;
+}
+
 static char *outpath, *tmppath;
 static FILE *outfile;
 /* The temporary a signal handler removes: set while it exists. */

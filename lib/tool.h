@@ -15,6 +15,11 @@ extern const char *tool_name;   /* set by main, used in messages */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Option parsing: argv[*i] is "NAME=VALUE" or "NAME" followed by the
+ * value in argv[*i + 1] (then *i moves past it); returns the value, or NULL
+ * when argv[*i] is another option.  NAME with no value left exits 1. */
+const char *tool_optval(int argc, char **argv, int *i, const char *name);
+
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
 /* The same text, but a regular file is mapped rather than copied, and the

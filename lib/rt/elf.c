@@ -528,3 +528,18 @@ rt_elf_free(RtObject *o)
 	free(o->symaddr);
 	memset(o, 0, sizeof *o);
 }
+
+/* The whole load, for a packer to refuse an object the loader would. */
+int
+rt_object_check(const void *img, size_t n, const char *sym, char *err, size_t errn)
+{
+	RtObject o;
+	int rc = 0;
+
+	if (rt_elf_load(&o, img, n, err, errn))
+		return -1;
+	if (sym && !rt_elf_sym(&o, sym))
+		rc = 1;
+	rt_elf_free(&o);
+	return rc;
+}

@@ -105,4 +105,10 @@ int rt_cpu_count(void);     /* the CPUs this process may run on, 1..256 */
 /* Checks a "+a,+b,-c" list: 0 if all present, else -1 with a message. */
 int rt_cpu_check(const char *features, RtError *e);
 
+/* Loads and links an x86-64 ELF relocatable object as rt_load would, then
+ * drops it (for a packer to check a kernel object): -1 with a message if
+ * it does not load, 1 if it loads but sym (when not NULL) is no global
+ * function of it, else 0. */
+int rt_object_check(const void *img, size_t n, const char *sym, char *err, size_t errn);
+
 #endif

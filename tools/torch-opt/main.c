@@ -53,25 +53,6 @@ split_names(const char *v, const char **into, int *n, char **store)
 	into[*n] = NULL;
 }
 
-/* Matches "--name=value" or "--name value"; returns the value or NULL. */
-static const char *
-optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] == 0) {
-		if (*i + 1 >= argc)
-			tool_fail("option '%s' needs a value", name);
-		return argv[++*i];
-	}
-	return NULL;
-}
-
 static int
 flag(const char *a, const char *name)
 {
@@ -90,14 +71,14 @@ parse_args(int argc, char **argv, Opts *o)
 		if (flag(a, "-h") || flag(a, "--help")) {
 			fputs(usage, stdout);
 			exit(0);
-		} else if ((v = optval(argc, argv, &i, "-p"))
-		    || (v = optval(argc, argv, &i, "--pass-pipeline")))
+		} else if ((v = tool_optval(argc, argv, &i, "-p"))
+		    || (v = tool_optval(argc, argv, &i, "--pass-pipeline")))
 			o->pipeline = v;
-		else if ((v = optval(argc, argv, &i, "-o")))
+		else if ((v = tool_optval(argc, argv, &i, "-o")))
 			o->output = v;
-		else if ((v = optval(argc, argv, &i, "--print-ir-before")))
+		else if ((v = tool_optval(argc, argv, &i, "--print-ir-before")))
 			split_names(v, o->before, &o->nbefore, &o->names[0]);
-		else if ((v = optval(argc, argv, &i, "--print-ir-after")))
+		else if ((v = tool_optval(argc, argv, &i, "--print-ir-after")))
 			split_names(v, o->after, &o->nafter, &o->names[1]);
 		else if (flag(a, "--print-ir-after-all"))
 			o->pl.print_after_all = 1;

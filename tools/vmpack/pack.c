@@ -12,12 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
 #include "pack.h"
 #include "rt/rt.h"
-#include "rt/rt_impl.h"
 #include "rt/vmfb.h"
 #include "tool.h"
+#include "util.h"
 
 typedef struct Piece {
 	const void *p;
@@ -183,12 +182,10 @@ static int
 check_object(Op *op, const void *p, size_t n)
 {
 #if defined(__x86_64__)
-	RtObject o;
 	char msg[400];
 
-	if (rt_elf_load(&o, p, n, msg, sizeof msg))
+	if (rt_object_check(p, n, NULL, msg, sizeof msg))
 		return fail(op, "kernel object: %s", msg);
-	rt_elf_free(&o);
 #endif
 	return 0;
 }
@@ -263,15 +260,11 @@ add_kernel(Pack *pk, Op *op)
 	if (pk->tgt == TARGET_CPU) {
 		/* Link once more to look the symbol up: cheap, and exact. */
 		Piece *o = &pk->objs[sym_index(pk, ex)];
-		RtObject obj;
 		char msg[400];
-		if (rt_elf_load(&obj, o->p, o->n, msg, sizeof msg) == 0) {
-			void *fn = rt_elf_sym(&obj, sym);
-			rt_elf_free(&obj);
-			if (!fn) {
-				op_error(op, "the object of '@%s' has no global function '%s'", op_sym_name(ex), sym);
-				return -1;
-			}
+		/* one that does not load was reported by check_object */
+		if (rt_object_check(o->p, o->n, sym, msg, sizeof msg) == 1) {
+			op_error(op, "the object of '@%s' has no global function '%s'", op_sym_name(ex), sym);
+			return -1;
 		}
 	}
 #endif
