@@ -500,7 +500,8 @@ extern const char *diag_fallback_file;   /* for ops with unknown location */
 /* ---- text form (parse.c, print.c) -------------------------------------- */
 
 /* Parses a whole file; returns the top-level builtin.module (wrapping the
- * file's ops when it has no single module), or NULL after errors. */
+ * file's ops when it has no single module), or NULL after errors.  A text
+ * from text_read_stream is parsed with its blobs (text_blobs). */
 Op *parse_module(Ctx *c, const char *file, const char *text, size_t len);
 /* A resource blob taken out of text read from a pipe (textin.c): the
  * text has an empty string "" at offset at instead of its hex string,
@@ -511,14 +512,17 @@ typedef struct TextBlob {
 	size_t size;
 	uint32_t align;
 } TextBlob;
-/* Tells parse_module that text has these blobs (sorted by at), which
- * outlive every context parsed from it; NULL forgets them. */
-void parse_text_blobs(const char *text, const TextBlob *b, int n);
-/* Reads all of fd, a pipe, taking the resource blobs out as they arrive
- * and telling parse_module (parse_text_blobs); the text is malloc'd and
- * NUL-terminated.  text_release frees the blobs. */
+/* parse_module for a text with n blobs taken out (sorted by at), which
+ * outlive every context parsed from it. */
+Op *parse_module_blobs(Ctx *c, const char *file, const char *text, size_t len,
+	const TextBlob *b, int n);
+/* Reads all of fd, a pipe, taking the resource blobs out as they arrive;
+ * the text is malloc'd and NUL-terminated.  text_release frees the blobs. */
 char *text_read_stream(int fd, const char *path, size_t *len);
 void text_release(void);
+/* The blobs taken out of text, if text_read_stream returned it last and
+ * they are not released: their number, the array in *b; else 0. */
+int text_blobs(const char *text, const TextBlob **b);
 /* Says that the blob at data (from text_read_stream; anything else is
  * ignored) is needed no more: the pages that only it and other such blobs
  * used go back to the system, for the next process of a pipeline to take

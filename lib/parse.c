@@ -10,6 +10,10 @@
  * (#loc3) and dense_resource keys may be used before they are defined, so
  * both are patched at the end of the file.
  *
+ * A text read from a pipe comes with its resource blobs decoded already
+ * (textin.c): parse_module_blobs takes them as arguments; parse_module
+ * asks textin.c for those of the text it read, if this is that text.
+ *
  * Errors: the first one is reported as FILE:LINE:COL and everything after
  * it is skipped, so no half-built IR escapes.
  */
@@ -114,7 +118,9 @@ struct Parser {
 	ResRef *resrefs;
 	int nresrefs, cresrefs;
 	PMap resources;       /* interned key -> Resource */
-	LexHole *blobs;       /* the text's blobs taken out (parse_text_blobs) */
+	const TextBlob *taken;  /* the blobs taken out of the text (textin.c), */
+	int ntaken;             /* sorted by offset */
+	LexHole *blobs;       /* where they were, for the lexer's columns */
 	int depth;            /* nesting, against stack exhaustion */
 	int tdepth;           /* type nesting, likewise */
 	int tmax, amax;       /* the deepest type / attribute level reached,
@@ -2557,36 +2563,24 @@ static int parse_alias_def(Parser *p)
 	return 0;
 }
 
-/* The text whose blobs were taken out while it was read, and those. */
-static const char *btext;
-static const TextBlob *blobs;
-static int nblobs;
-
-void parse_text_blobs(const char *text, const TextBlob *b, int n)
-{
-	btext = text;
-	blobs = b;
-	nblobs = n;
-}
-
 /* The blob whose placeholder is the string token t, or NULL. */
 static const TextBlob *taken_blob(Parser *p, const Tok *t)
 {
 	size_t at;
-	int lo = 0, hi = nblobs;
+	int lo = 0, hi = p->ntaken;
 
-	if (!p->blobs || t->s < p->lx.text || t->s >= p->lx.end)
+	if (!p->ntaken || t->s < p->lx.text || t->s >= p->lx.end)
 		return NULL;
 	at = (size_t)(t->s - p->lx.text);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (blobs[mid].at < at)
+		if (p->taken[mid].at < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < nblobs && blobs[lo].at == at ? &blobs[lo] : NULL;
+	return lo < p->ntaken && p->taken[lo].at == at ? &p->taken[lo] : NULL;
 }
 
 /* Decodes "0x<align LE><data>" into a new resource. */
@@ -2839,7 +2833,8 @@ static Op *parse_top(Parser *p)
 	return wrap_module(p, top);
 }
 
-Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
+Op *parse_module_blobs(Ctx *c, const char *file, const char *text, size_t len,
+	const TextBlob *taken, int ntaken)
 {
 	Parser p;
 	Op *m;
@@ -2848,16 +2843,18 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	p.c = c;
 	p.file = intern(c, file);
 	lex_init(&p.lx, text, len);
-	if (btext && text == btext && nblobs) {
+	if (ntaken > 0) {
 		int i;
 
-		p.blobs = xmalloc(mulsz((size_t)nblobs, sizeof *p.blobs));
-		for (i = 0; i < nblobs; i++) {
-			p.blobs[i].at = blobs[i].at;
-			p.blobs[i].extra = blobs[i].extra;
+		p.taken = taken;
+		p.ntaken = ntaken;
+		p.blobs = xmalloc(mulsz((size_t)ntaken, sizeof *p.blobs));
+		for (i = 0; i < ntaken; i++) {
+			p.blobs[i].at = taken[i].at;
+			p.blobs[i].extra = taken[i].extra;
 		}
 		p.lx.holes = p.blobs;
-		p.lx.nholes = nblobs;
+		p.lx.nholes = ntaken;
 	}
 	p.tok = lex_next(&p.lx);
 	if (p.tok.kind == T_ERROR)
@@ -2877,4 +2874,12 @@ Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
 	free(p.resrefs);
 	free(p.blobs);
 	return p.err ? NULL : m;
+}
+
+Op *parse_module(Ctx *c, const char *file, const char *text, size_t len)
+{
+	const TextBlob *taken;
+	int n = text_blobs(text, &taken);
+
+	return parse_module_blobs(c, file, text, len, taken, n);
 }

@@ -14,7 +14,7 @@
  * what a pipeline of these tools spends most of its time on.  So each
  * string value of a dialect_resources group is decoded while it is read,
  * into one growing region, and the text keeps an empty string "" in its
- * place; parse_module takes the data from there (parse_text_blobs) and
+ * place; parse_module takes the data from there (text_blobs) and
  * counts the bytes the placeholder lost in the columns of what follows it
  * on its line.  A string that is not a valid blob (an odd number of
  * digits, a stray character, a newline before its end) is put back as
@@ -590,8 +590,10 @@ feed(Reader *r, const char *p, size_t n)
 	}
 }
 
-/* The blob regions of the last read, for text_release, and its blobs by
- * address with a mark for those done (text_blob_done). */
+/* The text of the last read and its blobs by offset (text_blobs), its
+ * blob regions for text_release, and its blobs by address with a mark for
+ * those done (text_blob_done). */
+static const char *htext;
 static BlobRegion *held;
 static TextBlob *tblobs, *hblobs;
 static char *hdone;
@@ -684,6 +686,16 @@ text_blobs_only(const void **keep, int n)
 			text_blob_done(hblobs[i].data);
 }
 
+int
+text_blobs(const char *text, const TextBlob **b)
+{
+	*b = NULL;
+	if (!text || text != htext)
+		return 0;
+	*b = tblobs;
+	return nhblobs;
+}
+
 char *
 text_read_stream(int fd, const char *path, size_t *len)
 {
@@ -732,8 +744,8 @@ text_read_stream(int fd, const char *path, size_t *len)
 	*len = r.text.n - 1;
 	text_release();
 	held = r.regions;
+	htext = r.text.p;
 	tblobs = r.blobs;
-	parse_text_blobs(r.text.p, r.blobs, r.nblobs);
 	nhblobs = r.nblobs;
 	hblobs = xmalloc(mulsz((size_t)nhblobs + 1, sizeof *hblobs));
 	if (nhblobs) {
@@ -750,7 +762,7 @@ text_release(void)
 {
 	BlobRegion *g, *next;
 
-	parse_text_blobs(NULL, NULL, 0);
+	htext = NULL;
 	for (g = held; g; g = next) {
 		next = g->next;
 		if (g->big)

@@ -295,6 +295,7 @@ tool_open_out(const char *path)
 {
 	int fd;
 	struct stat st;
+	sigset_t old;
 
 	if (!path || !strcmp(path, "-")) {
 		pipe_grow(1);
@@ -311,6 +312,9 @@ tool_open_out(const char *path)
 	outpath = xstrdup(path);
 	tmppath = xmalloc(strlen(path) + 16);
 	sprintf(tmppath, "%s.tmpXXXXXX", path);
+	/* a signal between mkstemp and watch_tmp would leave the temporary
+	 * behind: it waits until the handler knows the path */
+	block_signals(&old);
 	fd = mkstemp(tmppath);
 	if (fd >= 0) {
 		mode_t um = umask(0);
@@ -319,6 +323,7 @@ tool_open_out(const char *path)
 	}
 	if (fd >= 0)
 		watch_tmp(tmppath);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0 || !(outfile = fdopen(fd, "wb")))
 		tool_fail("cannot write '%s': %s", path, strerror(errno));
 	return outfile;
