@@ -1,11 +1,11 @@
 /*
  * asm.h - helpers for the custom assembly forms of ops.
  *
- * parse.c and print.c own the Parser and Printer; the asm_*.c files use
- * only the functions below to read and write each op's custom form.  A
- * custom parser is called after the op name (the `%r = ` part is already
- * read, so it knows how many results to make) and returns the op built with
- * p_make(), or NULL after p_error().  A custom printer is called after the
+ * The parser (parse*.c, sharing parse.h) and print.c own the Parser and
+ * Printer; the asm_*.c files use only the functions below to read and
+ * write each op's custom form.  A custom parser is called after the op
+ * name (the `%r = ` part is already read, so it knows how many results to
+ * make) and returns the op built with p_make(), or NULL after p_error().  A custom printer is called after the
  * op name has been printed and prints the rest of the line.
  *
  * Every parse helper returns 0 on success and -1 after reporting the first
