@@ -1,7 +1,9 @@
 /* test_ir.c - unit tests of the IR library's core: uniqued types, use
- * lists, attributes, float bits, the op table.  Prints one line per failed
- * check and exits 1 if any failed. */
+ * lists, attributes, float bits, the op table, util.h's containers, a
+ * pipe's blobs given to the parser.  Prints one line per failed check and
+ * exits 1 if any failed. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -151,6 +153,52 @@ hex(void)
 	CHECK(!memcmp(ref, want, sizeof want));
 }
 
+/* PMap through several growths, and PUSH. */
+static void
+containers(void)
+{
+	static int keys[1000];
+	PMap m = {0};
+	int *v = NULL, n = 0, cap = 0, i;
+
+	CHECK(pmap_get(&m, &keys[0]) == NULL && pmap_slot(&m, &keys[0], 0) == NULL);
+	for (i = 0; i < 1000; i++)
+		*pmap_slot(&m, &keys[i], 1) = &keys[999 - i];
+	for (i = 0; i < 1000; i++)
+		CHECK(pmap_get(&m, &keys[i]) == &keys[999 - i]);
+	CHECK(m.n == 1000 && pmap_get(&m, &n) == NULL);
+	pmap_free(&m);
+	for (i = 0; i < 100; i++)
+		PUSH(v, n, cap, i * i);
+	CHECK(n == 100 && cap >= 100 && v[99] == 99 * 99 && v[7] == 49);
+	free(v);
+}
+
+/* A blob taken out of the text (textin.c's way) given to the parser as
+ * an argument: the resource borrows its data. */
+static void
+taken_blobs(void)
+{
+	static const char text[] =
+		"module {\n}\n{-#\n  dialect_resources: {\n    builtin: {\n"
+		"      w: \"\"\n    }\n  }\n#-}\n";
+	static const uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	TextBlob b = {0};
+	Ctx *c = ctx_new();
+	Resource *r;
+
+	b.at = (size_t)(strstr(text, "\"\"") - text);
+	b.extra = 2 + 8 + 16;   /* "0x", the alignment and the data's digits */
+	b.data = data;
+	b.size = sizeof data;
+	b.align = 8;
+	diag_errors = 0;
+	CHECK(parse_module_blobs(c, "<blobs>", text, strlen(text), &b, 1) != NULL);
+	r = resource_get(c, "w");
+	CHECK(r && r->data == data && r->size == sizeof data);
+	ctx_free(c);
+}
+
 int
 main(void)
 {
@@ -162,6 +210,8 @@ main(void)
 	attrs(c);
 	uses(c);
 	ctx_free(c);
+	containers();
+	taken_blobs();
 	if (!failed)
 		puts("ok");
 	return failed;
