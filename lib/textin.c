@@ -590,14 +590,19 @@ feed(Reader *r, const char *p, size_t n)
 	}
 }
 
-/* The text of the last read and its blobs by offset (text_blobs), its
- * blob regions for text_release, and its blobs by address with a mark for
- * those done (text_blob_done). */
-static const char *htext;
-static BlobRegion *held;
-static TextBlob *tblobs, *hblobs;
-static char *hdone;
-static int nhblobs;
+/* What the last read leaves for its readers: the text and its blobs by
+ * offset (text_blobs, for the parser), the regions that hold their data
+ * (text_release), and the blobs by address with a mark for each one done
+ * (text_blob_done).  One per process: a tool reads one stream, and the
+ * printers that give blobs back know a blob by its address only. */
+typedef struct Held {
+	const char *text;
+	BlobRegion *regions;
+	TextBlob *byat, *bydata;
+	char *done;
+	int n;
+} Held;
+static Held held;
 
 static int
 by_data(const void *a, const void *b)
@@ -612,7 +617,7 @@ region_of(const void *data)
 {
 	BlobRegion *g;
 
-	for (g = held; g; g = g->next)
+	for (g = held.regions; g; g = g->next)
 		if ((const char *)data >= g->base && (const char *)data < g->base + g->cap)
 			return g;
 	return NULL;
@@ -624,16 +629,17 @@ count_pages(void)
 {
 	int i;
 
-	for (i = 0; i < nhblobs; i++) {
-		BlobRegion *g = region_of(hblobs[i].data);
+	for (i = 0; i < held.n; i++) {
+		const TextBlob *t = &held.bydata[i];
+		BlobRegion *g = region_of(t->data);
 		size_t a, b;
 
-		if (!g || !g->big || !hblobs[i].size)
+		if (!g || !g->big || !t->size)
 			continue;
 		if (!g->live)
 			g->live = xcalloc(g->cap / PAGE, sizeof *g->live);
-		a = (size_t)((const char *)hblobs[i].data - g->base) / PAGE;
-		b = ((size_t)((const char *)hblobs[i].data - g->base) + hblobs[i].size - 1) / PAGE;
+		a = (size_t)((const char *)t->data - g->base) / PAGE;
+		b = ((size_t)((const char *)t->data - g->base) + t->size - 1) / PAGE;
 		for (; a <= b; a++)
 			g->live[a]++;
 	}
@@ -642,25 +648,25 @@ count_pages(void)
 void
 text_blob_done(const void *data)
 {
-	int lo = 0, hi = nhblobs;
+	int lo = 0, hi = held.n;
 	BlobRegion *g;
 	size_t a, b;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if ((const void *)hblobs[mid].data < data)
+		if ((const void *)held.bydata[mid].data < data)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo >= nhblobs || hblobs[lo].data != data || hdone[lo] || !hblobs[lo].size)
+	if (lo >= held.n || held.bydata[lo].data != data || held.done[lo] || !held.bydata[lo].size)
 		return;
-	hdone[lo] = 1;
+	held.done[lo] = 1;
 	if (!(g = region_of(data)) || !g->live)
 		return;
 	a = (size_t)((const char *)data - g->base) / PAGE;
-	b = ((size_t)((const char *)data - g->base) + hblobs[lo].size - 1) / PAGE;
+	b = ((size_t)((const char *)data - g->base) + held.bydata[lo].size - 1) / PAGE;
 	for (; a <= b; a++)
 		if (--g->live[a] == 0)
 			madvise(g->base + a * PAGE, PAGE, MADV_DONTNEED);
@@ -681,19 +687,19 @@ text_blobs_only(const void **keep, int n)
 
 	if (n > 1)
 		qsort(keep, (size_t)n, sizeof *keep, by_ptr);
-	for (i = 0; i < nhblobs; i++)
-		if (!hdone[i] && !(n && bsearch(&hblobs[i].data, keep, (size_t)n, sizeof *keep, by_ptr)))
-			text_blob_done(hblobs[i].data);
+	for (i = 0; i < held.n; i++)
+		if (!held.done[i] && !(n && bsearch(&held.bydata[i].data, keep, (size_t)n, sizeof *keep, by_ptr)))
+			text_blob_done(held.bydata[i].data);
 }
 
 int
 text_blobs(const char *text, const TextBlob **b)
 {
 	*b = NULL;
-	if (!text || text != htext)
+	if (!text || text != held.text)
 		return 0;
-	*b = tblobs;
-	return nhblobs;
+	*b = held.byat;
+	return held.n;
 }
 
 char *
@@ -743,16 +749,16 @@ text_read_stream(int fd, const char *path, size_t *len)
 	buf_putc(&r.text, 0);
 	*len = r.text.n - 1;
 	text_release();
-	held = r.regions;
-	htext = r.text.p;
-	tblobs = r.blobs;
-	nhblobs = r.nblobs;
-	hblobs = xmalloc(mulsz((size_t)nhblobs + 1, sizeof *hblobs));
-	if (nhblobs) {
-		memcpy(hblobs, r.blobs, (size_t)nhblobs * sizeof *hblobs);
-		qsort(hblobs, (size_t)nhblobs, sizeof *hblobs, by_data);
+	held.regions = r.regions;
+	held.text = r.text.p;
+	held.byat = r.blobs;
+	held.n = r.nblobs;
+	held.bydata = xmalloc(mulsz((size_t)held.n + 1, sizeof *held.bydata));
+	if (held.n) {
+		memcpy(held.bydata, r.blobs, (size_t)held.n * sizeof *held.bydata);
+		qsort(held.bydata, (size_t)held.n, sizeof *held.bydata, by_data);
 	}
-	hdone = xcalloc((size_t)nhblobs + 1, 1);
+	held.done = xcalloc((size_t)held.n + 1, 1);
 	count_pages();
 	return r.text.p;
 }
@@ -762,8 +768,7 @@ text_release(void)
 {
 	BlobRegion *g, *next;
 
-	htext = NULL;
-	for (g = held; g; g = next) {
+	for (g = held.regions; g; g = next) {
 		next = g->next;
 		if (g->big)
 			big_release(g->base, g->cap);
@@ -772,11 +777,8 @@ text_release(void)
 		free(g->live);
 		free(g);
 	}
-	held = NULL;
-	free(tblobs);
-	free(hblobs);
-	free(hdone);
-	tblobs = hblobs = NULL;
-	hdone = NULL;
-	nhblobs = 0;
+	free(held.byat);
+	free(held.bydata);
+	free(held.done);
+	memset(&held, 0, sizeof held);
 }
