@@ -9,7 +9,6 @@
  */
 #include <stdatomic.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "ir.h"
 
