@@ -191,3 +191,60 @@ fuzz-smoke: fuzz-build
 # that a missing one (after a build of the other mode) relinks the tools.
 TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c))
 .SECONDARY: $(LIBOBJ) $(TOOLOBJ)
+
+# libfxrt.so: the runtime (lib/rt/, which needs nothing else of lib/) as a
+# shared library for programs outside fxpipe, and for the Python package
+# python/fxpipe.  Its objects are built again position independent in
+# $(BUILD)/pic; it exports fxrt.h's functions only (lib/rt/fxrt.map) under
+# the soname libfxrt.so.$(FXRT_ABI).  Under SANITIZE=1 it is built with
+# ASan and UBSan like the rest, so only a sanitized program (the C example)
+# can load it.  examples/run.c, a C program over fxrt.h, is built by make
+# check and tested by tests/rt/.
+FXRT_ABI = 0
+FXRT_VERSION = 0.1.0
+PYTHONDIR = $(PREFIX)/lib/fxpipe/python
+RTPIC := $(patsubst lib/%.c,$(BUILD)/pic/lib/%.o,$(wildcard lib/rt/*.c))
+FXRT_SO = $(BUILD)/libfxrt.so.$(FXRT_ABI)
+
+$(BUILD)/pic/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -Ilib -c $< -o $@
+
+$(FXRT_SO): $(RTPIC) lib/rt/fxrt.map
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libfxrt.so.$(FXRT_ABI) \
+	  -Wl,--version-script=lib/rt/fxrt.map -Wl,--no-undefined -o $@ $(RTPIC) \
+	  -lm -lpthread -ldl
+
+$(BUILD)/libfxrt.so: $(FXRT_SO)
+	ln -sf $(notdir $<) $@
+
+# The example links the build tree's library (rpath: runs without
+# LD_LIBRARY_PATH); tests/rt/install.bats builds it again against an
+# installed copy with pkg-config.
+$(BUILD)/examples/run: examples/run.c $(BUILD)/libfxrt.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Ilib/rt -o $@ $< -L$(BUILD) -lfxrt -Wl,-rpath,$(CURDIR)/$(BUILD)
+
+fxrt: $(BUILD)/libfxrt.so $(BUILD)/examples/run
+all: $(BUILD)/libfxrt.so
+check: $(BUILD)/examples/run
+install: install-fxrt
+
+# The Python package learns where its library and tools are from
+# _paths.py, written here with the installed locations (PREFIX, not
+# DESTDIR: where they will be used from).
+install-fxrt: all
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PYTHONDIR)/fxpipe
+	cp $(FXRT_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libfxrt.so.$(FXRT_ABI) $(DESTDIR)$(PREFIX)/lib/libfxrt.so
+	cp lib/rt/fxrt.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(FXRT_VERSION)|' \
+	  lib/rt/fxrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fxrt.pc
+	cp man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+	cp python/fxpipe/*.py $(DESTDIR)$(PYTHONDIR)/fxpipe/
+	printf 'LIB = %s\nBIN = %s\nPYLIB = %s\n' "'$(PREFIX)/lib/libfxrt.so.$(FXRT_ABI)'" \
+	  "'$(PREFIX)/bin'" "'$(PREFIX)/lib/fxpipe/fx-export'" > $(DESTDIR)$(PYTHONDIR)/fxpipe/_paths.py
+
+.PHONY: fxrt install-fxrt
+.SECONDARY: $(RTPIC)

@@ -118,10 +118,22 @@ rt_alloc(size_t n)
 }
 
 void
+rt_free(void *p)
+{
+	free(p);
+}
+
+void
 rt_tensor_free(RtTensor *t)
 {
 	free(t->data);
 	t->data = NULL;
+}
+
+int
+rt_abi_version(void)
+{
+	return FXRT_ABI_VERSION;
 }
 
 void
