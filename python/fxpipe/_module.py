@@ -1,0 +1,218 @@
+"""Module and Function: a loaded .vmfb and its functions over libfxrt."""
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+from . import _rt, _tensors
+
+_lib = None
+
+
+class Error(Exception):
+    """A failure the runtime reported; str() is its message."""
+
+
+def lib():
+    """libfxrt, loaded at the first use."""
+    global _lib
+    if _lib is None:
+        _lib, _ = _rt.open_library()
+        _tensors._rt_lib[0] = _lib
+    return _lib
+
+
+class TensorType:
+    """An argument's or result's type: shape (a tuple), dtype (the
+    runtime's name: "f32", "i1", "bf16"...)."""
+
+    def __init__(self, t):
+        self.shape = tuple(t.dims[:t.rank])
+        self.code = t.dtype
+        self.dtype = _tensors.RT_NAME[t.dtype]
+        self.nbytes = t.nbytes
+
+    def __repr__(self):
+        return "x".join([str(d) for d in self.shape] + [self.dtype])
+
+
+def _signature_array(f, n, get):
+    arr = (_rt.Tensor * max(n, 1))()
+    for i in range(n):
+        get(f, i, ctypes.byref(arr[i]))
+    return arr
+
+
+class Function:
+    """One function of a Module: call it with numpy arrays or torch
+    tensors, one per argument; it returns its result, or a tuple of them
+    when it has several (or none), as torch tensors if any argument was
+    one, else numpy arrays.  out=: arrays or tensors to write the results
+    into (C-contiguous, 64-byte aligned, of the results' types), returned.
+    A call runs with the GIL released; calls of one module are serialized.
+    """
+
+    def __init__(self, module, handle):
+        L = lib()
+        self.module, self._h = module, handle
+        self.name = L.rt_function_name(handle).decode()
+        nargs, nres = L.rt_function_nargs(handle), L.rt_function_nresults(handle)
+        self._in = _signature_array(handle, nargs, L.rt_function_arg)
+        self._out = _signature_array(handle, nres, L.rt_function_result)
+        self.inputs = [TensorType(self._in[i]) for i in range(nargs)]
+        self.results = [TensorType(self._out[i]) for i in range(nres)]
+        self._want = [(t.code, t.shape) for t in self.inputs]
+        self._owners = [_tensors.owner_class(t.nbytes) for t in self.results]
+        self._err = _rt.Error()
+        self._lock = threading.Lock()
+        self.copied_inputs = ()   # which inputs the last call copied (see _tensors)
+
+    def __repr__(self):
+        return "@%s(%s) -> (%s)" % (self.name, ", ".join(map(repr, self.inputs)),
+                                    ", ".join(map(repr, self.results)))
+
+    def __call__(self, *args, out=None):
+        as_torch = any(_tensors.is_torch(a) for a in args)
+        problem = _tensors.result_kind_problem([t.code for t in self.results], as_torch)
+        if problem:
+            raise TypeError("@%s: %s" % (self.name, problem))
+        ins = [(_tensors.torch_input if _tensors.is_torch(a) else _tensors.numpy_input)(i, _as_array(i, a))
+               for i, a in enumerate(args)]
+        with self._lock:
+            if self.module._h is None:
+                raise Error("@%s: its module was closed" % self.name)
+            tensors = self._in if [(c, s) for c, s, *_ in ins] == self._want else _fresh(ins)
+            for i, (_, _, ptr, _, _, _) in enumerate(ins):
+                tensors[i].data = ptr
+            keep = self._set_out(out, as_torch)
+            if lib().rt_invoke(self._h, tensors, len(ins), self._out, len(self.results),
+                               ctypes.byref(self._err)):
+                raise Error(self._err.msg.decode(errors="replace"))
+            self.copied_inputs = tuple(i for i, x in enumerate(ins) if x[5])
+            res = keep if out is not None else self._wrap(as_torch)
+        return res[0] if len(res) == 1 else tuple(res)
+
+    def _set_out(self, out, as_torch):
+        """The caller's result buffers, checked, or NULL for the runtime's."""
+        if out is None:
+            for t in self._out[:len(self.results)]:
+                t.data = None
+            return None
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) != len(self.results):
+            raise ValueError("@%s returns %d results, out= has %d" % (self.name, len(self.results), len(out)))
+        for i, (o, want) in enumerate(zip(out, self.results)):
+            conv = _tensors.torch_input if _tensors.is_torch(o) else _tensors.numpy_input
+            code, shape, ptr, nbytes, _, copied = conv(i, _as_array(i, o))
+            if isinstance(o, np.ndarray) and not o.flags.writeable:
+                raise ValueError("out %d: the array is read-only" % i)
+            if (code, shape) != (want.code, want.shape) or copied:
+                raise ValueError("out %d: must be a C-contiguous 64-byte aligned %r, got %s%s"
+                                 % (i, want, "x".join(map(str, shape + (_tensors.RT_NAME[code],))),
+                                    " needing a copy" if copied else ""))
+            self._out[i].data, self._out[i].nbytes = ptr, nbytes
+        return out
+
+    def _wrap(self, as_torch):
+        # Owners first, so that every allocation is freed if a wrap fails.
+        bufs = [o.from_address(t.data) for o, t in zip(self._owners, self._out)]
+        return [_tensors.wrap_result(b, r.shape, r.code, as_torch)
+                for b, r in zip(bufs, self.results)]
+
+
+def _as_array(i, a):
+    if isinstance(a, np.ndarray) or _tensors.is_torch(a):
+        return a
+    if np.isscalar(a):
+        raise TypeError("input %d: a %s; pass a numpy array or torch tensor (np.asarray(x, dtype))"
+                        % (i, type(a).__name__))
+    raise TypeError("input %d: a %s; pass numpy arrays or torch tensors" % (i, type(a).__name__))
+
+
+def _fresh(ins):
+    """RtTensors describing the inputs as given (not as the function
+    expects): the runtime then says what is wrong with them."""
+    arr = (_rt.Tensor * max(len(ins), 1))()
+    for t, (code, shape, ptr, nbytes, _, _) in zip(arr, ins):
+        if len(shape) > _rt.MAX_RANK:
+            raise ValueError("rank %d is above the runtime's %d" % (len(shape), _rt.MAX_RANK))
+        t.dtype, t.rank, t.nbytes = code, len(shape), nbytes
+        t.dims[:len(shape)] = shape
+    return arr
+
+
+class Module:
+    """A loaded .vmfb module.  Its functions: m.main, m["main"],
+    m.functions (a dict by name).  close() unloads it (also when it is
+    garbage); results already returned stay valid."""
+
+    def __init__(self, handle, source):
+        L = lib()
+        self._h, self.source = handle, source
+        self.target = L.rt_module_target(handle).decode()
+        self.features = L.rt_module_features(handle).decode()
+        self.threads = L.rt_module_threads(handle)
+        self.functions = {}
+        for i in range(L.rt_function_count(handle)):
+            f = Function(self, L.rt_function_at(handle, i))
+            self.functions[f.name] = f
+
+    def __getitem__(self, name):
+        try:
+            return self.functions[name.lstrip("@")]
+        except KeyError:
+            raise KeyError("%s has no function @%s (it has %s)" % (
+                self.source, name, ", ".join("@" + n for n in self.functions))) from None
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self.__dict__.get("functions", {}):
+            raise AttributeError(name)
+        return self.functions[name]
+
+    def __repr__(self):
+        return "<fxpipe.Module %s: %s>" % (self.source, ", ".join(map(repr, self.functions.values())))
+
+    def close(self):
+        # Holding every function's lock: no call is running or can start.
+        locks = [f._lock for f in self.functions.values()]
+        for k in locks:
+            k.acquire()
+        try:
+            if self._h is not None:
+                lib().rt_unload(self._h)
+                self._h = None
+        finally:
+            for k in locks:
+                k.release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_h", None) is not None and _lib is not None:
+            _lib.rt_unload(self._h)
+            self._h = None
+
+
+def load(source, threads=0):
+    """A Module from a .vmfb file's path or from its bytes (bytes,
+    bytearray, memoryview: copied by the runtime).  threads: worker
+    threads, 0 one per core, 1 runs on the calling thread."""
+    L = lib()
+    opts, err = _rt.Options(threads=int(threads), device=0), _rt.Error()
+    if threads < 0:
+        raise ValueError("threads must be 0 (one per core) or more, got %d" % threads)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        h = L.rt_load_memory(data, len(data), ctypes.byref(opts), ctypes.byref(err))
+        name = "<memory>"
+    else:
+        name = os.fspath(source)
+        h = L.rt_load_file(os.fsencode(name), ctypes.byref(opts), ctypes.byref(err))
+    if not h:
+        raise Error(err.msg.decode(errors="replace"))
+    return Module(h, name)
