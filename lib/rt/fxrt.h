@@ -37,6 +37,10 @@
 
 #define FXRT_ABI_VERSION 0
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RT_MAX_RANK 16
 
 typedef enum RtDtype {
@@ -118,5 +122,9 @@ int rt_cpu_check(const char *features, RtError *e);
 /* FXRT_ABI_VERSION of the library loaded (a caller built against another
  * header, or binding it at run time, checks this). */
 int rt_abi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -25,7 +25,9 @@ class CompileError(Exception):
     """A stage of the pipe failed: tool is its name, str() its message."""
 
     def __init__(self, tool, message):
-        super().__init__("%s: %s" % (tool, message) if tool else message)
+        # The tools' messages already name them ("codegen: error: ...").
+        named = not tool or message.startswith(tool + ":")
+        super().__init__(message if named else "%s: %s" % (tool, message))
         self.tool = tool
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _rt, _tensors
 
-_lib = None
+_lib = _invoke = None
 
 
 class Error(Exception):
@@ -16,10 +16,11 @@ class Error(Exception):
 
 def lib():
     """libfxrt, loaded at the first use."""
-    global _lib
+    global _lib, _invoke
     if _lib is None:
         _lib, _ = _rt.open_library()
         _tensors._rt_lib[0] = _lib
+        _invoke = _lib.rt_invoke
     return _lib
 
 
@@ -65,6 +66,10 @@ class Function:
         self._want = [(t.code, t.shape) for t in self.inputs]
         self._owners = [_tensors.owner_class(t.nbytes) for t in self.results]
         self._err = _rt.Error()
+        self._err_ref = ctypes.byref(self._err)
+        self._nres = nres
+        codes = [t.code for t in self.results]
+        self._kind_problem = {k: _tensors.result_kind_problem(codes, k) for k in (False, True)}
         self._lock = threading.Lock()
         self.copied_inputs = ()   # which inputs the last call copied (see _tensors)
 
@@ -73,27 +78,33 @@ class Function:
                                     ", ".join(map(repr, self.results)))
 
     def __call__(self, *args, out=None):
-        as_torch = any(_tensors.is_torch(a) for a in args)
-        problem = _tensors.result_kind_problem([t.code for t in self.results], as_torch)
+        ins, as_torch = _tensors.convert(args)
+        problem = self._kind_problem[as_torch]
         if problem:
             raise TypeError("@%s: %s" % (self.name, problem))
-        ins = [(_tensors.torch_input if _tensors.is_torch(a) else _tensors.numpy_input)(i, _as_array(i, a))
-               for i, a in enumerate(args)]
         with self._lock:
             if self.module._h is None:
                 raise Error("@%s: its module was closed" % self.name)
-            tensors = self._in if [(c, s) for c, s, *_ in ins] == self._want else _fresh(ins)
-            for i, (_, _, ptr, _, _, _) in enumerate(ins):
-                tensors[i].data = ptr
-            keep = self._set_out(out, as_torch)
-            if lib().rt_invoke(self._h, tensors, len(ins), self._out, len(self.results),
-                               ctypes.byref(self._err)):
+            tensors = self._in if self._as_expected(ins) else _fresh(ins)
+            for t, x in zip(tensors, ins):
+                t.data = x[2]
+            keep = self._set_out(out)
+            if _invoke(self._h, tensors, len(ins), self._out, self._nres, self._err_ref):
                 raise Error(self._err.msg.decode(errors="replace"))
             self.copied_inputs = tuple(i for i, x in enumerate(ins) if x[5])
             res = keep if out is not None else self._wrap(as_torch)
         return res[0] if len(res) == 1 else tuple(res)
 
-    def _set_out(self, out, as_torch):
+    def _as_expected(self, ins):
+        """Whether the inputs have the types the signature arrays hold."""
+        if len(ins) != len(self._want):
+            return False
+        for x, w in zip(ins, self._want):
+            if x[0] != w[0] or x[1] != w[1]:
+                return False
+        return True
+
+    def _set_out(self, out):
         """The caller's result buffers, checked, or NULL for the runtime's."""
         if out is None:
             for t in self._out[:len(self.results)]:
@@ -103,8 +114,7 @@ class Function:
         if len(out) != len(self.results):
             raise ValueError("@%s returns %d results, out= has %d" % (self.name, len(self.results), len(out)))
         for i, (o, want) in enumerate(zip(out, self.results)):
-            conv = _tensors.torch_input if _tensors.is_torch(o) else _tensors.numpy_input
-            code, shape, ptr, nbytes, _, copied = conv(i, _as_array(i, o))
+            (code, shape, ptr, nbytes, _, copied), = _tensors.convert([o])[0]
             if isinstance(o, np.ndarray) and not o.flags.writeable:
                 raise ValueError("out %d: the array is read-only" % i)
             if (code, shape) != (want.code, want.shape) or copied:
@@ -119,15 +129,6 @@ class Function:
         bufs = [o.from_address(t.data) for o, t in zip(self._owners, self._out)]
         return [_tensors.wrap_result(b, r.shape, r.code, as_torch)
                 for b, r in zip(bufs, self.results)]
-
-
-def _as_array(i, a):
-    if isinstance(a, np.ndarray) or _tensors.is_torch(a):
-        return a
-    if np.isscalar(a):
-        raise TypeError("input %d: a %s; pass a numpy array or torch tensor (np.asarray(x, dtype))"
-                        % (i, type(a).__name__))
-    raise TypeError("input %d: a %s; pass numpy arrays or torch tensors" % (i, type(a).__name__))
 
 
 def _fresh(ins):

@@ -48,6 +48,37 @@ def is_torch(x):
     return torch is not None and isinstance(x, torch.Tensor)
 
 
+NP_BY_DTYPE = {NP_DTYPE[code]: code for code in NP_DTYPE}
+_ndarray, _from_buffer, _addressof = np.ndarray, ctypes.c_char.from_buffer, ctypes.addressof
+
+
+def convert(args):
+    """([(code, shape, address, nbytes, keep, copied)], any torch tensor).
+
+    The common case, an aligned contiguous native numpy array, is handled
+    inline: this runs on every call."""
+    ins, as_torch = [], False
+    for i, a in enumerate(args):
+        if type(a) is _ndarray and a.flags.c_contiguous and a.flags.writeable and a.nbytes:
+            code = NP_BY_DTYPE.get(a.dtype)
+            if code is not None:
+                ptr = _addressof(_from_buffer(a))
+                if not ptr % 64:
+                    ins.append((code, a.shape, ptr, a.nbytes, a, False))
+                    continue
+        if is_torch(a):
+            as_torch = True
+            ins.append(torch_input(i, a))
+        elif isinstance(a, np.ndarray):
+            ins.append(numpy_input(i, a))
+        elif np.isscalar(a):
+            raise TypeError("input %d: a %s; pass a numpy array or torch tensor (np.asarray(x, dtype))"
+                            % (i, type(a).__name__))
+        else:
+            raise TypeError("input %d: a %s; pass numpy arrays or torch tensors" % (i, type(a).__name__))
+    return ins, as_torch
+
+
 def _aligned_empty(shape, dtype):
     """An uninitialized C-contiguous array whose data is 64-byte aligned."""
     n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
@@ -86,7 +117,7 @@ def numpy_input(i, a):
 def torch_input(i, t):
     """(code, shape, address, nbytes, keep, copied) for a torch tensor."""
     import torch
-    if t.device.type != "cpu":
+    if not t.is_cpu:
         raise TypeError("input %d: a tensor on %s; the runtime reads host memory (move it to the CPU)"
                         % (i, t.device))
     if t.layout != torch.strided:
@@ -94,14 +125,13 @@ def torch_input(i, t):
     code = torch_codes().get(t.dtype)
     if code is None:
         raise TypeError("input %d: torch dtype %s has no runtime element type" % (i, t.dtype))
-    t = t.detach()
     n = t.numel() * t.element_size()
     if n == 0:
         return code, tuple(t.shape), None, 0, t, False
     ptr = t.data_ptr()
     copied = not t.is_contiguous() or ptr % 64
     if copied:
-        t = _torch_aligned_copy(t)
+        t = _torch_aligned_copy(t.detach())
         ptr = t.data_ptr()
     return code, tuple(t.shape), ptr, n, t, copied
 
