@@ -20,10 +20,16 @@
 
 #include "fxrt.h"
 
+/* what: the subject of msg; NULL when msg names it (the runtime's load
+ * messages start with the module's name). */
 static void
 die(const char *what, const char *msg)
 {
-	fprintf(stderr, "run: %s: %s\n", what, msg);
+	fflush(stdout);
+	if (what)
+		fprintf(stderr, "run: %s: %s\n", what, msg);
+	else
+		fprintf(stderr, "run: %s\n", msg);
 	exit(1);
 }
 
@@ -228,7 +234,7 @@ main(int argc, char **argv)
 		die("libfxrt", "its ABI version differs from fxrt.h's");
 	m = mem ? load_memory(argv[i], &o, &e) : rt_load_file(argv[i], &o, &e);
 	if (!m)
-		die(argv[i], e.msg);
+		die(NULL, e.msg);
 	list(m);
 	f = i + 1 < argc ? rt_lookup(m, argv[i + 1]) : rt_lookup(m, "main");
 	if (!f && !(f = i + 1 < argc ? NULL : rt_function_at(m, 0)))
