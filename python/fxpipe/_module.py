@@ -1,6 +1,7 @@
 """Module and Function: a loaded .vmfb and its functions over libfxrt."""
 import ctypes
 import os
+import sys
 import threading
 
 import numpy as np
@@ -8,6 +9,7 @@ import numpy as np
 from . import _rt, _tensors
 
 _lib = _invoke = None
+_addressof, _from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
 
 
 class Error(Exception):
@@ -64,6 +66,11 @@ class Function:
         self.inputs = [TensorType(self._in[i]) for i in range(nargs)]
         self.results = [TensorType(self._out[i]) for i in range(nres)]
         self._want = [(t.code, t.shape) for t in self.inputs]
+        self._np_want = [(_tensors.NP_DTYPE.get(t.code), t.shape) for t in self.inputs]
+        self._torch_want = None     # made at the first call with tensors
+        # Views of the arrays' elements, made once: indexing makes a new one.
+        self._in_t = [self._in[i] for i in range(nargs)]
+        self._out_t = [self._out[i] for i in range(nres)]
         self._owners = [_tensors.owner_class(t.nbytes) for t in self.results]
         self._err = _rt.Error()
         self._err_ref = ctypes.byref(self._err)
@@ -78,6 +85,54 @@ class Function:
                                     ", ".join(map(repr, self.results)))
 
     def __call__(self, *args, out=None):
+        if out is None and args and len(args) == len(self._in_t):
+            with self._lock:
+                res = self._call_fast(args)
+            if res is not None:
+                return res[0] if len(res) == 1 else tuple(res)
+        return self._call(args, out)
+
+    def _call_fast(self, args):
+        """The common call, with fewer steps: aligned contiguous numpy
+        arrays, or contiguous CPU torch tensors, of exactly the signature's
+        types (the dtype objects themselves: `is`).  None if args are not
+        that, and _call then does the general work."""
+        as_torch = type(args[0]) is not np.ndarray
+        if as_torch:
+            torch = sys.modules.get("torch")
+            if torch is None or type(args[0]) is not torch.Tensor:
+                return None
+            if self._torch_want is None:
+                codes = _tensors.torch_codes()
+                by_code = {c: d for d, c in codes.items()}
+                self._torch_want = [(by_code.get(t.code), t.shape) for t in self.inputs]
+            for t, a, (dtype, shape) in zip(self._in_t, args, self._torch_want):
+                if type(a) is not torch.Tensor or a.dtype is not dtype or a.shape != shape \
+                        or not a.is_cpu or a.layout is not torch.strided or not a.is_contiguous():
+                    return None
+                ptr = a.data_ptr()
+                if ptr % 64 or not ptr:
+                    return None
+                t.data = ptr
+        else:
+            for t, a, (dtype, shape) in zip(self._in_t, args, self._np_want):
+                if type(a) is not np.ndarray or a.dtype is not dtype or a.shape != shape \
+                        or not a.flags.c_contiguous or not a.flags.writeable or not a.nbytes:
+                    return None
+                ptr = _addressof(_from_buffer(a))
+                if ptr % 64:
+                    return None
+                t.data = ptr
+        if self.module._h is None or self._kind_problem[as_torch]:
+            return None
+        for t in self._out_t:
+            t.data = None
+        if _invoke(self._h, self._in, len(args), self._out, self._nres, self._err_ref):
+            return None     # _call says why
+        self.copied_inputs = ()
+        return self._wrap(as_torch)
+
+    def _call(self, args, out):
         ins, as_torch = _tensors.convert(args)
         problem = self._kind_problem[as_torch]
         if problem:
@@ -85,13 +140,16 @@ class Function:
         with self._lock:
             if self.module._h is None:
                 raise Error("@%s: its module was closed" % self.name)
-            tensors = self._in if self._as_expected(ins) else _fresh(ins)
-            for t, x in zip(tensors, ins):
-                t.data = x[2]
+            if self._as_expected(ins):
+                tensors = self._in
+                for t, x in zip(self._in_t, ins):
+                    t.data = x[2]
+            else:
+                tensors = _fresh(ins)
             keep = self._set_out(out)
             if _invoke(self._h, tensors, len(ins), self._out, self._nres, self._err_ref):
                 raise Error(self._err.msg.decode(errors="replace"))
-            self.copied_inputs = tuple(i for i, x in enumerate(ins) if x[5])
+            self.copied_inputs = tuple([i for i, x in enumerate(ins) if x[5]])
             res = keep if out is not None else self._wrap(as_torch)
         return res[0] if len(res) == 1 else tuple(res)
 
@@ -107,7 +165,7 @@ class Function:
     def _set_out(self, out):
         """The caller's result buffers, checked, or NULL for the runtime's."""
         if out is None:
-            for t in self._out[:len(self.results)]:
+            for t in self._out_t:
                 t.data = None
             return None
         out = list(out) if isinstance(out, (list, tuple)) else [out]
@@ -121,12 +179,12 @@ class Function:
                 raise ValueError("out %d: must be a C-contiguous 64-byte aligned %r, got %s%s"
                                  % (i, want, "x".join(map(str, shape + (_tensors.RT_NAME[code],))),
                                     " needing a copy" if copied else ""))
-            self._out[i].data, self._out[i].nbytes = ptr, nbytes
+            self._out_t[i].data, self._out_t[i].nbytes = ptr, nbytes
         return out
 
     def _wrap(self, as_torch):
         # Owners first, so that every allocation is freed if a wrap fails.
-        bufs = [o.from_address(t.data) for o, t in zip(self._owners, self._out)]
+        bufs = [o.from_address(t.data) for o, t in zip(self._owners, self._out_t)]
         return [_tensors.wrap_result(b, r.shape, r.code, as_torch)
                 for b, r in zip(bufs, self.results)]
 
@@ -138,7 +196,7 @@ def _fresh(ins):
     for t, (code, shape, ptr, nbytes, _, _) in zip(arr, ins):
         if len(shape) > _rt.MAX_RANK:
             raise ValueError("rank %d is above the runtime's %d" % (len(shape), _rt.MAX_RANK))
-        t.dtype, t.rank, t.nbytes = code, len(shape), nbytes
+        t.dtype, t.rank, t.nbytes, t.data = code, len(shape), nbytes, ptr
         t.dims[:len(shape)] = shape
     return arr
 

@@ -27,6 +27,8 @@ result 1: 1x4xf32 = 1 2 3 -3'
 @test "libfxrt.so's soname is libfxrt.so.0 and it needs no symbol from elsewhere but libc's, libm's and libdl's" {
   readelf -d "$B/libfxrt.so.0" | grep -q 'SONAME.*\[libfxrt\.so\.0\]'
   [ "$(readlink "$B/libfxrt.so")" = libfxrt.so.0 ]
+  # ASan's libc interceptors come unversioned: the check means nothing there.
+  [ "${SANITIZE:-0}" != 1 ] || return 0
   run sh -c "nm -D --undefined-only '$B/libfxrt.so.0' | grep -v '@GLIBC_\|@GCC_\|^ *w \|__asan\|__ubsan\|__sanitizer\|__lsan'"
   [ -z "$output" ] || { echo "$output"; false; }
 }
