@@ -157,6 +157,32 @@ def threads(path):
 
 
 @check
+def concurrent(path):
+    """Python threads calling one function at once each get their own
+    results (the calls run with the GIL released)."""
+    import threading
+    m = fxpipe.load(path, threads=2)
+    rng = np.random.default_rng(1)
+    cases = [[fxpipe.empty(s) for s in ((4, 3), (3,), (4,))] for _ in range(8)]
+    for ins in cases:
+        for x in ins:
+            x[...] = rng.standard_normal(x.shape)
+    wrong = []
+
+    def work(ins):
+        want = linear_reference(*ins)[0]
+        for _ in range(300):
+            if not np.allclose(m.main(*ins)[0], want, rtol=RTOL, atol=1e-6):
+                wrong.append(1)
+    ts = [threading.Thread(target=work, args=(ins,)) for ins in cases]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not wrong, "%d wrong results" % len(wrong)
+
+
+@check
 def memory(path):
     data = open(path, "rb").read()
     ins = linear_inputs()
@@ -268,6 +294,14 @@ def compile_dtypes(path):
     compile_and_compare(Affine(), (torch.randn(1, 1, 5, dtype=torch.float64, generator=g),))
     f = compile_and_compare(Affine(), (torch.zeros(0, 4, dtype=torch.float64),))
     assert f(np.zeros((0, 4))).shape == (0, 4)
+    # Half types: exact (x * 2.5 + 1 of halves rounds the same in both).
+    x16 = torch.randn(3, 4, generator=g).half()
+    f = compile_and_compare(Affine(), (x16,), exact=True)
+    assert np.array_equal(f(x16.numpy()), Affine()(x16).numpy())
+    xb = torch.randn(3, 4, generator=g).bfloat16()
+    f = compile_and_compare(Affine(), (xb,), exact=True)
+    expect_error(TypeError, "result 0 is bf16, which numpy has no type for", f, np.ones((3, 4)))
+    expect_error(fxpipe.Error, "input 0: element type is f32, the function expects bf16", f, xb.float())
 
 
 @check

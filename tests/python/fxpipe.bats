@@ -41,6 +41,7 @@ check() {
 @test "fxpipe: aligned inputs and results are not copied, others are, out= is written in place" { check zero_copy; }
 @test "fxpipe: results outlive their module" { check lifetime; }
 @test "fxpipe: the threads option" { check threads; }
+@test "fxpipe: threads calling one function at once" { check concurrent; }
 @test "fxpipe: load from bytes; bad modules raise" { check memory; }
 @test "fxpipe: FXPIPE_LIB, and the places tried when the library is missing" { check library_path; }
 @test "fxpipe: torch in, torch out; non-contiguous and grad-requiring tensors" { need_torch; check torch_values; }
