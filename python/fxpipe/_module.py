@@ -257,14 +257,21 @@ class Module:
             self._h = None
 
 
-def load(source, threads=0):
+DEVICES = {None: 0, "cpu": 1, "cuda": 2}     # RtDevice
+
+
+def load(source, threads=0, device=None):
     """A Module from a .vmfb file's path or from its bytes (bytes,
     bytearray, memoryview: copied by the runtime).  threads: worker
-    threads, 0 one per core, 1 runs on the calling thread."""
+    threads, 0 one per core, 1 runs on the calling thread.  device: None
+    (the module's target), "cpu" or "cuda"; inputs and results are host
+    memory either way."""
     L = lib()
-    opts, err = _rt.Options(threads=int(threads), device=0), _rt.Error()
     if threads < 0:
         raise ValueError("threads must be 0 (one per core) or more, got %d" % threads)
+    if device not in DEVICES:
+        raise ValueError("device must be None, 'cpu' or 'cuda', got %r" % (device,))
+    opts, err = _rt.Options(threads=int(threads), device=DEVICES[device]), _rt.Error()
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         h = L.rt_load_memory(data, len(data), ctypes.byref(opts), ctypes.byref(err))

@@ -154,6 +154,8 @@ def threads(path):
         results.append(m.main(*ins)[0])
     assert all(np.array_equal(r, results[0]) for r in results)
     expect_error(ValueError, "threads must be 0", fxpipe.load, path, threads=-1)
+    assert fxpipe.load(path, device="cpu").target == "cpu"
+    expect_error(ValueError, "device must be None, 'cpu' or 'cuda', got 'tpu'", fxpipe.load, path, device="tpu")
 
 
 @check
