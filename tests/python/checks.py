@@ -113,7 +113,8 @@ def zero_copy(path):
     odd[...] = ins[0]
     strided = np.zeros((4, 6), np.float32)[:, ::2]
     strided[...] = ins[0]
-    for a in (odd, strided):
+    big_endian = ins[0].astype(">f4")
+    for a in (odd, strided, big_endian):
         got = m.main(a, aligned[1], aligned[2])[0]
         assert m.main.copied_inputs == (0,), m.main.copied_inputs
         assert np.array_equal(got, r0)
