@@ -116,10 +116,12 @@ class Function:
                 t.data = ptr
         else:
             for t, a, (dtype, shape) in zip(self._in_t, args, self._np_want):
-                if type(a) is not np.ndarray or a.dtype is not dtype or a.shape != shape \
-                        or not a.flags.c_contiguous or not a.flags.writeable or not a.nbytes:
+                if type(a) is not np.ndarray or a.dtype is not dtype or a.shape != shape:
                     return None
-                ptr = _addressof(_from_buffer(a))
+                try:    # refuses what is read-only, not C-contiguous or empty
+                    ptr = _addressof(_from_buffer(a))
+                except (TypeError, ValueError, BufferError):
+                    return None
                 if ptr % 64:
                     return None
                 t.data = ptr

@@ -97,15 +97,15 @@ def _address(a):
 
 def numpy_input(i, a):
     """(code, shape, address, nbytes, keep, copied) for a numpy array."""
-    dt = a.dtype
+    dt, swapped = a.dtype, False
     if not dt.isnative and dt.kind in "fiub":
-        a, dt = a.astype(dt.newbyteorder("=")), a.dtype.newbyteorder("=")
+        dt, swapped = dt.newbyteorder("="), True
     code = NP_CODE.get((dt.kind, dt.itemsize))
     if code is None:
-        raise TypeError("input %d: numpy dtype %s has no runtime element type" % (i, dt))
+        raise TypeError("input %d: numpy dtype %s has no runtime element type" % (i, a.dtype))
     if a.nbytes == 0:
         return code, a.shape, None, 0, a, False
-    copied = not a.flags.c_contiguous
+    copied = swapped or not a.flags.c_contiguous
     ptr = 0 if copied else _address(a)
     if copied or ptr % 64:
         b = _aligned_empty(a.shape, dt)
