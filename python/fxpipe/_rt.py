@@ -66,6 +66,7 @@ def _declare(lib):
         "rt_function_arg": (None, [P, I, T]),
         "rt_function_result": (None, [P, I, T]),
         "rt_invoke": (I, [P, T, I, T, I, E]),
+        "rt_alloc": (P, [ctypes.c_size_t]),
         "rt_free": (None, [P]),
         "rt_type_str": (None, [T, ctypes.c_char_p, ctypes.c_size_t]),
         "rt_abi_version": (I, []),
