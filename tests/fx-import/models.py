@@ -48,3 +48,15 @@ def resnet50():
 
     torch.manual_seed(0)
     return torchvision.models.resnet50(weights=None).eval(), (torch.randn(1, 3, 224, 224),)
+
+
+class SqueezeDims(nn.Module):
+    """torch.squeeze with a tuple of dims: aten.squeeze.dims from PyTorch
+    2.0 on (exported with the venv's Python; 1.13 has no such overload)."""
+
+    def forward(self, x):
+        return torch.squeeze(x, (0, 1, -2)) * 2   # dim 1 (size 3) stays
+
+
+def squeeze_dims():
+    return SqueezeDims(), (torch.randn(1, 3, 1, 4),)

@@ -56,15 +56,43 @@ check_indices(Imp *im, const char *opname, json_t *args, const char *path)
 		fail(im, ip, "too many indices for tensor of dimension %d", t->rank);
 }
 
+/* aten.squeeze.dims (PyTorch 2's squeeze of several dims) is not in
+ * torch-mlir's op set.  Shapes are static, so it is the view to its
+ * result's shape, which the node's value gives: the args become
+ * [self, shape], kept in the node's JSON (which outlives the import). */
+static json_t *
+squeeze_dims_as_view(Imp *im, Node *n, json_t *args, const char *path)
+{
+	const char *vp = pkey(im, path, "value");
+	json_t *value = jreq(im, n->j, "value", JSON_OBJECT, path);
+	json_t *shape = jreq(im, value, "shape", JSON_ARRAY, vp);
+	json_t *dims = tag_list(), *view = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(shape, i, d) {
+		if (!json_is_integer(d))
+			fail(im, pidx(im, pkey(im, vp, "shape"), i), "expected a static size");
+		json_array_append_new(list_items(dims), tag_int(json_integer_value(d)));
+	}
+	json_array_append(view, json_array_get(args, 0));
+	json_array_append_new(view, dims);
+	json_object_set_new(n->j, "fxpipe_view_args", view);
+	return view;
+}
+
 void
 import_aten_node(Imp *im, Node *n, const char *path)
 {
 	json_t *args = jreq(im, n->j, "args", JSON_ARRAY, path);
 	json_t *kwargs = jreq(im, n->j, "kwargs", JSON_OBJECT, path);
+	const char *opname = opname_of(im, jstr(im, n->j, "target", path));
 
-	check_indices(im, jstr(im, n->j, "target", path), args, path);
-	import_call(im, n, opname_of(im, jstr(im, n->j, "target", path)), args,
-	    kwargs, path);
+	check_indices(im, opname, args, path);
+	if (!strcmp(opname, "aten.squeeze.dims")) {
+		args = squeeze_dims_as_view(im, n, args, path);
+		opname = "aten.view";
+	}
+	import_call(im, n, opname, args, kwargs, path);
 }
 
 static void
