@@ -13,6 +13,12 @@ through the same pipe (1024^3 with both operands inputs, and the
 128x768x3072 linear layer of a transformer FFN with a constant weight),
 in GFLOP/s next to the FMA peak that bench/fma-peak measures.
 
+Where .venv/ holds PyTorch 2 (scripts/setup.sh), two more latency
+columns per thread count: the model through torch.compile with PyTorch's
+default backend (Inductor) and with backend="fxpipe" (fxpipe.dynamo),
+each in a process of that Python (bench/eager.py ... BACKEND); their
+compile happens in the warm-up runs and is not timed.
+
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
 BENCH_MODELS (a subset), FMA_PEAK (the fma-peak binary's output).
@@ -92,6 +98,25 @@ def eager(src, name, threads, runs):
     return float(med), int(rss)
 
 
+def torch2():
+    """The PyTorch 2 Python (.venv/, or $BENCH_TORCH2), or None."""
+    py = os.environ.get("BENCH_TORCH2") or os.path.join(ROOT, ".venv", "bin", "python")
+    if not os.access(py, os.X_OK):
+        return None
+    p = subprocess.run([py, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
+    return (py, p.stdout.strip()) if p.returncode == 0 and p.stdout.startswith("2.") else None
+
+
+def compiled(py, src, name, threads, runs, backend, cache):
+    """(median latency in us) of torch.compile(backend=...) in its own process"""
+    settle()
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
+               OPENBLAS_NUM_THREADS=str(threads), FXPIPE_CACHE=cache)
+    out = sh("'%s' '%s' '%s:%s' %d %d %s 2>/dev/null" % (py, os.path.join(HERE, "eager.py"), src, name,
+                                                        threads, runs, backend), env)
+    return float(out.split()[0])
+
+
 def factory_inputs(src, name, out):
     """The factory's example inputs as .npy files (the same inputs eager.py
     runs on: the factories seed themselves)."""
@@ -133,6 +158,12 @@ def main():
     hdr = "%-26s %8s | %9s %9s %6s | %9s %9s %6s | %10s %10s %10s" % (
         "model", "compile", "fx 1t ms", "pt 1t ms", "ratio", "fx %dt ms" % ncpu, "pt %dt ms" % ncpu,
         "ratio", "fx peak MB", "fx RSS MB", "pt RSS MB")
+    pt2 = torch2()
+    if pt2:
+        hdr += " | " + " | ".join("%9s %9s" % ("ind %dt ms" % t, "tcfx %dt" % t) for t in (1, ncpu))
+        lines[0] += "; torch.compile: PyTorch %s (%s)" % (pt2[1], pt2[0])
+    else:
+        lines[0] += "; no .venv/ with PyTorch 2: no torch.compile columns (scripts/setup.sh)"
     lines += [hdr, "-" * len(hdr)]
     print("\n".join(lines), flush=True)
     for name in names:
@@ -146,6 +177,11 @@ def main():
             p_us, prss = eager(src, name, t, runs)
             row.append("%9s %9s %5.2fx" % (ms(f_us), ms(p_us), f_us / p_us))
         row.append("%10.1f %10.1f %10.1f" % (peak / 1e6, rss / 1024, prss / 1024))
+        if pt2:
+            cache = os.path.join(out, "fxpipe-cache")
+            for t in (1, ncpu):
+                row.append("%9s %9s" % tuple(ms(compiled(pt2[0], src, name, t, runs, b, cache))
+                                            for b in ("inductor", "fxpipe")))
         lines.append(" | ".join(row))
         print(lines[-1], flush=True)
     # the matmuls
@@ -170,7 +206,9 @@ def main():
     lines.append("")
     lines.append("compile: fx-import | torch-opt | torch-lower | codegen | vmpack, wall time, median of 3; "
                  "fx = fxpipe (vmrun --benchmark), pt = PyTorch eager; ratio = fx / pt; "
-                 "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size")
+                 "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size; "
+                 "ind = torch.compile (Inductor), tcfx = torch.compile(backend=\"fxpipe\"), PyTorch 2, "
+                 "no_grad, compile not timed")
     with open(os.path.join(ROOT, "build", "bench.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(lines[-1])

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""eager.py FILE.py:FACTORY THREADS RUNS - PyTorch's side of `make bench`.
+"""eager.py FILE.py:FACTORY THREADS RUNS [BACKEND] - PyTorch's side of `make bench`.
 
 Runs the model eagerly at its best: THREADS intra-op threads (the caller
 sets OMP_NUM_THREADS too), inference mode, 3 warm-up runs, then RUNS timed
 runs.  Prints "median_us maxrss_kb".  Run it in a process of its own, so
-that the peak RSS is this model's alone.
+that the peak RSS is this model's alone.  BACKEND (PyTorch 2): the model
+through torch.compile with that backend ("inductor", "fxpipe") instead,
+under no_grad; the warm-up runs compile it (not timed).
 """
 import importlib.util
+import os
 import resource
 import statistics
 import sys
@@ -23,8 +26,15 @@ def main():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     module, inputs = getattr(mod, factory)()
+    grad_off = torch.inference_mode
+    if len(sys.argv) > 4:
+        if sys.argv[4] == "fxpipe":
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+            import fxpipe  # noqa: F401  registers the backend where it is not installed
+        module = torch.compile(module.eval(), backend=sys.argv[4])
+        grad_off = torch.no_grad     # dynamo guards on inference mode too: one mode throughout
     times = []
-    with torch.inference_mode():
+    with grad_off():
         for _ in range(3):
             module(*inputs)
         for _ in range(runs):

@@ -168,7 +168,8 @@ def _load_cached(key, count=True):
     with open(meta) as f:
         info = json.load(f)
     stats["cache_loads"] += count
-    return _module.load(vmfb), info
+    # as many threads as torch would use for the same ops
+    return _module.load(vmfb, threads=torch.get_num_threads()), info
 
 
 def _store(key, tmpdir, info):
