@@ -183,9 +183,27 @@ def _store(key, tmpdir, info):
     os.replace(os.path.join(tmpdir, "model.vmfb"), vmfb)
 
 
-def _compile_cached(module, xs, key, info):
+class Refused(_compile.CompileError):
+    """What no split can help: the graph runs eagerly as a whole."""
+
+
+def _export_checked(module, xs, json_path):
+    """fx-export, refusing a graph that writes into its inputs or buffers
+    (batch norm in training mode): fx-export drops those writes, which
+    would leave the model's state behind eager's."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _compile.export(module, xs, json_path)
+    for w in caught:
+        if "mutation" in str(w.message):
+            raise Refused("fxpipe", "the graph writes into its inputs or buffers (%s)" % w.message)
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def _compile_cached(module, xs, key, out_spec):
     """The module compiled for xs, from the cache or through the pipe;
-    CompileError as the pipe raised it."""
+    CompileError as the pipe raised it.  out_spec() gives the outputs'
+    structure; it runs the graph, so only once export found no writes."""
     hit = _load_cached(key)
     if hit is not None:
         return hit
@@ -193,7 +211,8 @@ def _compile_cached(module, xs, key, info):
     tmpdir = tempfile.mkdtemp(prefix="tmp-", dir=cache_dir())
     try:
         json_path = os.path.join(tmpdir, "model.json")
-        _compile.export(module, xs, json_path)
+        _export_checked(module, xs, json_path)
+        info = {"out": out_spec()}
         _compile.run_pipe(json_path, os.path.join(tmpdir, "model.vmfb"), "cpu", tmpdir)
         stats["compiled"] += 1
         _store(key, tmpdir, info)
@@ -221,16 +240,13 @@ class _Compiled:
 
 def _compile_piece(gm, baked, xs):
     """gm (run as baked on xs) compiled, from the cache or the pipe."""
-    key = _graph_key(gm, baked, xs)
-    hit = _load_cached(key)
-    if hit is None:
+    def out_spec():
         with torch.no_grad():
-            out = baked(*xs)
-        flat, spec = pytree.tree_flatten(out)
+            flat, spec = pytree.tree_flatten(baked(*xs))
         if not flat or not all(isinstance(t, torch.Tensor) for t in flat):
-            raise _compile.CompileError("fxpipe", "the graph returns something other than tensors")
-        hit = _compile_cached(baked, xs, key, {"out": pytree.treespec_dumps(spec)})
-    return _Compiled(*hit)
+            raise Refused("fxpipe", "the graph returns something other than tensors")
+        return pytree.treespec_dumps(spec)
+    return _Compiled(*_compile_cached(baked, xs, _graph_key(gm, baked, xs), out_spec))
 
 
 # ------------------------------------------------------------ splitting
@@ -294,6 +310,9 @@ def _split(baked, xs, known, error):
     from torch._decomp import core_aten_decompositions
     from torch.fx.experimental.proxy_tensor import make_fx
 
+    if isinstance(error, Refused) or (error is not None and not _op_names(str(error))):
+        _warn_once(("graph", str(error)), "a graph runs eagerly: %s" % error)
+        return None, set()
     with torch.no_grad():
         agm = make_fx(baked, decomposition_table=core_aten_decompositions())(*xs)
     unsupported = set(known)

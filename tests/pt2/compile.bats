@@ -36,6 +36,7 @@ check() {
 @test "torch.compile fxpipe: an unsupported op runs eagerly, the rest compiled, one warning" { check fallback; }
 @test "torch.compile fxpipe: each input shape compiles once (no symbolic shapes)" { check shapes; }
 @test "torch.compile fxpipe: weights changed in place are compiled again" { check weights; }
+@test "torch.compile fxpipe: a graph writing its buffers (batch norm, training) runs eagerly" { check mutation; }
 
 @test "torch.compile fxpipe: the installed entry point finds the backend without import fxpipe" {
   "$PY2" -m pip show -q fxpipe >/dev/null 2>&1 || skip "fxpipe is not installed in the venv (scripts/setup.sh does)"

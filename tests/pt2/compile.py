@@ -11,6 +11,8 @@ when it holds, else the reasons.  $FXPIPE_CACHE is the test's own.
     compile.py shapes          a second shape compiles again (automatic
                                dynamic shapes hand us no symbolic sizes)
     compile.py weights         changed weights are noticed and compiled again
+    compile.py mutation        batch norm in training mode (it writes its
+                               running stats) runs eagerly, state and all
 """
 import os
 import sys
@@ -170,10 +172,36 @@ def check_weights():
     return problems
 
 
+def check_mutation():
+    torch.manual_seed(0)
+    eager_m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)).train()
+    ours = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)).train()
+    ours.load_state_dict(eager_m.state_dict())
+    problems = []
+    with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = torch.compile(ours, backend="fxpipe")
+        for _ in range(2):
+            x = torch.randn(2, 3, 8, 8)
+            e = e2e.close(compiled(x).numpy(), eager_m(x).numpy())
+            if e:
+                problems.append("output: %s" % e)
+    for name in ("running_mean", "running_var", "num_batches_tracked"):
+        a, b = getattr(ours[1], name), getattr(eager_m[1], name)
+        if not torch.equal(a, b):
+            problems.append("%s: %s, eager %s" % (name, a, b))
+    msgs = [str(w.message) for w in caught if "fxpipe:" in str(w.message)]
+    print(msgs, fd.stats)
+    if not any("writes into its inputs or buffers" in m for m in msgs):
+        problems.append("expected a warning that the graph runs eagerly: %s" % msgs)
+    return problems
+
+
 def main():
     what, args = sys.argv[1], sys.argv[2:]
     problems = {"model": check_model, "cached": check_cached, "fallback": check_fallback,
-                "shapes": check_shapes, "weights": check_weights}[what](*args)
+                "shapes": check_shapes, "weights": check_weights,
+                "mutation": check_mutation}[what](*args)
     for p in problems:
         print("problem:", p)
     sys.exit(1 if problems else 0)
