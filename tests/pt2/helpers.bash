@@ -5,6 +5,9 @@
 need_torch2() {
   PY2=${TORCH2_PYTHON:-$PWD/.venv/bin/python}
   [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
+  # importing torch 2 takes seconds: once per file
+  [ -f "$BATS_FILE_TMPDIR/has-torch2" ] && return
   "$PY2" -c 'import sys, torch; sys.exit(int(torch.__version__.split(".")[0]) < 2)' 2>/dev/null ||
     skip "$PY2 has no PyTorch 2"
+  touch "$BATS_FILE_TMPDIR/has-torch2"
 }
