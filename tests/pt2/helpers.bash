@@ -3,6 +3,9 @@
 # $TORCH2_PYTHON overrides the venv's interpreter.
 
 need_torch2() {
+  # Python over the plain build: the sanitizer pass of CI has nothing to
+  # add, and would run these long tests twice.
+  [ "${SANITIZE:-0}" = 1 ] && skip "PyTorch 2 tests run in the plain pass"
   PY2=${TORCH2_PYTHON:-$PWD/.venv/bin/python}
   [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
   # importing torch 2 takes seconds: once per file
