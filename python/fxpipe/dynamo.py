@@ -86,7 +86,10 @@ def _hash_tensor(h, t):
 def _graph_key(gm, baked, inputs):
     h = hashlib.sha256(_tools().encode())
     h.update(gm.code.encode())
-    for name, t in sorted(list(gm.named_parameters()) + list(gm.named_buffers())):
+    # Tensors the code reads by get_attr: registered ones and plain attributes.
+    plain = [(k, v) for k, v in vars(gm).items() if isinstance(v, torch.Tensor)]
+    for name, t in sorted(list(gm.named_parameters()) + list(gm.named_buffers()) + plain,
+                          key=lambda item: item[0]):
         h.update(name.encode())
         _hash_tensor(h, t)
     for kind, v in baked.layout:
@@ -141,6 +144,8 @@ def _bind(gm, args):
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     layout, weights, xs = [], [], []
     for node, a in zip(placeholders, args):
+        if isinstance(a, torch.Tensor) and (a.device.type != "cpu" or a.layout != torch.strided):
+            return None, "a %s tensor on %s (fxpipe compiles for dense CPU tensors)" % (a.layout, a.device)
         if isinstance(a, torch.Tensor) and _is_weight(node, a):
             layout.append(("w", len(weights)))
             weights.append(a)
