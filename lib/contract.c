@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "contract.h"
+#include "optable.h"
 
 static const char *const ops[] = {
 #define C(name) name,
@@ -15,11 +16,21 @@ static const char *const ops[] = {
 	NULL,
 };
 
+const OpTable contract_optable[] = {
+	OPTABLE("backend contract row", ops, ""),
+	{NULL},
+};
+
 int
 contract_allows(const char *opname)
 {
+	static int checked;
 	int i;
 
+	if (!checked) {
+		checked = 1;
+		optable_require(contract_optable);
+	}
 	for (i = 0; ops[i]; i++)
 		if (!strcmp(ops[i], opname))
 			return 1;

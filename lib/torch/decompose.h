@@ -2,6 +2,7 @@
 #ifndef FX_TORCH_DECOMPOSE_H
 #define FX_TORCH_DECOMPOSE_H
 
+#include "optable.h"
 #include "torch.h"
 
 /* Rewrites op (at b) into simpler ops and replaces it; 1 if it did, 0
@@ -13,6 +14,9 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+/* Their keys, checked at first use (optable.h). */
+extern const OpTable decomp_linalg_optable[], decomp_nn_optable[],
+	decomp_misc_optable[];
 
 /* Shared helpers (decompose_misc.c). */
 Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */

@@ -185,3 +185,8 @@ const Decomp decomp_linalg[] = {
 	{"aten.dot", matmul_op},
 	{NULL, NULL},
 };
+
+const OpTable decomp_linalg_optable[] = {
+	OPTABLE("decomposition", decomp_linalg, "torch."),
+	{NULL},
+};
