@@ -74,6 +74,8 @@ insert(const OpInfo *info)
 	index_[i] = info;
 }
 
+/* A key ending in '*' binds every op it prefixes.  check_tables has made
+ * sure that every key matches some op. */
 static void
 attach(const OpHook *hooks, int fold)
 {
