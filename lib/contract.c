@@ -16,7 +16,7 @@ static const char *const ops[] = {
 	NULL,
 };
 
-const OpTable contract_optable[] = {
+const OpTable contract_optables[] = {
 	OPTABLE("backend contract row", ops, ""),
 	{NULL},
 };
@@ -29,7 +29,7 @@ contract_allows(const char *opname)
 
 	if (!checked) {
 		checked = 1;
-		optable_require(contract_optable);
+		optable_require(contract_optables);
 	}
 	for (i = 0; ops[i]; i++)
 		if (!strcmp(ops[i], opname))

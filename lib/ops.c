@@ -97,9 +97,6 @@ attach(const OpHook *hooks, int fold)
 	}
 }
 
-extern const OpTable ops_optables[], verify_optables[], fold_optables[],
-	torch_fold_optables[];
-
 /* The hooks and the tables that ops.c and the folds read by name: a key
  * that names no op would match nothing, silently. */
 static void

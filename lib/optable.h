@@ -41,7 +41,13 @@ void optable_require(const OpTable *list);   /* a list, as above */
 /* "aten.foo" is an op that reaches us only as torch.operator "aten.foo". */
 int torch_operator_known(const char *name);
 
-/* Every table list of lib, NULL-ended (optable_lib.c). */
+/* The table lists of lib, each beside its table; optable_lib (optable_lib.c)
+ * lists them all, NULL-ended. */
+extern const OpTable ops_optables[], verify_optables[], fold_optables[],
+	torch_fold_optables[], infer_elementwise_optables[], infer_shape_optables[],
+	infer_nn_optables[], decomp_linalg_optables[], decomp_nn_optables[],
+	decomp_misc_optables[], contract_optables[], rewrite_optables[],
+	fold_constants_optables[];
 extern const OpTable *const optable_lib[];
 
 #endif

@@ -5,15 +5,9 @@
 
 #include "optable.h"
 
-extern const OpTable ops_optables[], fold_optables[], verify_optables[],
-	torch_fold_optables[], infer_elementwise_optable[], infer_shape_optable[],
-	infer_nn_optable[], decomp_linalg_optable[], decomp_nn_optable[],
-	decomp_misc_optable[], contract_optable[], rewrite_optable[],
-	fold_constants_optable[];
-
 const OpTable *const optable_lib[] = {
 	ops_optables, fold_optables, verify_optables, torch_fold_optables,
-	infer_elementwise_optable, infer_shape_optable, infer_nn_optable,
-	decomp_linalg_optable, decomp_nn_optable, decomp_misc_optable,
-	contract_optable, rewrite_optable, fold_constants_optable, NULL,
+	infer_elementwise_optables, infer_shape_optables, infer_nn_optables,
+	decomp_linalg_optables, decomp_nn_optables, decomp_misc_optables,
+	contract_optables, rewrite_optables, fold_constants_optables, NULL,
 };

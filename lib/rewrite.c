@@ -106,7 +106,7 @@ static const struct TorchConst {
 	{TY_TORCH_VTENSOR, "torch.vtensor.literal", torch_literal_value},
 };
 
-const OpTable rewrite_optable[] = {
+const OpTable rewrite_optables[] = {
 	OPTABLE_AT("constant op", torch_consts, struct TorchConst, op, ""),
 	{NULL},
 };
@@ -133,7 +133,7 @@ materialize_constant(Ctx *c, Op *before, Attr *a, Type *t, Loc *loc)
 		return NULL;
 	if (!checked) {
 		checked = 1;
-		optable_require(rewrite_optable);
+		optable_require(rewrite_optables);
 	}
 	for (i = 0; i < sizeof torch_consts / sizeof *torch_consts; i++) {
 		if (torch_consts[i].kind != t->kind)

@@ -14,9 +14,6 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
-/* Their keys, checked at first use (optable.h). */
-extern const OpTable decomp_linalg_optable[], decomp_nn_optable[],
-	decomp_misc_optable[];
 
 /* Shared helpers (decompose_misc.c). */
 Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */

@@ -212,7 +212,7 @@ const Decomp decomp_linalg[] = {
 	{NULL, NULL},
 };
 
-const OpTable decomp_linalg_optable[] = {
+const OpTable decomp_linalg_optables[] = {
 	OPTABLE("decomposition", decomp_linalg, "torch."),
 	{NULL},
 };

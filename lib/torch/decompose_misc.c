@@ -652,7 +652,7 @@ const Decomp decomp_misc[] = {
 	{NULL, NULL},
 };
 
-const OpTable decomp_misc_optable[] = {
+const OpTable decomp_misc_optables[] = {
 	OPTABLE("decomposition", decomp_misc, "torch."),
 	{NULL},
 };

@@ -291,7 +291,7 @@ const Decomp decomp_nn[] = {
 	{NULL, NULL},
 };
 
-const OpTable decomp_nn_optable[] = {
+const OpTable decomp_nn_optables[] = {
 	OPTABLE("decomposition", decomp_nn, "torch."),
 	{NULL},
 };

@@ -25,8 +25,4 @@ int dim_mask(Value *v, int rank, int *mask);
 /* torch.prim.ListUnpack of split, chunk, unbind (infer_shape.c). */
 int infer_list_unpack(Ctx *c, Op *op, Type **out);
 
-/* The keys of the rule tables, checked at first use (optable.h). */
-extern const OpTable infer_elementwise_optable[], infer_shape_optable[],
-	infer_nn_optable[];
-
 #endif

@@ -180,7 +180,7 @@ const InferRule infer_elementwise[] = {
 	{NULL, NULL, 0},
 };
 
-const OpTable infer_elementwise_optable[] = {
+const OpTable infer_elementwise_optables[] = {
 	OPTABLE("inference rule", infer_elementwise, "torch."),
 	{NULL},
 };

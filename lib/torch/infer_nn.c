@@ -327,7 +327,7 @@ const InferRule infer_nn[] = {
 	{NULL, NULL, 0},
 };
 
-const OpTable infer_nn_optable[] = {
+const OpTable infer_nn_optables[] = {
 	OPTABLE("inference rule", infer_nn, "torch."),
 	{NULL},
 };

@@ -678,7 +678,7 @@ const InferRule infer_shape[] = {
 	{NULL, NULL, 0},
 };
 
-const OpTable infer_shape_optable[] = {
+const OpTable infer_shape_optables[] = {
 	OPTABLE("inference rule", infer_shape, "torch."),
 	{NULL},
 };

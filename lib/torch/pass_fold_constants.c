@@ -80,7 +80,7 @@ static const char *const reshapes[] = {
 	"aten.unflatten.int", NULL,
 };
 
-const OpTable fold_constants_optable[] = {
+const OpTable fold_constants_optables[] = {
 	OPTABLE("constant fold", unary, "torch."),
 	OPTABLE("constant fold", binary, "torch."),
 	OPTABLE("constant fold", reshapes, "torch."),
@@ -330,7 +330,7 @@ fold(Ctx *c, Op *op)
 static int
 run(Ctx *c, Op *fn, PassArgs *a)
 {
-	optable_require(fold_constants_optable);
+	optable_require(fold_constants_optables);
 	if (torch_rewrite_each(c, fn, fold))
 		a->changed = 1;
 	return 0;

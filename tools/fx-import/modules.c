@@ -70,7 +70,7 @@ static const Mod mods[] = {
 	{"Identity", NULL, "$0"},
 };
 
-const OpTable modules_optable[] = {
+const OpTable modules_optables[] = {
 	OPTABLE_AT("module row", mods, Mod, op, "torch."),
 	OPTABLE_AT("module row", mods, Mod, flagop, "torch."),
 	{NULL},

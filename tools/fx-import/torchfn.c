@@ -80,7 +80,7 @@ static const Fn fns[] = {
 	{".split", "aten.split.Tensor|aten.split_with_sizes", 0},
 };
 
-const OpTable torchfn_optable[] = {
+const OpTable torchfn_optables[] = {
 	OPTABLE_AT("torch function row", fns, Fn, ops, "torch."),
 	{NULL},
 };
