@@ -24,13 +24,9 @@ const OpTable contract_optables[] = {
 int
 contract_allows(const char *opname)
 {
-	static int checked;
 	int i;
 
-	if (!checked) {
-		checked = 1;
-		optable_require(contract_optables);
-	}
+	optable_require(contract_optables);
 	for (i = 0; ops[i]; i++)
 		if (!strcmp(ops[i], opname))
 			return 1;

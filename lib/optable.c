@@ -97,11 +97,20 @@ optable_check_list(const OpTable *list)
 	return bad;
 }
 
+/* Lists already checked: a caller may require its list at every use. */
+static const OpTable *done[64];
+static int ndone;
+
 void
 optable_require(const OpTable *list)
 {
-	int bad = optable_check_list(list);
+	int i, bad;
 
-	if (bad)
+	for (i = 0; i < ndone; i++)
+		if (done[i] == list)
+			return;
+	if ((bad = optable_check_list(list)))
 		tool_fail("internal: %d side table key(s) name no declared op", bad);
+	if (ndone < (int)(sizeof done / sizeof *done))
+		done[ndone++] = list;
 }

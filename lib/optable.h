@@ -36,7 +36,8 @@ typedef struct OpTable {
  */
 int optable_check(const OpTable *t);        /* bad keys, each reported */
 int optable_check_list(const OpTable *list); /* a list ended by what == NULL */
-/* At first use of a table: a bad key is an internal error, exit 1. */
+/* Before a table's first use: a bad key is an internal error, exit 1.
+ * Cheap after the first call for a list, so callers need no flag. */
 void optable_require(const OpTable *list);   /* a list, as above */
 /* "aten.foo" is an op that reaches us only as torch.operator "aten.foo". */
 int torch_operator_known(const char *name);

@@ -125,16 +125,12 @@ make_const(Ctx *c, Op *before, const char *name, Attr *v, Type *t, Loc *loc)
 Value *
 materialize_constant(Ctx *c, Op *before, Attr *a, Type *t, Loc *loc)
 {
-	static int checked;
 	Attr *v;
 	size_t i;
 
 	if (!a || !t)
 		return NULL;
-	if (!checked) {
-		checked = 1;
-		optable_require(rewrite_optables);
-	}
+	optable_require(rewrite_optables);
 	for (i = 0; i < sizeof torch_consts / sizeof *torch_consts; i++) {
 		if (torch_consts[i].kind != t->kind)
 			continue;
