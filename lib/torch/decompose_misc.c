@@ -651,3 +651,8 @@ const Decomp decomp_misc[] = {
 	{"aten.stack", stack},
 	{NULL, NULL},
 };
+
+const OpTable decomp_misc_optables[] = {
+	OPTABLE("decomposition", decomp_misc, "torch."),
+	{NULL},
+};

@@ -677,3 +677,8 @@ const InferRule infer_shape[] = {
 	{"aten._softmax", softmax, 1}, {"aten._log_softmax", softmax, 1},
 	{NULL, NULL, 0},
 };
+
+const OpTable infer_shape_optables[] = {
+	OPTABLE("inference rule", infer_shape, "torch."),
+	{NULL},
+};

@@ -242,3 +242,27 @@ def uint8_zero_dim_arguments():
     # (UBSan under SANITIZE=1; found by fuzz-diff)
     return (lambda x, y: (x.round(), y * y, y.to(torch.float32) * x)), \
         [torch.tensor(2.5), torch.tensor(200, dtype=torch.uint8)]
+
+
+class _Conv(torch.nn.Module):
+    """F.convNd as a call (symbolic tracing needs a forward without *args)."""
+
+    def __init__(self, fn, w, b, *args):
+        super().__init__()
+        self.fn, self.w, self.b, self.args = fn, w, b, args
+
+    def forward(self, x):
+        return self.fn(x, self.w, self.b, *self.args)
+
+
+@case(graph="torch")
+def conv2d_function():
+    # traced, F.conv2d imports as aten.conv2d, which had an inference rule
+    # but no decomposition: refused at the backend contract (issue 18)
+    return _Conv(F.conv2d, torch.randn(4, 3, 3, 3), torch.randn(4), 2, 1), \
+        [torch.randn(1, 3, 8, 8)]
+
+
+@case(graph="torch")
+def conv1d_function():
+    return _Conv(F.conv1d, torch.randn(4, 2, 3), None, 1, 0, 1, 2), [torch.randn(2, 4, 8)]

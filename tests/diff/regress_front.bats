@@ -29,3 +29,5 @@ load helpers
 @test "x[uint8 mask] is refused, not read as indices" { regress uint8_mask_read; }
 @test "index_put with an empty index (a leak under SANITIZE=1, fuzz-diff)" { regress index_put_with_empty_index; }
 @test "0-d uint8 arguments and results (UBSan under SANITIZE=1, fuzz-diff)" { regress uint8_zero_dim_arguments; }
+@test "F.conv2d traced is aten.conv2d, decomposed to convolution" { regress conv2d_function; }
+@test "F.conv1d traced, grouped, no bias" { regress conv1d_function; }
