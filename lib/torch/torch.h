@@ -47,10 +47,14 @@ int64_t tt_dim(int64_t d, int rank);
 /* ---- dtypes (promote.c) ---- */
 
 Type *dt_f32(Ctx *c);
+Type *dt_f64(Ctx *c);
 Type *dt_i64(Ctx *c);
 Type *dt_bool(Ctx *c);
 int dt_isfloat(const Type *d);
 int dt_isbool(const Type *d);
+int dt_isunsigned(const Type *d);           /* ui* and bool */
+/* The dtype arithmetic on d computes in: f16 and bf16 widen to f32. */
+Type *dt_opmath(Ctx *c, Type *d);
 /* torch.dtype codes (ScalarType): 6 float32, 4 int64, 11 bool, ... */
 Type *dt_from_code(Ctx *c, int64_t code);
 int dt_code(const Type *d);                /* -1 when none */
@@ -62,6 +66,8 @@ typedef struct Promo {
 	int unknown;
 } Promo;
 void promo_add(Ctx *c, Promo *p, Value *v);  /* tensor or scalar */
+/* The same from a type alone: a torch.constant.number's dtype needs v. */
+void promo_add_type(Ctx *c, Promo *p, const Type *t);
 Type *promo_result(Ctx *c, const Promo *p);  /* NULL when unknown */
 
 /* ---- inference (infer*.c) ---- */

@@ -40,7 +40,7 @@ int
 lower_mm(L *l, Op *op, const void *arg)
 {
 	Type *rt = op->res[0].type->elem, *bt = btensor(l->c, op->res[0].type);
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v[3], *out;
 	Op *mm;
 	int i;
@@ -239,7 +239,7 @@ lower_conv(L *l, Op *op, const void *arg)
 		return -1;
 	tr = sc_i(OPND(op, 6)) != 0;
 	G = sc_i(OPND(op, 8));
-	acc = compute_type(l->c, rt);
+	acc = dt_opmath(l->c, rt);
 	N = it->dims[0];
 	C = it->dims[1];
 	F = rtt->dims[1];

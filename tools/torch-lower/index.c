@@ -144,7 +144,7 @@ advanced(L *l, Op *op, Value *list, Adv *a)
 			continue;
 		}
 		Type *t = ttype(l, a->ix[i]);
-		if (!ty_static(t) || is_bool(t->elem) || is_float(t->elem)) {
+		if (!ty_static(t) || dt_isbool(t->elem) || dt_isfloat(t->elem)) {
 			op_error(op, "torch-lower: only static integer index tensors are supported");
 			return -1;
 		}
@@ -245,7 +245,7 @@ scatter_fold(L *l, Value *self, Type *vd, int nq, const int64_t *qdims, int nin,
 	char it[130];
 	Gen g;
 	Value *tgt[64];
-	Type *cd = compute_type(l->c, vd);
+	Type *cd = dt_opmath(l->c, vd);
 
 	(void)qdims;
 	for (i = 0; i < nl; i++)

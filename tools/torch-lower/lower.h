@@ -7,13 +7,15 @@
  * map sends each torch tensor value to its builtin tensor.  Torch scalars
  * and lists are never lowered: a lowering reads their constant values.
  * Dtypes are passed around as torch element types (si64, ui8, i1, f32) and
- * turned into signless builtin types only when an op is built.
+ * turned into signless builtin types only when an op is built; what a
+ * dtype means (promotion, compute type) is lib/torch's (torch.h).
  */
 #ifndef TORCH_LOWER_H
 #define TORCH_LOWER_H
 
 #include "asm.h"
 #include "ir.h"
+#include "torch/torch.h"
 
 typedef struct L {
 	Ctx *c;
@@ -46,17 +48,6 @@ Type *dtype_of(L *l, Value *v);         /* torch element type or NULL */
 Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
-int is_float(const Type *d);
-int is_bool(const Type *d);
-int is_unsigned(const Type *d);          /* ui* and bool */
-Type *dt_f32(Ctx *c);
-Type *dt_f64(Ctx *c);
-Type *dt_i64(Ctx *c);
-Type *dt_bool(Ctx *c);
-Type *promote(Ctx *c, Type *a, Type *b);  /* torch.promote_types */
-/* Float compute type of a dtype: f16/bf16 compute in f32. */
-Type *compute_type(Ctx *c, Type *d);
-Type *torch_dtype(Ctx *c, int64_t code);  /* ScalarType code, NULL if unknown */
 
 /* ---- constants read from torch ops ---- */
 

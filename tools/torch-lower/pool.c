@@ -30,9 +30,9 @@ ident(L *l, Type *d, int mx)
 {
 	if (!mx)
 		return cst_d(l, 0, d);
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cst_f(l, -INFINITY, d);
-	if (is_unsigned(d))
+	if (dt_isunsigned(d))
 		return cst_i(l, 0, belem(l->c, d));
 	return cst_i(l, d->width == 64 ? INT64_MIN : -(INT64_C(1) << (d->width - 1)),
 		belem(l->c, d));
@@ -44,7 +44,7 @@ static int
 pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	Value **vals, Value **idxs)
 {
-	Type *t = in->type, *acc = compute_type(l->c, vd), *i64 = dt_i64(l->c);
+	Type *t = in->type, *acc = dt_opmath(l->c, vd), *i64 = dt_i64(l->c);
 	int r = t->rank, nl = r + 2, i, lead = r - 2;
 	int64_t pd[8], off[8], st[8], od[8];
 	Value *outs[2], *ins[2];
@@ -133,7 +133,7 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 		return 0;
 	}
 	Value *better = cmp(l, "gt", acc, x, a);
-	if (is_float(acc))
+	if (dt_isfloat(acc))
 		better = bin(l, "arith.ori", better, bin(l, "arith.andi",
 			cmpf(l, "uno", x, x), cmpf(l, "ord", a, a)));
 	Value *y[2] = { sel(l, better, x, a), NULL };
@@ -242,7 +242,7 @@ lower_maxpool(L *l, Op *op, const void *arg)
 		return -1;
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 1, want, &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, vals, compute_type(l->c, it->elem)) ||
+	return finish(l, op, 0, vals, dt_opmath(l->c, it->elem)) ||
 		(want && finish(l, op, 1, idxs, dt_i64(l->c)));
 }
 
@@ -278,7 +278,7 @@ divide(L *l, Value *v, Type *acc, const double *tab, int64_t oh, int64_t ow)
 	for (i = 0; i < n; i++) {
 		if (acc->kind == TY_F64) {
 			memcpy(buf + i * es, &tab[i], es);
-		} else if (is_float(acc)) {
+		} else if (dt_isfloat(acc)) {
 			float f = (float)tab[i];
 			memcpy(buf + i * es, &f, es);
 		} else {
@@ -302,7 +302,7 @@ lower_avgpool(L *l, Op *op, const void *arg)
 {
 	/* (self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 	 *  divisor_override) */
-	Type *it = ttype(l, OPND(op, 0)), *acc = compute_type(l->c, it->elem);
+	Type *it = ttype(l, OPND(op, 0)), *acc = dt_opmath(l->c, it->elem);
 	Value *sum;
 	Win w = {0};
 	int inc, i, j;
@@ -315,8 +315,8 @@ lower_avgpool(L *l, Op *op, const void *arg)
 		return -1;
 	inc = sc_i(OPND(op, 5)) != 0;
 	/* PyTorch averages floats and, truncating, int64 only */
-	if (!is_float(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
-			!is_unsigned(it->elem))) {
+	if (!dt_isfloat(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
+			!dt_isunsigned(it->elem))) {
 		op_error(op, "torch-lower: '%s' is not defined for integer or bool tensors "
 			"other than int64", op->name);
 		return -1;
@@ -354,14 +354,14 @@ int
 lower_adaptive(L *l, Op *op, const void *arg)
 {
 	/* (self, output_size) */
-	Type *it = ttype(l, OPND(op, 0)), *acc = compute_type(l->c, it->elem);
+	Type *it = ttype(l, OPND(op, 0)), *acc = dt_opmath(l->c, it->elem);
 	int mx = !strcmp(arg, "max"), want = op->nres == 2, i, j;
 	Value *vals, *idxs;
 	Win w = {0};
 
 	if (window(l, op, &w, it))
 		return -1;
-	if (!is_float(it->elem)) {
+	if (!dt_isfloat(it->elem)) {
 		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
 		return -1;
 	}

@@ -23,9 +23,9 @@ ident(L *l, Type *d, const char *kind)
 		return cst_d(l, 1, d);
 	if (!mx && !mn)
 		return cst_d(l, 0, d);
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cst_f(l, mx ? -INFINITY : INFINITY, d);
-	if (is_unsigned(d))
+	if (dt_isunsigned(d))
 		return cst_i(l, mx ? 0 : -1, belem(l->c, d));
 	if (d->width == 64)
 		return cst_i(l, mx ? INT64_MIN : INT64_MAX, belem(l->c, d));
@@ -202,9 +202,9 @@ lower_reduce(L *l, Op *op, const void *arg)
 	if (!strcmp(kind, "any") || !strcmp(kind, "all"))
 		acc = dt_bool(l->c);
 	else if (!strcmp(kind, "max") || !strcmp(kind, "min"))
-		acc = compute_type(l->c, st->elem);
+		acc = dt_opmath(l->c, st->elem);
 	else
-		acc = compute_type(l->c, rt);
+		acc = dt_opmath(l->c, rt);
 	v = reduce(l, get(l, OPND(op, 0)), st->elem, red, kind, acc, NULL, NULL);
 	if (v && !strcmp(kind, "mean")) {
 		double n = (double)count(st, red);
@@ -218,7 +218,7 @@ lower_reduce(L *l, Op *op, const void *arg)
 static int
 argreduce(L *l, Value *v, Type *vd, int d, int mx, Value **vals, Value **idxs)
 {
-	Type *t = v->type, *acc = compute_type(l->c, vd), *i64 = dt_i64(l->c);
+	Type *t = v->type, *acc = dt_opmath(l->c, vd), *i64 = dt_i64(l->c);
 	int r = t->rank, nk = 0, i;
 	int64_t kd[64];
 	int keep[64];
@@ -244,7 +244,7 @@ argreduce(L *l, Value *v, Type *vd, int d, int mx, Value **vals, Value **idxs)
 	gen_begin(l, &g, 1, &v, 2, outs, maps, r, it);
 	Value *x = cv(l, g.arg[0], vd, acc), *a = g.arg[1];
 	Value *better = cmp(l, mx ? "gt" : "lt", acc, x, a);
-	if (is_float(acc)) {
+	if (dt_isfloat(acc)) {
 		Value *xn = cmpf(l, "uno", x, x), *an = cmpf(l, "ord", a, a);
 		better = bin(l, "arith.ori", better, bin(l, "arith.andi", xn, an));
 	}
@@ -273,7 +273,7 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	}
 	if (argreduce(l, get(l, OPND(op, 0)), st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, vals, compute_type(l->c, st->elem)) ||
+	return finish(l, op, 0, vals, dt_opmath(l->c, st->elem)) ||
 		finish(l, op, 1, idxs, dt_i64(l->c));
 }
 
@@ -350,14 +350,14 @@ lower_var(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || !rt || red_dims(l, op, 1, st->rank, red, &keep))
 		return -1;
-	if (!is_float(st->elem) || !is_float(rt)) {
+	if (!dt_isfloat(st->elem) || !dt_isfloat(rt)) {
 		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
 		return -1;
 	}
 	/* Both sums in f64 for f32 (and f16, bf16): an f32 mean that is off
 	 * by a few ulps of a large sum shifts every deviation, and the
 	 * squared error swamps the variance of long reductions. */
-	acc = compute_type(l->c, rt);
+	acc = dt_opmath(l->c, rt);
 	if (acc->kind == TY_F32)
 		acc = dt_f64(l->c);
 	/* (self, dim, correction, keepdim): keepdim is operand 3 */
@@ -411,12 +411,12 @@ lower_norm(L *l, Op *op, const void *arg)
 {
 	/* (self, ord, dim, keepdim, dtype) */
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *r;
 	int red[64], keep;
 	double ord = sc_f(OPND(op, 1));
 
-	if (!ty_static(st) || !is_float(rt) || red_dims(l, op, 2, st->rank, red, &keep))
+	if (!ty_static(st) || !dt_isfloat(rt) || red_dims(l, op, 2, st->rank, red, &keep))
 		return -1;
 	if (isinf(ord))
 		r = reduce(l, v, st->elem, red, ord > 0 ? "max" : "min", acc, pre_abs, NULL);
@@ -439,7 +439,7 @@ int
 lower_cumsum(L *l, Op *op, const void *arg)
 {
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *out;
 	AffExpr *e[64];
 	AffMap *maps[2];
@@ -499,7 +499,7 @@ lower_logsumexp(L *l, Op *op, const void *arg)
 	/* (self, dim, keepdim): m = amax (0 where infinite);
 	 * log(sum(exp(x - m))) + m */
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *m, *e, *s;
 	int red[64], keep, nk = 0, keepi[64], i;
 

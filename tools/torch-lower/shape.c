@@ -570,7 +570,7 @@ lower_tri(L *l, Op *op, const void *arg)
 	Value *d = bin(l, "arith.subi", lindex(l, r - 1), lindex(l, r - 2));
 	Value *keep = cmpi(l, lower ? "sle" : "sge", d, cst_idx(l, sc_i(OPND(op, 1))));
 	Type *dt = op->res[0].type->elem;
-	Value *y = sel(l, keep, g.arg[0], cst_d(l, 0, is_float(dt) ? dt : belem(l->c, dt)));
+	Value *y = sel(l, keep, g.arg[0], cst_d(l, 0, dt_isfloat(dt) ? dt : belem(l->c, dt)));
 	return done(l, op, gen_end(l, &g, 1, &y));
 }
 
@@ -598,7 +598,7 @@ lower_arange(L *l, Op *op, const void *arg)
 	m = map_id(l, 1);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, 1, NULL);
 	Value *i = from_index(l, lindex(l, 0), ty_int(l->c, 64, SIGNLESS));
-	if (is_float(rt) || sc_kind(OPND(op, 0)) == K_FLOAT ||
+	if (dt_isfloat(rt) || sc_kind(OPND(op, 0)) == K_FLOAT ||
 			sc_kind(OPND(op, 1)) == K_FLOAT || sc_kind(OPND(op, 2)) == K_FLOAT) {
 		Type *f64 = dt_f64(l->c);
 		Value *f = cv(l, i, dt_i64(l->c), f64);
