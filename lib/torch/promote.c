@@ -149,9 +149,21 @@ number_dtype(Ctx *c, Value *v)
 	return a->kind == AT_FLOAT ? dt_f32(c) : a->kind == AT_INT ? dt_i64(c) : NULL;
 }
 
+/* fx-import wraps a Python scalar passed for a Tensor argument
+ * (add.Tensor(x, 3)) in prim.NumToTensor.Scalar: a wrapped number, which
+ * PyTorch promotes as the scalar it was, not as a 0-dim tensor. */
+static Value *
+unwrap(Value *v)
+{
+	Op *d = v->def;
+
+	return d && op_is(d, "torch.prim.NumToTensor.Scalar") ? OPND(d, 0) : v;
+}
+
 void
 promo_add(Ctx *c, Promo *p, Value *v)
 {
+	v = unwrap(v);
 	if (v->type->kind == TY_TORCH_NUMBER) {
 		Type *d = number_dtype(c, v);
 		if (!d)
