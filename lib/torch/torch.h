@@ -25,6 +25,12 @@ int tv_int(Value *v, int64_t *out);        /* torch.constant.int */
 int tv_float(Value *v, double *out);       /* constant.float or .int */
 int tv_bool(Value *v, int *out);
 int tv_none(Value *v);                     /* torch.constant.none */
+int tv_str(Value *v, const char **out);    /* torch.constant.str */
+int tv_const(Value *v);                    /* any torch.constant.* */
+/* The value of an int, bool or float constant (a float truncates), or 0:
+ * for readers that checked tv_const and the schema settles the kind. */
+int64_t tv_ival(Value *v);
+double tv_fval(Value *v);
 /* The constant ints of a torch.prim.ListConstruct (at most max); the
  * count, or -1 when some element is not a constant int. */
 int tv_ints(Value *list, int64_t *out, int max);

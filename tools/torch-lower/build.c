@@ -34,15 +34,13 @@ set(L *l, Value *torch, Value *builtin)
 Type *
 dtype_of(L *l, Value *v)
 {
-	Type *t = ttype(l, v);
-
-	return ty_istorchtensor(t) ? t->elem : NULL;
+	return tt_dtype(ttype(l, v));
 }
 
 int
 is_tensor(L *l, Value *v)
 {
-	return ty_istorchtensor(ttype(l, v));
+	return tt_is(ttype(l, v));
 }
 
 Type *
@@ -69,107 +67,30 @@ btensor(Ctx *c, Type *vt)
 
 /* ---- constants read from torch ops ---- */
 
-static Attr *
-cvalue(Value *v)
-{
-	return v->def ? op_attr(v->def, "value") : NULL;
-}
-
-int
-sc_kind(Value *v)
-{
-	Op *d = v->def;
-	Attr *a;
-
-	if (!d)
-		return K_OTHER;
-	if (op_is(d, "torch.constant.none"))
-		return K_NONE;
-	if (op_is(d, "torch.constant.str"))
-		return K_STR;
-	if (op_is(d, "torch.constant.bool"))
-		return K_BOOL;
-	if (!op_is(d, "torch.constant.int") && !op_is(d, "torch.constant.float") &&
-			!op_is(d, "torch.constant.number"))
-		return K_OTHER;
-	a = cvalue(v);
-	if (!a)
-		return K_OTHER;
-	return a->kind == AT_FLOAT ? K_FLOAT : K_INT;
-}
-
-double
-sc_f(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	if (!a)
-		return 0;
-	return a->kind == AT_FLOAT ? a->f : (double)a->i;
-}
-
-int64_t
-sc_i(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	if (!a)
-		return 0;
-	return a->kind == AT_FLOAT ? (int64_t)a->f : a->i;
-}
-
-const char *
-sc_str(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	return a && a->kind == AT_STR ? a->s : "";
-}
-
-int
-is_none(Value *v)
-{
-	return sc_kind(v) == K_NONE;
-}
-
+/* lib's tv_list, into the caller's array */
 int
 list_vals(Value *v, Value **out, int max)
 {
-	Op *d = v->def;
-	int i;
+	Value **e = NULL;
+	int n = tv_list(v, &e);
 
-	if (!d || !op_is(d, "torch.prim.ListConstruct") || d->nopnds > max)
-		return -1;
-	for (i = 0; i < d->nopnds; i++)
-		out[i] = OPND(d, i);
-	return d->nopnds;
-}
-
-int
-list_ints(Value *v, int64_t *out, int max)
-{
-	Value *e[64];
-	int n = list_vals(v, e, max < 64 ? max : 64), i;
-
-	for (i = 0; i < n; i++) {
-		if (sc_kind(e[i]) != K_INT && sc_kind(e[i]) != K_BOOL)
-			return -1;
-		out[i] = sc_i(e[i]);
-	}
+	if (n > max)
+		n = -1;
+	if (n > 0)
+		memcpy(out, e, sizeof *e * n);
+	free(e);
 	return n;
 }
 
 int
 norm_dim(L *l, int64_t d, int rank)
 {
-	int64_t r = rank ? rank : 1;
+	int64_t n = tt_dim(d, rank);
 
-	if (d < -r || d >= r) {
+	if (n < 0)
 		op_error(l->op, "torch-lower: dimension %lld out of range for rank %d",
 			(long long)d, rank);
-		return -1;
-	}
-	return (int)(d < 0 ? d + r : d);
+	return (int)n;
 }
 
 /* ---- emitting ---- */
@@ -241,15 +162,19 @@ cst_d(L *l, double v, Type *d)
 Value *
 cst_of(L *l, Value *v, Type *d)
 {
-	if (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL) {
-		int64_t i = sc_i(v);
-		if (dt_isfloat(d))
-			return cst_f(l, (double)i, d);
-		if (dt_isbool(d))
-			return cst_i(l, i != 0, d);
-		return cst_i(l, i, belem(l->c, d));
-	}
-	return cst_d(l, sc_f(v), d);
+	int64_t i;
+	int b;
+
+	/* an int goes in whole: through a double, 2^53 + 1 would not */
+	if (tv_bool(v, &b))
+		i = b;
+	else if (!tv_int(v, &i))
+		return cst_d(l, tv_fval(v), d);
+	if (dt_isfloat(d))
+		return cst_f(l, (double)i, d);
+	if (dt_isbool(d))
+		return cst_i(l, i != 0, d);
+	return cst_i(l, i, belem(l->c, d));
 }
 
 Value *

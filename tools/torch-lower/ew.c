@@ -33,15 +33,16 @@ struct Ew {
 
 #define BODY(n) static Value *n(L *l, const Ew *e, Op *op, Value **x, Type *ct)
 #define X(i) xarg(l, op, x, i, ct)
-#define S(i) OPND(op, i)          /* the torch operand, for sc_* */
+#define S(i) OPND(op, i)          /* the torch operand, for tv_* */
 #define K(v) cst_d(l, v, ct)
 
 static Value *
 xarg(L *l, Op *op, Value **x, int i, Type *ct)
 {
+	double f;
+
 	if (!x[i]) {
-		int k = sc_kind(OPND(op, i));
-		if (k != K_INT && k != K_FLOAT && k != K_BOOL)
+		if (!tv_float(OPND(op, i), &f))
 			die("elementwise operand %d of %s is not a number", i, op->name);
 		x[i] = cst_of(l, OPND(op, i), ct);
 	}
@@ -51,8 +52,9 @@ xarg(L *l, Op *op, Value **x, int i, Type *ct)
 static int
 one(Value *v)
 {
-	return (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL || sc_kind(v) == K_FLOAT)
-		&& sc_f(v) == 1.0;
+	double f;
+
+	return tv_float(v, &f) && f == 1.0;
 }
 
 /* ---- unary ---- */
@@ -106,8 +108,9 @@ BODY(b_relu) { return clamp1(l, ct, x[0], K(0), 0); }
 BODY(b_gelu)
 {
 	Value *v = x[0], *t;
+	const char *s;
 
-	if (op->nopnds > 1 && !strcmp(sc_str(S(1)), "tanh")) {
+	if (op->nopnds > 1 && tv_str(S(1), &s) && !strcmp(s, "tanh")) {
 		/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 		Value *x3 = ar(l, "mul", ct, ar(l, "mul", ct, v, v), v);
 		t = ar(l, "add", ct, v, ar(l, "mul", ct, K(0.044715), x3));
@@ -138,9 +141,9 @@ BODY(b_clamp)
 {
 	Value *v = x[0];
 
-	if (!is_none(S(1)))
+	if (!tv_none(S(1)))
 		v = clamp1(l, ct, v, X(1), 0);
-	if (op->nopnds > 2 && !is_none(S(2)))
+	if (op->nopnds > 2 && !tv_none(S(2)))
 		v = clamp1(l, ct, v, X(2), 1);
 	return v;
 }
@@ -248,11 +251,12 @@ pow_(L *l, Type *ct, Value *b, Value *ex)
 BODY(b_pow_ts)
 {
 	Value *ev = S(1);
+	int64_t n;
+	double f;
 
-	if (sc_kind(ev) == K_INT && sc_i(ev) >= 0 && sc_i(ev) <= 64 &&
-			(!dt_isfloat(ct) || sc_i(ev) <= 4))
-		return ipow_const(l, ct, x[0], sc_i(ev));
-	if (sc_kind(ev) == K_FLOAT && sc_f(ev) == 0.5 && dt_isfloat(ct))
+	if (tv_int(ev, &n) && n >= 0 && n <= 64 && (!dt_isfloat(ct) || n <= 4))
+		return ipow_const(l, ct, x[0], n);
+	if (tv_float(ev, &f) && f == 0.5 && dt_isfloat(ct))
 		return un(l, "math.sqrt", x[0]);
 	return pow_(l, ct, x[0], X(1));
 }
@@ -277,8 +281,11 @@ BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
 
 BODY(b_div_mode)
 {
-	const char *mode = op->nopnds > 2 && !is_none(S(2)) ? sc_str(S(2)) : "";
+	const char *mode = "";
 	Value *a = X(0), *b = X(1);
+
+	if (op->nopnds > 2)
+		tv_str(S(2), &mode);   /* none: true division */
 
 	if (dt_isfloat(ct)) {
 		Value *q = bin(l, "arith.divf", a, b);

@@ -56,7 +56,7 @@ lower_index_select(L *l, Op *op, const void *arg)
 	Gen g;
 	int d, i, r;
 
-	if (!bt || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0 ||
+	if (!bt || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0 ||
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
@@ -89,7 +89,7 @@ lower_gather(L *l, Op *op, const void *arg)
 	Gen g;
 	int d, i, r;
 
-	if (!bt || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0 ||
+	if (!bt || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0 ||
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
@@ -139,7 +139,7 @@ advanced(L *l, Op *op, Value *list, Adv *a)
 	}
 	a->nb = 0;
 	for (i = 0; i < a->n; i++) {
-		if (is_none(a->ix[i])) {
+		if (tv_none(a->ix[i])) {
 			a->ix[i] = NULL;
 			continue;
 		}
@@ -301,7 +301,7 @@ lower_scatter(L *l, Op *op, const void *arg)
 	Type *ud = NULL;
 	Value *scalar = NULL;
 
-	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
+	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
 		return -1;
 	int bad = xt->rank != r;
 	for (i = 0; i < r && !bad; i++)
@@ -444,6 +444,6 @@ lower_index_put(L *l, Op *op, const void *arg)
 	e.r = r;
 	e.sdims = st->dims;
 	set(l, RES(op, 0), scatter_fold(l, self, st->elem, a.nb, a.B, n + 1, ins, maps, n,
-		vt->elem, sc_i(OPND(op, 3)) ? "add" : "set", NULL, put_targets, &e));
+		vt->elem, tv_ival(OPND(op, 3)) ? "add" : "set", NULL, put_targets, &e));
 	return 0;
 }

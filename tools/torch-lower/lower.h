@@ -49,18 +49,10 @@ Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
 
-/* ---- constants read from torch ops ---- */
+/* ---- constants read from torch ops: lib's tv_* (torch.h), and: ---- */
 
-enum { K_NONE, K_INT, K_FLOAT, K_BOOL, K_STR, K_OTHER };
-int sc_kind(Value *v);                  /* of a torch constant operand */
-double sc_f(Value *v);
-int64_t sc_i(Value *v);
-const char *sc_str(Value *v);
-int is_none(Value *v);
 int is_tensor(L *l, Value *v);
-/* Elements of a ListConstruct of constant ints; -1 if not one. */
-int list_ints(Value *v, int64_t *out, int max);
-/* Elements of a ListConstruct (any kind); -1 if not one. */
+/* Elements of a ListConstruct (any kind); -1 if not one or over max. */
 int list_vals(Value *v, Value **out, int max);
 /* Normalizes a dim against rank; -1 after an error. */
 int norm_dim(L *l, int64_t d, int rank);

@@ -152,7 +152,7 @@ static int
 ints2(L *l, Op *op, int i, int64_t *out, int64_t dflt0, int64_t dflt1)
 {
 	int64_t v[4];
-	int n = list_ints(OPND(op, i), v, 4);
+	int n = tv_ints(OPND(op, i), v, 4);
 
 	if (n < 0) {
 		op_error(op, "torch-lower: expected a constant int list");
@@ -238,7 +238,7 @@ lower_maxpool(L *l, Op *op, const void *arg)
 
 	if (window(l, op, &w, it) || ints2(l, op, 1, w.K, 1, 1) ||
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0) ||
-			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, sc_i(OPND(op, 5)) != 0))
+			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, tv_ival(OPND(op, 5)) != 0))
 		return -1;
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 1, want, &vals, &idxs))
 		return -1;
@@ -311,9 +311,9 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0))
 		return -1;
 	w.d[0] = w.d[1] = 1;
-	if (check_win(l, op, &w, sc_i(OPND(op, 4)) != 0))
+	if (check_win(l, op, &w, tv_ival(OPND(op, 4)) != 0))
 		return -1;
-	inc = sc_i(OPND(op, 5)) != 0;
+	inc = tv_ival(OPND(op, 5)) != 0;
 	/* PyTorch averages floats and, truncating, int64 only */
 	if (!dt_isfloat(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
 			!dt_isunsigned(it->elem))) {
@@ -321,7 +321,7 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			"other than int64", op->name);
 		return -1;
 	}
-	if (op->nopnds > 6 && !is_none(OPND(op, 6)) && sc_f(OPND(op, 6)) == 0) {
+	if (op->nopnds > 6 && !tv_none(OPND(op, 6)) && tv_fval(OPND(op, 6)) == 0) {
 		op_error(op, "torch-lower: '%s' divisor must be not zero", op->name);
 		return -1;
 	}
@@ -342,8 +342,8 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			if (h1 > w.H[0]) h1 = w.H[0];
 			if (w1 > w.H[1]) w1 = w.H[1];
 			tab[i * w.O[1] + j] = inc ? all : (double)(h1 - h0) * (double)(w1 - w0);
-			if (op->nopnds > 6 && !is_none(OPND(op, 6)))
-				tab[i * w.O[1] + j] = sc_f(OPND(op, 6));
+			if (op->nopnds > 6 && !tv_none(OPND(op, 6)))
+				tab[i * w.O[1] + j] = tv_fval(OPND(op, 6));
 		}
 	sum = divide(l, sum, acc, tab, w.O[0], w.O[1]);
 	free(tab);

@@ -121,12 +121,11 @@ red_dims(L *l, Op *op, int at, int r, int *red, int *keepdim)
 	if (at < 0)
 		return 0;
 	Value *v = OPND(op, at);
-	if (is_none(v))
+	if (tv_none(v))
 		n = 0;
-	else if (sc_kind(v) == K_INT) {
-		dims[0] = sc_i(v);
+	else if (tv_int(v, &dims[0]))
 		n = 1;
-	} else if ((n = list_ints(v, dims, 64)) < 0) {
+	else if ((n = tv_ints(v, dims, 64)) < 0) {
 		op_error(op, "torch-lower: expected constant dims");
 		return -1;
 	}
@@ -138,8 +137,8 @@ red_dims(L *l, Op *op, int at, int r, int *red, int *keepdim)
 			return -1;
 		red[d] = 1;
 	}
-	if (at + 1 < op->nopnds && sc_kind(OPND(op, at + 1)) == K_BOOL)
-		*keepdim = sc_i(OPND(op, at + 1)) != 0;
+	if (at + 1 < op->nopnds)
+		tv_bool(OPND(op, at + 1), keepdim);
 	return 0;
 }
 
@@ -263,7 +262,7 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	Value *vals, *idxs;
 	int d;
 
-	if (!ty_static(st) || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0)
+	if (!ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return -1;
 	if (st->rank == 0) {
 		set(l, RES(op, 0), get(l, OPND(op, 0)));
@@ -286,10 +285,10 @@ lower_argmax(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st))
 		return -1;
-	if (is_none(OPND(op, 1)) || st->rank == 0) {
+	if (tv_none(OPND(op, 1)) || st->rank == 0) {
 		int64_t n = ty_numel(st);
 		v = reshape_to(l, v, ty_tensor(l->c, 1, &n, v->type->elem));
-	} else if ((d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0) {
+	} else if ((d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0) {
 		return -1;
 	}
 	if (argreduce(l, v, st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
@@ -361,9 +360,9 @@ lower_var(L *l, Op *op, const void *arg)
 	if (acc->kind == TY_F32)
 		acc = dt_f64(l->c);
 	/* (self, dim, correction, keepdim): keepdim is operand 3 */
-	keep = sc_i(OPND(op, 3)) != 0;
+	keep = tv_ival(OPND(op, 3)) != 0;
 	n = (double)count(st, red);
-	den = n - (is_none(OPND(op, 2)) ? 1 : sc_f(OPND(op, 2)));
+	den = n - (tv_none(OPND(op, 2)) ? 1 : tv_fval(OPND(op, 2)));
 	if (den < 0)
 		den = 0;   /* PyTorch's max(0, N - correction) */
 	sum = reduce(l, v, st->elem, red, "sum", acc, NULL, NULL);
@@ -414,7 +413,7 @@ lower_norm(L *l, Op *op, const void *arg)
 	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *r;
 	int red[64], keep;
-	double ord = sc_f(OPND(op, 1));
+	double ord = tv_fval(OPND(op, 1));
 
 	if (!ty_static(st) || !dt_isfloat(rt) || red_dims(l, op, 2, st->rank, red, &keep))
 		return -1;
@@ -447,7 +446,7 @@ lower_cumsum(L *l, Op *op, const void *arg)
 	int r = st->rank, d, i;
 	Gen g;
 
-	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
+	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
 		return -1;
 	/* eager accumulates a float cumsum in double on the CPU: a running
 	 * sum that cancels to 0 stays 0, not an ulp either side */
