@@ -72,7 +72,9 @@ typedef struct Promo {
 	int unknown;
 } Promo;
 void promo_add(Ctx *c, Promo *p, Value *v);  /* tensor or scalar */
-/* The same from a type alone: a torch.constant.number's dtype needs v. */
+/* The same from a tensor's or scalar's type alone, for a value whose
+ * type was set aside (torch-lower); a wrapped number (NumToTensor) or a
+ * torch.constant.number needs the value: promo_add. */
 void promo_add_type(Ctx *c, Promo *p, const Type *t);
 Type *promo_result(Ctx *c, const Promo *p);  /* NULL when unknown */
 
