@@ -149,7 +149,7 @@ advanced(L *l, Op *op, Value *list, Adv *a)
 			return -1;
 		}
 		/* PyTorch takes uint8 indices as boolean masks */
-		if (t->elem->kind == TY_INT && t->elem->sign == UNSIGNED) {
+		if (dt_isunsigned(t->elem)) {
 			op_error(op, "torch-lower: a uint8 index tensor is a boolean mask, which is not supported");
 			return -1;
 		}

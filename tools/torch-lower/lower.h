@@ -49,7 +49,7 @@ Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
 
-/* ---- constants read from torch ops: lib's tv_* (torch.h), and: ---- */
+/* ---- operands (constants are read with lib/torch's tv_*, torch.h) ---- */
 
 int is_tensor(L *l, Value *v);
 /* Elements of a ListConstruct (any kind); -1 if not one or over max. */

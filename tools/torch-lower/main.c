@@ -158,8 +158,9 @@ check_constants(L *l, Op *op)
 static int
 is_ui8(const Type *t)
 {
-	return ty_istorchtensor(t) && t->elem && t->elem->kind == TY_INT
-	    && t->elem->sign == UNSIGNED;
+	Type *d = tt_dtype(t);
+
+	return dt_isunsigned(d) && !dt_isbool(d);
 }
 
 /* arg_attrs or res_attrs of fn, with {fxpipe.unsigned} added to entry i
