@@ -446,6 +446,8 @@ static const Ew rows[] = {
 	{NULL, NULL},
 };
 
+const OpTable ew_optables[] = {OPTABLE("elementwise lowering", rows, ""), {NULL}};
+
 const void *
 ew_lookup(const char *name)
 {

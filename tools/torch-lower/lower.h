@@ -13,8 +13,8 @@
 #ifndef TORCH_LOWER_H
 #define TORCH_LOWER_H
 
-#include "asm.h"
 #include "ir.h"
+#include "optable.h"
 #include "torch/torch.h"
 
 typedef struct L {
@@ -36,6 +36,7 @@ typedef struct Row {
 } Row;
 
 extern const Row lower_table[];
+extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 

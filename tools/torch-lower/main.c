@@ -402,6 +402,9 @@ main(int argc, char **argv)
 	int rc;
 
 	tool_name = "torch-lower";
+	optable_require(lower_optables);
+	optable_require(ew_optables);
+	optable_require(check_optables);
 	parse_args(argc, argv, &o);
 	if (o.list) {
 		lower_list(stdout);
