@@ -599,8 +599,11 @@ argmax(Ctx *c, Op *op, Type **out, int arg)
 
 	if (r < 0 || !tv_bool(OPND(op, 2), &keep))
 		return out_set(c, op, out, 0, -1, NULL, dt_i64(c));
-	if (tv_none(OPND(op, 1)))
-		return out_set(c, op, out, 0, 0, NULL, dt_i64(c));
+	if (tv_none(OPND(op, 1))) {   /* over all dims: [] or, kept, [1, ...] */
+		for (n = 0; n < r; n++)
+			d[n] = 1;
+		return out_set(c, op, out, 0, keep ? r : 0, d, dt_i64(c));
+	}
 	if (dim_mask(OPND(op, 1), r, mask) < 0)
 		return 0;
 	n = reduce_dims(TY(op, 0), mask, keep, d);

@@ -266,3 +266,10 @@ def conv2d_function():
 @case(graph="torch")
 def conv1d_function():
     return _Conv(F.conv1d, torch.randn(4, 2, 3), None, 1, 0, 1, 2), [torch.randn(2, 4, 8)]
+
+
+@case
+def argmax_all_dims_keepdim():
+    # argmax(x, dim=None, keepdim=True) is [1, 1]: inference said rank 0
+    return (lambda x: (torch.argmax(x, keepdim=True), torch.argmin(x, keepdim=True),
+                       torch.argmax(x))), [torch.randn(3, 4)]

@@ -31,3 +31,4 @@ load helpers
 @test "0-d uint8 arguments and results (UBSan under SANITIZE=1, fuzz-diff)" { regress uint8_zero_dim_arguments; }
 @test "F.conv2d traced is aten.conv2d, decomposed to convolution" { regress conv2d_function; }
 @test "F.conv1d traced, grouped, no bias" { regress conv1d_function; }
+@test "argmax and argmin over all dims with keepdim are [1, ..., 1]" { regress argmax_all_dims_keepdim; }
