@@ -273,3 +273,16 @@ def argmax_all_dims_keepdim():
     # argmax(x, dim=None, keepdim=True) is [1, 1]: inference said rank 0
     return (lambda x: (torch.argmax(x, keepdim=True), torch.argmin(x, keepdim=True),
                        torch.argmax(x))), [torch.randn(3, 4)]
+
+
+@case
+def zero_dim_tensor_with_python_number():
+    # a Python number beside a 0-dim tensor is a wrapped number: it ranks
+    # below the tensor in promotion (si32 0-dim + 3 is si32, ui8 * 2 is
+    # ui8, f16 - 1.5 is f16); decomposed to a 0-dim si64/f32 literal it
+    # promoted as an equal and torch-opt refused the graph's types
+    return (lambda a, b, h: (torch.add(a, 3), a * 2, torch.sub(a, 7, alpha=2), a / 2,
+                             torch.remainder(a, 3), a == 5, b * 2, b + 300, h - 1.5, h * 3,
+                             a + 2.5)), \
+        [torch.tensor(7, dtype=torch.int32), torch.tensor(200, dtype=torch.uint8),
+         torch.tensor(0.75, dtype=torch.float16)]
