@@ -79,41 +79,29 @@ int cuda_arch_ok(const char *arch)
 
 /* ---- schedule ---- */
 
-static int has_acc(const KExpr *x)
-{
-	if (x->kind == KX_ACC)
-		return 1;
-	for (int i = 0; i < x->n; i++)
-		if (has_acc(x->a[i]))
-			return 1;
-	return 0;
-}
-
 /* The op combining two partials, if out's body is acc OP f(...) with an
  * associative, commutative OP and an accumulator we can shuffle. */
-static const char *combiner(const Kernel *k)
+static int combiner(const Kernel *k)
 {
-	static const char *const ok[] = { "arith.addf", "arith.mulf", "arith.maxf", "arith.minf",
-		"arith.maximumf", "arith.minimumf", "arith.addi", "arith.muli", "arith.maxsi",
-		"arith.minsi", "arith.maxui", "arith.minui", "arith.andi", "arith.ori", "arith.xori",
-		NULL };
+	const int ok[] = { kop.addf, kop.mulf, kop.maxf, kop.minf, kop.addi, kop.muli,
+		kop.maxsi, kop.minsi, kop.maxui, kop.minui, kop.andi, kop.ori, kop.xori, -1 };
 	const KOut *o = &k->out[0];
 	const KExpr *v = o->val;
 	Type *t = o->acctype;
 	int i;
 
 	if (k->nout != 1 || !v || v->kind != KX_OP || v->n != 2 || v->type != t)
-		return NULL;
+		return -1;
 	if (t->kind == TY_BF16 || t->kind == TY_INDEX || (t->kind == TY_INT && t->width > 64))
-		return NULL;
-	for (i = 0; ok[i] && strcmp(ok[i], v->op); i++)
+		return -1;
+	for (i = 0; ok[i] >= 0 && ok[i] != v->op; i++)
 		;
-	if (!ok[i])
-		return NULL;
+	if (ok[i] < 0)
+		return -1;
 	for (i = 0; i < 2; i++)
-		if (v->a[i]->kind == KX_ACC && v->a[i]->buf == 0 && !has_acc(v->a[1 - i]))
+		if (v->a[i]->kind == KX_ACC && v->a[i]->buf == 0 && !kx_has_acc(v->a[1 - i]))
 			return v->op;
-	return NULL;
+	return -1;
 }
 
 static void schedule(const Kernel *k, CSched *s)
@@ -153,7 +141,7 @@ static void schedule(const Kernel *k, CSched *s)
 	}
 	for (i = 0; i < s->npar; i++)
 		s->P *= k->ext[s->par[i]];
-	s->block_red = s->nred && combiner(k) &&
+	s->block_red = s->nred && combiner(k) >= 0 &&
 		(s->R >= 1024 || (s->R >= 64 && s->P <= 4096));
 }
 
@@ -174,7 +162,7 @@ typedef struct CTile {
 /* x = extf(h) of an f16 or bf16 h: h, its type in *k */
 static KExpr *narrow(KExpr *x, TypeKind *k)
 {
-	if (x->kind != KX_OP || strcmp(x->op, "arith.extf") || x->n != 1)
+	if (x->kind != KX_OP || x->op != kop.extf || x->n != 1)
 		return NULL;
 	*k = x->a[0]->type->kind;
 	return *k == TY_F16 || *k == TY_BF16 ? x->a[0] : NULL;
@@ -211,7 +199,7 @@ static int tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
 			t->bd[t->nb++] = d, t->B *= k->ext[d];
 	}
 	{
-		TypeKind kx, ky;
+		TypeKind kx = TY_F32, ky = TY_F32;   /* set where narrow() succeeds */
 		KExpr *hx = narrow(t->x, &kx), *hy = narrow(t->y, &ky);
 
 		if (hx && hy && kx == ky) {
@@ -323,26 +311,25 @@ static LLVMValueRef shfl(CU *u, LLVMValueRef v, int lanemask)
 }
 
 /* The combiner's identity in type t. */
-static LLVMValueRef identity(CU *u, const char *op, Type *t)
+static LLVMValueRef identity(CU *u, int op, Type *t)
 {
 	E *e = &u->e;
 	LLVMTypeRef lt = e_type(e, t);
-	const char *n = op + 6;
 	unsigned w = t->kind == TY_INT ? (unsigned)t->width : 0;
 
 	if (ty_isfloat(t)) {
 		double inf = __builtin_inf();
 
-		if (!strcmp(n, "addf")) return LLVMConstReal(lt, -0.0);
-		if (!strcmp(n, "mulf")) return LLVMConstReal(lt, 1.0);
-		if (!strncmp(n, "max", 3)) return LLVMConstReal(lt, -inf);
+		if (op == kop.addf) return LLVMConstReal(lt, -0.0);
+		if (op == kop.mulf) return LLVMConstReal(lt, 1.0);
+		if (op == kop.maxf) return LLVMConstReal(lt, -inf);
 		return LLVMConstReal(lt, inf);
 	}
-	if (!strcmp(n, "muli")) return LLVMConstInt(lt, 1, 0);
-	if (!strcmp(n, "andi") || !strcmp(n, "minui")) return LLVMConstAllOnes(lt);
-	if (!strcmp(n, "maxsi"))
+	if (op == kop.muli) return LLVMConstInt(lt, 1, 0);
+	if (op == kop.andi || op == kop.minui) return LLVMConstAllOnes(lt);
+	if (op == kop.maxsi)
 		return LLVMConstShl(LLVMConstInt(lt, 1, 0), LLVMConstInt(lt, w - 1, 0));
-	if (!strcmp(n, "minsi"))
+	if (op == kop.minsi)
 		return LLVMConstLShr(LLVMConstAllOnes(lt), LLVMConstInt(lt, 1, 0));
 	return LLVMConstNull(lt);   /* addi, ori, xori, maxui */
 }
@@ -833,8 +820,7 @@ static int cu_kernel(CU *u, Kernel *k)
 	if (s.block_red) {
 		Type *t = k->out[0].acctype;
 
-		u->cmb = kx_new(e->g->c, KX_OP, t, 2);
-		u->cmb->op = k->out[0].val->op;
+		u->cmb = kx_op(e->g->c, k->out[0].val->op, t, 2);
 		u->cmb->attr = k->out[0].val->attr;
 		u->cmb->a[0] = kx_new(e->g->c, KX_ACC, t, 0);
 		u->cmb->a[0]->buf = u->slot_a;

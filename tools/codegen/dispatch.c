@@ -525,34 +525,6 @@ static void memo_put(KB *kb, const void *key, int n, IExpr **ix, void *val)
 	kb->memo[kb->nmemo++] = (Memo){ key, n, ix, val };
 }
 
-KExpr *kx_new(Ctx *c, KKind k, Type *t, int n)
-{
-	KExpr *e = arena_alloc(c, sizeof *e);
-
-	e->kind = k;
-	e->type = t;
-	e->n = n;
-	e->a = arena_alloc(c, sizeof *e->a * (size_t)(n + 1));
-	e->buf = -1;
-	return e;
-}
-
-KExpr *kx_const_f(Ctx *c, Type *t, double v)
-{
-	KExpr *e = kx_new(c, KX_CONST, t, 0);
-
-	e->cval = ty_isfloat(t) ? at_float(c, v, t) : at_int(c, (int64_t)v, t);
-	return e;
-}
-
-KExpr *kx_const_i(Ctx *c, Type *t, int64_t v)
-{
-	KExpr *e = kx_new(c, KX_CONST, t, 0);
-
-	e->cval = ty_isfloat(t) ? at_float(c, (double)v, t) : at_int(c, v, t);
-	return e;
-}
-
 static int bind(KB *kb, Value *v, int out)
 {
 	Kernel *k = kb->k;
@@ -770,8 +742,7 @@ static KExpr *load_slices(KB *kb, Op *op, Value *v, IExpr **ix)
 		b = load(kb, dst, ix);
 		if (!a || !b)
 			return NULL;
-		sel = kx_new(k->c, KX_OP, a->type, 3);
-		sel->op = "arith.select";
+		sel = kx_op(k->c, kop.select, a->type, 3);
 		sel->a[0] = in;
 		sel->a[1] = a;
 		sel->a[2] = b;
@@ -925,11 +896,10 @@ static KExpr *body_op(Body *bd, Op *op)
 				return NULL;
 		return e;
 	}
-	if (op->nres != 1 || op->nregs ||
+	if (op->nres != 1 || op->nregs || !op->info ||
 			(strncmp(op->name, "arith.", 6) && strncmp(op->name, "math.", 5)))
 		return kb_fail(kb, op, "unsupported op in a linalg body"), NULL;
-	e = kx_new(c, KX_OP, RES(op, 0)->type, op->nopnds);
-	e->op = op->name;
+	e = kx_op(c, op->info->code, RES(op, 0)->type, op->nopnds);
 	e->attr = op_attr(op, "predicate");
 	for (i = 0; i < op->nopnds; i++)
 		if (!(e->a[i] = body_value(bd, OPND(op, i))))
@@ -937,11 +907,10 @@ static KExpr *body_op(Body *bd, Op *op)
 	return e;
 }
 
-static KExpr *binop(Ctx *c, const char *name, KExpr *a, KExpr *b)
+static KExpr *binop(Ctx *c, int op, KExpr *a, KExpr *b)
 {
-	KExpr *e = kx_new(c, KX_OP, a->type, 2);
+	KExpr *e = kx_op(c, op, a->type, 2);
 
-	e->op = name;
 	e->a[0] = a;
 	e->a[1] = b;
 	return e;
@@ -950,20 +919,19 @@ static KExpr *binop(Ctx *c, const char *name, KExpr *a, KExpr *b)
 static KExpr *convert(Ctx *c, KExpr *a, Type *t)
 {
 	KExpr *e;
-	const char *n;
+	int n;
 
 	if (a->type == t)
 		return a;
 	if (ty_isfloat(a->type) && ty_isfloat(t))
-		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? "arith.extf" : "arith.truncf";
+		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? kop.extf : kop.truncf;
 	else if (ty_isfloat(t))
-		n = "arith.sitofp";
+		n = kop.sitofp;
 	else if (ty_isfloat(a->type))
-		n = "arith.fptosi";
+		n = kop.fptosi;
 	else
-		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? "arith.extsi" : "arith.trunci";
-	e = kx_new(c, KX_OP, t, 1);
-	e->op = n;
+		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? kop.extsi : kop.trunci;
+	e = kx_op(c, n, t, 1);
 	e->a[0] = a;
 	return e;
 }
@@ -989,14 +957,14 @@ static KExpr **body_exprs(KB *kb, SOp *s, IExpr **sub, KExpr **outargs)
 			break;
 		case BODY_MAC:
 			b = convert(c, b, t);
-			r[0] = binop(c, ty_isfloat(t) ? "arith.addf" : "arith.addi", outargs[0],
-				binop(c, ty_isfloat(t) ? "arith.mulf" : "arith.muli", a, b));
+			r[0] = binop(c, ty_isfloat(t) ? kop.addf : kop.addi, outargs[0],
+				binop(c, ty_isfloat(t) ? kop.mulf : kop.muli, a, b));
 			break;
 		case BODY_SUM:
-			r[0] = binop(c, ty_isfloat(t) ? "arith.addf" : "arith.addi", outargs[0], a);
+			r[0] = binop(c, ty_isfloat(t) ? kop.addf : kop.addi, outargs[0], a);
 			break;
 		case BODY_MAX:
-			r[0] = binop(c, ty_isfloat(t) ? "arith.maxf" : "arith.maxsi", outargs[0], a);
+			r[0] = binop(c, ty_isfloat(t) ? kop.maxf : kop.maxsi, outargs[0], a);
 			break;
 		default:
 			break;

@@ -846,27 +846,6 @@ static LLVMValueRef fast_expf(E *e, LLVMValueRef x)
 	return p;
 }
 
-/* Float arithmetic of x on a[], or NULL if n is not one. */
-static LLVMValueRef arith_f(E *e, KExpr *x, const char *n, LLVMValueRef *a)
-{
-	LLVMBuilderRef b = e->b;
-
-	(void)x;
-	if (!strcmp(n, "addf")) return LLVMBuildFAdd(b, a[0], a[1], "");
-	if (!strcmp(n, "subf")) return LLVMBuildFSub(b, a[0], a[1], "");
-	if (!strcmp(n, "mulf")) return LLVMBuildFMul(b, a[0], a[1], "");
-	if (!strcmp(n, "divf")) return LLVMBuildFDiv(b, a[0], a[1], "");
-	if (!strcmp(n, "remf")) return LLVMBuildFRem(b, a[0], a[1], "");
-	if (!strcmp(n, "negf")) return LLVMBuildFNeg(b, a[0], "");
-	if (!strcmp(n, "maxf") || !strcmp(n, "minf")) {
-		LLVMValueRef c = LLVMBuildFCmp(b, n[1] == 'a' ? LLVMRealOGT : LLVMRealOLT, a[0], a[1], "");
-		LLVMValueRef r = LLVMBuildSelect(b, c, a[0], a[1], "");
-
-		return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, a[0], a[0], ""), a[0], r, "");
-	}
-	return NULL;
-}
-
 /* math.ipowi: square and multiply over the exponent's bits, straight-line
  * so that it vectorizes; a negative exponent gives what PyTorch's integer
  * pow gives: 1 for base 1, +-1 for base -1, else 0. */
@@ -894,166 +873,324 @@ static LLVMValueRef ipowi(E *e, LLVMValueRef x, LLVMValueRef n)
 	return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, zero, ""), neg, r, "");
 }
 
-static LLVMValueRef emit_op(E *e, KExpr *x)
+/* ---- ops: one row per op, dispatched by op code ---- */
+
+typedef struct ORow ORow;
+typedef LLVMValueRef (*OpFn)(E *e, KExpr *x, LLVMValueRef *a, const ORow *r);
+
+/* R_FLOAT: float arithmetic, on bf16 done in f32; R_BITS: arith that
+ * bf16 passes through as bits; R_MATH: on f16 and bf16 done in f32 */
+enum { R_FLOAT = 1, R_ARITH, R_BITS, R_MATH };
+
+struct ORow {
+	const char *name;
+	int kind;
+	OpFn fn;
+	int how;              /* a variant: predicate, signedness, operands */
+	const char *llvm;     /* the intrinsic or libm function */
+	OpFn half;            /* R_MATH in f32 for f16/bf16; NULL: libm */
+};
+
+static LLVMTypeRef res_type(E *e, KExpr *x)
+{
+	return vtype(e, e_type(e, x->type));
+}
+
+#define BIN(f, build) \
+	static LLVMValueRef f(E *e, KExpr *x, LLVMValueRef *a, const ORow *r) \
+	{ return build(e->b, a[0], a[1], ""); }
+BIN(em_addf, LLVMBuildFAdd) BIN(em_subf, LLVMBuildFSub) BIN(em_mulf, LLVMBuildFMul)
+BIN(em_divf, LLVMBuildFDiv) BIN(em_remf, LLVMBuildFRem)
+BIN(em_addi, LLVMBuildAdd) BIN(em_subi, LLVMBuildSub) BIN(em_muli, LLVMBuildMul)
+BIN(em_divsi, LLVMBuildSDiv) BIN(em_divui, LLVMBuildUDiv)
+BIN(em_remsi, LLVMBuildSRem) BIN(em_remui, LLVMBuildURem)
+BIN(em_andi, LLVMBuildAnd) BIN(em_ori, LLVMBuildOr) BIN(em_xori, LLVMBuildXor)
+BIN(em_shli, LLVMBuildShl) BIN(em_shrsi, LLVMBuildAShr) BIN(em_shrui, LLVMBuildLShr)
+#undef BIN
+
+#define CAST(f, build) \
+	static LLVMValueRef f(E *e, KExpr *x, LLVMValueRef *a, const ORow *r) \
+	{ return build(e->b, a[0], res_type(e, x), ""); }
+CAST(em_extsi, LLVMBuildSExt) CAST(em_extui, LLVMBuildZExt) CAST(em_trunci, LLVMBuildTrunc)
+CAST(em_bitcast, LLVMBuildBitCast)
+#undef CAST
+
+static LLVMValueRef em_negf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return LLVMBuildFNeg(e->b, a[0], "");
+}
+
+/* maxf, minf: NaN in a[0] propagates */
+static LLVMValueRef em_fminmax(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 {
 	LLVMBuilderRef b = e->b;
-	const char *n = x->op + (strncmp(x->op, "arith.", 6) ? 5 : 6);
-	int math = !strncmp(x->op, "math.", 5);
+	LLVMValueRef c = LLVMBuildFCmp(b, (LLVMRealPredicate)r->how, a[0], a[1], "");
+	LLVMValueRef v = LLVMBuildSelect(b, c, a[0], a[1], "");
+
+	return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, a[0], a[0], ""), a[0], v, "");
+}
+
+/* floordivsi (how 1), ceildivsi (0): truncating division, adjusted when
+ * the signs differ (floor) or agree (ceil) and there is a remainder */
+static LLVMValueRef em_divround(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef q = LLVMBuildSDiv(b, a[0], a[1], ""), m = LLVMBuildSRem(b, a[0], a[1], "");
+	LLVMValueRef z = LLVMConstNull(LLVMTypeOf(m));
+	LLVMValueRef ne = LLVMBuildICmp(b, LLVMIntNE, m, z, "");
+	LLVMValueRef sg = LLVMBuildICmp(b, r->how ? LLVMIntSLT : LLVMIntSGE,
+		LLVMBuildXor(b, a[0], a[1], ""), z, "");
+	LLVMValueRef adj = LLVMBuildZExt(b, LLVMBuildAnd(b, ne, sg, ""), LLVMTypeOf(q), "");
+
+	return r->how ? LLVMBuildSub(b, q, adj, "") : LLVMBuildAdd(b, q, adj, "");
+}
+
+static LLVMValueRef em_ceildivui(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef one = LLVMConstInt(LLVMTypeOf(a[1]), 1, 0);
+
+	return LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildAdd(b, a[0], a[1], ""), one, ""), a[1], "");
+}
+
+static LLVMValueRef em_iminmax(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+
+	return LLVMBuildSelect(b, LLVMBuildICmp(b, (LLVMIntPredicate)r->how, a[0], a[1], ""),
+		a[0], a[1], "");
+}
+
+static LLVMValueRef em_cmpf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	if (x->a[0]->type->kind == TY_BF16) {
+		a[0] = bf16_to_f32(e, a[0]);
+		a[1] = bf16_to_f32(e, a[1]);
+	}
+	return LLVMBuildFCmp(e->b, fpred(x->attr ? x->attr->i : 0), a[0], a[1], "");
+}
+
+static LLVMValueRef em_cmpi(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return LLVMBuildICmp(e->b, ipred(x->attr ? x->attr->i : 0), a[0], a[1], "");
+}
+
+static LLVMValueRef em_select(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return LLVMBuildSelect(e->b, a[0], a[1], a[2], "");
+}
+
+static LLVMValueRef em_fcast(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return fcast(e, a[0], x->a[0]->type, x->type);
+}
+
+/* index_cast (how 1: signed), index_castui */
+static LLVMValueRef em_intcast(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return LLVMBuildIntCast2(e->b, a[0], res_type(e, x), r->how, "");
+}
+
+/* sitofp (how 1), uitofp; bf16 through f32 */
+static LLVMValueRef em_itofp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMTypeRef rt = res_type(e, x);
+
+	if (x->type->kind == TY_BF16) {
+		LLVMValueRef f = r->how ? LLVMBuildSIToFP(b, a[0], vtype(e, e->f32), "")
+			: LLVMBuildUIToFP(b, a[0], vtype(e, e->f32), "");
+		return f32_to_bf16(e, f);
+	}
+	return r->how ? LLVMBuildSIToFP(b, a[0], rt, "") : LLVMBuildUIToFP(b, a[0], rt, "");
+}
+
+/* fptosi (how 1), fptoui */
+static LLVMValueRef em_fptoi(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMTypeRef rt = res_type(e, x);
+	Type *at = x->a[0]->type;
+
+	if (at->kind == TY_BF16)
+		a[0] = bf16_to_f32(e, a[0]);
+	if (at->kind == TY_F16) {
+		/* through f32, frozen: LLVM 16's loop vectorizer narrows
+		 * fptosi half -> i32 feeding a trunc to i8 into an invalid
+		 * "trunc <N x half>" and the backend aborts; freeze keeps
+		 * instcombine from folding the fpext back */
+		LLVMTypeRef t = LLVMTypeOf(a[0]), ft = e->f32;
+
+		if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+			ft = LLVMVectorType(e->f32, LLVMGetVectorSize(t));
+		a[0] = LLVMBuildFreeze(b, LLVMBuildFPExt(b, a[0], ft, ""), "");
+	}
+	return r->how ? LLVMBuildFPToSI(b, a[0], rt, "") : LLVMBuildFPToUI(b, a[0], rt, "");
+}
+
+/* an intrinsic on the row's `how` operands */
+static LLVMValueRef em_intr(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return intrinsic(e, r->llvm, a, r->how);
+}
+
+/* ctlz, cttz: the result for 0 is defined */
+static LLVMValueRef em_countz(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	a[1] = LLVMConstInt(e->i1, 0, 0);
+	return intrinsic(e, r->llvm, a, 2);
+}
+
+static LLVMValueRef em_libm(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return libm(e, r->llvm, x->type, a, r->how);
+}
+
+static LLVMValueRef em_rsqrt(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMValueRef s = intrinsic(e, "llvm.sqrt", a, 1);
+
+	return LLVMBuildFDiv(e->b, splat(e, LLVMConstReal(e_type(e, x->type), 1.0)), s, "");
+}
+
+static LLVMValueRef em_ipowi(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return ipowi(e, a[0], a[1]);
+}
+
+static LLVMValueRef em_absi(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a[0]));
+
+	return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a[0], z, ""),
+		LLVMBuildNeg(b, a[0], ""), a[0], "");
+}
+
+static LLVMValueRef em_fast_exp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return fast_expf(e, a[0]);
+}
+
+static LLVMValueRef em_exp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	if (x->type->kind == TY_F32)
+		return fast_expf(e, a[0]);
+	return libm(e, "exp", x->type, a, 1);
+}
+
+#define LIBM1(n) { "math." n, R_MATH, em_libm, 1, n, NULL }
+#define INTR1(n, f) { "math." n, R_MATH, em_intr, 1, f, NULL }
+static const ORow rows[] = {
+	{ "arith.addf", R_FLOAT, em_addf }, { "arith.subf", R_FLOAT, em_subf },
+	{ "arith.mulf", R_FLOAT, em_mulf }, { "arith.divf", R_FLOAT, em_divf },
+	{ "arith.remf", R_FLOAT, em_remf }, { "arith.negf", R_FLOAT, em_negf },
+	{ "arith.maxf", R_FLOAT, em_fminmax, LLVMRealOGT },
+	{ "arith.minf", R_FLOAT, em_fminmax, LLVMRealOLT },
+	{ "arith.addi", R_ARITH, em_addi }, { "arith.subi", R_ARITH, em_subi },
+	{ "arith.muli", R_ARITH, em_muli }, { "arith.divsi", R_ARITH, em_divsi },
+	{ "arith.divui", R_ARITH, em_divui }, { "arith.remsi", R_ARITH, em_remsi },
+	{ "arith.remui", R_ARITH, em_remui },
+	{ "arith.floordivsi", R_ARITH, em_divround, 1 },
+	{ "arith.ceildivsi", R_ARITH, em_divround, 0 },
+	{ "arith.ceildivui", R_ARITH, em_ceildivui },
+	{ "arith.maxsi", R_ARITH, em_iminmax, LLVMIntSGT },
+	{ "arith.minsi", R_ARITH, em_iminmax, LLVMIntSLT },
+	{ "arith.maxui", R_ARITH, em_iminmax, LLVMIntUGT },
+	{ "arith.minui", R_ARITH, em_iminmax, LLVMIntULT },
+	{ "arith.andi", R_ARITH, em_andi }, { "arith.ori", R_ARITH, em_ori },
+	{ "arith.xori", R_ARITH, em_xori }, { "arith.shli", R_ARITH, em_shli },
+	{ "arith.shrsi", R_ARITH, em_shrsi }, { "arith.shrui", R_ARITH, em_shrui },
+	{ "arith.cmpf", R_ARITH, em_cmpf }, { "arith.cmpi", R_ARITH, em_cmpi },
+	{ "arith.select", R_BITS, em_select }, { "arith.bitcast", R_BITS, em_bitcast },
+	{ "arith.extf", R_ARITH, em_fcast }, { "arith.truncf", R_ARITH, em_fcast },
+	{ "arith.extsi", R_ARITH, em_extsi }, { "arith.extui", R_ARITH, em_extui },
+	{ "arith.trunci", R_ARITH, em_trunci },
+	{ "arith.index_cast", R_ARITH, em_intcast, 1 },
+	{ "arith.index_castui", R_ARITH, em_intcast, 0 },
+	{ "arith.sitofp", R_ARITH, em_itofp, 1 }, { "arith.uitofp", R_ARITH, em_itofp, 0 },
+	{ "arith.fptosi", R_ARITH, em_fptoi, 1 }, { "arith.fptoui", R_ARITH, em_fptoi, 0 },
+	{ "math.sqrt", R_MATH, em_intr, 1, "llvm.sqrt", em_intr },
+	{ "math.absf", R_MATH, em_intr, 1, "llvm.fabs", em_intr },
+	{ "math.exp", R_MATH, em_exp, 0, NULL, em_fast_exp },
+	{ "math.rsqrt", R_MATH, em_rsqrt },
+	INTR1("floor", "llvm.floor"), INTR1("ceil", "llvm.ceil"), INTR1("trunc", "llvm.trunc"),
+	INTR1("roundeven", "llvm.roundeven"), INTR1("round", "llvm.round"),
+	INTR1("ctpop", "llvm.ctpop"),
+	{ "math.copysign", R_MATH, em_intr, 2, "llvm.copysign" },
+	{ "math.fma", R_MATH, em_intr, 3, "llvm.fma" },
+	{ "math.ctlz", R_MATH, em_countz, 0, "llvm.ctlz" },
+	{ "math.cttz", R_MATH, em_countz, 0, "llvm.cttz" },
+	{ "math.ipowi", R_MATH, em_ipowi }, { "math.absi", R_MATH, em_absi },
+	{ "math.powf", R_MATH, em_libm, 2, "pow" }, { "math.atan2", R_MATH, em_libm, 2, "atan2" },
+	LIBM1("exp2"), LIBM1("expm1"), LIBM1("log"), LIBM1("log1p"), LIBM1("log2"),
+	LIBM1("log10"), LIBM1("sin"), LIBM1("cos"), LIBM1("tan"), LIBM1("tanh"),
+	LIBM1("atan"), LIBM1("erf"),
+};
+#undef LIBM1
+#undef INTR1
+
+static const ORow **row_of;   /* by op code; NULL: not an op of bodies */
+static int nrow_of;
+
+void expr_init(void)
+{
+	size_t i;
+
+	nrow_of = opinfo_count();
+	row_of = xcalloc((size_t)nrow_of, sizeof *row_of);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		row_of[kop_code("emit.c rows", rows[i].name)] = &rows[i];
+}
+
+/* bf16 arithmetic: in f32, rounded back */
+static LLVMValueRef bf16_arith(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	LLVMValueRef v;
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		a[i] = bf16_to_f32(e, a[i]);
+	if (r->kind != R_FLOAT)
+		return NULL;
+	v = r->fn(e, x, a, r);
+	return v ? f32_to_bf16(e, v) : NULL;
+}
+
+/* math on f16 and bf16: in f32, rounded back */
+static LLVMValueRef half_math(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	Type *at = x->a[0]->type, *f32 = ty_float(e->g->c, TY_F32);
+	LLVMValueRef v;
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		a[i] = fcast(e, a[i], at, f32);
+	if (r->half)
+		v = r->half(e, x, a, r);
+	else   /* named after the op: math.powf is powff */
+		v = libm(e, kop_name(x->op) + 5, f32, a, x->n);
+	return v ? fcast(e, v, f32, x->type) : NULL;
+}
+
+static LLVMValueRef emit_op(E *e, KExpr *x)
+{
+	const ORow *r = x->op >= 0 && x->op < nrow_of ? row_of[x->op] : NULL;
 	LLVMValueRef a[3] = { NULL, NULL, NULL };
 	Type *at = x->n ? x->a[0]->type : x->type;
-	LLVMTypeRef rt;
-	LLVMValueRef r0;
 	int i;
 
 	for (i = 0; i < x->n && i < 3; i++)
 		if (!(a[i] = e_expr(e, x->a[i])))
 			return NULL;
-	rt = vtype(e, e_type(e, x->type));
-	if (!math) {
-		if (at->kind == TY_BF16 && x->type->kind == TY_BF16 && strcmp(n, "select") &&
-				strcmp(n, "bitcast")) {
-			/* bf16 arithmetic: in f32, rounded back */
-			KExpr y = *x;
-			LLVMValueRef r;
-
-			for (i = 0; i < x->n; i++)
-				a[i] = bf16_to_f32(e, a[i]);
-			y.type = ty_float(e->g->c, TY_F32);
-			r = arith_f(e, &y, n, a);
-			return r ? f32_to_bf16(e, r) : NULL;
-		}
-		if (at->kind == TY_BF16 && !strcmp(n, "cmpf")) {
-			a[0] = bf16_to_f32(e, a[0]);
-			a[1] = bf16_to_f32(e, a[1]);
-		}
-		if ((r0 = arith_f(e, x, n, a)))
-			return r0;
-		if (!strcmp(n, "addi")) return LLVMBuildAdd(b, a[0], a[1], "");
-		if (!strcmp(n, "subi")) return LLVMBuildSub(b, a[0], a[1], "");
-		if (!strcmp(n, "muli")) return LLVMBuildMul(b, a[0], a[1], "");
-		if (!strcmp(n, "divsi")) return LLVMBuildSDiv(b, a[0], a[1], "");
-		if (!strcmp(n, "divui")) return LLVMBuildUDiv(b, a[0], a[1], "");
-		if (!strcmp(n, "remsi")) return LLVMBuildSRem(b, a[0], a[1], "");
-		if (!strcmp(n, "remui")) return LLVMBuildURem(b, a[0], a[1], "");
-		if (!strcmp(n, "floordivsi") || !strcmp(n, "ceildivsi")) {
-			/* truncating division, adjusted when the signs differ (floor)
-			 * or agree (ceil) and there is a remainder */
-			LLVMValueRef q = LLVMBuildSDiv(b, a[0], a[1], ""), r = LLVMBuildSRem(b, a[0], a[1], "");
-			LLVMValueRef z = LLVMConstNull(LLVMTypeOf(r));
-			LLVMValueRef ne = LLVMBuildICmp(b, LLVMIntNE, r, z, "");
-			LLVMValueRef sg = LLVMBuildICmp(b, n[0] == 'f' ? LLVMIntSLT : LLVMIntSGE,
-				LLVMBuildXor(b, a[0], a[1], ""), z, "");
-			LLVMValueRef adj = LLVMBuildZExt(b, LLVMBuildAnd(b, ne, sg, ""), LLVMTypeOf(q), "");
-
-			return n[0] == 'f' ? LLVMBuildSub(b, q, adj, "") : LLVMBuildAdd(b, q, adj, "");
-		}
-		if (!strcmp(n, "ceildivui")) {
-			LLVMValueRef one = LLVMConstInt(LLVMTypeOf(a[1]), 1, 0);
-
-			return LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildAdd(b, a[0], a[1], ""), one, ""), a[1], "");
-		}
-		if (!strcmp(n, "maxsi") || !strcmp(n, "minsi") || !strcmp(n, "maxui") || !strcmp(n, "minui")) {
-			LLVMIntPredicate p = n[1] == 'a' ? (n[3] == 's' ? LLVMIntSGT : LLVMIntUGT)
-				: (n[3] == 's' ? LLVMIntSLT : LLVMIntULT);
-
-			return LLVMBuildSelect(b, LLVMBuildICmp(b, p, a[0], a[1], ""), a[0], a[1], "");
-		}
-		if (!strcmp(n, "andi")) return LLVMBuildAnd(b, a[0], a[1], "");
-		if (!strcmp(n, "ori")) return LLVMBuildOr(b, a[0], a[1], "");
-		if (!strcmp(n, "xori")) return LLVMBuildXor(b, a[0], a[1], "");
-		if (!strcmp(n, "shli")) return LLVMBuildShl(b, a[0], a[1], "");
-		if (!strcmp(n, "shrsi")) return LLVMBuildAShr(b, a[0], a[1], "");
-		if (!strcmp(n, "shrui")) return LLVMBuildLShr(b, a[0], a[1], "");
-		if (!strcmp(n, "cmpf"))
-			return LLVMBuildFCmp(b, fpred(x->attr ? x->attr->i : 0), a[0], a[1], "");
-		if (!strcmp(n, "cmpi")) return LLVMBuildICmp(b, ipred(x->attr ? x->attr->i : 0), a[0], a[1], "");
-		if (!strcmp(n, "select")) return LLVMBuildSelect(b, a[0], a[1], a[2], "");
-		if (!strcmp(n, "extf") || !strcmp(n, "truncf")) return fcast(e, a[0], at, x->type);
-		if (!strcmp(n, "extsi")) return LLVMBuildSExt(b, a[0], rt, "");
-		if (!strcmp(n, "extui")) return LLVMBuildZExt(b, a[0], rt, "");
-		if (!strcmp(n, "trunci")) return LLVMBuildTrunc(b, a[0], rt, "");
-		if (!strcmp(n, "index_cast")) return LLVMBuildIntCast2(b, a[0], rt, 1, "");
-		if (!strcmp(n, "index_castui")) return LLVMBuildIntCast2(b, a[0], rt, 0, "");
-		if (!strcmp(n, "bitcast")) return LLVMBuildBitCast(b, a[0], rt, "");
-		if (!strcmp(n, "sitofp") || !strcmp(n, "uitofp")) {
-			if (x->type->kind == TY_BF16) {
-				LLVMValueRef f = n[0] == 's' ? LLVMBuildSIToFP(b, a[0], vtype(e, e->f32), "")
-					: LLVMBuildUIToFP(b, a[0], vtype(e, e->f32), "");
-				return f32_to_bf16(e, f);
-			}
-			return n[0] == 's' ? LLVMBuildSIToFP(b, a[0], rt, "") : LLVMBuildUIToFP(b, a[0], rt, "");
-		}
-		if (!strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
-			if (at->kind == TY_BF16)
-				a[0] = bf16_to_f32(e, a[0]);
-			if (at->kind == TY_F16) {
-				/* through f32, frozen: LLVM 16's loop vectorizer
-				 * narrows fptosi half -> i32 feeding a trunc to
-				 * i8 into an invalid "trunc <N x half>" and the
-				 * backend aborts; freeze keeps instcombine from
-				 * folding the fpext back */
-				LLVMTypeRef t = LLVMTypeOf(a[0]), ft = e->f32;
-
-				if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
-					ft = LLVMVectorType(e->f32, LLVMGetVectorSize(t));
-				a[0] = LLVMBuildFreeze(b, LLVMBuildFPExt(b, a[0], ft, ""), "");
-			}
-			return n[4] == 's' ? LLVMBuildFPToSI(b, a[0], rt, "") : LLVMBuildFPToUI(b, a[0], rt, "");
-		}
+	if (!r)
 		return NULL;
-	}
-	if (at->kind == TY_BF16 || at->kind == TY_F16) {
-		/* math in f32, rounded back */
-		Type *f32 = ty_float(e->g->c, TY_F32);
-		LLVMValueRef r;
-
-		for (i = 0; i < x->n; i++)
-			a[i] = fcast(e, a[i], at, f32);
-		if (!strcmp(n, "exp")) r = fast_expf(e, a[0]);
-		else if (!strcmp(n, "sqrt")) r = intrinsic(e, "llvm.sqrt", a, 1);
-		else if (!strcmp(n, "absf")) r = intrinsic(e, "llvm.fabs", a, 1);
-		else r = libm(e, n, f32, a, x->n);
-		return r ? fcast(e, r, f32, x->type) : NULL;
-	}
-	if (!strcmp(n, "sqrt")) return intrinsic(e, "llvm.sqrt", a, 1);
-	if (!strcmp(n, "rsqrt")) {
-		LLVMValueRef s = intrinsic(e, "llvm.sqrt", a, 1);
-
-		return LLVMBuildFDiv(b, splat(e, LLVMConstReal(e_type(e, x->type), 1.0)), s, "");
-	}
-	if (!strcmp(n, "absf")) return intrinsic(e, "llvm.fabs", a, 1);
-	if (!strcmp(n, "floor")) return intrinsic(e, "llvm.floor", a, 1);
-	if (!strcmp(n, "ceil")) return intrinsic(e, "llvm.ceil", a, 1);
-	if (!strcmp(n, "trunc")) return intrinsic(e, "llvm.trunc", a, 1);
-	if (!strcmp(n, "roundeven")) return intrinsic(e, "llvm.roundeven", a, 1);
-	if (!strcmp(n, "round")) return intrinsic(e, "llvm.round", a, 1);
-	if (!strcmp(n, "copysign")) return intrinsic(e, "llvm.copysign", a, 2);
-	if (!strcmp(n, "fma")) return intrinsic(e, "llvm.fma", a, 3);
-	if (!strcmp(n, "ctlz") || !strcmp(n, "cttz")) {
-		a[1] = LLVMConstInt(e->i1, 0, 0);
-		return intrinsic(e, !strcmp(n, "ctlz") ? "llvm.ctlz" : "llvm.cttz", a, 2);
-	}
-	if (!strcmp(n, "ctpop")) return intrinsic(e, "llvm.ctpop", a, 1);
-	if (!strcmp(n, "ipowi")) return ipowi(e, a[0], a[1]);
-	if (!strcmp(n, "absi")) {
-		LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a[0]));
-
-		return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a[0], z, ""),
-			LLVMBuildNeg(b, a[0], ""), a[0], "");
-	}
-	if (!strcmp(n, "exp") && x->type->kind == TY_F32)
-		return fast_expf(e, a[0]);
-	if (!strcmp(n, "powf")) return libm(e, "pow", x->type, a, 2);
-	if (!strcmp(n, "atan2")) return libm(e, "atan2", x->type, a, 2);
-	{
-		static const char *const un[] = { "exp", "exp2", "expm1", "log", "log1p", "log2",
-			"log10", "sin", "cos", "tan", "tanh", "atan", "erf", NULL };
-
-		for (i = 0; un[i]; i++)
-			if (!strcmp(n, un[i]))
-				return libm(e, n, x->type, a, 1);
-	}
-	return NULL;
+	if (r->kind == R_MATH)
+		return at->kind == TY_BF16 || at->kind == TY_F16 ? half_math(e, x, a, r)
+			: r->fn(e, x, a, r);
+	if (at->kind == TY_BF16 && x->type->kind == TY_BF16 && r->kind != R_BITS)
+		return bf16_arith(e, x, a, r);
+	return r->fn(e, x, a, r);
 }
 
 LLVMValueRef e_expr(E *e, KExpr *x)
@@ -1085,7 +1222,7 @@ LLVMValueRef e_expr(E *e, KExpr *x)
 		v = emit_op(e, x);
 		if (!v && !e->err) {
 			op_error(e->k->root, "unsupported operation '%s' on %s in a fused body",
-				x->op, x->n && x->a[0]->type->kind == TY_BF16 ? "bf16" : "this type");
+				kop_name(x->op), x->n && x->a[0]->type->kind == TY_BF16 ? "bf16" : "this type");
 			e->err = 1;
 		}
 		break;
@@ -1358,7 +1495,7 @@ static int fp_product(Kernel *k)
 	for (i = 0; i < k->nout; i++) {
 		KExpr *v = k->out[i].val;
 
-		if (v && v->kind == KX_OP && !strcmp(v->op, "arith.mulf") &&
+		if (v && v->kind == KX_OP && v->op == kop.mulf &&
 				(v->a[0]->kind == KX_ACC || v->a[1]->kind == KX_ACC))
 			return 1;
 	}

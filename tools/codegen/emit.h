@@ -33,6 +33,7 @@ LLVMTypeRef e_type(E *e, const Type *t);      /* register type */
 LLVMTypeRef e_memtype(E *e, const Type *t);   /* in-memory type */
 LLVMValueRef e_index(E *e, const IExpr *x);   /* i64 */
 LLVMValueRef e_expr(E *e, KExpr *x);
+void expr_init(void);                         /* its op table, once */
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
 LLVMValueRef e_i64(E *e, int64_t v);
 void e_reset(E *e);
@@ -55,9 +56,5 @@ int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef));
 
 /* gemm.c */
 int gemm_emit(E *e, Kernel *k);
-/* val = acc + x * y in f32 (either order): its operands, or 0 */
-int gemm_mac(KExpr *val, KExpr **x, KExpr **y);
-int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
-void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
 
 #endif

@@ -27,66 +27,6 @@
 
 enum { NR = 32, VW = 16, MRMAX = 12 };
 
-/* ---- analysis ---- */
-
-static void dims_of_ix(const IExpr *x, uint64_t *set)
-{
-	if (!x)
-		return;
-	if (x->kind == IX_DIM)
-		*set |= 1ull << x->v;
-	dims_of_ix(x->l, set);
-	dims_of_ix(x->r, set);
-}
-
-void kx_dims(const KExpr *e, uint64_t *set)
-{
-	int i;
-
-	for (i = 0; i < e->n; i++)
-		kx_dims(e->a[i], set);
-	if (e->kind == KX_LOAD || e->kind == KX_INDEX || e->kind == KX_INRANGE)
-		for (i = 0; i < e->rank; i++)
-			dims_of_ix(e->ix[i], set);
-}
-
-static int has_acc(const KExpr *e)
-{
-	int i;
-
-	if (e->kind == KX_ACC)
-		return 1;
-	for (i = 0; i < e->n; i++)
-		if (has_acc(e->a[i]))
-			return 1;
-	return 0;
-}
-
-int kx_is_zero(const KExpr *e)
-{
-	return e && e->kind == KX_CONST && e->cval->kind == AT_FLOAT && e->cval->f == 0;
-}
-
-/* val = acc + x * y (either order): the operands, or 0 */
-int gemm_mac(KExpr *v, KExpr **x, KExpr **y)
-{
-	KExpr *m;
-
-	if (v->kind != KX_OP || strcmp(v->op, "arith.addf") || v->type->kind != TY_F32)
-		return 0;
-	if (v->a[0]->kind == KX_ACC)
-		m = v->a[1];
-	else if (v->a[1]->kind == KX_ACC)
-		m = v->a[0];
-	else
-		return 0;
-	if (m->kind != KX_OP || strcmp(m->op, "arith.mulf") || has_acc(m))
-		return 0;
-	*x = m->a[0];
-	*y = m->a[1];
-	return 1;
-}
-
 /* ---- substitution into a new domain ---- */
 
 typedef struct Sub {
@@ -191,8 +131,8 @@ static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 		if (!a || v->type->elem->kind != TY_F32 || !dense_bytes(a, &(size_t){0}))
 			return 0;
 	}
-	if (e->kind == KX_OP && strcmp(e->op, "arith.select") && strcmp(e->op, "arith.mulf") &&
-			strcmp(e->op, "arith.addf") && strcmp(e->op, "arith.subf"))
+	if (e->kind == KX_OP && e->op != kop.select && e->op != kop.mulf &&
+			e->op != kop.addf && e->op != kop.subf)
 		return 0;
 	for (i = 0; i < e->n; i++)
 		if (!const_buffers_only(g, k, e->a[i]))
@@ -226,13 +166,13 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 		}
 		return 1;
 	case KX_OP:
-		if (!strcmp(e->op, "arith.select"))
+		if (e->op == kop.select)
 			return eval(k, e->a[0], d) != 0 ? eval(k, e->a[1], d) : eval(k, e->a[2], d);
-		if (!strcmp(e->op, "arith.mulf"))
+		if (e->op == kop.mulf)
 			return (float)((float)eval(k, e->a[0], d) * (float)eval(k, e->a[1], d));
-		if (!strcmp(e->op, "arith.addf"))
+		if (e->op == kop.addf)
 			return (float)((float)eval(k, e->a[0], d) + (float)eval(k, e->a[1], d));
-		if (!strcmp(e->op, "arith.subf"))
+		if (e->op == kop.subf)
 			return (float)((float)eval(k, e->a[0], d) - (float)eval(k, e->a[1], d));
 		return 0;
 	default:
@@ -488,7 +428,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 	body = kx_subst(&s, x);
 	pmap_free(&s.memo);
 	if (panels * tile != lim) {
-		KExpr *sel = kx_new(g->c, KX_OP, f32, 3);
+		KExpr *sel = kx_op(g->c, kop.select, f32, 3);
 
 		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
 		in->rank = 1;
@@ -497,7 +437,6 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		in->hi = arena_alloc(g->c, sizeof *in->hi);
 		in->ix[0] = lin;
 		in->hi[0] = lim;
-		sel->op = "arith.select";
 		sel->a[0] = in;
 		sel->a[1] = body;
 		sel->a[2] = kx_const_f(g->c, f32, 0);
@@ -678,13 +617,13 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	kx_dims(y, &dy);
 	ot = k->bind[o->buf].type;
 	for (i = 0; i < ot->rank; i++)
-		dims_of_ix(o->ix[i], &dout);
+		ix_dims(o->ix[i], &dout);
 	/* the innermost output dim decides which operand is B */
 	last = -1;
 	for (i = ot->rank - 1; i >= 0 && last < 0; i--) {
 		uint64_t s1 = 0;
 
-		dims_of_ix(o->ix[i], &s1);
+		ix_dims(o->ix[i], &s1);
 		if (s1 && !(s1 & (s1 - 1)))
 			last = __builtin_ctzll(s1);
 		else if (s1)
@@ -711,7 +650,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 			for (d = 0; d < k->ndims; d++) {
 				uint64_t s1 = 0;
 
-				dims_of_ix(o->ix[i], &s1);
+				ix_dims(o->ix[i], &s1);
 				if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1 || (seen >> d & 1))
 					continue;
 				seen |= 1ull << d;

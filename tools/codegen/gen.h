@@ -103,5 +103,6 @@ void kernel_add_fused(Kernel *k, Op *op);
 Kernel *kernel_new(Gen *g, Op *root);
 void plan_push(FnPlan *fp, Kernel *k, Op *op);
 void loop_grid(Kernel *k);   /* emit.c: sets a loop nest's grid */
+void expr_init(void);
 
 #endif

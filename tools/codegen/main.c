@@ -522,6 +522,8 @@ int main(int argc, char **argv)
 	memset(&g, 0, sizeof g);
 	tool_name = "codegen";
 	parse_args(argc, argv, &o);
+	kops_init();
+	expr_init();
 	t_start = t_last = now();
 	text = tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
