@@ -15,19 +15,10 @@
 #include <string.h>
 
 #include "gen.h"
+#include "named_ops.h"
 
-/* ---- structured ops seen as generics ---- */
-
-typedef enum BodyKind { BODY_REGION, BODY_MAC, BODY_MAX, BODY_SUM, BODY_COPY } BodyKind;
-
-typedef struct SOp {
-	Op *op;
-	int nloops, nin, nout;
-	AffMap **maps;
-	char *red;
-	int64_t *ext;
-	BodyKind body;
-} SOp;
+/* structured ops seen as generics (lib/named_ops.h) */
+typedef LinalgView SOp;
 
 VInfo *vinfo(Gen *g, Value *v)
 {
@@ -40,197 +31,6 @@ VInfo *vinfo(Gen *g, Value *v)
 		*s = vi;
 	}
 	return *s;
-}
-
-static int num_ins(Op *op)
-{
-	Attr *seg = op_attr(op, "operand_segment_sizes");
-
-	if (seg && seg->kind == AT_DENSE_ARRAY && seg->n == 2)
-		return (int)seg->ints[0];
-	return op->nopnds ? op->nopnds - 1 : 0;
-}
-
-static AffExpr *D(Ctx *c, int i) { return aff_dim(c, i); }
-
-static AffMap *mapn(Ctx *c, int nd, int nr, ...)
-{
-	AffExpr **r = arena_alloc(c, sizeof *r * (size_t)(nr + 1));
-	va_list ap;
-	int i;
-
-	va_start(ap, nr);
-	for (i = 0; i < nr; i++)
-		r[i] = va_arg(ap, AffExpr *);
-	va_end(ap);
-	return affmap_new(c, nd, 0, nr, r);
-}
-
-static int64_t attr2(Op *op, const char *name, int i)
-{
-	Attr *a = op_attr(op, name);
-
-	if (!a)
-		return 1;
-	if (a->kind == AT_DENSE_ARRAY && (size_t)i < a->n)
-		return a->ints[i];
-	if (a->kind == AT_DENSE && i < dense_numel(a))
-		return dense_get_i(a, a->splat ? 0 : i);
-	return 1;
-}
-
-static char *iters(Ctx *c, const char *s, int n)
-{
-	char *r = arena_alloc(c, (size_t)n + 1);
-
-	memcpy(r, s, (size_t)n);
-	return r;
-}
-
-/* The generic view of a structured op; 0 on success. */
-static int sop_of(Gen *g, Op *op, SOp *s)
-{
-	Ctx *c = g->c;
-	const char *n = op->name;
-	int i, j;
-
-	memset(s, 0, sizeof *s);
-	s->op = op;
-	s->nin = num_ins(op);
-	s->nout = op->nopnds - s->nin;
-	s->maps = arena_alloc(c, sizeof *s->maps * (size_t)(op->nopnds + 1));
-	if (op_is(op, "linalg.generic")) {
-		Attr *m = op_attr(op, "indexing_maps"), *it = op_attr(op, "iterator_types");
-
-		if (!m || !it || m->kind != AT_ARRAY || (int)m->n != op->nopnds)
-			return op_error(op, "malformed linalg.generic"), -1;
-		for (i = 0; i < op->nopnds; i++)
-			s->maps[i] = m->elts[i]->map;
-		s->nloops = (int)it->n;
-		s->red = arena_alloc(c, (size_t)s->nloops + 1);
-		for (i = 0; i < s->nloops; i++)
-			s->red[i] = it->elts[i]->kind == AT_STR && !strcmp(it->elts[i]->s, "reduction");
-		s->body = BODY_REGION;
-	} else if (!strcmp(n, "linalg.matmul") || !strcmp(n, "linalg.matmul_transpose_b")) {
-		s->nloops = 3;
-		s->maps[0] = mapn(c, 3, 2, D(c, 0), D(c, 2));
-		s->maps[1] = strstr(n, "transpose_b") ? mapn(c, 3, 2, D(c, 1), D(c, 2))
-			: mapn(c, 3, 2, D(c, 2), D(c, 1));
-		s->maps[2] = mapn(c, 3, 2, D(c, 0), D(c, 1));
-		s->red = iters(c, "\0\0\1", 3);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.batch_matmul") || !strcmp(n, "linalg.batch_matmul_transpose_b")) {
-		s->nloops = 4;
-		s->maps[0] = mapn(c, 4, 3, D(c, 0), D(c, 1), D(c, 3));
-		s->maps[1] = strstr(n, "transpose_b") ? mapn(c, 4, 3, D(c, 0), D(c, 2), D(c, 3))
-			: mapn(c, 4, 3, D(c, 0), D(c, 3), D(c, 2));
-		s->maps[2] = mapn(c, 4, 3, D(c, 0), D(c, 1), D(c, 2));
-		s->red = arena_alloc(c, 5);
-		s->red[3] = 1;
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.matvec")) {
-		s->nloops = 2;
-		s->maps[0] = mapn(c, 2, 2, D(c, 0), D(c, 1));
-		s->maps[1] = mapn(c, 2, 1, D(c, 1));
-		s->maps[2] = mapn(c, 2, 1, D(c, 0));
-		s->red = iters(c, "\0\1", 2);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.vecmat")) {
-		s->nloops = 2;
-		s->maps[0] = mapn(c, 2, 1, D(c, 1));
-		s->maps[1] = mapn(c, 2, 2, D(c, 1), D(c, 0));
-		s->maps[2] = mapn(c, 2, 1, D(c, 0));
-		s->red = iters(c, "\0\1", 2);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.dot")) {
-		s->nloops = 1;
-		s->maps[0] = mapn(c, 1, 1, D(c, 0));
-		s->maps[1] = mapn(c, 1, 1, D(c, 0));
-		s->maps[2] = mapn(c, 1, 0);
-		s->red = iters(c, "\1", 1);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.conv_2d_nchw_fchw")) {
-		int64_t sh = attr2(op, "strides", 0), sw = attr2(op, "strides", 1);
-		int64_t dh = attr2(op, "dilations", 0), dw = attr2(op, "dilations", 1);
-		/* n f oh ow c kh kw */
-		s->nloops = 7;
-		s->maps[0] = mapn(c, 7, 4, D(c, 0), D(c, 4),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 2), aff_const(c, sh)), aff_bin(c, AFF_MUL, D(c, 5), aff_const(c, dh))),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 3), aff_const(c, sw)), aff_bin(c, AFF_MUL, D(c, 6), aff_const(c, dw))));
-		s->maps[1] = mapn(c, 7, 4, D(c, 1), D(c, 4), D(c, 5), D(c, 6));
-		s->maps[2] = mapn(c, 7, 4, D(c, 0), D(c, 1), D(c, 2), D(c, 3));
-		s->red = iters(c, "\0\0\0\0\1\1\1", 7);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.depthwise_conv_2d_nchw_chw") ||
-			!strcmp(n, "linalg.pooling_nchw_max") || !strcmp(n, "linalg.pooling_nchw_sum")) {
-		int64_t sh = attr2(op, "strides", 0), sw = attr2(op, "strides", 1);
-		int64_t dh = attr2(op, "dilations", 0), dw = attr2(op, "dilations", 1);
-		int dwc = strstr(n, "depthwise") != NULL;
-		/* n c oh ow kh kw */
-		s->nloops = 6;
-		s->maps[0] = mapn(c, 6, 4, D(c, 0), D(c, 1),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 2), aff_const(c, sh)), aff_bin(c, AFF_MUL, D(c, 4), aff_const(c, dh))),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 3), aff_const(c, sw)), aff_bin(c, AFF_MUL, D(c, 5), aff_const(c, dw))));
-		s->maps[1] = dwc ? mapn(c, 6, 3, D(c, 1), D(c, 4), D(c, 5)) : mapn(c, 6, 2, D(c, 4), D(c, 5));
-		s->maps[2] = mapn(c, 6, 4, D(c, 0), D(c, 1), D(c, 2), D(c, 3));
-		s->red = iters(c, "\0\0\0\0\1\1", 6);
-		s->body = dwc ? BODY_MAC : strstr(n, "max") ? BODY_MAX : BODY_SUM;
-	} else if (!strcmp(n, "linalg.copy") || !strcmp(n, "linalg.transpose") ||
-			!strcmp(n, "linalg.broadcast")) {
-		Type *ot = OPND(op, op->nopnds - 1)->type;
-		int r = ot->rank;
-		AffExpr **res = arena_alloc(c, sizeof *res * (size_t)(r + 1));
-		Attr *a = op_attr(op, op_is(op, "linalg.broadcast") ? "dimensions" : "permutation");
-		int nr = 0;
-
-		s->nloops = r;
-		s->red = arena_alloc(c, (size_t)r + 1);
-		s->maps[1] = affmap_identity(c, r);
-		if (op_is(op, "linalg.copy")) {
-			s->maps[0] = affmap_identity(c, r);
-		} else if (op_is(op, "linalg.transpose")) {
-			/* result dim i is input dim perm[i] */
-			for (j = 0; j < r; j++)
-				for (i = 0; i < r; i++)
-					if (a && (size_t)i < a->n && a->ints[i] == j)
-						res[nr++] = D(c, i);
-			s->maps[0] = affmap_new(c, r, 0, nr, res);
-		} else {
-			for (i = 0; i < r; i++) {
-				int added = 0;
-
-				for (j = 0; a && (size_t)j < a->n; j++)
-					added |= a->ints[j] == i;
-				if (!added)
-					res[nr++] = D(c, i);
-			}
-			s->maps[0] = affmap_new(c, r, 0, nr, res);
-		}
-		s->body = BODY_COPY;
-	} else {
-		return op_error(op, "unsupported op '%s'", n), -1;
-	}
-	s->ext = arena_alloc(c, sizeof *s->ext * (size_t)(s->nloops + 1));
-	for (i = 0; i < s->nloops; i++)
-		s->ext[i] = -1;
-	for (i = 0; i < op->nopnds; i++) {
-		Type *t = OPND(op, i)->type;
-		AffMap *m = s->maps[i];
-
-		if (t->kind != TY_TENSOR)
-			continue;
-		if (!ty_static(t))
-			return op_error(op, "dynamic shapes are not supported"), -1;
-		if (m->nres != t->rank || m->ndims != s->nloops)
-			return op_error(op, "indexing map %d does not match its operand", i), -1;
-		for (j = 0; j < m->nres; j++)
-			if (m->res[j]->kind == AFF_DIM)
-				s->ext[m->res[j]->v] = t->dims[j];
-	}
-	for (i = 0; i < s->nloops; i++)
-		if (s->ext[i] < 0)
-			return op_error(op, "cannot infer the extent of loop %d", i), -1;
-	return 0;
 }
 
 static int all_parallel(const SOp *s)
@@ -270,7 +70,7 @@ static int is_elementwise(Gen *g, Op *op)
 	if (!op_is(op, "linalg.generic") && !op_is(op, "linalg.copy") &&
 			!op_is(op, "linalg.transpose") && !op_is(op, "linalg.broadcast"))
 		return 0;
-	if (sop_of(g, op, &s))
+	if (linalg_view(g->c, op, &s))
 		return diag_errors--, 0;   /* reported again when built */
 	return all_parallel(&s) && is_perm(s.maps[s.nin]);
 }
@@ -344,7 +144,7 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 			v = RES(u, 0);
 			continue;
 		}
-		if (!is_elementwise(g, u) || sop_of(g, u, &s) || u->parent != root->parent ||
+		if (!is_elementwise(g, u) || linalg_view(g->c, u, &s) || u->parent != root->parent ||
 				vinfo(g, RES(u, 0))->claimed)
 			break;
 		for (i = 0; i < u->nopnds; i++)
@@ -1010,7 +810,7 @@ static KExpr **inline_op(KB *kb, Op *op, IExpr **ix, int *nres)
 
 	if ((r = memo_get(kb, op, RES(op, 0)->type->rank, ix)))
 		return *nres = op->nres, r;
-	if (sop_of(kb->g, op, &s))
+	if (linalg_view(kb->g->c, op, &s))
 		return kb->err = 1, NULL;
 	if (!all_parallel(&s) || !is_perm(s.maps[s.nin]))
 		return kb_fail(kb, op, "cannot fuse this op"), NULL;
@@ -1120,7 +920,7 @@ static IExpr **chain_index(KB *kb, Op *root, Op *end, IExpr **ix)
 			AffMap *m, *om;
 			int i, j;
 
-			sop_of(kb->g, u, &s);
+			linalg_view(kb->g->c, u, &s);
 			for (i = 0; OPND(u, i) != v; i++)
 				;
 			m = s.maps[i];
@@ -1170,7 +970,7 @@ static int build_root(Gen *g, Op *op, FnPlan *fp)
 	memset(&kb, 0, sizeof kb);
 	kb.g = g;
 	kb.k = k;
-	if (sop_of(g, op, &s))
+	if (linalg_view(g->c, op, &s))
 		return -1;
 	/* an empty loop leaves a result it does not index at its initial
 	 * value: not a case the kernels handle */
