@@ -839,6 +839,13 @@ static KExpr **inline_op(KB *kb, Op *op, IExpr **ix, int *nres)
 
 /* ---- kernels of roots ---- */
 
+/* The target's grid for a new loop nest, if it sets it this early. */
+static void target_grid(Gen *g, Kernel *k)
+{
+	if (g->t->grid)
+		g->t->grid(k);
+}
+
 void kernel_add_fused(Kernel *k, Op *op)
 {
 	const Loc *l = loc_filepos(op->loc);
@@ -1043,8 +1050,8 @@ static int build_root(Gen *g, Op *op, FnPlan *fp)
 	}
 	free(kb.memo);
 	note_fused(g, k, op, end);
-	loop_grid(k);
-	if (!g->o->no_gemm && gemm_plan(g, k, fp, op) < 0)
+	target_grid(g, k);
+	if (g->t->gemm && g->t->gemm(g, k, fp, op) < 0)
 		return -1;
 	plan_push(fp, k, op);
 	return 0;
@@ -1097,7 +1104,7 @@ static int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 	}
 	free(kb.memo);
 	note_fused(g, k, op, op);
-	loop_grid(k);
+	target_grid(g, k);
 	plan_push(fp, k, op);
 	return 0;
 }
