@@ -595,17 +595,15 @@ static int64_t padded(int64_t n, int64_t tile)
 	return (n + tile - 1) / tile * tile;
 }
 
-int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
+/* The operands of k's multiply-accumulate as A and B: B reads the
+ * output's innermost dim, A does not; 0 when k is no such contraction. */
+static int operands(Kernel *k, KExpr **a, KExpr **b, uint64_t *dout)
 {
 	KOut *o = &k->out[0];
-	KExpr *x, *y, *a, *b, *epi;
-	uint64_t dx = 0, dy = 0, dout = 0;
-	GPlan p;
-	int d, last, i, j;
+	KExpr *x, *y;
+	uint64_t dx = 0, dy = 0;
 	Type *ot;
-	Sub s;
-	int64_t ext3[3];
-	Value *ap, *bp;
+	int last, i;
 
 	if (k->nout != 1 || k->ndims > 63 || !o->init || !kx_is_zero(o->init) || !gemm_mac(o->val, &x, &y))
 		return 0;
@@ -615,7 +613,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	kx_dims(y, &dy);
 	ot = k->bind[o->buf].type;
 	for (i = 0; i < ot->rank; i++)
-		ix_dims(o->ix[i], &dout);
+		ix_dims(o->ix[i], dout);
 	/* the innermost output dim decides which operand is B */
 	last = -1;
 	for (i = ot->rank - 1; i >= 0 && last < 0; i--) {
@@ -630,84 +628,103 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	if (last < 0)
 		return 0;
 	if ((dx >> last & 1) && !(dy >> last & 1))
-		a = y, b = x;
+		*a = y, *b = x;
 	else if ((dy >> last & 1) && !(dx >> last & 1))
-		a = x, b = y;
+		*a = x, *b = y;
 	else
 		return 0;
-	{
-		uint64_t da = 0, db = 0, seen = 0;
+	return 1;
+}
 
-		kx_dims(a, &da);
-		kx_dims(b, &db);
-		memset(&p, 0, sizeof p);
-		/* dims in the order of the output index, outermost first; a dim
-		 * that several output indices use (a collapsed matmul row
-		 * delinearized into [32,5,31]) is one dim of the plan, once */
-		for (i = 0; i < ot->rank; i++)
-			for (d = 0; d < k->ndims; d++) {
-				uint64_t s1 = 0;
+/* The loop dims as batch, M (only A reads them), N (only B) and K (the
+ * reductions), and the sizes; 0 when some dim is none of them. */
+static int plan_dims(Kernel *k, KExpr *a, KExpr *b, uint64_t dout, GPlan *p)
+{
+	Type *ot = k->bind[k->out[0].buf].type;
+	uint64_t da = 0, db = 0, seen = 0;
+	int i, d;
 
-				ix_dims(o->ix[i], &s1);
-				if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1 || (seen >> d & 1))
-					continue;
-				seen |= 1ull << d;
-				if ((da >> d & 1) && !(db >> d & 1))
-					p.md[p.nm++] = d;
-				else if ((db >> d & 1) && !(da >> d & 1))
-					p.nd[p.nn++] = d;
-				else
-					p.bd[p.nb++] = d;
-			}
+	kx_dims(a, &da);
+	kx_dims(b, &db);
+	memset(p, 0, sizeof *p);
+	/* dims in the order of the output index, outermost first; a dim
+	 * that several output indices use (a collapsed matmul row
+	 * delinearized into [32,5,31]) is one dim of the plan, once */
+	for (i = 0; i < ot->rank; i++)
 		for (d = 0; d < k->ndims; d++) {
-			if (k->ext[d] == 1)
-				continue;
-			if (k->red[d]) {
-				p.kd[p.nk++] = d;
-				continue;
-			}
-			if (!(dout >> d & 1))
-				return 0;
-		}
-	}
-	p.B = p.M = p.N = p.K = 1;
-	for (i = 0; i < p.nb; i++) p.B *= k->ext[p.bd[i]];
-	for (i = 0; i < p.nm; i++) p.M *= k->ext[p.md[i]];
-	for (i = 0; i < p.nn; i++) p.N *= k->ext[p.nd[i]];
-	for (i = 0; i < p.nk; i++) p.K *= k->ext[p.kd[i]];
-	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
-		return 0;
-	/* B's columns run along the output's innermost dim, stored as vectors;
-	 * when that leaves much of the last 32-wide panel empty (a 7x7 or 14x14
-	 * feature map against 512 channels) and the other way round pads less,
-	 * the operands trade places and the tile is stored lane by lane */
-	if ((p.N + NR - 1) / NR * NR * padded(p.M, pick_mr(p.M)) * 10 >
-			(p.M + NR - 1) / NR * NR * padded(p.N, pick_mr(p.N)) * 11 && p.M >= 8) {
-		int t[64];
-		int64_t n = p.N;
-		KExpr *x1 = a;
+			uint64_t s1 = 0;
 
-		memcpy(t, p.md, sizeof t);
-		memcpy(p.md, p.nd, sizeof t);
-		memcpy(p.nd, t, sizeof t);
-		j = p.nm, p.nm = p.nn, p.nn = j;
-		p.N = p.M, p.M = n;
-		a = b, b = x1;
+			ix_dims(k->out[0].ix[i], &s1);
+			if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1 || (seen >> d & 1))
+				continue;
+			seen |= 1ull << d;
+			if ((da >> d & 1) && !(db >> d & 1))
+				p->md[p->nm++] = d;
+			else if ((db >> d & 1) && !(da >> d & 1))
+				p->nd[p->nn++] = d;
+			else
+				p->bd[p->nb++] = d;
+		}
+	for (d = 0; d < k->ndims; d++) {
+		if (k->ext[d] == 1)
+			continue;
+		if (k->red[d]) {
+			p->kd[p->nk++] = d;
+			continue;
+		}
+		if (!(dout >> d & 1))
+			return 0;
 	}
-	p.mr = pick_mr(p.M);
-	ap = make_pack(g, k, a, &p, 0, fp, op);
-	bp = make_pack(g, k, b, &p, 1, fp, op);
-	/* the epilogue and the store, in the (b, m, n) domain */
+	p->B = p->M = p->N = p->K = 1;
+	for (i = 0; i < p->nb; i++) p->B *= k->ext[p->bd[i]];
+	for (i = 0; i < p->nm; i++) p->M *= k->ext[p->md[i]];
+	for (i = 0; i < p->nn; i++) p->N *= k->ext[p->nd[i]];
+	for (i = 0; i < p->nk; i++) p->K *= k->ext[p->kd[i]];
+	return 1;
+}
+
+/* B's columns run along the output's innermost dim, stored as vectors;
+ * when that leaves much of the last 32-wide panel empty (a 7x7 or 14x14
+ * feature map against 512 channels) and the other way round pads less,
+ * the operands trade places and the tile is stored lane by lane */
+static void maybe_trade(GPlan *p, KExpr **a, KExpr **b)
+{
+	int t[64], j;
+	int64_t n = p->N;
+	KExpr *x1 = *a;
+
+	if (!((p->N + NR - 1) / NR * NR * padded(p->M, pick_mr(p->M)) * 10 >
+			(p->M + NR - 1) / NR * NR * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
+		return;
+	memcpy(t, p->md, sizeof t);
+	memcpy(p->md, p->nd, sizeof t);
+	memcpy(p->nd, t, sizeof t);
+	j = p->nm, p->nm = p->nn, p->nn = j;
+	p->N = p->M, p->M = n;
+	*a = *b, *b = x1;
+}
+
+/* k's loop dims become (b, m, n): the epilogue and the store index
+ * substituted, the body gone (the micro-kernel computes it) */
+static void to_bmn(Gen *g, Kernel *k, const GPlan *p)
+{
+	KOut *o = &k->out[0];
+	Type *ot = k->bind[o->buf].type;
+	int64_t ext3[3];
+	KExpr *epi;
+	Sub s;
+	int i;
+
 	memset(&s, 0, sizeof s);
-	ext3[0] = p.B, ext3[1] = p.M, ext3[2] = p.N;
+	ext3[0] = p->B, ext3[1] = p->M, ext3[2] = p->N;
 	s.kc = (KCtx){ g->c, 3, arena_alloc(g->c, sizeof ext3) };
 	memcpy((int64_t *)s.kc.ext, ext3, sizeof ext3);
 	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(k->ndims + 1));
 	for (i = 0; i < k->ndims; i++)
 		s.sub[i] = ix_const(&s.kc, 0);
-	delin(&s.kc, ix_dim(&s.kc, 0), p.bd, p.nb, k->ext, s.sub);
-	delin(&s.kc, ix_dim(&s.kc, 1), p.md, p.nm, k->ext, s.sub);
-	delin(&s.kc, ix_dim(&s.kc, 2), p.nd, p.nn, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 1), p->md, p->nm, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 2), p->nd, p->nn, k->ext, s.sub);
 	epi = o->epi ? kx_subst(&s, o->epi) : NULL;
 	for (i = 0; i < ot->rank; i++)
 		o->ix[i] = ix_subst(&s.kc, o->ix[i], s.sub);
@@ -719,39 +736,65 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	k->ndims = 3;
 	k->ext = (int64_t *)s.kc.ext;
 	k->red = arena_alloc(g->c, 4);
-	/* bindings: keep the epilogue's, add the packs */
-	{
-		Kernel tmp = { .bind = &(KBind){ ap, ap->type, 0 } };
+}
 
-		k->g.a = rebind(k, &tmp, 0, 0);
-		k->g.bb = -1;
-		if (bp) {
-			Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
+/* bindings: keep the epilogue's, add the packs */
+static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
+{
+	Kernel tmp = { .bind = &(KBind){ ap, ap->type, 0 } };
 
-			k->g.bb = rebind(k, &tmp2, 0, 0);
-		}
-		k->g.bpack = p.bpack;
-		k->g.pext = p.pext;
-		k->g.adirect = p.adirect;
-		k->g.a0 = p.a0, k->g.asb = p.asb, k->g.lda = p.lda;
+	k->g.a = rebind(k, &tmp, 0, 0);
+	k->g.bb = -1;
+	if (bp) {
+		Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
+
+		k->g.bb = rebind(k, &tmp2, 0, 0);
 	}
-	k->g.B = p.B, k->g.M = p.M, k->g.N = p.N, k->g.K = p.K;
-	k->g.mr = p.mr;
+	k->g.bpack = p->bpack;
+	k->g.pext = p->pext;
+	k->g.adirect = p->adirect;
+	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
+	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
+	k->g.mr = p->mr;
 	k->g.nr = NR;
-	{
-		int64_t np = (p.N + NR - 1) / NR, mp = (p.M + p.mr - 1) / p.mr;
-		int64_t flops = 2 * p.B * p.M * p.N * p.K, want = flops / (1 << 20);
+}
 
-		if (want < 1)
-			want = 1;
-		if (want > 64)
-			want = 64;
-		k->grid[2] = 1;   /* the kernel loops over the batch */
-		k->grid[0] = np < want ? np : want;
-		want = (want + k->grid[0] - 1) / k->grid[0];
-		/* a B panel packed in the kernel is packed by one workgroup */
-		k->grid[1] = p.bpack ? 1 : mp < want ? mp : want;
-	}
+/* Workgroups over N's panels, then M's, about one per MFLOP up to 64;
+ * the kernel loops over the batch. */
+static void gemm_grid(Kernel *k, const GPlan *p)
+{
+	int64_t np = (p->N + NR - 1) / NR, mp = (p->M + p->mr - 1) / p->mr;
+	int64_t flops = 2 * p->B * p->M * p->N * p->K, want = flops / (1 << 20);
+
+	if (want < 1)
+		want = 1;
+	if (want > 64)
+		want = 64;
+	k->grid[2] = 1;
+	k->grid[0] = np < want ? np : want;
+	want = (want + k->grid[0] - 1) / k->grid[0];
+	/* a B panel packed in the kernel is packed by one workgroup */
+	k->grid[1] = p->bpack ? 1 : mp < want ? mp : want;
+}
+
+int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
+{
+	KExpr *a, *b;
+	uint64_t dout = 0;
+	GPlan p;
+	Value *ap, *bp;
+
+	if (!operands(k, &a, &b, &dout) || !plan_dims(k, a, b, dout, &p))
+		return 0;
+	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
+		return 0;
+	maybe_trade(&p, &a, &b);
+	p.mr = pick_mr(p.M);
+	ap = make_pack(g, k, a, &p, 0, fp, op);
+	bp = make_pack(g, k, b, &p, 1, fp, op);
+	to_bmn(g, k, &p);
+	bind_packs(k, &p, ap, bp);
+	gemm_grid(k, &p);
 	compact(k);
 	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s%s\n",
 		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR,
