@@ -342,19 +342,11 @@ static double part_weight(const Part *p)
 	return p->cost * (p->passes == LOOP_PASSES ? LOOP_WEIGHT : 1);
 }
 
-/* Splits the kernels into objects by estimated cost (the split depends on
- * the input alone, not on the machine), compiles them on up to --jobs
- * threads; k->exe is each kernel's object. */
-int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nobj)
+/* Each kernel's estimated cost, its body (callee[i]), and order[] the
+ * identity. */
+static void kernel_costs(Gen *g, LLVMModuleRef m, LLVMValueRef *callee, double *cost, int *order)
 {
-	Gen *g = e->g;
-	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-	double kcost[2] = { 0, 0 };
-	int i, j, np, npk[2], nthr, rc = 0;
-	LLVMValueRef *callee = xcalloc((size_t)g->nk + 1, sizeof *callee);
-	double *cost = xcalloc((size_t)g->nk + 1, sizeof *cost);
-	int *order = xcalloc((size_t)g->nk + 1, sizeof *order);
-	Part *parts;
+	int i, j;
 
 	for (i = 0; i < g->nk; i++) {
 		LLVMValueRef f = LLVMGetNamedFunction(m, g->k[i]->name);
@@ -366,8 +358,15 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 		cost[i] = 10 + (j == i && callee[i] ? fn_cost(callee[i]) : 0);
 		order[i] = i;
 	}
-	/* GEMMs and packs, and loop nests, in parts of their own, each kind
-	 * with its pipeline: parts [0, npk[0]) hold the first */
+}
+
+/* GEMMs and packs, and loop nests, in parts of their own, each kind with
+ * its pipeline: npk[0] parts of the first, npk[1] of the second */
+static void part_counts(Gen *g, const double *cost, int npk[2])
+{
+	double kcost[2] = { 0, 0 };
+	int i, j;
+
 	for (i = 0; i < g->nk; i++)
 		kcost[light(g->k[i]) ? 0 : 1] += cost[i] * (light(g->k[i]) ? 1 : LOOP_WEIGHT);
 	for (j = 0; j < 2; j++) {
@@ -380,8 +379,14 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 		npk[0] = 0;
 		npk[1] = 1;
 	}
-	np = npk[0] + npk[1];
-	parts = xcalloc((size_t)np, sizeof *parts);
+}
+
+static Part *parts_new(E *e, LLVMMemoryBufferRef bc, const char *triple, const int npk[2])
+{
+	Gen *g = e->g;
+	int i, np = npk[0] + npk[1];
+	Part *parts = xcalloc((size_t)np, sizeof *parts);
+
 	for (i = 0; i < np; i++) {
 		parts[i].bc = LLVMGetBufferStart(bc);
 		parts[i].bclen = LLVMGetBufferSize(bc);
@@ -396,8 +401,16 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 	}
 	if (g->o->emit && !g->o->passes)
 		parts[0].passes = LOOP_PASSES;
-	/* largest first, each group of kernels sharing a body to the least
-	 * loaded part of its kind */
+	return parts;
+}
+
+/* Largest first, each group of kernels sharing a body to the least
+ * loaded part of its kind; k->exe is the part. */
+static void assign(Gen *g, const LLVMValueRef *callee, const double *cost, int *order,
+	Part *parts, const int npk[2])
+{
+	int i, j, np = npk[0] + npk[1];
+
 	for (i = 1; i < g->nk; i++)
 		for (j = i; j > 0 && cost[order[j]] > cost[order[j - 1]]; j--) {
 			int t = order[j];
@@ -430,30 +443,57 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 		parts[best].cost += cost[k];
 		parts[best].names[parts[best].nnames++] = g->k[k]->name;
 	}
-	nthr = g->o->jobs > 0 ? g->o->jobs : rt_cpu_count();
+}
+
+/* The parts compiled on up to --jobs threads, heaviest first. */
+static void run_parts(Gen *g, Part *parts, int np)
+{
+	int i, j, nthr = g->o->jobs > 0 ? g->o->jobs : rt_cpu_count();
+	pthread_t *th;
+	int *porder, nstarted = 0;
+
 	if (nthr > np)
 		nthr = np;
 	if (nthr < 1)
 		nthr = 1;
-	{
-		pthread_t *th = xcalloc((size_t)nthr, sizeof *th);
-		int *porder = xcalloc((size_t)np, sizeof *porder), nstarted = 0;
-		Queue q = { parts, porder, np, 0 };
+	th = xcalloc((size_t)nthr, sizeof *th);
+	porder = xcalloc((size_t)np, sizeof *porder);
+	Queue q = { parts, porder, np, 0 };
 
-		for (i = 0; i < np; i++) {
-			for (j = i; j > 0 && part_weight(&parts[porder[j - 1]]) < part_weight(&parts[i]); j--)
-				porder[j] = porder[j - 1];
-			porder[j] = i;
-		}
-		for (i = 1; i < nthr; i++)
-			if (!pthread_create(&th[nstarted], NULL, worker, &q))
-				nstarted++;
-		worker(&q);
-		for (i = 0; i < nstarted; i++)
-			pthread_join(th[i], NULL);
-		free(th);
-		free(porder);
+	for (i = 0; i < np; i++) {
+		for (j = i; j > 0 && part_weight(&parts[porder[j - 1]]) < part_weight(&parts[i]); j--)
+			porder[j] = porder[j - 1];
+		porder[j] = i;
 	}
+	for (i = 1; i < nthr; i++)
+		if (!pthread_create(&th[nstarted], NULL, worker, &q))
+			nstarted++;
+	worker(&q);
+	for (i = 0; i < nstarted; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	free(porder);
+}
+
+/* Splits the kernels into objects by estimated cost (the split depends on
+ * the input alone, not on the machine), compiles them on up to --jobs
+ * threads; k->exe is each kernel's object. */
+int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nobj)
+{
+	Gen *g = e->g;
+	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+	int i, np, npk[2], rc = 0;
+	LLVMValueRef *callee = xcalloc((size_t)g->nk + 1, sizeof *callee);
+	double *cost = xcalloc((size_t)g->nk + 1, sizeof *cost);
+	int *order = xcalloc((size_t)g->nk + 1, sizeof *order);
+	Part *parts;
+
+	kernel_costs(g, m, callee, cost, order);
+	part_counts(g, cost, npk);
+	np = npk[0] + npk[1];
+	parts = parts_new(e, bc, triple, npk);
+	assign(g, callee, cost, order, parts, npk);
+	run_parts(g, parts, np);
 	*objs = xcalloc((size_t)np, sizeof **objs);
 	*nobj = np;
 	for (i = 0; i < np; i++) {
