@@ -180,22 +180,13 @@ static void part_err(Part *p, const char *what, char *msg)
 	snprintf(p->err, n, "%s: %s", what, msg);
 }
 
-static void *part_compile(void *arg)
+/* Everything but the partition's entries, and the bodies they call,
+ * deleted from m. */
+static void keep_part(const Part *p, LLVMModuleRef m)
 {
-	Part *p = arg;
-	LLVMContextRef cx = LLVMContextCreate();
-	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(p->bc, p->bclen, "kernels", 0);
-	LLVMModuleRef m = NULL;
-	LLVMTargetRef target;
-	LLVMTargetMachineRef tm = NULL;
 	LLVMValueRef f, next;
-	char *err = NULL;
 	int again;
 
-	if (LLVMParseBitcodeInContext2(cx, mb, &m)) {
-		p->err = xstrdup("internal error: cannot read back the kernels' bitcode");
-		goto out;
-	}
 	for (f = LLVMGetFirstFunction(m); f; f = next) {
 		size_t n;
 
@@ -214,50 +205,83 @@ static void *part_compile(void *arg)
 			}
 		}
 	} while (again);
-	if (LLVMGetTargetFromTriple(p->triple, &target, &err)) {
-		part_err(p, "LLVM", err);
-		goto out;
-	}
-	tm = LLVMCreateTargetMachine(target, p->triple, p->cpu, p->features, LLVMCodeGenLevelAggressive,
-		LLVMRelocStatic, LLVMCodeModelLarge);
-	if (p->opt) {
-		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-		LLVMErrorRef lerr;
+}
 
-		LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
-		LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
-		LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
-		LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
-		lerr = LLVMRunPasses(m, p->passes, tm, po);
-		LLVMDisposePassBuilderOptions(po);
-		if (lerr) {
-			char *msg = LLVMGetErrorMessage(lerr);
+/* the part's pipeline; 0, or -1 with p->err set */
+static int optimize(Part *p, LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef lerr;
 
-			part_err(p, "LLVM passes failed", msg);
-			LLVMDisposeErrorMessage(msg);
-			goto out;
-		}
+	LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+	LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+	LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
+	LLVMPassBuilderOptionsSetLoopInterleaving(po, 1);
+	lerr = LLVMRunPasses(m, p->passes, tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (lerr) {
+		char *msg = LLVMGetErrorMessage(lerr);
+
+		part_err(p, "LLVM passes failed", msg);
+		LLVMDisposeErrorMessage(msg);
+		return -1;
 	}
+	return 0;
+}
+
+/* p->obj: the object, or the LLVM IR or assembly text; 0, or -1 with
+ * p->err set */
+static int part_output(Part *p, LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+	LLVMMemoryBufferRef ob;
+	char *err = NULL;
+
 	if (p->llout) {
 		char *s = LLVMPrintModuleToString(m);
 
 		p->objlen = strlen(s);
 		p->obj = (uint8_t *)xstrdup(s);
 		LLVMDisposeMessage(s);
-	} else {
-		LLVMMemoryBufferRef ob;
-
-		if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, p->asmout ? LLVMAssemblyFile : LLVMObjectFile,
-				&err, &ob)) {
-			part_err(p, "LLVM code generation failed", err);
-			goto out;
-		}
-		p->objlen = LLVMGetBufferSize(ob);
-		p->obj = xmalloc(p->objlen + 1);
-		memcpy(p->obj, LLVMGetBufferStart(ob), p->objlen);
-		p->obj[p->objlen] = 0;
-		LLVMDisposeMemoryBuffer(ob);
+		return 0;
 	}
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, p->asmout ? LLVMAssemblyFile : LLVMObjectFile,
+			&err, &ob)) {
+		part_err(p, "LLVM code generation failed", err);
+		LLVMDisposeMessage(err);
+		return -1;
+	}
+	p->objlen = LLVMGetBufferSize(ob);
+	p->obj = xmalloc(p->objlen + 1);
+	memcpy(p->obj, LLVMGetBufferStart(ob), p->objlen);
+	p->obj[p->objlen] = 0;
+	LLVMDisposeMemoryBuffer(ob);
+	return 0;
+}
+
+static void *part_compile(void *arg)
+{
+	Part *p = arg;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(p->bc, p->bclen, "kernels", 0);
+	LLVMModuleRef m = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	char *err = NULL;
+
+	if (LLVMParseBitcodeInContext2(cx, mb, &m)) {
+		p->err = xstrdup("internal error: cannot read back the kernels' bitcode");
+		goto out;
+	}
+	keep_part(p, m);
+	if (LLVMGetTargetFromTriple(p->triple, &target, &err)) {
+		part_err(p, "LLVM", err);
+		goto out;
+	}
+	tm = LLVMCreateTargetMachine(target, p->triple, p->cpu, p->features, LLVMCodeGenLevelAggressive,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	if (p->opt && optimize(p, m, tm))
+		goto out;
+	part_output(p, m, tm);
 out:
 	LLVMDisposeMessage(err);
 	if (tm)
