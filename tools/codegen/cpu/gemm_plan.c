@@ -394,39 +394,50 @@ static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 	return 1;
 }
 
-/* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
- * constant: copied when it is printed, or evaluated now.  Returns the
- * input IR value holding it. */
-static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
-	Op *op)
+/* A pack's shape: [batch][panel][k][tile] over operand side's panels. */
+typedef struct Pack {
+	int side;             /* 0: A, 1: B */
+	int64_t tile, panels, lim;
+	int64_t ext[4], total;
+	Type *f32, *pt;       /* its element, its tensor */
+} Pack;
+
+static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 {
-	int64_t tile = side ? NR : p->mr;
-	int64_t panels = side ? (p->N + NR - 1) / NR : (p->M + p->mr - 1) / p->mr;
-	int64_t ext[4] = { p->B, panels, p->K, tile };
-	int64_t total = p->B * panels * p->K * tile;
-	Type *f32 = ty_float(g->c, TY_F32);
-	Type *pt = ty_tensor(g->c, 1, &total, f32);
-	int64_t lim = side ? p->N : p->M;
-	Sub s;
+	k->side = side;
+	k->tile = side ? NR : p->mr;
+	k->panels = side ? (p->N + NR - 1) / NR : (p->M + p->mr - 1) / p->mr;
+	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
+	k->total = p->B * k->panels * p->K * k->tile;
+	k->f32 = ty_float(g->c, TY_F32);
+	k->pt = ty_tensor(g->c, 1, &k->total, k->f32);
+	k->lim = side ? p->N : p->M;
+}
+
+/* x over the pack's domain (s: root's dims in its terms), zero past the
+ * last row or column; *ix1 the pack's linear index */
+static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k, Sub *s,
+	IExpr **ix1)
+{
 	KExpr *body, *in;
-	IExpr *lin, *ix1;
+	IExpr *lin;
 	int i;
 
-	memset(&s, 0, sizeof s);
-	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof ext) };
-	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
+	memset(s, 0, sizeof *s);
+	s->kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof k->ext) };
+	memcpy((int64_t *)s->kc.ext, k->ext, sizeof k->ext);
+	s->sub = arena_alloc(g->c, sizeof *s->sub * (size_t)(root->ndims + 1));
 	for (i = 0; i < root->ndims; i++)
-		s.sub[i] = ix_const(&s.kc, 0);
-	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
-	delin(&s.kc, ix_dim(&s.kc, 2), p->kd, p->nk, root->ext, s.sub);
-	lin = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 1), tile), ix_dim(&s.kc, 3));
-	delin(&s.kc, ix_clamp(&s.kc, lin, 0, lim - 1), side ? p->nd : p->md, side ? p->nn : p->nm,
-		root->ext, s.sub);
-	body = kx_subst(&s, x);
-	pmap_free(&s.memo);
-	if (panels * tile != lim) {
-		KExpr *sel = kx_op(g->c, kop.select, f32, 3);
+		s->sub[i] = ix_const(&s->kc, 0);
+	delin(&s->kc, ix_dim(&s->kc, 0), p->bd, p->nb, root->ext, s->sub);
+	delin(&s->kc, ix_dim(&s->kc, 2), p->kd, p->nk, root->ext, s->sub);
+	lin = ix_add(&s->kc, ix_mul(&s->kc, ix_dim(&s->kc, 1), k->tile), ix_dim(&s->kc, 3));
+	delin(&s->kc, ix_clamp(&s->kc, lin, 0, k->lim - 1), k->side ? p->nd : p->md,
+		k->side ? p->nn : p->nm, root->ext, s->sub);
+	body = kx_subst(s, x);
+	pmap_free(&s->memo);
+	if (k->panels * k->tile != k->lim) {
+		KExpr *sel = kx_op(g->c, kop.select, k->f32, 3);
 
 		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
 		in->rank = 1;
@@ -434,80 +445,110 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		in->lo = arena_alloc(g->c, sizeof *in->lo);
 		in->hi = arena_alloc(g->c, sizeof *in->hi);
 		in->ix[0] = lin;
-		in->hi[0] = lim;
+		in->hi[0] = k->lim;
 		sel->a[0] = in;
 		sel->a[1] = body;
-		sel->a[2] = kx_const_f(g->c, f32, 0);
+		sel->a[2] = kx_const_f(g->c, k->f32, 0);
 		body = sel;
 	}
-	ix1 = ix_add(&s.kc, ix_mul(&s.kc, ix_add(&s.kc, ix_mul(&s.kc, ix_add(&s.kc,
-		ix_mul(&s.kc, ix_dim(&s.kc, 0), panels), ix_dim(&s.kc, 1)), p->K),
-		ix_dim(&s.kc, 2)), tile), ix_dim(&s.kc, 3));
-	if (const_buffers_only(g, root, body)) {
-		PackCopy *pc = arena_alloc(g->c, sizeof *pc);
-		size_t nbytes = mulsz((size_t)total, sizeof(float));
-		Resource *r;
-		Op *cst;
-		char name[64];
+	*ix1 = ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc,
+		ix_mul(&s->kc, ix_dim(&s->kc, 0), k->panels), ix_dim(&s->kc, 1)), p->K),
+		ix_dim(&s->kc, 2)), k->tile), ix_dim(&s->kc, 3));
+	return body;
+}
 
-		snprintf(name, sizeof name, "%s_packed_%c", root->name, side ? 'b' : 'a');
-		if (pack_plan(g->c, root, x, p, side, pc)) {
-			/* a strided copy of a weight, made as the global is printed:
-			 * no second copy of the weights in memory */
-			r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
-			if ((r->src = pc->res))
-				r->src->readers++;
-		} else {
-			int64_t d[4];
-			float *data;
+/* A pack of constants as a constant: copied when it is printed, or
+ * evaluated now. */
+static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k,
+	KExpr *body, IExpr *ix1, Op *op)
+{
+	PackCopy *pc = arena_alloc(g->c, sizeof *pc);
+	size_t nbytes = mulsz((size_t)k->total, sizeof(float));
+	Resource *r;
+	Op *cst;
+	char name[64];
 
-			r = resource_alloc(g->c, "builtin", name, nbytes, 64);
-			data = (float *)r->data;
-			for (d[0] = 0; d[0] < ext[0]; d[0]++)
-				for (d[1] = 0; d[1] < ext[1]; d[1]++)
-					for (d[2] = 0; d[2] < ext[2]; d[2]++)
-						for (d[3] = 0; d[3] < ext[3]; d[3]++)
-							data[ix_eval(ix1, d)] = (float)eval(root, body, d);
-		}
-		cst = op_new(g->c, "arith.constant", 0, NULL, 1, &pt, 0, op->loc);
-		op_set_attr(g->c, cst, "value", at_dense_resource(g->c, pt, r));
-		vinfo(g, RES(cst, 0))->mat = 1;
-		return RES(cst, 0);
+	snprintf(name, sizeof name, "%s_packed_%c", root->name, k->side ? 'b' : 'a');
+	if (pack_plan(g->c, root, x, p, k->side, pc)) {
+		/* a strided copy of a weight, made as the global is printed:
+		 * no second copy of the weights in memory */
+		r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
+		if ((r->src = pc->res))
+			r->src->readers++;
+	} else {
+		int64_t d[4];
+		const int64_t *ext = k->ext;
+		float *data;
+
+		r = resource_alloc(g->c, "builtin", name, nbytes, 64);
+		data = (float *)r->data;
+		for (d[0] = 0; d[0] < ext[0]; d[0]++)
+			for (d[1] = 0; d[1] < ext[1]; d[1]++)
+				for (d[2] = 0; d[2] < ext[2]; d[2]++)
+					for (d[3] = 0; d[3] < ext[3]; d[3]++)
+						data[ix_eval(ix1, d)] = (float)eval(root, body, d);
 	}
+	cst = op_new(g->c, "arith.constant", 0, NULL, 1, &k->pt, 0, op->loc);
+	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, k->pt, r));
+	vinfo(g, RES(cst, 0))->mat = 1;
+	return RES(cst, 0);
+}
+
+/* A pack kernel of its own, writing a new buffer: body at ix1. */
+static Value *pack_kernel(Gen *g, Kernel *root, const Pack *k, KExpr *body, IExpr *ix1,
+	int64_t *ext, FnPlan *fp, Op *op)
+{
+	Kernel *pk = kernel_new(g, op);
+	Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, (Type *const *)&k->pt, 0, op->loc);
+	PMap seen = {0};
+
+	vinfo(g, RES(buf, 0))->mat = 1;
+	pk->kind = KK_LOOP;
+	pk->vpack = 1;
+	pk->ndims = 4;
+	pk->ext = ext;
+	pk->red = arena_alloc(g->c, 5);
+	rebind_expr(pk, root, body, &seen);
+	pmap_free(&seen);
+	pk->nout = 1;
+	pk->out = arena_alloc(g->c, sizeof *pk->out);
+	pk->out[0].buf = rebind(pk, &(Kernel){ .bind = &(KBind){ RES(buf, 0), k->pt, 1 } }, 0, 1);
+	pk->out[0].ix = arena_alloc(g->c, sizeof(IExpr *));
+	pk->out[0].ix[0] = ix1;
+	pk->out[0].val = body;
+	pk->out[0].acctype = k->f32;
+	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", k->side ? "B" : "A",
+		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
+		(long long)k->ext[3]);
+	loop_grid(pk);
+	plan_push(fp, pk, op);
+	return RES(buf, 0);
+}
+
+/* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
+ * constant: copied when it is printed, or evaluated now.  Returns the
+ * input IR value holding it (NULL: B packed in the GEMM kernel). */
+static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
+	Op *op)
+{
+	Pack k;
+	Sub s;
+	KExpr *body;
+	IExpr *ix1;
+
+	pack_shape(g, p, side, &k);
+	body = pack_body(g, root, x, p, &k, &s, &ix1);
+	if (const_buffers_only(g, root, body))
+		return const_pack(g, root, x, p, &k, body, ix1, op);
 	if (!side && direct_a(root, x, p))
 		return root->bind[x->buf].val;
-	if (side && panels >= BPACK_MIN_PANELS &&
+	if (side && k.panels >= BPACK_MIN_PANELS &&
 			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
 		p->bpack = body;
 		p->pext = (int64_t *)s.kc.ext;
 		return NULL;
 	}
-	{
-		Kernel *pk = kernel_new(g, op);
-		Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, &pt, 0, op->loc);
-		PMap seen = {0};
-
-		vinfo(g, RES(buf, 0))->mat = 1;
-		pk->kind = KK_LOOP;
-		pk->vpack = 1;
-		pk->ndims = 4;
-		pk->ext = (int64_t *)s.kc.ext;
-		pk->red = arena_alloc(g->c, 5);
-		rebind_expr(pk, root, body, &seen);
-		pmap_free(&seen);
-		pk->nout = 1;
-		pk->out = arena_alloc(g->c, sizeof *pk->out);
-		pk->out[0].buf = rebind(pk, &(Kernel){ .bind = &(KBind){ RES(buf, 0), pt, 1 } }, 0, 1);
-		pk->out[0].ix = arena_alloc(g->c, sizeof(IExpr *));
-		pk->out[0].ix[0] = ix1;
-		pk->out[0].val = body;
-		pk->out[0].acctype = f32;
-		buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", side ? "B" : "A",
-			root->name, (long long)ext[0], (long long)ext[1], (long long)ext[2], (long long)ext[3]);
-		loop_grid(pk);
-		plan_push(fp, pk, op);
-		return RES(buf, 0);
-	}
+	return pack_kernel(g, root, &k, body, ix1, (int64_t *)s.kc.ext, fp, op);
 }
 
 static void mark_used(KExpr *e, int *used, PMap *seen)
