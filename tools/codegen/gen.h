@@ -3,7 +3,8 @@
  * The target-independent middle:
  *   main.c      options, the pipeline, the fxvm module
  *   util.c      --timing's phases
- *   dispatch.c  linalg ops -> dispatch regions (kernels in kir.h form)
+ *   dispatch.c  linalg ops -> dispatch regions: roots, fusion, the plan
+ *   kbuild.c    each dispatch region's kernel (kir.h), dispatch.h shared
  *   kexpr.c     kernel IR expressions, op codes, shared analyses
  *   iexpr.c     index expressions
  *   host.c      the fxvm host program, globals, memory planning
