@@ -665,6 +665,66 @@ static int map_uses_dim(const AffMap *m, int d)
 	return 0;
 }
 
+/* Output i of root op: its store index, initial value and accumulator,
+ * or with an epilogue chain ending at `end`, the chain's end stored at
+ * its own index.  0, or -1 after an error. */
+static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op *end,
+	KExpr **acc)
+{
+	Gen *g = kb->g;
+	KOut *o = &kb->k->out[i];
+	AffMap *m = s->maps[s->nin + i];
+	IExpr **ox = arena_alloc(g->c, sizeof *ox * (size_t)(m->nres + 1));
+	Value *res = RES(op, i);
+	int j;
+
+	for (j = 0; j < m->nres; j++)
+		if (!(ox[j] = ix_from_aff(&kb->kc, m->res[j], dims)))
+			return op_error(op, "unsupported indexing map"), -1;
+	o->acctype = res->type->elem;
+	o->init = load(kb, OPND(op, s->nin + i), ox);
+	acc[i] = kx_new(g->c, KX_ACC, o->acctype, 0);
+	acc[i]->buf = i;
+	if (!red)
+		acc[i] = o->init;
+	o->ix = ox;
+	if (end != op) {
+		/* the epilogue stores the chain's end, at its index */
+		Value *ev = RES(end, 0);
+		IExpr **ex = chain_index(kb, op, end, ox);
+		KExpr **er;
+		int nres;
+
+		if (!ex)
+			return op_error(op, "cannot fuse the epilogue"), -1;
+		kb->accval = res;
+		er = inline_op(kb, end, ex, &nres);
+		kb->accval = NULL;
+		if (!er)
+			return -1;
+		o->epi = er[0];
+		o->buf = bind(kb, ev, 1);
+		o->ix = ex;
+	} else {
+		o->buf = bind(kb, res, 1);
+	}
+	return 0;
+}
+
+/* An empty loop leaves a result it does not index at its initial value:
+ * not a case the kernels handle. */
+static int empty_loops(Op *op, const SOp *s)
+{
+	int i, j;
+
+	for (i = 0; i < s->nloops; i++)
+		for (j = 0; j < s->nout && !s->red[i] && s->ext[i] == 0; j++)
+			if (!map_uses_dim(s->maps[s->nin + j], i))
+				return op_error(op, "parallel loop %d of extent 0 does not index result %d",
+					i, j), -1;
+	return 0;
+}
+
 int build_root(Gen *g, Op *op, FnPlan *fp)
 {
 	VInfo *vi = vinfo(g, RES(op, 0));
@@ -674,20 +734,13 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	SOp s;
 	IExpr **dims;
 	KExpr **acc, **vals;
-	int i, j, red = 0;
+	int i, red = 0;
 
 	memset(&kb, 0, sizeof kb);
 	kb.g = g;
 	kb.k = k;
-	if (linalg_view(g->c, op, &s))
+	if (linalg_view(g->c, op, &s) || empty_loops(op, &s))
 		return -1;
-	/* an empty loop leaves a result it does not index at its initial
-	 * value: not a case the kernels handle */
-	for (i = 0; i < s.nloops; i++)
-		for (j = 0; j < s.nout && !s.red[i] && s.ext[i] == 0; j++)
-			if (!map_uses_dim(s.maps[s.nin + j], i))
-				return op_error(op, "parallel loop %d of extent 0 does not index result %d",
-					i, j), -1;
 	k->kind = KK_LOOP;
 	k->ndims = s.nloops;
 	k->ext = s.ext;
@@ -704,43 +757,9 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	k->nout = s.nout;
 	k->naccs = s.nout;
 	k->out = arena_alloc(g->c, sizeof *k->out * (size_t)(s.nout + 1));
-	for (i = 0; i < s.nout; i++) {
-		KOut *o = &k->out[i];
-		AffMap *m = s.maps[s.nin + i];
-		IExpr **ox = arena_alloc(g->c, sizeof *ox * (size_t)(m->nres + 1));
-		Value *res = RES(op, i);
-
-		for (j = 0; j < m->nres; j++)
-			if (!(ox[j] = ix_from_aff(&kb.kc, m->res[j], dims)))
-				return op_error(op, "unsupported indexing map"), -1;
-		o->acctype = res->type->elem;
-		o->init = load(&kb, OPND(op, s.nin + i), ox);
-		acc[i] = kx_new(g->c, KX_ACC, o->acctype, 0);
-		acc[i]->buf = i;
-		if (!red)
-			acc[i] = o->init;
-		o->ix = ox;
-		if (end != op) {
-			/* the epilogue stores the chain's end, at its index */
-			Value *ev = RES(end, 0);
-			IExpr **ex = chain_index(&kb, op, end, ox);
-			KExpr **er;
-			int nres;
-
-			if (!ex)
-				return op_error(op, "cannot fuse the epilogue"), -1;
-			kb.accval = res;
-			er = inline_op(&kb, end, ex, &nres);
-			kb.accval = NULL;
-			if (!er)
-				return -1;
-			o->epi = er[0];
-			o->buf = bind(&kb, ev, 1);
-			o->ix = ex;
-		} else {
-			o->buf = bind(&kb, res, 1);
-		}
-	}
+	for (i = 0; i < s.nout; i++)
+		if (root_output(&kb, op, &s, i, dims, red, end, acc))
+			return -1;
 	vals = body_exprs(&kb, &s, dims, acc);
 	if (!vals || kb.err)
 		return -1;
