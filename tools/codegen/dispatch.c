@@ -189,6 +189,63 @@ static int is_root(Gen *g, Op *op)
 	return !is_elementwise(g, op);
 }
 
+/* A root: its result materialized, or with an epilogue chain, the chain's
+ * end (which its kernel computes). */
+static void plan_root(Gen *g, Op *op, Op *fn)
+{
+	VInfo *vi = vinfo(g, RES(op, 0));
+	int i;
+
+	vi->root = 1;
+	if (op->nres != 1) {
+		for (i = 0; i < op->nres; i++)
+			vinfo(g, RES(op, i))->mat = 1;
+		return;
+	}
+	vi->chain_end = epilogue_chain(g, op, fn);
+	if (vi->chain_end != op) {
+		VInfo *ei = vinfo(g, RES(vi->chain_end, 0));
+		Value *cv = RES(op, 0);
+		Op *cu;
+
+		/* a later root cannot take these into its own chain */
+		while ((cu = single_user(cv)) && cu != vi->chain_end) {
+			vinfo(g, RES(cu, 0))->claimed = 1;
+			cv = RES(cu, 0);
+		}
+		ei->claimed = 1;
+
+		ei->mat = 1;
+		ei->absorbed = 1;
+		ei->chain_root = op;
+		vi->absorbed = 1;
+	} else {
+		vi->mat = 1;
+	}
+}
+
+/* the chain members get no kernel of their own */
+static void absorb_chains(Gen *g, Block *b)
+{
+	Op *op;
+
+	for (op = b->first; op; op = op->next) {
+		VInfo *vi;
+		Op *x;
+		Value *v;
+
+		if (!op->nres || !(vi = vinfo(g, RES(op, 0)))->root || !vi->chain_end ||
+				vi->chain_end == op)
+			continue;
+		v = RES(op, 0);
+		while ((x = single_user(v)) && x != vi->chain_end) {
+			vinfo(g, RES(x, 0))->absorbed = 1;
+			v = RES(x, 0);
+		}
+		vinfo(g, RES(vi->chain_end, 0))->absorbed = 1;
+	}
+}
+
 static void plan_values(Gen *g, Op *fn)
 {
 	Block *b = fn->regs[0].first;
@@ -213,34 +270,7 @@ static void plan_values(Gen *g, Op *fn)
 			continue;
 		}
 		if (is_root(g, op)) {
-			VInfo *vi = vinfo(g, RES(op, 0));
-
-			vi->root = 1;
-			if (op->nres == 1) {
-				vi->chain_end = epilogue_chain(g, op, fn);
-				if (vi->chain_end != op) {
-					VInfo *ei = vinfo(g, RES(vi->chain_end, 0));
-					Value *cv = RES(op, 0);
-					Op *cu;
-
-					/* a later root cannot take these into its own chain */
-					while ((cu = single_user(cv)) && cu != vi->chain_end) {
-						vinfo(g, RES(cu, 0))->claimed = 1;
-						cv = RES(cu, 0);
-					}
-					ei->claimed = 1;
-
-					ei->mat = 1;
-					ei->absorbed = 1;
-					ei->chain_root = op;
-					vi->absorbed = 1;
-				} else {
-					vi->mat = 1;
-				}
-			} else {
-				for (i = 0; i < op->nres; i++)
-					vinfo(g, RES(op, i))->mat = 1;
-			}
+			plan_root(g, op, fn);
 			continue;
 		}
 		if (is_elementwise(g, op)) {
@@ -250,22 +280,7 @@ static void plan_values(Gen *g, Op *fn)
 				vi->mat = 1;
 		}
 	}
-	/* mark the chain members so they get no kernel of their own */
-	for (op = b->first; op; op = op->next) {
-		VInfo *vi;
-		Op *x;
-		Value *v;
-
-		if (!op->nres || !(vi = vinfo(g, RES(op, 0)))->root || !vi->chain_end ||
-				vi->chain_end == op)
-			continue;
-		v = RES(op, 0);
-		while ((x = single_user(v)) && x != vi->chain_end) {
-			vinfo(g, RES(x, 0))->absorbed = 1;
-			v = RES(x, 0);
-		}
-		vinfo(g, RES(vi->chain_end, 0))->absorbed = 1;
-	}
+	absorb_chains(g, b);
 	/* returned values that are not buffers or views of buffers */
 	if (ret)
 		for (i = 0; i < ret->nopnds; i++) {
