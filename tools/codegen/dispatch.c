@@ -101,16 +101,20 @@ Value *view_source(Value *v)
 	return OPND(v->def, 0);
 }
 
+/* A body with math beyond abs and square roots (exp, tanh, erf...): a
+ * value read more than once is worth a buffer then, not recomputing. */
 static int expensive(Op *op)
 {
 	Op *b;
+	int c;
 
 	if (!op->nregs || !op->regs[0].first)
 		return 0;
-	for (b = op->regs[0].first->first; b; b = b->next)
-		if (!strncmp(b->name, "math.", 5) && !op_is(b, "math.absf") &&
-				!op_is(b, "math.sqrt") && !op_is(b, "math.rsqrt"))
+	for (b = op->regs[0].first->first; b; b = b->next) {
+		c = b->info ? b->info->code : -1;
+		if (kop_math(c) && c != kop.absf && c != kop.sqrt && c != kop.rsqrt)
 			return 1;
+	}
 	return 0;
 }
 

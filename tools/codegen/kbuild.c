@@ -426,8 +426,7 @@ static KExpr *body_op(Body *bd, Op *op)
 				return NULL;
 		return e;
 	}
-	if (op->nres != 1 || op->nregs || !op->info ||
-			(strncmp(op->name, "arith.", 6) && strncmp(op->name, "math.", 5)))
+	if (op->nres != 1 || op->nregs || !op->info || !kop_scalar(op->info->code))
 		return kb_fail(kb, op, "unsupported op in a linalg body"), NULL;
 	e = kx_op(c, op->info->code, RES(op, 0)->type, op->nopnds);
 	e->attr = op_attr(op, "predicate");

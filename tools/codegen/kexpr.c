@@ -4,9 +4,16 @@
  * dispatch formation and both targets share (accumulators, loop dims,
  * the multiply-accumulate of a contraction).
  */
+#include <string.h>
+
 #include "kir.h"
 
 KOps kop;
+
+/* by op code: the op's dialect, for the ops of kernel bodies */
+enum { DIALECT_OTHER, DIALECT_ARITH, DIALECT_MATH };
+static unsigned char *dialect;
+static int ncodes;
 
 int kop_code(const char *table, const char *name)
 {
@@ -26,9 +33,31 @@ const char *kop_name(int code)
 
 void kops_init(void)
 {
+	int i;
+
 #define KOP_INIT(f, name) kop.f = kop_code("kir.h KOPS", name);
 	KOPS(KOP_INIT)
 #undef KOP_INIT
+	ncodes = opinfo_count();
+	dialect = xcalloc((size_t)ncodes, 1);
+	for (i = 0; i < ncodes; i++) {
+		const char *n = opinfo_at(i)->name;
+
+		if (!strncmp(n, "arith.", 6))
+			dialect[i] = DIALECT_ARITH;
+		else if (!strncmp(n, "math.", 5))
+			dialect[i] = DIALECT_MATH;
+	}
+}
+
+int kop_scalar(int code)
+{
+	return code >= 0 && code < ncodes && dialect[code] != DIALECT_OTHER;
+}
+
+int kop_math(int code)
+{
+	return code >= 0 && code < ncodes && dialect[code] == DIALECT_MATH;
 }
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n)

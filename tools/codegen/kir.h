@@ -152,7 +152,8 @@ typedef struct Kernel {
 	X(maxui, "arith.maxui") X(minui, "arith.minui") \
 	X(select, "arith.select") X(extf, "arith.extf") X(truncf, "arith.truncf") \
 	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") \
-	X(extsi, "arith.extsi") X(trunci, "arith.trunci")
+	X(extsi, "arith.extsi") X(trunci, "arith.trunci") \
+	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt")
 
 typedef struct KOps {
 #define KOP_FIELD(f, name) int f;
@@ -167,6 +168,9 @@ void kops_init(void);
 int kop_code(const char *table, const char *name);
 /* The op's name, for diagnostics. */
 const char *kop_name(int code);
+/* An arith or math op (one a kernel body may hold: KX_OP), a math op. */
+int kop_scalar(int code);
+int kop_math(int code);
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
 KExpr *kx_op(Ctx *c, int op, Type *t, int n);   /* a KX_OP */
