@@ -530,23 +530,15 @@ static LLVMAttributeRef enum_attr(E *e, const char *n)
 	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), 0);
 }
 
-int cu_kernel(CU *u, Kernel *k)
+/* k's .entry: its bindings `ptr addrspace(1)`, noalias, and readonly
+ * where only read; marked a kernel of CUDA_BLOCK threads at most. */
+static LLVMValueRef entry_fn(CU *u, Kernel *k)
 {
 	E *e = &u->e;
 	LLVMTypeRef gptr = LLVMPointerTypeInContext(e->cx, 1), *pt, ft;
-	LLVMValueRef fn, tid, first, step;
-	CSched s;
-	CTile t;
-	ELoop l;
+	LLVMValueRef fn;
 	int i;
 
-	if (k->kind != KK_LOOP) {
-		op_error(k->root, "internal error: a packed GEMM kernel for the CUDA target");
-		return -1;
-	}
-	cuda_schedule(k, &s);
-	e->k = k;
-	e->err = 0;
 	pt = xcalloc((size_t)k->nbind + 1, sizeof *pt);
 	for (i = 0; i < k->nbind; i++)
 		pt[i] = gptr;
@@ -561,6 +553,16 @@ int cu_kernel(CU *u, Kernel *k)
 	}
 	annotate(u, fn, "kernel", 1);
 	annotate(u, fn, "maxntidx", CUDA_BLOCK);
+	return fn;
+}
+
+/* e's bindings, loop dims and accumulator slots for k, in fn's entry;
+ * two slots past them for the combiner's operands */
+static void kernel_state(CU *u, Kernel *k, LLVMValueRef fn)
+{
+	E *e = &u->e;
+	int i;
+
 	e->fn = fn;
 	LLVMPositionBuilderAtEnd(e->b, block(e, "entry"));
 	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
@@ -575,15 +577,17 @@ int cu_kernel(CU *u, Kernel *k)
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	e->vw = 1;
-	tid = sreg(u, "tid.x");
-	if (cuda_tile_plan(e->g->o, k, &s, &t)) {
-		if (t.mma)
-			mma_kernel(u, &t, &s, tid);
-		else
-			tile_kernel(u, &t, &s, tid);
-		goto done;
-	}
-	if (s.block_red) {
+}
+
+/* A grid-stride loop over the output points: a block per point (the
+ * combiner over slots A and B), or a thread per point. */
+static void points(CU *u, Kernel *k, CSched *s, LLVMValueRef tid)
+{
+	E *e = &u->e;
+	LLVMValueRef first, step, p;
+	ELoop l;
+
+	if (s->block_red) {
 		Type *t = k->out[0].acctype;
 
 		u->cmb = kx_op(e->g->c, k->out[0].val->op, t, 2);
@@ -599,18 +603,37 @@ int cu_kernel(CU *u, Kernel *k)
 			tid, "");
 		step = LLVMBuildMul(e->b, sreg(u, "nctaid.x"), e_i64(e, CUDA_BLOCK), "");
 	}
-	/* a grid-stride loop over the output points */
-	{
-		LLVMValueRef p = e_loop_begin(e, &l, first, e_i64(e, s.P), step);
+	p = e_loop_begin(e, &l, first, e_i64(e, s->P), step);
+	delinearize(e, s->par, s->npar, p);
+	if (s->block_red)
+		block_point(u, s, tid);
+	else
+		thread_point(e, s);
+	e_loop_end(e, &l, step, 0);
+}
 
-		delinearize(e, s.par, s.npar, p);
-		if (s.block_red)
-			block_point(u, &s, tid);
-		else
-			thread_point(e, &s);
-		e_loop_end(e, &l, step, 0);
+int cu_kernel(CU *u, Kernel *k)
+{
+	E *e = &u->e;
+	LLVMValueRef tid;
+	CSched s;
+	CTile t;
+
+	if (k->kind != KK_LOOP) {
+		op_error(k->root, "internal error: a packed GEMM kernel for the CUDA target");
+		return -1;
 	}
-done:
+	cuda_schedule(k, &s);
+	e->k = k;
+	e->err = 0;
+	kernel_state(u, k, entry_fn(u, k));
+	tid = sreg(u, "tid.x");
+	if (!cuda_tile_plan(e->g->o, k, &s, &t))
+		points(u, k, &s, tid);
+	else if (t.mma)
+		mma_kernel(u, &t, &s, tid);
+	else
+		tile_kernel(u, &t, &s, tid);
 	LLVMBuildRetVoid(e->b);
 	e_reset(e);
 	free(e->bp);
