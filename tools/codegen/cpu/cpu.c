@@ -192,18 +192,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 	tm = LLVMCreateTargetMachine(target, triple, e.cpu, e.features, LLVMCodeGenLevelAggressive,
 		LLVMRelocStatic, LLVMCodeModelLarge);
 	td = LLVMCreateTargetDataLayout(tm);
-	e.g = g;
-	e.cx = LLVMContextCreate();
-	e.m = LLVMModuleCreateWithNameInContext("kernels", e.cx);
-	LLVMSetTarget(e.m, triple);
-	LLVMSetModuleDataLayout(e.m, td);
-	e.b = LLVMCreateBuilderInContext(e.cx);
-	e.i1 = LLVMInt1TypeInContext(e.cx);
-	e.i8 = LLVMInt8TypeInContext(e.cx);
-	e.i32 = LLVMInt32TypeInContext(e.cx);
-	e.i64 = LLVMInt64TypeInContext(e.cx);
-	e.f32 = LLVMFloatTypeInContext(e.cx);
-	e.ptr = LLVMPointerTypeInContext(e.cx, 0);
+	e_open(&e, g, triple, td);
 	for (i = 0; i < g->nk && !rc; i++)
 		if (cpu_kernel(&e, g->k[i]))
 			rc = -1;
@@ -221,9 +210,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 	phase_done(g, "LLVM optimization and code generation");
 	*cpu_out = xstrdup(e.cpu);
 	*feat_out = xstrdup(e.features);
-	LLVMDisposeBuilder(e.b);
-	LLVMDisposeModule(e.m);
-	LLVMContextDispose(e.cx);
+	e_close(&e);
 	LLVMDisposeTargetData(td);
 	LLVMDisposeTargetMachine(tm);
 	LLVMDisposeMessage(triple);

@@ -240,18 +240,7 @@ static int cuda_emit_kernels(Gen *g, const char *arch, uint8_t **obj, size_t *ob
 	tm = LLVMCreateTargetMachine(target, triple, arch, feat, LLVMCodeGenLevelAggressive,
 		LLVMRelocDefault, LLVMCodeModelDefault);
 	td = LLVMCreateTargetDataLayout(tm);
-	e->g = g;
-	e->cx = LLVMContextCreate();
-	e->m = LLVMModuleCreateWithNameInContext("kernels", e->cx);
-	LLVMSetTarget(e->m, triple);
-	LLVMSetModuleDataLayout(e->m, td);
-	e->b = LLVMCreateBuilderInContext(e->cx);
-	e->i1 = LLVMInt1TypeInContext(e->cx);
-	e->i8 = LLVMInt8TypeInContext(e->cx);
-	e->i32 = LLVMInt32TypeInContext(e->cx);
-	e->i64 = LLVMInt64TypeInContext(e->cx);
-	e->f32 = LLVMFloatTypeInContext(e->cx);
-	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
+	e_open(e, g, triple, td);
 	e->cpu = arch;
 	e->features = feat;
 	u.i16 = LLVMInt16TypeInContext(e->cx);
@@ -271,9 +260,7 @@ static int cuda_emit_kernels(Gen *g, const char *arch, uint8_t **obj, size_t *ob
 		rc = run_passes(e->m, tm, g->o->opt ? "default<O3>" : "function(nvvm-reflect),globaldce");
 	if (!rc)
 		rc = emit_text(g, &u, tm, obj, objlen);
-	LLVMDisposeBuilder(e->b);
-	LLVMDisposeModule(e->m);
-	LLVMContextDispose(e->cx);
+	e_close(e);
 	LLVMDisposeTargetData(td);
 	LLVMDisposeTargetMachine(tm);
 	pmap_free(&e->memo);

@@ -8,6 +8,7 @@
 #define CODEGEN_EMIT_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 
 #include "gen.h"
 
@@ -31,6 +32,10 @@ typedef struct E {
 	const char *cpu, *features;
 } E;
 
+/* e's context and "kernels" module for triple and td, with its builder
+ * and types; e_close disposes of them */
+void e_open(E *e, Gen *g, const char *triple, LLVMTargetDataRef td);
+void e_close(E *e);
 LLVMTypeRef e_type(E *e, const Type *t);      /* register type */
 LLVMTypeRef e_memtype(E *e, const Type *t);   /* in-memory type */
 LLVMValueRef e_index(E *e, const IExpr *x);   /* i64 */

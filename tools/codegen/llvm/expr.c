@@ -10,6 +10,29 @@
 
 #include "emit.h"
 
+void e_open(E *e, Gen *g, const char *triple, LLVMTargetDataRef td)
+{
+	e->g = g;
+	e->cx = LLVMContextCreate();
+	e->m = LLVMModuleCreateWithNameInContext("kernels", e->cx);
+	LLVMSetTarget(e->m, triple);
+	LLVMSetModuleDataLayout(e->m, td);
+	e->b = LLVMCreateBuilderInContext(e->cx);
+	e->i1 = LLVMInt1TypeInContext(e->cx);
+	e->i8 = LLVMInt8TypeInContext(e->cx);
+	e->i32 = LLVMInt32TypeInContext(e->cx);
+	e->i64 = LLVMInt64TypeInContext(e->cx);
+	e->f32 = LLVMFloatTypeInContext(e->cx);
+	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
+}
+
+void e_close(E *e)
+{
+	LLVMDisposeBuilder(e->b);
+	LLVMDisposeModule(e->m);
+	LLVMContextDispose(e->cx);
+}
+
 LLVMValueRef e_i64(E *e, int64_t v) { return LLVMConstInt(e->i64, (unsigned long long)v, 1); }
 
 LLVMTypeRef e_type(E *e, const Type *t)
