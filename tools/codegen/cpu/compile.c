@@ -42,26 +42,26 @@ static LLVMAttributeRef enum_attr(E *e, const char *n, uint64_t v)
 	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), v);
 }
 
-int cpu_kernel(E *e, Kernel *k)
+/* k's body: body(ptr noalias b0..bn-1, i64 wx, i64 wy, i64 nx, i64 ny),
+ * internal, of type *ft */
+static LLVMValueRef body_fn(E *e, Kernel *k, LLVMTypeRef *ft)
 {
-	LLVMTypeRef *pt = xcalloc((size_t)k->nbind + 4, sizeof *pt), ft, et;
-	LLVMValueRef body, entry, *args;
+	LLVMTypeRef *pt = xcalloc((size_t)k->nbind + 4, sizeof *pt);
+	LLVMValueRef body;
 	char name[64];
 	int i;
 
-	e->k = k;
-	e->err = 0;
-	/* body(ptr noalias b0..bn-1, i64 wx, i64 wy, i64 nx, i64 ny) */
 	for (i = 0; i < k->nbind; i++)
 		pt[i] = e->ptr;
 	for (i = 0; i < 4; i++)
 		pt[k->nbind + i] = e->i64;
-	ft = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, (unsigned)k->nbind + 4, 0);
+	*ft = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, (unsigned)k->nbind + 4, 0);
+	free(pt);
 	snprintf(name, sizeof name, "%s.body", k->name);
-	body = LLVMAddFunction(e->m, name, ft);
+	body = LLVMAddFunction(e->m, name, *ft);
 	LLVMSetLinkage(body, LLVMInternalLinkage);
 	add_fn_attrs(e, body);
-	/* identical bodies are compiled once (dedupe_bodies) and called from
+	/* identical bodies are compiled once (cpu_dedupe) and called from
 	 * each kernel's entry: not inlined there */
 	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, enum_attr(e, "noinline", 0));
 	for (i = 0; i < k->nbind; i++) {
@@ -71,6 +71,14 @@ int cpu_kernel(E *e, Kernel *k)
 		if (!k->bind[i].out)
 			LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "readonly", 0));
 	}
+	return body;
+}
+
+/* The body's code: a GEMM or a loop nest. */
+static void body_code(E *e, Kernel *k, LLVMValueRef body)
+{
+	int i;
+
 	e->fn = body;
 	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, body, "entry"));
 	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
@@ -92,35 +100,48 @@ int cpu_kernel(E *e, Kernel *k)
 	free(e->bp);
 	free(e->dimv);
 	free(e->accp);
+}
 
-	/* the ABI entry */
-	{
-		LLVMTypeRef at[7] = { e->ptr, e->i64, e->i64, e->i64, e->i64, e->i64, e->i64 };
-		LLVMValueRef p, a[4];
+/* The ABI entry (formats/fxvm.md): entry(ptr bindings, i64 wx, wy, wz,
+ * nx, ny, nz) loads the binding pointers and calls the body. */
+static void entry_fn(E *e, Kernel *k, LLVMValueRef body, LLVMTypeRef ft)
+{
+	LLVMTypeRef at[7] = { e->ptr, e->i64, e->i64, e->i64, e->i64, e->i64, e->i64 };
+	LLVMValueRef p, a[4], entry, *args;
+	int i;
 
-		et = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), at, 7, 0);
-		entry = LLVMAddFunction(e->m, k->name, et);
-		add_fn_attrs(e, entry);
-		LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, entry, "entry"));
-		args = xcalloc((size_t)k->nbind + 4, sizeof *args);
-		p = LLVMGetParam(entry, 0);
-		for (i = 0; i < k->nbind; i++) {
-			LLVMValueRef idx = e_i64(e, i);
-			LLVMValueRef q = LLVMBuildInBoundsGEP2(e->b, e->ptr, p, &idx, 1, "");
+	entry = LLVMAddFunction(e->m, k->name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), at, 7, 0));
+	add_fn_attrs(e, entry);
+	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, entry, "entry"));
+	args = xcalloc((size_t)k->nbind + 4, sizeof *args);
+	p = LLVMGetParam(entry, 0);
+	for (i = 0; i < k->nbind; i++) {
+		LLVMValueRef idx = e_i64(e, i);
+		LLVMValueRef q = LLVMBuildInBoundsGEP2(e->b, e->ptr, p, &idx, 1, "");
 
-			args[i] = LLVMBuildLoad2(e->b, e->ptr, q, "");
-		}
-		a[0] = LLVMGetParam(entry, 1);
-		a[1] = LLVMGetParam(entry, 2);
-		a[2] = LLVMGetParam(entry, 4);
-		a[3] = LLVMGetParam(entry, 5);
-		for (i = 0; i < 4; i++)
-			args[k->nbind + i] = a[i];
-		LLVMBuildCall2(e->b, ft, body, args, (unsigned)k->nbind + 4, "");
-		LLVMBuildRetVoid(e->b);
-		free(args);
+		args[i] = LLVMBuildLoad2(e->b, e->ptr, q, "");
 	}
-	free(pt);
+	a[0] = LLVMGetParam(entry, 1);
+	a[1] = LLVMGetParam(entry, 2);
+	a[2] = LLVMGetParam(entry, 4);
+	a[3] = LLVMGetParam(entry, 5);
+	for (i = 0; i < 4; i++)
+		args[k->nbind + i] = a[i];
+	LLVMBuildCall2(e->b, ft, body, args, (unsigned)k->nbind + 4, "");
+	LLVMBuildRetVoid(e->b);
+	free(args);
+}
+
+int cpu_kernel(E *e, Kernel *k)
+{
+	LLVMTypeRef ft;
+	LLVMValueRef body;
+
+	e->k = k;
+	e->err = 0;
+	body = body_fn(e, k, &ft);
+	body_code(e, k, body);
+	entry_fn(e, k, body, ft);
 	return e->err ? -1 : 0;
 }
 
