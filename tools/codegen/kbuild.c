@@ -198,86 +198,92 @@ static KExpr *splat_const(KB *kb, Attr *a, Type *et)
 	return kx_const_i(kb->g->c, et, dense_get_i(a, 0));
 }
 
-static KExpr *load_slices(KB *kb, Op *op, Value *v, IExpr **ix)
+/* extract_slice: the source at offset + index * stride; a rank-reducing
+ * slice drops unit sizes */
+static KExpr *load_extract(KB *kb, Op *op, IExpr **ix, Attr *off, Attr *sz, Attr *st)
 {
 	KCtx *k = &kb->kc;
+	Type *srct = OPND(op, 0)->type, *rt = RES(op, 0)->type;
+	IExpr **sx = arena_alloc(k->c, sizeof *sx * (srct->rank + 1));
+	int r = 0, todrop = srct->rank - rt->rank;
+	size_t i;
+
+	for (i = 0; i < off->n; i++) {
+		int dropped = sz->ints[i] == 1 && todrop > 0 &&
+			(r >= rt->rank || rt->dims[r] != 1 || (int)(off->n - i) - todrop <= 0);
+		IExpr *e = dropped ? ix_const(k, 0) : ix[r++];
+
+		todrop -= dropped;
+
+		sx[i] = ix_add(k, ix_const(k, off->ints[i]), ix_mul(k, e, st->ints[i]));
+	}
+	return load(kb, OPND(op, 0), sx);
+}
+
+/* insert_slice: select(in the slice, source, dest).  A strided slice adds
+ * one condition per strided dim: its index minus the offset is a
+ * multiple of the stride, that is (index + c) mod stride lies in [0, 1). */
+static KExpr *load_insert(KB *kb, Op *op, IExpr **ix, Attr *off, Attr *sz, Attr *st)
+{
+	KCtx *k = &kb->kc;
+	Value *src = OPND(op, 0), *dst = OPND(op, 1);
+	Type *srct = src->type;
+	IExpr **sx = arena_alloc(k->c, sizeof *sx * (size_t)(off->n + 1));
+	KExpr *in, *a, *b, *sel;
+	int r = 0, unit = 1, todrop = (int)off->n - srct->rank;
+	size_t i;
+
+	in = kx_new(k->c, KX_INRANGE, ty_int(k->c, 1, SIGNLESS), 0);
+	in->rank = (int)off->n;
+	in->ix = arena_alloc(k->c, sizeof *in->ix * (2 * off->n + 1));
+	in->lo = arena_alloc(k->c, sizeof *in->lo * (2 * off->n + 1));
+	in->hi = arena_alloc(k->c, sizeof *in->hi * (2 * off->n + 1));
+	for (i = 0; i < off->n; i++) {
+		int64_t o = off->ints[i], s = sz->ints[i], t = st->ints[i], lo, hi;
+		IExpr *rel = ix_add(k, ix[i], ix_const(k, -o));
+
+		if (t < 1)
+			return kb_fail(kb, op, "insert_slice with a stride below 1 is not supported"), NULL;
+		in->ix[i] = ix[i];
+		in->lo[i] = o;
+		in->hi[i] = o + (s - 1) * t + 1;
+		if (t != 1 && s > 1) {
+			in->ix[in->rank] = ix_mod(k, ix_add(k, ix[i], ix_const(k, (t - o % t) % t)), t);
+			in->lo[in->rank] = 0;
+			in->hi[in->rank++] = 1;
+			rel = ix_floordiv(k, rel, t);
+			unit = 0;
+		}
+		if (s == 1 && todrop > 0 && (r >= srct->rank || srct->dims[r] != 1))
+			todrop--;
+		else
+			sx[r++] = ix_clamp(k, rel, 0, s - 1);
+		if (!(ix_range(k, ix[i], &lo, &hi) && lo >= o && hi < in->hi[i]))
+			unit = 0;
+	}
+	a = load(kb, src, sx);
+	if (unit)
+		return a;
+	b = load(kb, dst, ix);
+	if (!a || !b)
+		return NULL;
+	sel = kx_op(k->c, kop.select, a->type, 3);
+	sel->a[0] = in;
+	sel->a[1] = a;
+	sel->a[2] = b;
+	return sel;
+}
+
+static KExpr *load_slices(KB *kb, Op *op, Value *v, IExpr **ix)
+{
 	Attr *off = op_attr(op, "static_offsets"), *sz = op_attr(op, "static_sizes"),
 		*st = op_attr(op, "static_strides");
-	size_t i;
 
 	if (!off || !sz || !st || op->nopnds > (op_is(op, "tensor.insert_slice") ? 2 : 1))
 		return kb_fail(kb, op, "dynamic slices are not supported"), NULL;
-	if (op_is(op, "tensor.extract_slice")) {
-		Type *srct = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-		IExpr **sx = arena_alloc(k->c, sizeof *sx * (srct->rank + 1));
-		int r = 0, todrop = srct->rank - rt->rank;
-
-		/* a rank-reducing slice drops unit sizes */
-		for (i = 0; i < off->n; i++) {
-			int dropped = sz->ints[i] == 1 && todrop > 0 &&
-				(r >= rt->rank || rt->dims[r] != 1 || (int)(off->n - i) - todrop <= 0);
-			IExpr *e = dropped ? ix_const(k, 0) : ix[r++];
-
-			todrop -= dropped;
-
-			sx[i] = ix_add(k, ix_const(k, off->ints[i]), ix_mul(k, e, st->ints[i]));
-		}
-		return load(kb, OPND(op, 0), sx);
-	} else {
-		/* insert_slice: select(in the slice, source, dest) */
-		Value *src = OPND(op, 0), *dst = OPND(op, 1);
-		Type *srct = src->type;
-		IExpr **sx = arena_alloc(k->c, sizeof *sx * (size_t)(off->n + 1));
-		KExpr *in, *a, *b, *sel;
-		int r = 0, unit = 1, todrop = (int)off->n - srct->rank;
-
-		/* a strided slice adds one condition per strided dim: its
-		 * index minus the offset is a multiple of the stride, that is
-		 * (index + c) mod stride lies in [0, 1) */
-		in = kx_new(k->c, KX_INRANGE, ty_int(k->c, 1, SIGNLESS), 0);
-		in->rank = (int)off->n;
-		in->ix = arena_alloc(k->c, sizeof *in->ix * (2 * off->n + 1));
-		in->lo = arena_alloc(k->c, sizeof *in->lo * (2 * off->n + 1));
-		in->hi = arena_alloc(k->c, sizeof *in->hi * (2 * off->n + 1));
-		for (i = 0; i < off->n; i++) {
-			int64_t o = off->ints[i], s = sz->ints[i], t = st->ints[i];
-			IExpr *rel = ix_add(k, ix[i], ix_const(k, -o));
-
-			if (t < 1)
-				return kb_fail(kb, op, "insert_slice with a stride below 1 is not supported"), NULL;
-			in->ix[i] = ix[i];
-			in->lo[i] = o;
-			in->hi[i] = o + (s - 1) * t + 1;
-			if (t != 1 && s > 1) {
-				in->ix[in->rank] = ix_mod(k, ix_add(k, ix[i], ix_const(k, (t - o % t) % t)), t);
-				in->lo[in->rank] = 0;
-				in->hi[in->rank++] = 1;
-				rel = ix_floordiv(k, rel, t);
-				unit = 0;
-			}
-			if (s == 1 && todrop > 0 && (r >= srct->rank || srct->dims[r] != 1))
-				todrop--;
-			else
-				sx[r++] = ix_clamp(k, rel, 0, s - 1);
-			{
-				int64_t lo, hi;
-
-				if (!(ix_range(k, ix[i], &lo, &hi) && lo >= o && hi < in->hi[i]))
-					unit = 0;
-			}
-		}
-		a = load(kb, src, sx);
-		if (unit)
-			return a;
-		b = load(kb, dst, ix);
-		if (!a || !b)
-			return NULL;
-		sel = kx_op(k->c, kop.select, a->type, 3);
-		sel->a[0] = in;
-		sel->a[1] = a;
-		sel->a[2] = b;
-		return sel;
-	}
+	if (op_is(op, "tensor.extract_slice"))
+		return load_extract(kb, op, ix, off, sz, st);
+	return load_insert(kb, op, ix, off, sz, st);
 }
 
 static KExpr *load(KB *kb, Value *v, IExpr **ix)
