@@ -1,6 +1,7 @@
 /*
  * kir.h - codegen's kernel IR: what one dispatch computes, between the
- * linalg input (dispatch.c builds it) and LLVM (emit.c, gemm.c lower it).
+ * linalg input (kbuild.c builds it) and LLVM (llvm/ and each target's
+ * iteration, cpu/ or cuda/, lower it).  Ops are op codes (OpInfo.code).
  *
  * A kernel iterates a rectangular domain of loop dims.  Index expressions
  * (IExpr) address buffers in terms of those dims; scalar expressions
