@@ -111,7 +111,7 @@ static int expensive(Op *op)
 	if (!op->nregs || !op->regs[0].first)
 		return 0;
 	for (b = op->regs[0].first->first; b; b = b->next) {
-		c = b->info ? b->info->code : -1;
+		c = kop_of(b);
 		if (kop_math(c) && c != kop.absf && c != kop.sqrt && c != kop.rsqrt)
 			return 1;
 	}

@@ -50,6 +50,11 @@ void kops_init(void)
 	}
 }
 
+int kop_of(const Op *op)
+{
+	return op->info ? op->info->code : -1;
+}
+
 int kop_scalar(int code)
 {
 	return code >= 0 && code < ncodes && dialect[code] != DIALECT_OTHER;

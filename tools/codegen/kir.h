@@ -154,7 +154,8 @@ typedef struct Kernel {
 	X(select, "arith.select") X(extf, "arith.extf") X(truncf, "arith.truncf") \
 	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") \
 	X(extsi, "arith.extsi") X(trunci, "arith.trunci") \
-	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt")
+	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
+	X(constant, "arith.constant")
 
 typedef struct KOps {
 #define KOP_FIELD(f, name) int f;
@@ -172,6 +173,7 @@ const char *kop_name(int code);
 /* An arith or math op (one a kernel body may hold: KX_OP), a math op. */
 int kop_scalar(int code);
 int kop_math(int code);
+int kop_of(const Op *op);   /* op's code, -1 if unregistered */
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
 KExpr *kx_op(Ctx *c, int op, Type *t, int n);   /* a KX_OP */

@@ -123,7 +123,7 @@ static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 		Value *v = k->bind[e->buf].val;
 		Attr *a;
 
-		if (!v->def || !op_is(v->def, "arith.constant"))
+		if (!v->def || kop_of(v->def) != kop.constant)
 			return 0;
 		a = op_attr(v->def, "value");
 		if (!a || v->type->elem->kind != TY_F32 || !dense_bytes(a, &(size_t){0}))
