@@ -83,15 +83,11 @@ static char *libdevice_path(void)
 }
 
 /* Defines each C math function the kernels call (expf, …) as a call of
- * libdevice's __nv_ twin, links libdevice and internalizes all but the
- * kernels.  0, or -1 after an error. */
-static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
+ * libdevice's __nv_ twin: 1 if there is one, 0 if none, -1 after an
+ * error. */
+static int define_math(E *e)
 {
-	E *e = &u->e;
-	LLVMValueRef f, next;
-	LLVMMemoryBufferRef mb;
-	LLVMModuleRef lib;
-	char *msg = NULL, *path;
+	LLVMValueRef f;
 	int need = 0;
 
 	for (f = LLVMGetFirstFunction(e->m); f; f = LLVMGetNextFunction(f)) {
@@ -119,8 +115,16 @@ static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
 		LLVMSetLinkage(f, LLVMInternalLinkage);
 		need = 1;
 	}
-	if (!need)
-		return 0;
+	return need;
+}
+
+/* libdevice read and linked into e's module; 0, or -1 after an error */
+static int link_libdevice(E *e, LLVMTargetDataRef td, const char *triple)
+{
+	LLVMMemoryBufferRef mb;
+	LLVMModuleRef lib;
+	char *msg = NULL, *path;
+
 	if (!(path = libdevice_path())) {
 		tool_err("the kernels call math functions, which need CUDA's libdevice "
 			"(libdevice.10.bc; set CUDA_HOME to the toolkit)");
@@ -146,7 +150,15 @@ static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
 		tool_err("cannot link libdevice");
 		return -1;
 	}
-	/* everything but the kernels is internal, so O3 drops what is unused */
+	return 0;
+}
+
+/* everything but the kernels is internal, so O3 drops what is unused */
+static void internalize(CU *u)
+{
+	E *e = &u->e;
+	LLVMValueRef f, next;
+
 	for (f = LLVMGetFirstFunction(e->m); f; f = next) {
 		next = LLVMGetNextFunction(f);
 		if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) != LLVMInternalLinkage) {
@@ -163,6 +175,19 @@ static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
 	for (LLVMValueRef gv = LLVMGetFirstGlobal(e->m); gv; gv = LLVMGetNextGlobal(gv))
 		if (gv != u->smem && !LLVMIsDeclaration(gv))
 			LLVMSetLinkage(gv, LLVMInternalLinkage);
+}
+
+/* The math functions the kernels call, defined over libdevice, linked
+ * and internalized with all but the kernels.  0, or -1 after an error. */
+static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
+{
+	int need = define_math(&u->e);
+
+	if (need <= 0)
+		return need;
+	if (link_libdevice(&u->e, td, triple))
+		return -1;
+	internalize(u);
 	return 0;
 }
 
