@@ -160,6 +160,44 @@ static int cpu_check(const char *cpu, const char *features)
 	return 0;
 }
 
+/* e->cpu and e->features: --cpu's and --features', or the host's
+ * (*hostcpu, *hostfeat: LLVM's messages, for LLVMDisposeMessage) */
+static void cpu_names(Gen *g, E *e, char **hostcpu, char **hostfeat)
+{
+	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
+		*hostcpu = LLVMGetHostCPUName();
+		e->cpu = *hostcpu;
+		if (!g->o->features)
+			e->features = *hostfeat = LLVMGetHostCPUFeatures();
+	} else {
+		e->cpu = g->o->cpu;
+	}
+	if (g->o->features)
+		e->features = g->o->features;
+	if (!e->features)
+		e->features = "";
+}
+
+/* The kernels in e's module, identical bodies merged, verified. */
+static int cpu_ir(Gen *g, E *e, LLVMTargetMachineRef tm)
+{
+	char *err = NULL;
+	int i, rc = 0;
+
+	for (i = 0; i < g->nk && !rc; i++)
+		if (cpu_kernel(e, g->k[i]))
+			rc = -1;
+	if (!rc)
+		rc = cpu_dedupe(e, tm);
+	phase_done(g, "LLVM IR");
+	if (!rc && LLVMVerifyModule(e->m, LLVMReturnStatusAction, &err)) {
+		tool_err("internal error: invalid LLVM IR: %s", err);
+		rc = -1;
+	}
+	LLVMDisposeMessage(err);
+	return rc;
+}
+
 static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const char **feat_out)
 {
 	E e;
@@ -167,7 +205,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 	LLVMTargetRef target;
 	LLVMTargetMachineRef tm;
 	LLVMTargetDataRef td;
-	int i, rc = 0;
+	int rc;
 
 	*objs = NULL;
 	*nobj = 0;
@@ -177,34 +215,12 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 		tool_err("%s", err);
 		return -1;
 	}
-	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
-		hostcpu = LLVMGetHostCPUName();
-		e.cpu = hostcpu;
-		if (!g->o->features)
-			e.features = hostfeat = LLVMGetHostCPUFeatures();
-	} else {
-		e.cpu = g->o->cpu;
-	}
-	if (g->o->features)
-		e.features = g->o->features;
-	if (!e.features)
-		e.features = "";
+	cpu_names(g, &e, &hostcpu, &hostfeat);
 	tm = LLVMCreateTargetMachine(target, triple, e.cpu, e.features, LLVMCodeGenLevelAggressive,
 		LLVMRelocStatic, LLVMCodeModelLarge);
 	td = LLVMCreateTargetDataLayout(tm);
 	e_open(&e, g, triple, td);
-	for (i = 0; i < g->nk && !rc; i++)
-		if (cpu_kernel(&e, g->k[i]))
-			rc = -1;
-	if (!rc)
-		rc = cpu_dedupe(&e, tm);
-	phase_done(g, "LLVM IR");
-	if (!rc && LLVMVerifyModule(e.m, LLVMReturnStatusAction, &err)) {
-		tool_err("internal error: invalid LLVM IR: %s", err);
-		rc = -1;
-	}
-	LLVMDisposeMessage(err);
-	err = NULL;
+	rc = cpu_ir(g, &e, tm);
 	if (!rc)
 		rc = cpu_compile(&e, e.m, triple, objs, nobj);
 	phase_done(g, "LLVM optimization and code generation");
