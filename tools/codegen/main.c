@@ -71,6 +71,18 @@ static const Target *target_named(const char *name)
 	return NULL;
 }
 
+/* --emit, after the target's options (cuda's ptx is its asm) */
+static void check_emit(Opts *o)
+{
+	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
+			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
+		tool_fail("unknown --emit '%s' (fxvm, llvm, asm, ptx)", o->emit);
+	if (o->emit && !strcmp(o->emit, "ptx"))
+		tool_fail("--emit=ptx is for --target=cuda");
+	if (o->emit && !strcmp(o->emit, "fxvm"))
+		o->emit = NULL;
+}
+
 static const Target *parse_args(int argc, char **argv, Opts *o)
 {
 	const Target *t;
@@ -129,13 +141,7 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 	if (!(t = target_named(o->target)))
 		tool_fail("unsupported target '%s' (cpu or cuda)", o->target);
 	t->options(o);
-	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
-			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
-		tool_fail("unknown --emit '%s' (fxvm, llvm, asm, ptx)", o->emit);
-	if (o->emit && !strcmp(o->emit, "ptx"))
-		tool_fail("--emit=ptx is for --target=cuda");
-	if (o->emit && !strcmp(o->emit, "fxvm"))
-		o->emit = NULL;
+	check_emit(o);
 	return t;
 }
 
