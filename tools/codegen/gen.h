@@ -21,7 +21,7 @@
 #ifndef CODEGEN_GEN_H
 #define CODEGEN_GEN_H
 
-#include "asm.h"
+#include "util.h"
 #include "kir.h"
 
 typedef struct Opts {

@@ -42,23 +42,6 @@ static const char usage[] =
 "  -o FILE                 write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo       print locations\n";
 
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] == 0) {
-		if (*i + 1 >= argc)
-			tool_fail("option '%s' needs a value", name);
-		return argv[++*i];
-	}
-	return NULL;
-}
-
 static int debuginfo;
 
 static const Target *const targets[] = { &T_cpu, &T_cuda };
@@ -97,25 +80,25 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			exit(0);
-		} else if ((v = optval(argc, argv, &i, "--target"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--target"))) {
 			o->target = v;
-		} else if ((v = optval(argc, argv, &i, "--gpu-arch"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--gpu-arch"))) {
 			o->gpu_arch = v;
-		} else if ((v = optval(argc, argv, &i, "--cpu"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--cpu"))) {
 			o->cpu = v;
-		} else if ((v = optval(argc, argv, &i, "--features"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--features"))) {
 			o->features = v;
-		} else if ((v = optval(argc, argv, &i, "--emit"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--emit"))) {
 			o->emit = v;
-		} else if ((v = optval(argc, argv, &i, "--llvm-passes"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--llvm-passes"))) {
 			o->passes = v;
-		} else if ((v = optval(argc, argv, &i, "-o"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "-o"))) {
 			o->output = v;
 		} else if (!strcmp(a, "--dump-dispatches")) {
 			o->dump = 1;
 		} else if (!strcmp(a, "-O0")) {
 			o->opt = 0;
-		} else if ((v = optval(argc, argv, &i, "--jobs")) || (v = optval(argc, argv, &i, "-j")) ||
+		} else if ((v = tool_optval(argc, argv, &i, "--jobs")) || (v = tool_optval(argc, argv, &i, "-j")) ||
 				(!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9' && (v = a + 2))) {
 			o->jobs = atoi(v);
 			if (o->jobs < 1)
