@@ -51,6 +51,8 @@ IExpr *ix_clamp(KCtx *k, IExpr *a, int64_t lo, int64_t hi);
 int ix_range(KCtx *k, const IExpr *e, int64_t *lo, int64_t *hi);
 int ix_eq(const IExpr *a, const IExpr *b);
 int ix_uses_dim(const IExpr *e, int d);
+/* e is c * dim d + (terms without d), syntactically: 1 and c if so */
+int ix_coef(const IExpr *e, int d, int64_t *c);
 void ix_dims(const IExpr *e, uint64_t *set);   /* the dims e reads (kexpr.c) */
 /* Replaces every IX_DIM d by sub[d]. */
 IExpr *ix_subst(KCtx *k, IExpr *e, IExpr *const *sub);

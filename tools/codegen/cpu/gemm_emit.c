@@ -32,30 +32,6 @@ static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, int64_t t
 	return lo;
 }
 
-/* x as c * dim d + (terms without d), when it is that syntactically */
-static int gemm_coef(const IExpr *x, int d, int64_t *c)
-{
-	int64_t a, b;
-
-	switch (x->kind) {
-	case IX_DIM: *c = x->v == d; return 1;
-	case IX_CONST: *c = 0; return 1;
-	case IX_ADD:
-		if (!gemm_coef(x->l, d, &a) || !gemm_coef(x->r, d, &b))
-			return 0;
-		*c = a + b;
-		return 1;
-	case IX_MUL:
-		if (x->r->kind != IX_CONST || !gemm_coef(x->l, d, &a))
-			return 0;
-		*c = a * x->r->v;
-		return 1;
-	default:
-		*c = 0;
-		return !ix_uses_dim(x, d);
-	}
-}
-
 static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 {
 	KOut *o = &k->out[0];
@@ -88,11 +64,8 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 			lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
 		t = lin;
 		/* coefficient of n */
-		{
-
-			if (!gemm_coef(t, 2, &c))
-				c = -1;
-		}
+		if (!ix_coef(t, 2, &c))
+			c = -1;
 		if (c == 1) {
 			LLVMValueRef s = LLVMBuildStore(e->b, v, p);
 

@@ -151,30 +151,6 @@ LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix)
 	return LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
 }
 
-/* e = c * d + (terms without d)?  1 and c if so. */
-static int coef(const IExpr *x, int d, int64_t *c)
-{
-	int64_t a, b;
-
-	switch (x->kind) {
-	case IX_DIM: *c = x->v == d; return 1;
-	case IX_CONST: *c = 0; return 1;
-	case IX_ADD:
-		if (!coef(x->l, d, &a) || !coef(x->r, d, &b))
-			return 0;
-		*c = a + b;
-		return 1;
-	case IX_MUL:
-		if (x->r->kind != IX_CONST || !coef(x->l, d, &a))
-			return 0;
-		*c = a * x->r->v;
-		return 1;
-	default:
-		*c = 0;
-		return !ix_uses_dim(x, d);
-	}
-}
-
 /* x as a vector of e->vw lanes of integer type it, the vector dim at
  * base + lane; parts that do not depend on it are computed once */
 static LLVMValueRef vindex(E *e, const IExpr *x, LLVMTypeRef it)
@@ -559,10 +535,10 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	if (e->vw > 1) {
 		IExpr *lin = linear(e, t, x->ix);
 
-		if ((!coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
+		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
 				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8) && !(t->elem->kind == TY_INT && t->elem->width == 1))
 			return gather(e, x, t, lin);
-		if (!coef(lin, e->vdim, &c) || (c != 0 && c != 1))
+		if (!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1))
 			return per_lane(e, x, scalar_load);
 		if (c == 0)
 			return e_splat(e, scalar_load(e, x));
