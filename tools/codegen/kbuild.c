@@ -79,94 +79,74 @@ static int kb_fail(KB *kb, Op *op, const char *msg)
 	return -1;
 }
 
-/* Index of the source of a reshape from the index of its result. */
-static IExpr **reshape_index(KB *kb, Op *op, IExpr **ix)
+/* The dims of a reassociation group, linearized: sum over the group of
+ * ix[d] scaled by the extents after it. */
+static IExpr *group_linear(KCtx *k, const Attr *grp, const int64_t *dims, IExpr **ix)
+{
+	IExpr *e = ix_const(k, 0);
+	size_t j;
+
+	for (j = 0; j < grp->n; j++) {
+		int d = (int)grp->elts[j]->i;
+
+		e = ix_add(k, ix_mul(k, e, dims[d]), ix[d]);
+	}
+	return e;
+}
+
+/* The reverse: x delinearized into the group's dims of out. */
+static void group_delinear(KCtx *k, const Attr *grp, const int64_t *dims, IExpr *x, IExpr **out)
+{
+	int64_t inner = 1;
+	size_t j;
+
+	for (j = grp->n; j-- > 0;) {
+		int d = (int)grp->elts[j]->i;
+
+		out[d] = j ? ix_mod(k, ix_floordiv(k, x, inner), dims[d]) : ix_floordiv(k, x, inner);
+		inner *= dims[d];
+	}
+}
+
+/* The index of a reshape's source from its result's (fwd 0), or the
+ * reverse (fwd 1); NULL without reassociation groups.  Dims in no group
+ * (a reshape to or from rank 0) have extent 1. */
+static IExpr **reshape_map(KB *kb, Op *op, IExpr **ix, int fwd)
 {
 	KCtx *k = &kb->kc;
 	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
+	Type *from = fwd ? st : rt, *to = fwd ? rt : st;
 	Attr *re = op_attr(op, "reassociation");
+	/* whether the result's dims are the finer ones */
 	int expand = op_is(op, "tensor.expand_shape");
-	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(st->rank + 1));
-	size_t gi, j;
+	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(to->rank + 1));
+	size_t gi;
 	int d;
 
 	if (!re || re->kind != AT_ARRAY)
 		return NULL;
-	/* dims in no group (a reshape to or from rank 0) have extent 1 */
-	for (d = 0; d < st->rank; d++)
+	for (d = 0; d < to->rank; d++)
 		out[d] = ix_const(k, 0);
 	for (gi = 0; gi < re->n; gi++) {
-		Attr *grp = re->elts[gi];
-
-		if (expand) {
-			/* source dim gi = linearized result dims of the group */
-			IExpr *e = ix_const(k, 0);
-
-			for (j = 0; j < grp->n; j++) {
-				int d = (int)grp->elts[j]->i;
-
-				e = ix_add(k, ix_mul(k, e, rt->dims[d]), ix[d]);
-			}
-			out[gi] = e;
-		} else {
-			/* result dim gi delinearized into the source dims */
-			int64_t inner = 1;
-
-			for (j = grp->n; j-- > 0;) {
-				int d = (int)grp->elts[j]->i;
-
-				out[d] = ix_mod(k, ix_floordiv(k, ix[gi], inner), st->dims[d]);
-				if (j == 0)
-					out[d] = ix_floordiv(k, ix[gi], inner);
-				inner *= st->dims[d];
-			}
-		}
+		if (expand != fwd)   /* the fine dims of group gi are ix's */
+			out[gi] = group_linear(k, re->elts[gi], from->dims, ix);
+		else
+			group_delinear(k, re->elts[gi], to->dims, ix[gi], out);
 	}
 	return out;
+}
+
+static IExpr **reshape_index(KB *kb, Op *op, IExpr **ix)
+{
+	return reshape_map(kb, op, ix, 0);
 }
 
 /* The reverse: the result's index from the source's. */
 static IExpr **reshape_index_fwd(KB *kb, Op *op, IExpr **ix)
 {
-	KCtx *k = &kb->kc;
-	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-	Attr *re = op_attr(op, "reassociation");
-	int expand = op_is(op, "tensor.expand_shape");
-	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(rt->rank + 1));
-	size_t gi, j;
-	int d;
-
 	if (is_same_index_view(op))
 		return ix;
-	if (!re || re->kind != AT_ARRAY)
-		return NULL;
-	for (d = 0; d < rt->rank; d++)
-		out[d] = ix_const(k, 0);
-	for (gi = 0; gi < re->n; gi++) {
-		Attr *grp = re->elts[gi];
-
-		if (!expand) {
-			IExpr *e = ix_const(k, 0);
-
-			for (j = 0; j < grp->n; j++) {
-				int d = (int)grp->elts[j]->i;
-
-				e = ix_add(k, ix_mul(k, e, st->dims[d]), ix[d]);
-			}
-			out[gi] = e;
-		} else {
-			int64_t inner = 1;
-
-			for (j = grp->n; j-- > 0;) {
-				int d = (int)grp->elts[j]->i;
-
-				out[d] = j ? ix_mod(k, ix_floordiv(k, ix[gi], inner), rt->dims[d])
-					: ix_floordiv(k, ix[gi], inner);
-				inner *= rt->dims[d];
-			}
-		}
-	}
-	return out;
+	return reshape_map(kb, op, ix, 1);
 }
 
 static Attr *scalar_const(Value *v)
