@@ -158,3 +158,36 @@ int gemm_mac(KExpr *v, KExpr **x, KExpr **y)
 	*y = m->a[1];
 	return 1;
 }
+
+static void add_dim(int *v, int *n, int d)
+{
+	int i;
+
+	for (i = 0; i < *n && v[i] != d; i++)
+		;
+	if (i == *n)
+		v[(*n)++] = d;
+}
+
+int kernel_loops(const Kernel *k, int *par, int *npar, int *red, int *nred)
+{
+	int j, d, empty = 0;
+
+	*npar = *nred = 0;
+	if (k->nout)
+		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
+			for (d = 0; d < k->ndims; d++)
+				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d))
+					add_dim(par, npar, d);
+	for (d = 0; d < k->ndims; d++) {
+		if (k->ext[d] == 0 && !k->red[d])
+			empty = 1;
+		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
+			continue;
+		if (k->red[d])
+			red[(*nred)++] = d;
+		else
+			add_dim(par, npar, d);
+	}
+	return empty;
+}

@@ -184,6 +184,12 @@ KExpr *kx_const_i(Ctx *c, Type *t, int64_t v);
 int kx_has_acc(const KExpr *e);              /* reads some accumulator */
 int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
 void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
+/* The loops of k: its parallel dims in par (those the first output's
+ * layout uses first, in that order, then the rest), its reduction dims in
+ * red; dims of extent 1 are no loop, and neither is an empty parallel dim
+ * (then the kernel has no points: returns 1, else 0).  An empty reduction
+ * dim is a loop that never runs (the outputs keep their initial values). */
+int kernel_loops(const Kernel *k, int *par, int *npar, int *red, int *nred);
 /* val = acc + x * y in f32 (either order): its operands, or 0 */
 int gemm_mac(KExpr *val, KExpr **x, KExpr **y);
 

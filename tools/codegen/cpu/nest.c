@@ -21,37 +21,10 @@ typedef struct Sched {
 
 static void schedule(Kernel *k, Sched *s)
 {
-	int i, j, d;
+	int d;
 	int64_t work = 1;
 
-	s->n = s->nred = s->empty = 0;
-	/* the first output's layout decides the order of the parallel dims */
-	if (k->nout)
-		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
-			for (d = 0; d < k->ndims; d++)
-				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d)) {
-					for (i = 0; i < s->n && s->order[i] != d; i++)
-						;
-					if (i == s->n)
-						s->order[s->n++] = d;
-				}
-	/* dims of extent 1 are no loop (their index stays 0); an empty
-	 * reduction is a loop that never runs, its outputs the initial
-	 * values */
-	for (d = 0; d < k->ndims; d++) {
-		if (k->ext[d] == 0 && !k->red[d])
-			s->empty = 1;
-		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
-			continue;
-		if (k->red[d]) {
-			s->red[s->nred++] = d;
-			continue;
-		}
-		for (i = 0; i < s->n && s->order[i] != d; i++)
-			;
-		if (i == s->n)
-			s->order[s->n++] = d;
-	}
+	s->empty = kernel_loops(k, s->order, &s->n, s->red, &s->nred);
 	for (d = 0; d < k->ndims; d++)
 		work *= k->ext[d];
 	s->split = s->n ? s->order[0] : -1;

@@ -35,39 +35,15 @@ static int combiner(const Kernel *k)
 
 void cuda_schedule(const Kernel *k, CSched *s)
 {
-	int i, j, d;
+	int i;
 
 	memset(s, 0, sizeof *s);
 	/* the first output's layout orders the parallel dims, so that
 	 * neighbouring threads store to neighbouring addresses */
-	if (k->nout)
-		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
-			for (d = 0; d < k->ndims; d++)
-				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d)) {
-					for (i = 0; i < s->npar && s->par[i] != d; i++)
-						;
-					if (i == s->npar)
-						s->par[s->npar++] = d;
-				}
-	s->P = s->R = 1;
-	/* dims of extent 1 are no loop; an empty parallel dim leaves no
-	 * points, an empty reduction dim a loop that never runs (the
-	 * outputs their initial values) */
-	for (d = 0; d < k->ndims; d++) {
-		if (k->ext[d] == 0 && !k->red[d])
-			s->P = 0;
-		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
-			continue;
-		if (k->red[d]) {
-			s->red[s->nred++] = d;
-			s->R *= k->ext[d];
-			continue;
-		}
-		for (i = 0; i < s->npar && s->par[i] != d; i++)
-			;
-		if (i == s->npar)
-			s->par[s->npar++] = d;
-	}
+	s->P = !kernel_loops(k, s->par, &s->npar, s->red, &s->nred);
+	s->R = 1;
+	for (i = 0; i < s->nred; i++)
+		s->R *= k->ext[s->red[i]];
 	for (i = 0; i < s->npar; i++)
 		s->P *= k->ext[s->par[i]];
 	s->block_red = s->nred && combiner(k) >= 0 &&
