@@ -48,7 +48,7 @@ $(MODE_STAMP):
 	@touch $@
 
 .SECONDEXPANSION:
-bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/,$$(wildcard tools/$$*/*.c))) $(BUILD)/libfx.a $(MODE_STAMP)
+bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/,$$(wildcard tools/$$*/*.c tools/$$*/*/*.c))) $(BUILD)/libfx.a $(MODE_STAMP)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libfx.a $(LDLIBS) $(TOOL_LIBS_$*)
 
@@ -61,7 +61,7 @@ $(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
 
 TOOL_LIBS_fx-import = -ljansson
 TOOL_LIBS_codegen = $(shell $(LLVM_CONFIG) --ldflags --libs) -lpthread
-$(BUILD)/tools/codegen/%.o: CFLAGS += $(filter -I%,$(shell $(LLVM_CONFIG) --cflags))
+$(BUILD)/tools/codegen/%.o: CFLAGS += -Itools/codegen $(filter -I%,$(shell $(LLVM_CONFIG) --cflags))
 TOOL_LIBS_vmrun = -lpthread -ldl
 
 -include $(shell find build -name '*.d' 2>/dev/null)

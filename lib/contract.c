@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "contract.h"
+#include "optable.h"
 
 static const char *const ops[] = {
 #define C(name) name,
@@ -15,11 +16,17 @@ static const char *const ops[] = {
 	NULL,
 };
 
+const OpTable contract_optables[] = {
+	OPTABLE("backend contract row", ops, ""),
+	{NULL},
+};
+
 int
 contract_allows(const char *opname)
 {
 	int i;
 
+	optable_require(contract_optables);
 	for (i = 0; ops[i]; i++)
 		if (!strcmp(ops[i], opname))
 			return 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "optable.h"
 #include "verify.h"
 
 /* One constant operand read as a scalar: an int or float attribute, or
@@ -453,10 +454,6 @@ fe_min(double a, double b)
 	return a < b ? a : b;
 }
 
-/* maxnumf/minnumf return the other operand for a NaN. */
-static double fe_maxnum(double a, double b) { return isnan(a) ? b : isnan(b) ? a : fe_max(a, b); }
-static double fe_minnum(double a, double b) { return isnan(a) ? b : isnan(b) ? a : fe_min(a, b); }
-
 enum {
 	FID_NEGZERO = 1 << 9,  /* x op -0.0 -> x */
 	FID_POSZERO = 1 << 10, /* x op +0.0 -> x */
@@ -477,10 +474,6 @@ static const FloatRule float_rules[] = {
 	{"arith.remf", fe_rem, 0},
 	{"arith.maxf", fe_max, COMM | SAME_X},
 	{"arith.minf", fe_min, COMM | SAME_X},
-	{"arith.maximumf", fe_max, COMM | SAME_X},
-	{"arith.minimumf", fe_min, COMM | SAME_X},
-	{"arith.maxnumf", fe_maxnum, COMM | SAME_X},
-	{"arith.minnumf", fe_minnum, COMM | SAME_X},
 	{NULL, NULL, 0},
 };
 
@@ -1116,6 +1109,10 @@ fold_torch_scalar(Ctx *c, Op *op, Value **outv, Attr **outa)
 	{"torch.aten." base ".float", (void *)fold_torch_scalar}, \
 	{"torch.aten." base ".int_float", (void *)fold_torch_scalar}, \
 	{"torch.aten." base ".float_int", (void *)fold_torch_scalar}
+/* PyTorch has div.int and div.float but no mixed overloads */
+#define TORCH_NUM_SAME(base) \
+	{"torch.aten." base ".int", (void *)fold_torch_scalar}, \
+	{"torch.aten." base ".float", (void *)fold_torch_scalar}
 
 const OpHook fold_hooks[] = {
 	{"arith.addi", (void *)fold_int_binary},
@@ -1145,10 +1142,6 @@ const OpHook fold_hooks[] = {
 	{"arith.remf", (void *)fold_float_binary},
 	{"arith.maxf", (void *)fold_float_binary},
 	{"arith.minf", (void *)fold_float_binary},
-	{"arith.maximumf", (void *)fold_float_binary},
-	{"arith.minimumf", (void *)fold_float_binary},
-	{"arith.maxnumf", (void *)fold_float_binary},
-	{"arith.minnumf", (void *)fold_float_binary},
 	{"arith.cmpi", (void *)fold_cmpi},
 	{"arith.cmpf", (void *)fold_cmpf},
 	{"arith.select", (void *)fold_select},
@@ -1170,7 +1163,7 @@ const OpHook fold_hooks[] = {
 	{"tensor.expand_shape", (void *)fold_reshape_pair},
 	{"torch.tensor_static_info_cast", (void *)fold_same_type_cast},
 	{"torch.aten.size.int", (void *)fold_size_int},
-	TORCH_NUM("add"), TORCH_NUM("sub"), TORCH_NUM("mul"), TORCH_NUM("div"),
+	TORCH_NUM("add"), TORCH_NUM("sub"), TORCH_NUM("mul"), TORCH_NUM_SAME("div"),
 	TORCH_NUM("eq"), TORCH_NUM("ne"), TORCH_NUM("lt"), TORCH_NUM("gt"),
 	TORCH_NUM("le"), TORCH_NUM("ge"),
 	{"torch.aten.floordiv.int", (void *)fold_torch_scalar},
@@ -1191,4 +1184,12 @@ const OpHook fold_hooks[] = {
 	{"torch.aten.Bool.int", (void *)fold_torch_scalar},
 	{"torch.aten.Bool.float", (void *)fold_torch_scalar},
 	{NULL, NULL},
+};
+
+const OpTable fold_optables[] = {
+	OPTABLE("fold rule", fold_hooks, ""),
+	OPTABLE("integer fold rule", int_rules, ""),
+	OPTABLE("float fold rule", float_rules, ""),
+	OPTABLE("cast fold rule", cast_rules, ""),
+	{NULL},
 };

@@ -9,14 +9,15 @@
 #include "asm.h"
 #include "ctx.h"
 #include "fold.h"
+#include "optable.h"
 #include "verify.h"
 
 #define asm_parse_generic NULL
 #define asm_print_generic NULL
 
 static OpInfo table[] = {
-#define OP(name, no, nr, ng, tr, syn, ver, fold) \
-	{name, no, nr, ng, tr, asm_parse_##syn, asm_print_##syn, ver, fold, NULL, 0},
+#define OP(name, no, nr, ng, tr, syn) \
+	{name, no, nr, ng, tr, asm_parse_##syn, asm_print_##syn, NULL, NULL, NULL, 0},
 #include "ops.def"
 #undef OP
 };
@@ -73,6 +74,8 @@ insert(const OpInfo *info)
 	index_[i] = info;
 }
 
+/* A key ending in '*' binds every op it prefixes.  check_tables has made
+ * sure that every key matches some op. */
 static void
 attach(const OpHook *hooks, int fold)
 {
@@ -92,6 +95,17 @@ attach(const OpHook *hooks, int fold)
 				in->verify = (VerifyFn)hooks->fn;
 		}
 	}
+}
+
+/* The hooks and the tables that ops.c and the folds read by name: a key
+ * that names no op would match nothing, silently. */
+static void
+check_tables(void)
+{
+	optable_require(ops_optables);
+	optable_require(verify_optables);
+	optable_require(fold_optables);
+	optable_require(torch_fold_optables);
 }
 
 static void
@@ -116,6 +130,7 @@ build_index(void)
 		insert(&table[i]);
 	for (i = 0; i < NATEN; i++)
 		aten[i].verify = verify_torch_op;
+	check_tables();
 	attach(verify_hooks, 0);
 	attach(fold_hooks, 1);
 	attach(torch_fold_hooks, 1);
@@ -217,8 +232,11 @@ static const struct {
 	{"tensor.reshape", "reshape"},
 	{"linalg.transpose", "transposed"},
 	{"linalg.broadcast", "broadcasted"},
-	{"linalg.map", "mapped"},
-	{"linalg.reduce", "reduced"},
+};
+
+const OpTable ops_optables[] = {
+	OPTABLE("result name hint", fixed_hints, ""),
+	{NULL},
 };
 
 const char *

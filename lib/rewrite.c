@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "optable.h"
 #include "pass.h"
 
 /* ---- constants behind values ---- */
@@ -92,7 +93,7 @@ torch_literal_value(Ctx *c, Attr *a, Type *t)
 }
 
 /* torch types and the constant op that makes a value of each */
-static const struct {
+static const struct TorchConst {
 	TypeKind kind;
 	const char *op;
 	Attr *(*value)(Ctx *, Attr *, Type *);  /* NULL: the op has no value */
@@ -103,6 +104,11 @@ static const struct {
 	{TY_TORCH_STR, "torch.constant.str", torch_str_value},
 	{TY_TORCH_NONE, "torch.constant.none", NULL},
 	{TY_TORCH_VTENSOR, "torch.vtensor.literal", torch_literal_value},
+};
+
+const OpTable rewrite_optables[] = {
+	OPTABLE_AT("constant op", torch_consts, struct TorchConst, op, ""),
+	{NULL},
 };
 
 static Value *
@@ -124,6 +130,7 @@ materialize_constant(Ctx *c, Op *before, Attr *a, Type *t, Loc *loc)
 
 	if (!a || !t)
 		return NULL;
+	optable_require(rewrite_optables);
 	for (i = 0; i < sizeof torch_consts / sizeof *torch_consts; i++) {
 		if (torch_consts[i].kind != t->kind)
 			continue;

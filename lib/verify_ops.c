@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "optable.h"
 #include "verify.h"
 
 /* Prints t into a static rotating buffer, for messages. */
@@ -262,29 +263,31 @@ verify_yield(Op *op)
 	return 0;
 }
 
+/* torch.constant.*: the result type and value kind of each */
+static const struct {
+	const char *op;
+	TypeKind ty;
+	AttrKind at;
+} constants[] = {
+	{"torch.constant.int", TY_TORCH_INT, AT_INT},
+	{"torch.constant.float", TY_TORCH_FLOAT, AT_FLOAT},
+	{"torch.constant.bool", TY_TORCH_BOOL, AT_INT},
+	{"torch.constant.str", TY_TORCH_STR, AT_STR},
+	{"torch.constant.device", TY_TORCH_DEVICE, AT_STR},
+	{"torch.constant.none", TY_TORCH_NONE, AT_UNIT},
+};
+
 static int
 verify_torch_constant(Op *op)
 {
-	static const struct {
-		const char *op;
-		TypeKind ty;
-		AttrKind at;
-	} k[] = {
-		{"torch.constant.int", TY_TORCH_INT, AT_INT},
-		{"torch.constant.float", TY_TORCH_FLOAT, AT_FLOAT},
-		{"torch.constant.bool", TY_TORCH_BOOL, AT_INT},
-		{"torch.constant.str", TY_TORCH_STR, AT_STR},
-		{"torch.constant.device", TY_TORCH_DEVICE, AT_STR},
-		{"torch.constant.none", TY_TORCH_NONE, AT_UNIT},
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof k / sizeof *k; i++) {
-		if (!op_is(op, k[i].op))
+	for (i = 0; i < sizeof constants / sizeof *constants; i++) {
+		if (!op_is(op, constants[i].op))
 			continue;
 		Attr *v = op_attr(op, "value");
-		if (op->res[0].type->kind != k[i].ty
-		    || (k[i].at != AT_UNIT && (!v || v->kind != k[i].at))) {
+		if (op->res[0].type->kind != constants[i].ty
+		    || (constants[i].at != AT_UNIT && (!v || v->kind != constants[i].at))) {
 			op_error(op, "'%s' op has a result of type '%s' or a value that does not fit it",
 			    op->name, tystr(op->res[0].type));
 			return -1;
@@ -407,4 +410,10 @@ const OpHook verify_hooks[] = {
 	{"arith.maxsi", verify_same_type}, {"arith.minsi", verify_same_type},
 	{"math.*", verify_same_type},
 	{NULL, NULL},
+};
+
+const OpTable verify_optables[] = {
+	OPTABLE("verifier", verify_hooks, ""),
+	OPTABLE("constant verifier", constants, ""),
+	{NULL},
 };

@@ -2,6 +2,7 @@
 #ifndef FX_TORCH_DECOMPOSE_H
 #define FX_TORCH_DECOMPOSE_H
 
+#include "optable.h"
 #include "torch.h"
 
 /* Rewrites op (at b) into simpler ops and replaces it; 1 if it did, 0

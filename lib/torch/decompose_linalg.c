@@ -2,7 +2,8 @@
  * decompose_linalg.c - contractions to mm and bmm: matmul of every rank
  * pair (1-D operands gain and lose a dim, batch dims broadcast with
  * expand and fold into one with view), linear as a matmul with the
- * transposed weight plus the bias, addmm and baddbmm with their scales.
+ * transposed weight plus the bias, addmm and baddbmm with their scales;
+ * conv1d/2d/3d as the convolution they name (as torch-mlir does).
  */
 #include <string.h>
 
@@ -179,9 +180,39 @@ scaled(B *b, Op *op, const char *mm)
 static int addmm(B *b, Op *op) { return scaled(b, op, "aten.mm"); }
 static int baddbmm(B *b, Op *op) { return scaled(b, op, "aten.bmm"); }
 
+/* convNd(x, w, bias, stride, padding, dilation, groups): convolution, not
+ * transposed, no output padding; k spatial dims. */
+static int
+conv_nd(B *b, Op *op, int k)
+{
+	static const int64_t zeros[3];
+	Value *v[9];
+	int i;
+
+	if (op->nopnds != 7)
+		return 0;
+	for (i = 0; i < 6; i++)
+		v[i] = OPND(op, i);
+	v[6] = b_bool(b, 0);
+	v[7] = b_ints(b, k, zeros);
+	v[8] = OPND(op, 6);
+	d_done(b, op, b_op(b, "aten.convolution", 9, v));
+	return 1;
+}
+
+static int conv1d(B *b, Op *op) { return conv_nd(b, op, 1); }
+static int conv2d(B *b, Op *op) { return conv_nd(b, op, 2); }
+static int conv3d(B *b, Op *op) { return conv_nd(b, op, 3); }
+
 const Decomp decomp_linalg[] = {
 	{"aten.matmul", matmul_op}, {"aten.linear", linear},
 	{"aten.addmm", addmm}, {"aten.baddbmm", baddbmm}, {"aten.mv", matmul_op},
-	{"aten.dot", matmul_op},
+	{"aten.dot", matmul_op}, {"aten.conv1d", conv1d}, {"aten.conv2d", conv2d},
+	{"aten.conv3d", conv3d},
 	{NULL, NULL},
+};
+
+const OpTable decomp_linalg_optables[] = {
+	OPTABLE("decomposition", decomp_linalg, "torch."),
+	{NULL},
 };

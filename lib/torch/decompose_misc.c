@@ -295,6 +295,47 @@ copy(B *b, Op *op)
 	return 1;
 }
 
+/* The X.Scalar twin of an X.Tensor op (same arguments, `other` a
+ * Scalar), or NULL. */
+static const OpInfo *
+scalar_twin(const Op *op)
+{
+	char name[128];
+	size_t n = strlen(op->name);
+	const OpInfo *in;
+
+	if (n < 7 || n + 1 > sizeof name || strcmp(op->name + n - 7, ".Tensor"))
+		return NULL;
+	snprintf(name, sizeof name, "%.*s.Scalar", (int)(n - 7), op->name);
+	in = opinfo_lookup(name);
+	if (!in || !in->sig || !op->info || !op->info->sig || in->nopnds != op->nopnds
+	    || strncmp(in->sig->args, "Tensor self,Scalar other", 24))
+		return NULL;
+	return in;
+}
+
+/* x OP NumToTensor(s) becomes OP.Scalar(x, s): the scalar is a wrapped
+ * number, which PyTorch's promotion ranks below a 0-dim tensor (si32
+ * 0-dim + 3 is si32); once the literal below stands in for it, the two
+ * would promote as equals (si64).  Renamed in place: the sweep holds the
+ * next op. */
+static void
+scalar_users(Op *op)
+{
+	const OpInfo *in;
+	Use *u, *next;
+
+	for (u = RES(op, 0)->uses; u; u = next) {
+		next = u->next;
+		if (u->owner->nopnds < 2 || u != &u->owner->opnds[1]
+		    || OPND(u->owner, 0) == RES(op, 0) || !(in = scalar_twin(u->owner)))
+			continue;
+		u->owner->info = in;
+		u->owner->name = in->name;
+		op_set_operand(u->owner, 1, OPND(op, 0));
+	}
+}
+
 /* NumToTensor.Scalar: a 0-dim literal for a constant, else full([]). */
 static int
 num_to_tensor(B *b, Op *op)
@@ -307,6 +348,11 @@ num_to_tensor(B *b, Op *op)
 
 	if (!dt || t->kind != TY_TORCH_VTENSOR)
 		return 0;
+	scalar_users(op);
+	if (value_use_empty(RES(op, 0))) {
+		op_erase(op);
+		return 1;
+	}
 	/* always 0-dim: a literal of an unranked type does not read back */
 	t = tt_vt(b->c, 0, NULL, dt);
 	if (!tv_float(s, &f)) {
@@ -650,4 +696,9 @@ const Decomp decomp_misc[] = {
 	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
 	{NULL, NULL},
+};
+
+const OpTable decomp_misc_optables[] = {
+	OPTABLE("decomposition", decomp_misc, "torch."),
+	{NULL},
 };

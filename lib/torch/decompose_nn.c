@@ -290,3 +290,8 @@ const Decomp decomp_nn[] = {
 	{"aten.var", var_like}, {"aten.std", var_like},
 	{NULL, NULL},
 };
+
+const OpTable decomp_nn_optables[] = {
+	OPTABLE("decomposition", decomp_nn, "torch."),
+	{NULL},
+};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "optable.h"
 #include "torch.h"
 #include "verify.h"
 
@@ -195,4 +196,9 @@ const OpHook torch_fold_hooks[] = {
 	{"torch.aten.dim", (void *)fold_rank},
 	{"torch.aten.numel", (void *)fold_rank},
 	{NULL, NULL},
+};
+
+const OpTable torch_fold_optables[] = {
+	OPTABLE("fold rule", torch_fold_hooks, ""),
+	{NULL},
 };

@@ -37,6 +37,9 @@ find_rule(const char *name)
 	size_t i;
 
 	if (!slots) {
+		optable_require(infer_elementwise_optables);
+		optable_require(infer_shape_optables);
+		optable_require(infer_nn_optables);
 		nslots = 2048;
 		slots = xcalloc(nslots, sizeof *slots);
 		add_rules(infer_elementwise);

@@ -2,6 +2,7 @@
 #ifndef FX_TORCH_INFER_H
 #define FX_TORCH_INFER_H
 
+#include "optable.h"
 #include "torch.h"
 
 #define NOPND(op, i) ((i) < (op)->nopnds ? OPND(op, i) : NULL)

@@ -179,3 +179,8 @@ const InferRule infer_elementwise[] = {
 	{"aten.logical_xor", ew, BBOOL},
 	{NULL, NULL, 0},
 };
+
+const OpTable infer_elementwise_optables[] = {
+	OPTABLE("inference rule", infer_elementwise, "torch."),
+	{NULL},
+};

@@ -326,3 +326,8 @@ const InferRule infer_nn[] = {
 	{"aten.scaled_dot_product_attention", sdpa, 0},
 	{NULL, NULL, 0},
 };
+
+const OpTable infer_nn_optables[] = {
+	OPTABLE("inference rule", infer_nn, "torch."),
+	{NULL},
+};

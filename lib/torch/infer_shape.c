@@ -599,8 +599,11 @@ argmax(Ctx *c, Op *op, Type **out, int arg)
 
 	if (r < 0 || !tv_bool(OPND(op, 2), &keep))
 		return out_set(c, op, out, 0, -1, NULL, dt_i64(c));
-	if (tv_none(OPND(op, 1)))
-		return out_set(c, op, out, 0, 0, NULL, dt_i64(c));
+	if (tv_none(OPND(op, 1))) {   /* over all dims: [] or, kept, [1, ...] */
+		for (n = 0; n < r; n++)
+			d[n] = 1;
+		return out_set(c, op, out, 0, keep ? r : 0, d, dt_i64(c));
+	}
 	if (dim_mask(OPND(op, 1), r, mask) < 0)
 		return 0;
 	n = reduce_dims(TY(op, 0), mask, keep, d);
@@ -676,4 +679,9 @@ const InferRule infer_shape[] = {
 	{"aten.softmax.int", softmax, 0}, {"aten.log_softmax.int", softmax, 0},
 	{"aten._softmax", softmax, 1}, {"aten._log_softmax", softmax, 1},
 	{NULL, NULL, 0},
+};
+
+const OpTable infer_shape_optables[] = {
+	OPTABLE("inference rule", infer_shape, "torch."),
+	{NULL},
 };

@@ -55,6 +55,9 @@ rule(const Op *op)
 			return NULL;
 	}
 	if (!slots) {
+		optable_require(decomp_linalg_optables);
+		optable_require(decomp_nn_optables);
+		optable_require(decomp_misc_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);

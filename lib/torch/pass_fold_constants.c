@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "optable.h"
 #include "pass.h"
 #include "torch.h"
 
@@ -77,6 +78,13 @@ static const char *const reshapes[] = {
 	"aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias",
 	"aten.unsqueeze", "aten.squeeze", "aten.squeeze.dim", "aten.flatten.using_ints",
 	"aten.unflatten.int", NULL,
+};
+
+const OpTable fold_constants_optables[] = {
+	OPTABLE("constant fold", unary, "torch."),
+	OPTABLE("constant fold", binary, "torch."),
+	OPTABLE("constant fold", reshapes, "torch."),
+	{NULL},
 };
 
 static int
@@ -322,6 +330,7 @@ fold(Ctx *c, Op *op)
 static int
 run(Ctx *c, Op *fn, PassArgs *a)
 {
+	optable_require(fold_constants_optables);
 	if (torch_rewrite_each(c, fn, fold))
 		a->changed = 1;
 	return 0;

@@ -5,9 +5,11 @@
  * lower group is of a higher category (bool < integer < floating).
  * A Python float is the default dtype (float32), an int is int64.
  */
+#include "fold.h"
 #include "torch.h"
 
 Type *dt_f32(Ctx *c) { return ty_float(c, TY_F32); }
+Type *dt_f64(Ctx *c) { return ty_float(c, TY_F64); }
 Type *dt_i64(Ctx *c) { return ty_int(c, 64, SIGNED); }
 Type *dt_bool(Ctx *c) { return ty_int(c, 1, SIGNLESS); }
 
@@ -21,6 +23,22 @@ int
 dt_isbool(const Type *d)
 {
 	return d && d->kind == TY_INT && d->width == 1;
+}
+
+/* bool counts: as 0 and 1 it extends, compares and divides like ui1 */
+int
+dt_isunsigned(const Type *d)
+{
+	return d && d->kind == TY_INT && (d->sign == UNSIGNED || d->width == 1);
+}
+
+/* at::opmath_type: half-precision kernels compute in float32 */
+Type *
+dt_opmath(Ctx *c, Type *d)
+{
+	if (d->kind == TY_F16 || d->kind == TY_BF16)
+		return dt_f32(c);
+	return d;
 }
 
 /* c10::ScalarType codes that have a torch dtype here. */
@@ -120,10 +138,47 @@ scalar_dtype(Ctx *c, const Type *t)
 	}
 }
 
+/* A torch.constant.number is an int or a float by its value. */
+static Type *
+number_dtype(Ctx *c, Value *v)
+{
+	Attr *a = value_const(v);
+
+	if (!a)
+		return NULL;
+	return a->kind == AT_FLOAT ? dt_f32(c) : a->kind == AT_INT ? dt_i64(c) : NULL;
+}
+
+/* fx-import wraps a Python scalar passed for a Tensor argument
+ * (add.Tensor(x, 3)) in prim.NumToTensor.Scalar: a wrapped number, which
+ * PyTorch promotes as the scalar it was, not as a 0-dim tensor. */
+static Value *
+unwrap(Value *v)
+{
+	Op *d = v->def;
+
+	return d && op_is(d, "torch.prim.NumToTensor.Scalar") ? OPND(d, 0) : v;
+}
+
 void
 promo_add(Ctx *c, Promo *p, Value *v)
 {
-	Type *t = v->type, *d;
+	v = unwrap(v);
+	if (v->type->kind == TY_TORCH_NUMBER) {
+		Type *d = number_dtype(c, v);
+		if (!d)
+			p->unknown = 1;
+		else
+			p->wrapped = dt_promote(c, p->wrapped, d);
+		return;
+	}
+	promo_add_type(c, p, v->type);
+}
+
+void
+promo_add_type(Ctx *c, Promo *p, const Type *t)
+{
+	Type *d;
 
 	if (tt_is(t)) {
 		if (!(d = tt_dtype(t))) {

@@ -25,6 +25,12 @@ int tv_int(Value *v, int64_t *out);        /* torch.constant.int */
 int tv_float(Value *v, double *out);       /* constant.float or .int */
 int tv_bool(Value *v, int *out);
 int tv_none(Value *v);                     /* torch.constant.none */
+int tv_str(Value *v, const char **out);    /* torch.constant.str */
+int tv_const(Value *v);                    /* any torch.constant.* */
+/* The value of an int, bool or float constant (a float truncates), or 0:
+ * for readers that checked tv_const and the schema settles the kind. */
+int64_t tv_ival(Value *v);
+double tv_fval(Value *v);
 /* The constant ints of a torch.prim.ListConstruct (at most max); the
  * count, or -1 when some element is not a constant int. */
 int tv_ints(Value *list, int64_t *out, int max);
@@ -47,10 +53,14 @@ int64_t tt_dim(int64_t d, int rank);
 /* ---- dtypes (promote.c) ---- */
 
 Type *dt_f32(Ctx *c);
+Type *dt_f64(Ctx *c);
 Type *dt_i64(Ctx *c);
 Type *dt_bool(Ctx *c);
 int dt_isfloat(const Type *d);
 int dt_isbool(const Type *d);
+int dt_isunsigned(const Type *d);           /* ui* and bool */
+/* The dtype arithmetic on d computes in: f16 and bf16 widen to f32. */
+Type *dt_opmath(Ctx *c, Type *d);
 /* torch.dtype codes (ScalarType): 6 float32, 4 int64, 11 bool, ... */
 Type *dt_from_code(Ctx *c, int64_t code);
 int dt_code(const Type *d);                /* -1 when none */
@@ -62,6 +72,10 @@ typedef struct Promo {
 	int unknown;
 } Promo;
 void promo_add(Ctx *c, Promo *p, Value *v);  /* tensor or scalar */
+/* The same from a tensor's or scalar's type alone, for a value whose
+ * type was set aside (torch-lower); a wrapped number (NumToTensor) or a
+ * torch.constant.number needs the value: promo_add. */
+void promo_add_type(Ctx *c, Promo *p, const Type *t);
 Type *promo_result(Ctx *c, const Promo *p);  /* NULL when unknown */
 
 /* ---- inference (infer*.c) ---- */

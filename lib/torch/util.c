@@ -78,6 +78,42 @@ tv_none(Value *v)
 }
 
 int
+tv_str(Value *v, const char **out)
+{
+	Attr *a = value_const(v);
+
+	if (!a || a->kind != AT_STR || v->type->kind != TY_TORCH_STR)
+		return 0;
+	*out = a->s;
+	return 1;
+}
+
+int
+tv_const(Value *v)
+{
+	return v->def && !strncmp(v->def->name, "torch.constant.", 15);
+}
+
+int64_t
+tv_ival(Value *v)
+{
+	Attr *a = value_const(v);
+
+	if (!a || ty_istorchtensor(v->type))
+		return 0;
+	return a->kind == AT_INT ? a->i : a->kind == AT_FLOAT ? (int64_t)a->f : 0;
+}
+
+double
+tv_fval(Value *v)
+{
+	double f = 0;
+
+	tv_float(v, &f);
+	return f;
+}
+
+int
 tv_list(Value *list, Value ***elts)
 {
 	Op *d = list->def;

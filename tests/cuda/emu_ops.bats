@@ -15,6 +15,10 @@ emu_ops() {
   [ "$status" -eq 0 ]
 }
 
+@test "emu_ops.bats lists every op fixture (else run tests/cuda/gen.sh)" {
+  sh tests/cuda/gen.sh --print emu | diff tests/cuda/emu_ops.bats -
+}
+
 @test "cuda emulated op abs" { emu_ops abs; }
 
 @test "cuda emulated op adaptive_avg_pool2d" { emu_ops adaptive_avg_pool2d; }

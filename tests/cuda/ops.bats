@@ -4,6 +4,10 @@
 
 load helpers
 
+@test "ops.bats lists every op fixture (else run tests/cuda/gen.sh)" {
+  sh tests/cuda/gen.sh --print ops | diff tests/cuda/ops.bats -
+}
+
 @test "cuda abs" {
   bin/torch-lower tests/torch-lower/ops/abs.mlir -o "$T/l.mlir"
   cuda_compile "$T/l.mlir"

@@ -242,3 +242,47 @@ def uint8_zero_dim_arguments():
     # (UBSan under SANITIZE=1; found by fuzz-diff)
     return (lambda x, y: (x.round(), y * y, y.to(torch.float32) * x)), \
         [torch.tensor(2.5), torch.tensor(200, dtype=torch.uint8)]
+
+
+class _Conv(torch.nn.Module):
+    """F.convNd as a call (symbolic tracing needs a forward without *args)."""
+
+    def __init__(self, fn, w, b, *args):
+        super().__init__()
+        self.fn, self.w, self.b, self.args = fn, w, b, args
+
+    def forward(self, x):
+        return self.fn(x, self.w, self.b, *self.args)
+
+
+@case(graph="torch")
+def conv2d_function():
+    # traced, F.conv2d imports as aten.conv2d, which had an inference rule
+    # but no decomposition: refused at the backend contract (issue 18)
+    return _Conv(F.conv2d, torch.randn(4, 3, 3, 3), torch.randn(4), 2, 1), \
+        [torch.randn(1, 3, 8, 8)]
+
+
+@case(graph="torch")
+def conv1d_function():
+    return _Conv(F.conv1d, torch.randn(4, 2, 3), None, 1, 0, 1, 2), [torch.randn(2, 4, 8)]
+
+
+@case
+def argmax_all_dims_keepdim():
+    # argmax(x, dim=None, keepdim=True) is [1, 1]: inference said rank 0
+    return (lambda x: (torch.argmax(x, keepdim=True), torch.argmin(x, keepdim=True),
+                       torch.argmax(x))), [torch.randn(3, 4)]
+
+
+@case
+def zero_dim_tensor_with_python_number():
+    # a Python number beside a 0-dim tensor is a wrapped number: it ranks
+    # below the tensor in promotion (si32 0-dim + 3 is si32, ui8 * 2 is
+    # ui8, f16 - 1.5 is f16); decomposed to a 0-dim si64/f32 literal it
+    # promoted as an equal and torch-opt refused the graph's types
+    return (lambda a, b, h: (torch.add(a, 3), a * 2, torch.sub(a, 7, alpha=2), a / 2,
+                             torch.remainder(a, 3), a == 5, b * 2, b + 300, h - 1.5, h * 3,
+                             a + 2.5)), \
+        [torch.tensor(7, dtype=torch.int32), torch.tensor(200, dtype=torch.uint8),
+         torch.tensor(0.75, dtype=torch.float16)]

@@ -84,7 +84,8 @@ def compile_module(module, inputs, d):
     """Export and compile; returns the .vmfb path."""
     js = os.path.join(d, "m.json")
     try:
-        fx_export.export(module, tuple(inputs), js)
+        fx_export.export(module, tuple(inputs), js,
+                         graph=getattr(module, "fxpipe_graph", "aten"))
     except Exception as e:  # PyTorch could not trace it: not our bug
         raise Failure("export", "fx-export: %s: %s" % (type(e).__name__, e))
     ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])

@@ -29,3 +29,7 @@ load helpers
 @test "x[uint8 mask] is refused, not read as indices" { regress uint8_mask_read; }
 @test "index_put with an empty index (a leak under SANITIZE=1, fuzz-diff)" { regress index_put_with_empty_index; }
 @test "0-d uint8 arguments and results (UBSan under SANITIZE=1, fuzz-diff)" { regress uint8_zero_dim_arguments; }
+@test "F.conv2d traced is aten.conv2d, decomposed to convolution" { regress conv2d_function; }
+@test "F.conv1d traced, grouped, no bias" { regress conv1d_function; }
+@test "argmax and argmin over all dims with keepdim are [1, ..., 1]" { regress argmax_all_dims_keepdim; }
+@test "a 0-dim tensor with a Python number promotes as PyTorch (wrapped number)" { regress zero_dim_tensor_with_python_number; }

@@ -7,3 +7,10 @@
   [ "$status" -eq 0 ]
   [ "$output" = "ok" ]
 }
+
+@test "side tables name declared ops only" {
+  run "${BUILD:-build/opt}/tests/test_optable"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "ok" ]
+}

@@ -1,6 +1,6 @@
 /*
  * dispatch.c - dispatch region formation: which linalg ops get a kernel,
- * which ones are fused into it, and the kernel IR of each.
+ * which ones are fused into it; kbuild.c builds the kernel IR of each.
  *
  * Needs: one func.func of static-shaped linalg-on-tensors (torch-lower's
  * output).  Guarantees: every tensor value is either materialized (a
@@ -14,20 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-
-/* ---- structured ops seen as generics ---- */
-
-typedef enum BodyKind { BODY_REGION, BODY_MAC, BODY_MAX, BODY_SUM, BODY_COPY } BodyKind;
-
-typedef struct SOp {
-	Op *op;
-	int nloops, nin, nout;
-	AffMap **maps;
-	char *red;
-	int64_t *ext;
-	BodyKind body;
-} SOp;
+#include "dispatch.h"
 
 VInfo *vinfo(Gen *g, Value *v)
 {
@@ -42,198 +29,7 @@ VInfo *vinfo(Gen *g, Value *v)
 	return *s;
 }
 
-static int num_ins(Op *op)
-{
-	Attr *seg = op_attr(op, "operand_segment_sizes");
-
-	if (seg && seg->kind == AT_DENSE_ARRAY && seg->n == 2)
-		return (int)seg->ints[0];
-	return op->nopnds ? op->nopnds - 1 : 0;
-}
-
-static AffExpr *D(Ctx *c, int i) { return aff_dim(c, i); }
-
-static AffMap *mapn(Ctx *c, int nd, int nr, ...)
-{
-	AffExpr **r = arena_alloc(c, sizeof *r * (size_t)(nr + 1));
-	va_list ap;
-	int i;
-
-	va_start(ap, nr);
-	for (i = 0; i < nr; i++)
-		r[i] = va_arg(ap, AffExpr *);
-	va_end(ap);
-	return affmap_new(c, nd, 0, nr, r);
-}
-
-static int64_t attr2(Op *op, const char *name, int i)
-{
-	Attr *a = op_attr(op, name);
-
-	if (!a)
-		return 1;
-	if (a->kind == AT_DENSE_ARRAY && (size_t)i < a->n)
-		return a->ints[i];
-	if (a->kind == AT_DENSE && i < dense_numel(a))
-		return dense_get_i(a, a->splat ? 0 : i);
-	return 1;
-}
-
-static char *iters(Ctx *c, const char *s, int n)
-{
-	char *r = arena_alloc(c, (size_t)n + 1);
-
-	memcpy(r, s, (size_t)n);
-	return r;
-}
-
-/* The generic view of a structured op; 0 on success. */
-static int sop_of(Gen *g, Op *op, SOp *s)
-{
-	Ctx *c = g->c;
-	const char *n = op->name;
-	int i, j;
-
-	memset(s, 0, sizeof *s);
-	s->op = op;
-	s->nin = num_ins(op);
-	s->nout = op->nopnds - s->nin;
-	s->maps = arena_alloc(c, sizeof *s->maps * (size_t)(op->nopnds + 1));
-	if (op_is(op, "linalg.generic")) {
-		Attr *m = op_attr(op, "indexing_maps"), *it = op_attr(op, "iterator_types");
-
-		if (!m || !it || m->kind != AT_ARRAY || (int)m->n != op->nopnds)
-			return op_error(op, "malformed linalg.generic"), -1;
-		for (i = 0; i < op->nopnds; i++)
-			s->maps[i] = m->elts[i]->map;
-		s->nloops = (int)it->n;
-		s->red = arena_alloc(c, (size_t)s->nloops + 1);
-		for (i = 0; i < s->nloops; i++)
-			s->red[i] = it->elts[i]->kind == AT_STR && !strcmp(it->elts[i]->s, "reduction");
-		s->body = BODY_REGION;
-	} else if (!strcmp(n, "linalg.matmul") || !strcmp(n, "linalg.matmul_transpose_b")) {
-		s->nloops = 3;
-		s->maps[0] = mapn(c, 3, 2, D(c, 0), D(c, 2));
-		s->maps[1] = strstr(n, "transpose_b") ? mapn(c, 3, 2, D(c, 1), D(c, 2))
-			: mapn(c, 3, 2, D(c, 2), D(c, 1));
-		s->maps[2] = mapn(c, 3, 2, D(c, 0), D(c, 1));
-		s->red = iters(c, "\0\0\1", 3);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.batch_matmul") || !strcmp(n, "linalg.batch_matmul_transpose_b")) {
-		s->nloops = 4;
-		s->maps[0] = mapn(c, 4, 3, D(c, 0), D(c, 1), D(c, 3));
-		s->maps[1] = strstr(n, "transpose_b") ? mapn(c, 4, 3, D(c, 0), D(c, 2), D(c, 3))
-			: mapn(c, 4, 3, D(c, 0), D(c, 3), D(c, 2));
-		s->maps[2] = mapn(c, 4, 3, D(c, 0), D(c, 1), D(c, 2));
-		s->red = arena_alloc(c, 5);
-		s->red[3] = 1;
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.matvec")) {
-		s->nloops = 2;
-		s->maps[0] = mapn(c, 2, 2, D(c, 0), D(c, 1));
-		s->maps[1] = mapn(c, 2, 1, D(c, 1));
-		s->maps[2] = mapn(c, 2, 1, D(c, 0));
-		s->red = iters(c, "\0\1", 2);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.vecmat")) {
-		s->nloops = 2;
-		s->maps[0] = mapn(c, 2, 1, D(c, 1));
-		s->maps[1] = mapn(c, 2, 2, D(c, 1), D(c, 0));
-		s->maps[2] = mapn(c, 2, 1, D(c, 0));
-		s->red = iters(c, "\0\1", 2);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.dot")) {
-		s->nloops = 1;
-		s->maps[0] = mapn(c, 1, 1, D(c, 0));
-		s->maps[1] = mapn(c, 1, 1, D(c, 0));
-		s->maps[2] = mapn(c, 1, 0);
-		s->red = iters(c, "\1", 1);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.conv_2d_nchw_fchw")) {
-		int64_t sh = attr2(op, "strides", 0), sw = attr2(op, "strides", 1);
-		int64_t dh = attr2(op, "dilations", 0), dw = attr2(op, "dilations", 1);
-		/* n f oh ow c kh kw */
-		s->nloops = 7;
-		s->maps[0] = mapn(c, 7, 4, D(c, 0), D(c, 4),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 2), aff_const(c, sh)), aff_bin(c, AFF_MUL, D(c, 5), aff_const(c, dh))),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 3), aff_const(c, sw)), aff_bin(c, AFF_MUL, D(c, 6), aff_const(c, dw))));
-		s->maps[1] = mapn(c, 7, 4, D(c, 1), D(c, 4), D(c, 5), D(c, 6));
-		s->maps[2] = mapn(c, 7, 4, D(c, 0), D(c, 1), D(c, 2), D(c, 3));
-		s->red = iters(c, "\0\0\0\0\1\1\1", 7);
-		s->body = BODY_MAC;
-	} else if (!strcmp(n, "linalg.depthwise_conv_2d_nchw_chw") ||
-			!strcmp(n, "linalg.pooling_nchw_max") || !strcmp(n, "linalg.pooling_nchw_sum")) {
-		int64_t sh = attr2(op, "strides", 0), sw = attr2(op, "strides", 1);
-		int64_t dh = attr2(op, "dilations", 0), dw = attr2(op, "dilations", 1);
-		int dwc = strstr(n, "depthwise") != NULL;
-		/* n c oh ow kh kw */
-		s->nloops = 6;
-		s->maps[0] = mapn(c, 6, 4, D(c, 0), D(c, 1),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 2), aff_const(c, sh)), aff_bin(c, AFF_MUL, D(c, 4), aff_const(c, dh))),
-			aff_bin(c, AFF_ADD, aff_bin(c, AFF_MUL, D(c, 3), aff_const(c, sw)), aff_bin(c, AFF_MUL, D(c, 5), aff_const(c, dw))));
-		s->maps[1] = dwc ? mapn(c, 6, 3, D(c, 1), D(c, 4), D(c, 5)) : mapn(c, 6, 2, D(c, 4), D(c, 5));
-		s->maps[2] = mapn(c, 6, 4, D(c, 0), D(c, 1), D(c, 2), D(c, 3));
-		s->red = iters(c, "\0\0\0\0\1\1", 6);
-		s->body = dwc ? BODY_MAC : strstr(n, "max") ? BODY_MAX : BODY_SUM;
-	} else if (!strcmp(n, "linalg.copy") || !strcmp(n, "linalg.transpose") ||
-			!strcmp(n, "linalg.broadcast")) {
-		Type *ot = OPND(op, op->nopnds - 1)->type;
-		int r = ot->rank;
-		AffExpr **res = arena_alloc(c, sizeof *res * (size_t)(r + 1));
-		Attr *a = op_attr(op, op_is(op, "linalg.broadcast") ? "dimensions" : "permutation");
-		int nr = 0;
-
-		s->nloops = r;
-		s->red = arena_alloc(c, (size_t)r + 1);
-		s->maps[1] = affmap_identity(c, r);
-		if (op_is(op, "linalg.copy")) {
-			s->maps[0] = affmap_identity(c, r);
-		} else if (op_is(op, "linalg.transpose")) {
-			/* result dim i is input dim perm[i] */
-			for (j = 0; j < r; j++)
-				for (i = 0; i < r; i++)
-					if (a && (size_t)i < a->n && a->ints[i] == j)
-						res[nr++] = D(c, i);
-			s->maps[0] = affmap_new(c, r, 0, nr, res);
-		} else {
-			for (i = 0; i < r; i++) {
-				int added = 0;
-
-				for (j = 0; a && (size_t)j < a->n; j++)
-					added |= a->ints[j] == i;
-				if (!added)
-					res[nr++] = D(c, i);
-			}
-			s->maps[0] = affmap_new(c, r, 0, nr, res);
-		}
-		s->body = BODY_COPY;
-	} else {
-		return op_error(op, "unsupported op '%s'", n), -1;
-	}
-	s->ext = arena_alloc(c, sizeof *s->ext * (size_t)(s->nloops + 1));
-	for (i = 0; i < s->nloops; i++)
-		s->ext[i] = -1;
-	for (i = 0; i < op->nopnds; i++) {
-		Type *t = OPND(op, i)->type;
-		AffMap *m = s->maps[i];
-
-		if (t->kind != TY_TENSOR)
-			continue;
-		if (!ty_static(t))
-			return op_error(op, "dynamic shapes are not supported"), -1;
-		if (m->nres != t->rank || m->ndims != s->nloops)
-			return op_error(op, "indexing map %d does not match its operand", i), -1;
-		for (j = 0; j < m->nres; j++)
-			if (m->res[j]->kind == AFF_DIM)
-				s->ext[m->res[j]->v] = t->dims[j];
-	}
-	for (i = 0; i < s->nloops; i++)
-		if (s->ext[i] < 0)
-			return op_error(op, "cannot infer the extent of loop %d", i), -1;
-	return 0;
-}
-
-static int all_parallel(const SOp *s)
+int all_parallel(const SOp *s)
 {
 	int i;
 
@@ -244,7 +40,7 @@ static int all_parallel(const SOp *s)
 }
 
 /* Is map a permutation of all its dims (every result a distinct dim)? */
-static int is_perm(const AffMap *m)
+int is_perm(const AffMap *m)
 {
 	uint64_t seen = 0;
 	int i;
@@ -270,14 +66,14 @@ static int is_elementwise(Gen *g, Op *op)
 	if (!op_is(op, "linalg.generic") && !op_is(op, "linalg.copy") &&
 			!op_is(op, "linalg.transpose") && !op_is(op, "linalg.broadcast"))
 		return 0;
-	if (sop_of(g, op, &s))
+	if (linalg_view(g->c, op, &s))
 		return diag_errors--, 0;   /* reported again when built */
 	return all_parallel(&s) && is_perm(s.maps[s.nin]);
 }
 
 /* tensor.cast, or torch-lower's cast between ui8 and i8 tensors at a
  * signature: the same elements, viewed under another type. */
-static int is_same_index_view(const Op *op)
+int is_same_index_view(const Op *op)
 {
 	Type *a, *b;
 
@@ -292,7 +88,7 @@ static int is_same_index_view(const Op *op)
 		a->elem->kind == TY_INT && b->elem->kind == TY_INT && a->elem->width == b->elem->width;
 }
 
-static int is_view_op(const Op *op)
+int is_view_op(const Op *op)
 {
 	return op && (op_is(op, "tensor.expand_shape") || op_is(op, "tensor.collapse_shape") ||
 		is_same_index_view(op));
@@ -305,22 +101,26 @@ Value *view_source(Value *v)
 	return OPND(v->def, 0);
 }
 
+/* A body with math beyond abs and square roots (exp, tanh, erf...): a
+ * value read more than once is worth a buffer then, not recomputing. */
 static int expensive(Op *op)
 {
 	Op *b;
+	int c;
 
 	if (!op->nregs || !op->regs[0].first)
 		return 0;
-	for (b = op->regs[0].first->first; b; b = b->next)
-		if (!strncmp(b->name, "math.", 5) && !op_is(b, "math.absf") &&
-				!op_is(b, "math.sqrt") && !op_is(b, "math.rsqrt"))
+	for (b = op->regs[0].first->first; b; b = b->next) {
+		c = kop_of(b);
+		if (kop_math(c) && c != kop.absf && c != kop.sqrt && c != kop.rsqrt)
 			return 1;
+	}
 	return 0;
 }
 
 /* ---- planning ---- */
 
-static Op *single_user(Value *v)
+Op *single_user(Value *v)
 {
 	return v->uses && !v->uses->next ? v->uses->owner : NULL;
 }
@@ -344,7 +144,7 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 			v = RES(u, 0);
 			continue;
 		}
-		if (!is_elementwise(g, u) || sop_of(g, u, &s) || u->parent != root->parent ||
+		if (!is_elementwise(g, u) || linalg_view(g->c, u, &s) || u->parent != root->parent ||
 				vinfo(g, RES(u, 0))->claimed)
 			break;
 		for (i = 0; i < u->nopnds; i++)
@@ -393,6 +193,63 @@ static int is_root(Gen *g, Op *op)
 	return !is_elementwise(g, op);
 }
 
+/* A root: its result materialized, or with an epilogue chain, the chain's
+ * end (which its kernel computes). */
+static void plan_root(Gen *g, Op *op, Op *fn)
+{
+	VInfo *vi = vinfo(g, RES(op, 0));
+	int i;
+
+	vi->root = 1;
+	if (op->nres != 1) {
+		for (i = 0; i < op->nres; i++)
+			vinfo(g, RES(op, i))->mat = 1;
+		return;
+	}
+	vi->chain_end = epilogue_chain(g, op, fn);
+	if (vi->chain_end != op) {
+		VInfo *ei = vinfo(g, RES(vi->chain_end, 0));
+		Value *cv = RES(op, 0);
+		Op *cu;
+
+		/* a later root cannot take these into its own chain */
+		while ((cu = single_user(cv)) && cu != vi->chain_end) {
+			vinfo(g, RES(cu, 0))->claimed = 1;
+			cv = RES(cu, 0);
+		}
+		ei->claimed = 1;
+
+		ei->mat = 1;
+		ei->absorbed = 1;
+		ei->chain_root = op;
+		vi->absorbed = 1;
+	} else {
+		vi->mat = 1;
+	}
+}
+
+/* the chain members get no kernel of their own */
+static void absorb_chains(Gen *g, Block *b)
+{
+	Op *op;
+
+	for (op = b->first; op; op = op->next) {
+		VInfo *vi;
+		Op *x;
+		Value *v;
+
+		if (!op->nres || !(vi = vinfo(g, RES(op, 0)))->root || !vi->chain_end ||
+				vi->chain_end == op)
+			continue;
+		v = RES(op, 0);
+		while ((x = single_user(v)) && x != vi->chain_end) {
+			vinfo(g, RES(x, 0))->absorbed = 1;
+			v = RES(x, 0);
+		}
+		vinfo(g, RES(vi->chain_end, 0))->absorbed = 1;
+	}
+}
+
 static void plan_values(Gen *g, Op *fn)
 {
 	Block *b = fn->regs[0].first;
@@ -417,34 +274,7 @@ static void plan_values(Gen *g, Op *fn)
 			continue;
 		}
 		if (is_root(g, op)) {
-			VInfo *vi = vinfo(g, RES(op, 0));
-
-			vi->root = 1;
-			if (op->nres == 1) {
-				vi->chain_end = epilogue_chain(g, op, fn);
-				if (vi->chain_end != op) {
-					VInfo *ei = vinfo(g, RES(vi->chain_end, 0));
-					Value *cv = RES(op, 0);
-					Op *cu;
-
-					/* a later root cannot take these into its own chain */
-					while ((cu = single_user(cv)) && cu != vi->chain_end) {
-						vinfo(g, RES(cu, 0))->claimed = 1;
-						cv = RES(cu, 0);
-					}
-					ei->claimed = 1;
-
-					ei->mat = 1;
-					ei->absorbed = 1;
-					ei->chain_root = op;
-					vi->absorbed = 1;
-				} else {
-					vi->mat = 1;
-				}
-			} else {
-				for (i = 0; i < op->nres; i++)
-					vinfo(g, RES(op, i))->mat = 1;
-			}
+			plan_root(g, op, fn);
 			continue;
 		}
 		if (is_elementwise(g, op)) {
@@ -454,22 +284,7 @@ static void plan_values(Gen *g, Op *fn)
 				vi->mat = 1;
 		}
 	}
-	/* mark the chain members so they get no kernel of their own */
-	for (op = b->first; op; op = op->next) {
-		VInfo *vi;
-		Op *x;
-		Value *v;
-
-		if (!op->nres || !(vi = vinfo(g, RES(op, 0)))->root || !vi->chain_end ||
-				vi->chain_end == op)
-			continue;
-		v = RES(op, 0);
-		while ((x = single_user(v)) && x != vi->chain_end) {
-			vinfo(g, RES(x, 0))->absorbed = 1;
-			v = RES(x, 0);
-		}
-		vinfo(g, RES(vi->chain_end, 0))->absorbed = 1;
-	}
+	absorb_chains(g, b);
 	/* returned values that are not buffers or views of buffers */
 	if (ret)
 		for (i = 0; i < ret->nopnds; i++) {
@@ -482,594 +297,7 @@ static void plan_values(Gen *g, Op *fn)
 		}
 }
 
-/* ---- kernel building ---- */
-
-typedef struct Memo {
-	const void *key;
-	int n;
-	IExpr **ix;
-	void *val;
-} Memo;
-
-typedef struct KB {
-	Gen *g;
-	Kernel *k;
-	KCtx kc;
-	Value *accval;        /* epilogue: loads of this value are the acc */
-	Memo *memo;
-	int nmemo, cmemo;
-	int err;
-} KB;
-
-static void *memo_get(KB *kb, const void *key, int n, IExpr **ix)
-{
-	int i, j;
-
-	for (i = kb->nmemo - 1; i >= 0; i--) {
-		Memo *m = &kb->memo[i];
-
-		if (m->key != key || m->n != n)
-			continue;
-		for (j = 0; j < n && ix_eq(m->ix[j], ix[j]); j++)
-			;
-		if (j == n)
-			return m->val;
-	}
-	return NULL;
-}
-
-static void memo_put(KB *kb, const void *key, int n, IExpr **ix, void *val)
-{
-	if (kb->nmemo == kb->cmemo)
-		kb->memo = xrealloc(kb->memo, sizeof *kb->memo * (size_t)(kb->cmemo = kb->cmemo ? 2 * kb->cmemo : 64));
-	kb->memo[kb->nmemo++] = (Memo){ key, n, ix, val };
-}
-
-KExpr *kx_new(Ctx *c, KKind k, Type *t, int n)
-{
-	KExpr *e = arena_alloc(c, sizeof *e);
-
-	e->kind = k;
-	e->type = t;
-	e->n = n;
-	e->a = arena_alloc(c, sizeof *e->a * (size_t)(n + 1));
-	e->buf = -1;
-	return e;
-}
-
-KExpr *kx_const_f(Ctx *c, Type *t, double v)
-{
-	KExpr *e = kx_new(c, KX_CONST, t, 0);
-
-	e->cval = ty_isfloat(t) ? at_float(c, v, t) : at_int(c, (int64_t)v, t);
-	return e;
-}
-
-KExpr *kx_const_i(Ctx *c, Type *t, int64_t v)
-{
-	KExpr *e = kx_new(c, KX_CONST, t, 0);
-
-	e->cval = ty_isfloat(t) ? at_float(c, (double)v, t) : at_int(c, v, t);
-	return e;
-}
-
-static int bind(KB *kb, Value *v, int out)
-{
-	Kernel *k = kb->k;
-	int i;
-
-	for (i = 0; i < k->nbind; i++)
-		if (k->bind[i].val == v && k->bind[i].out == out)
-			return i;
-	k->bind = xrealloc(k->bind, sizeof *k->bind * (size_t)(k->nbind + 1));
-	k->bind[k->nbind] = (KBind){ v, v->type, out };
-	return k->nbind++;
-}
-
-static KExpr *load(KB *kb, Value *v, IExpr **ix);
-static KExpr **inline_op(KB *kb, Op *op, IExpr **ix, int *nres);
-
-static int kb_fail(KB *kb, Op *op, const char *msg)
-{
-	if (!kb->err)
-		op_error(op, "%s", msg);
-	kb->err = 1;
-	return -1;
-}
-
-/* Index of the source of a reshape from the index of its result. */
-static IExpr **reshape_index(KB *kb, Op *op, IExpr **ix)
-{
-	KCtx *k = &kb->kc;
-	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-	Attr *re = op_attr(op, "reassociation");
-	int expand = op_is(op, "tensor.expand_shape");
-	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(st->rank + 1));
-	size_t gi, j;
-	int d;
-
-	if (!re || re->kind != AT_ARRAY)
-		return NULL;
-	/* dims in no group (a reshape to or from rank 0) have extent 1 */
-	for (d = 0; d < st->rank; d++)
-		out[d] = ix_const(k, 0);
-	for (gi = 0; gi < re->n; gi++) {
-		Attr *grp = re->elts[gi];
-
-		if (expand) {
-			/* source dim gi = linearized result dims of the group */
-			IExpr *e = ix_const(k, 0);
-
-			for (j = 0; j < grp->n; j++) {
-				int d = (int)grp->elts[j]->i;
-
-				e = ix_add(k, ix_mul(k, e, rt->dims[d]), ix[d]);
-			}
-			out[gi] = e;
-		} else {
-			/* result dim gi delinearized into the source dims */
-			int64_t inner = 1;
-
-			for (j = grp->n; j-- > 0;) {
-				int d = (int)grp->elts[j]->i;
-
-				out[d] = ix_mod(k, ix_floordiv(k, ix[gi], inner), st->dims[d]);
-				if (j == 0)
-					out[d] = ix_floordiv(k, ix[gi], inner);
-				inner *= st->dims[d];
-			}
-		}
-	}
-	return out;
-}
-
-/* The reverse: the result's index from the source's. */
-static IExpr **reshape_index_fwd(KB *kb, Op *op, IExpr **ix)
-{
-	KCtx *k = &kb->kc;
-	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-	Attr *re = op_attr(op, "reassociation");
-	int expand = op_is(op, "tensor.expand_shape");
-	IExpr **out = arena_alloc(k->c, sizeof *out * (size_t)(rt->rank + 1));
-	size_t gi, j;
-	int d;
-
-	if (is_same_index_view(op))
-		return ix;
-	if (!re || re->kind != AT_ARRAY)
-		return NULL;
-	for (d = 0; d < rt->rank; d++)
-		out[d] = ix_const(k, 0);
-	for (gi = 0; gi < re->n; gi++) {
-		Attr *grp = re->elts[gi];
-
-		if (!expand) {
-			IExpr *e = ix_const(k, 0);
-
-			for (j = 0; j < grp->n; j++) {
-				int d = (int)grp->elts[j]->i;
-
-				e = ix_add(k, ix_mul(k, e, st->dims[d]), ix[d]);
-			}
-			out[gi] = e;
-		} else {
-			int64_t inner = 1;
-
-			for (j = grp->n; j-- > 0;) {
-				int d = (int)grp->elts[j]->i;
-
-				out[d] = j ? ix_mod(k, ix_floordiv(k, ix[gi], inner), rt->dims[d])
-					: ix_floordiv(k, ix[gi], inner);
-				inner *= rt->dims[d];
-			}
-		}
-	}
-	return out;
-}
-
-static Attr *scalar_const(Value *v)
-{
-	Attr *a;
-
-	if (!v->def || !op_is(v->def, "arith.constant"))
-		return NULL;
-	a = op_attr(v->def, "value");
-	if (a && (a->kind == AT_INT || a->kind == AT_FLOAT))
-		return a;
-	if (a && a->kind == AT_DENSE && a->splat)
-		return NULL;
-	return NULL;
-}
-
-static KExpr *const_of(KB *kb, Attr *a, Type *t)
-{
-	KExpr *e = kx_new(kb->g->c, KX_CONST, t, 0);
-
-	e->cval = a;
-	return e;
-}
-
-static KExpr *splat_const(KB *kb, Attr *a, Type *et)
-{
-	if (ty_isfloat(et))
-		return kx_const_f(kb->g->c, et, dense_get_f(a, 0));
-	return kx_const_i(kb->g->c, et, dense_get_i(a, 0));
-}
-
-static KExpr *load_slices(KB *kb, Op *op, Value *v, IExpr **ix)
-{
-	KCtx *k = &kb->kc;
-	Attr *off = op_attr(op, "static_offsets"), *sz = op_attr(op, "static_sizes"),
-		*st = op_attr(op, "static_strides");
-	size_t i;
-
-	if (!off || !sz || !st || op->nopnds > (op_is(op, "tensor.insert_slice") ? 2 : 1))
-		return kb_fail(kb, op, "dynamic slices are not supported"), NULL;
-	if (op_is(op, "tensor.extract_slice")) {
-		Type *srct = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-		IExpr **sx = arena_alloc(k->c, sizeof *sx * (srct->rank + 1));
-		int r = 0, todrop = srct->rank - rt->rank;
-
-		/* a rank-reducing slice drops unit sizes */
-		for (i = 0; i < off->n; i++) {
-			int dropped = sz->ints[i] == 1 && todrop > 0 &&
-				(r >= rt->rank || rt->dims[r] != 1 || (int)(off->n - i) - todrop <= 0);
-			IExpr *e = dropped ? ix_const(k, 0) : ix[r++];
-
-			todrop -= dropped;
-
-			sx[i] = ix_add(k, ix_const(k, off->ints[i]), ix_mul(k, e, st->ints[i]));
-		}
-		return load(kb, OPND(op, 0), sx);
-	} else {
-		/* insert_slice: select(in the slice, source, dest) */
-		Value *src = OPND(op, 0), *dst = OPND(op, 1);
-		Type *srct = src->type;
-		IExpr **sx = arena_alloc(k->c, sizeof *sx * (size_t)(off->n + 1));
-		KExpr *in, *a, *b, *sel;
-		int r = 0, unit = 1, todrop = (int)off->n - srct->rank;
-
-		/* a strided slice adds one condition per strided dim: its
-		 * index minus the offset is a multiple of the stride, that is
-		 * (index + c) mod stride lies in [0, 1) */
-		in = kx_new(k->c, KX_INRANGE, ty_int(k->c, 1, SIGNLESS), 0);
-		in->rank = (int)off->n;
-		in->ix = arena_alloc(k->c, sizeof *in->ix * (2 * off->n + 1));
-		in->lo = arena_alloc(k->c, sizeof *in->lo * (2 * off->n + 1));
-		in->hi = arena_alloc(k->c, sizeof *in->hi * (2 * off->n + 1));
-		for (i = 0; i < off->n; i++) {
-			int64_t o = off->ints[i], s = sz->ints[i], t = st->ints[i];
-			IExpr *rel = ix_add(k, ix[i], ix_const(k, -o));
-
-			if (t < 1)
-				return kb_fail(kb, op, "insert_slice with a stride below 1 is not supported"), NULL;
-			in->ix[i] = ix[i];
-			in->lo[i] = o;
-			in->hi[i] = o + (s - 1) * t + 1;
-			if (t != 1 && s > 1) {
-				in->ix[in->rank] = ix_mod(k, ix_add(k, ix[i], ix_const(k, (t - o % t) % t)), t);
-				in->lo[in->rank] = 0;
-				in->hi[in->rank++] = 1;
-				rel = ix_floordiv(k, rel, t);
-				unit = 0;
-			}
-			if (s == 1 && todrop > 0 && (r >= srct->rank || srct->dims[r] != 1))
-				todrop--;
-			else
-				sx[r++] = ix_clamp(k, rel, 0, s - 1);
-			{
-				int64_t lo, hi;
-
-				if (!(ix_range(k, ix[i], &lo, &hi) && lo >= o && hi < in->hi[i]))
-					unit = 0;
-			}
-		}
-		a = load(kb, src, sx);
-		if (unit)
-			return a;
-		b = load(kb, dst, ix);
-		if (!a || !b)
-			return NULL;
-		sel = kx_new(k->c, KX_OP, a->type, 3);
-		sel->op = "arith.select";
-		sel->a[0] = in;
-		sel->a[1] = a;
-		sel->a[2] = b;
-		return sel;
-	}
-}
-
-static KExpr *load(KB *kb, Value *v, IExpr **ix)
-{
-	Gen *g = kb->g;
-	VInfo *vi = vinfo(g, v);
-	Type *et = v->type->elem;
-	KExpr *e;
-	Op *op = v->def;
-
-	if (kb->err)
-		return NULL;
-	if (v == kb->accval) {
-		e = kx_new(g->c, KX_ACC, et, 0);
-		e->buf = 0;
-		return e;
-	}
-	if ((e = memo_get(kb, v, v->type->rank, ix)))
-		return e;
-	if (vi->mat) {
-		e = kx_new(g->c, KX_LOAD, et, 0);
-		e->buf = bind(kb, v, 0);
-		e->rank = v->type->rank;
-		e->ix = ix;
-	} else if (!op) {
-		return kb_fail(kb, v->block ? block_parent_op(v->block) : NULL, "unexpected block argument"), NULL;
-	} else if (is_view_op(op)) {
-		IExpr **sx = is_same_index_view(op) ? ix : reshape_index(kb, op, ix);
-
-		if (!sx)
-			return kb_fail(kb, op, "malformed reshape"), NULL;
-		e = load(kb, OPND(op, 0), sx);
-	} else if (op_is(op, "tensor.extract_slice") || op_is(op, "tensor.insert_slice")) {
-		e = load_slices(kb, op, v, ix);
-	} else if (op_is(op, "tensor.empty")) {
-		e = ty_isfloat(et) ? kx_const_f(g->c, et, 0) : kx_const_i(g->c, et, 0);
-	} else if (op_is(op, "linalg.fill")) {
-		Attr *a = scalar_const(OPND(op, 0));
-
-		if (!a)
-			return kb_fail(kb, op, "linalg.fill of a non-constant is not supported"), NULL;
-		e = const_of(kb, a, et);
-	} else if (op_is(op, "arith.constant")) {
-		e = splat_const(kb, op_attr(op, "value"), et);
-	} else if (op->info && (op->info->traits & TR_STRUCTURED)) {
-		KExpr **r;
-		int nres;
-
-		if (!(r = inline_op(kb, op, ix, &nres)))
-			return NULL;
-		e = r[v->index];
-	} else {
-		return kb_fail(kb, op, "unsupported op"), NULL;
-	}
-	if (e)
-		memo_put(kb, v, v->type->rank, ix, e);
-	return e;
-}
-
-/* ---- op bodies ---- */
-
-typedef struct Body {
-	KB *kb;
-	SOp *s;
-	IExpr **sub;          /* loop dims of the op in kernel terms */
-	KExpr **outargs;      /* value of each %out block argument */
-	PMap vals;
-} Body;
-
-static KExpr *arg_value(Body *bd, int i)
-{
-	SOp *s = bd->s;
-	Op *op = s->op;
-	KB *kb = bd->kb;
-
-	if (i >= s->nin)
-		return bd->outargs[i - s->nin];
-	{
-		Value *v = OPND(op, i);
-		AffMap *m = s->maps[i];
-		IExpr **ix;
-		int j;
-
-		if (v->type->kind != TY_TENSOR) {
-			Attr *a = scalar_const(v);
-
-			if (!a)
-				return kb_fail(kb, op, "scalar operands must be constants"), NULL;
-			return const_of(kb, a, v->type);
-		}
-		ix = arena_alloc(kb->g->c, sizeof *ix * (size_t)(m->nres + 1));
-		for (j = 0; j < m->nres; j++)
-			if (!(ix[j] = ix_from_aff(&kb->kc, m->res[j], bd->sub)))
-				return kb_fail(kb, op, "unsupported indexing map"), NULL;
-		return load(kb, v, ix);
-	}
-}
-
-static KExpr *body_value(Body *bd, Value *v)
-{
-	KExpr *e = pmap_get(&bd->vals, v);
-	Block *entry = bd->s->op->regs[0].first;
-	Attr *a;
-
-	if (e)
-		return e;
-	if (!v->def && v->block == entry) {
-		e = arg_value(bd, v->index);
-		if (e)
-			*pmap_slot(&bd->vals, v, 1) = e;
-		return e;
-	}
-	if ((a = scalar_const(v)))
-		return const_of(bd->kb, a, v->type);
-	kb_fail(bd->kb, v->def ? v->def : bd->s->op, "unsupported value in a linalg body");
-	return NULL;
-}
-
-static KExpr *body_op(Body *bd, Op *op)
-{
-	KB *kb = bd->kb;
-	Ctx *c = kb->g->c;
-	KExpr *e;
-	int i;
-
-	if (op_is(op, "linalg.index")) {
-		Attr *d = op_attr(op, "dim");
-
-		e = kx_new(c, KX_INDEX, RES(op, 0)->type, 0);
-		e->rank = 1;
-		e->ix = arena_alloc(c, sizeof *e->ix);
-		e->ix[0] = bd->sub[d ? d->i : 0];
-		return e;
-	}
-	if (op_is(op, "arith.constant"))
-		return const_of(kb, op_attr(op, "value"), RES(op, 0)->type);
-	if (op_is(op, "tensor.extract")) {
-		Value *t = OPND(op, 0);
-
-		if (!vinfo(kb->g, t)->mat)
-			return kb_fail(kb, op, "tensor.extract of a computed tensor"), NULL;
-		e = kx_new(c, KX_XLOAD, RES(op, 0)->type, op->nopnds - 1);
-		e->buf = bind(kb, t, 0);
-		for (i = 1; i < op->nopnds; i++)
-			if (!(e->a[i - 1] = body_value(bd, OPND(op, i))))
-				return NULL;
-		return e;
-	}
-	if (op->nres != 1 || op->nregs ||
-			(strncmp(op->name, "arith.", 6) && strncmp(op->name, "math.", 5)))
-		return kb_fail(kb, op, "unsupported op in a linalg body"), NULL;
-	e = kx_new(c, KX_OP, RES(op, 0)->type, op->nopnds);
-	e->op = op->name;
-	e->attr = op_attr(op, "predicate");
-	for (i = 0; i < op->nopnds; i++)
-		if (!(e->a[i] = body_value(bd, OPND(op, i))))
-			return NULL;
-	return e;
-}
-
-static KExpr *binop(Ctx *c, const char *name, KExpr *a, KExpr *b)
-{
-	KExpr *e = kx_new(c, KX_OP, a->type, 2);
-
-	e->op = name;
-	e->a[0] = a;
-	e->a[1] = b;
-	return e;
-}
-
-static KExpr *convert(Ctx *c, KExpr *a, Type *t)
-{
-	KExpr *e;
-	const char *n;
-
-	if (a->type == t)
-		return a;
-	if (ty_isfloat(a->type) && ty_isfloat(t))
-		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? "arith.extf" : "arith.truncf";
-	else if (ty_isfloat(t))
-		n = "arith.sitofp";
-	else if (ty_isfloat(a->type))
-		n = "arith.fptosi";
-	else
-		n = ty_bitwidth(t) > ty_bitwidth(a->type) ? "arith.extsi" : "arith.trunci";
-	e = kx_new(c, KX_OP, t, 1);
-	e->op = n;
-	e->a[0] = a;
-	return e;
-}
-
-/* The yielded values of op's body at loop dims sub. */
-static KExpr **body_exprs(KB *kb, SOp *s, IExpr **sub, KExpr **outargs)
-{
-	Ctx *c = kb->g->c;
-	KExpr **r = arena_alloc(c, sizeof *r * (size_t)(s->nout + 1));
-	Body bd = { kb, s, sub, outargs, {0} };
-	Op *op;
-
-	if (s->body != BODY_REGION) {
-		KExpr *a = arg_value(&bd, 0), *b = s->nin > 1 ? arg_value(&bd, 1) : NULL;
-		Type *t = RES(s->op, 0)->type->elem;
-
-		if (!a || (s->nin > 1 && !b))
-			return NULL;
-		a = convert(c, a, t);
-		switch (s->body) {
-		case BODY_COPY:
-			r[0] = a;
-			break;
-		case BODY_MAC:
-			b = convert(c, b, t);
-			r[0] = binop(c, ty_isfloat(t) ? "arith.addf" : "arith.addi", outargs[0],
-				binop(c, ty_isfloat(t) ? "arith.mulf" : "arith.muli", a, b));
-			break;
-		case BODY_SUM:
-			r[0] = binop(c, ty_isfloat(t) ? "arith.addf" : "arith.addi", outargs[0], a);
-			break;
-		case BODY_MAX:
-			r[0] = binop(c, ty_isfloat(t) ? "arith.maxf" : "arith.maxsi", outargs[0], a);
-			break;
-		default:
-			break;
-		}
-		return r;
-	}
-	for (op = s->op->regs[0].first->first; op && !kb->err; op = op->next) {
-		if (op_is(op, "linalg.yield")) {
-			int i;
-
-			for (i = 0; i < s->nout && i < op->nopnds; i++)
-				if (!(r[i] = body_value(&bd, OPND(op, i))))
-					break;
-			pmap_free(&bd.vals);
-			return kb->err ? NULL : r;
-		}
-		{
-			/* translated lazily: only what the yield needs is built */
-			KExpr *e;
-
-			if (op->nres != 1)
-				continue;
-			e = body_op(&bd, op);
-			if (!e)
-				break;
-			*pmap_slot(&bd.vals, RES(op, 0), 1) = e;
-		}
-	}
-	pmap_free(&bd.vals);
-	if (!kb->err)
-		kb_fail(kb, s->op, "linalg body without linalg.yield");
-	return NULL;
-}
-
-/* An elementwise op's results at index ix of its (permuted) output. */
-static KExpr **inline_op(KB *kb, Op *op, IExpr **ix, int *nres)
-{
-	SOp s;
-	IExpr **sub;
-	KExpr **outargs, **r;
-	AffMap *om;
-	int i;
-
-	if ((r = memo_get(kb, op, RES(op, 0)->type->rank, ix)))
-		return *nres = op->nres, r;
-	if (sop_of(kb->g, op, &s))
-		return kb->err = 1, NULL;
-	if (!all_parallel(&s) || !is_perm(s.maps[s.nin]))
-		return kb_fail(kb, op, "cannot fuse this op"), NULL;
-	om = s.maps[s.nin];
-	sub = arena_alloc(kb->g->c, sizeof *sub * (size_t)(s.nloops + 1));
-	for (i = 0; i < om->nres; i++)
-		sub[om->res[i]->v] = ix[i];
-	outargs = arena_alloc(kb->g->c, sizeof *outargs * (size_t)(s.nout + 1));
-	for (i = 0; i < s.nout; i++) {
-		AffMap *m = s.maps[s.nin + i];
-		IExpr **ox = arena_alloc(kb->g->c, sizeof *ox * (size_t)(m->nres + 1));
-		int j;
-
-		for (j = 0; j < m->nres; j++)
-			ox[j] = ix_from_aff(&kb->kc, m->res[j], sub);
-		outargs[i] = load(kb, OPND(op, s.nin + i), ox);
-		if (!outargs[i])
-			return NULL;
-	}
-	r = body_exprs(kb, &s, sub, outargs);
-	if (r)
-		memo_put(kb, op, RES(op, 0)->type->rank, ix, r);
-	*nres = op->nres;
-	return r;
-}
-
-/* ---- kernels of roots ---- */
+/* ---- kernels and plans ---- */
 
 void kernel_add_fused(Kernel *k, Op *op)
 {
@@ -1099,189 +327,6 @@ Kernel *kernel_new(Gen *g, Op *root)
 	return k;
 }
 
-/* Records in k which ops an inlined expression came from. */
-typedef struct FusedWalk { Gen *g; Kernel *k; PMap seen; } FusedWalk;
-
-static void note_fused_value(FusedWalk *w, Value *v, Value *own)
-{
-	Op *op = v->def;
-	int i;
-
-	if (!op || pmap_get(&w->seen, op))
-		return;
-	if (vinfo(w->g, v)->mat && v != own)
-		return;
-	if (op_is(op, "arith.constant") || op_is(op, "tensor.empty"))
-		return;
-	*pmap_slot(&w->seen, op, 1) = op;
-	for (i = 0; i < op->nopnds; i++)
-		if (OPND(op, i)->type->kind == TY_TENSOR)
-			note_fused_value(w, OPND(op, i), NULL);
-	if (!is_view_op(op) && !op_is(op, "linalg.fill"))
-		kernel_add_fused(w->k, op);
-}
-
-static void note_fused(Gen *g, Kernel *k, Op *root, Op *end)
-{
-	FusedWalk w = { g, k, {0} };
-	int i;
-
-	*pmap_slot(&w.seen, root, 1) = root;
-	for (i = 0; i < root->nopnds; i++)
-		if (OPND(root, i)->type->kind == TY_TENSOR)
-			note_fused_value(&w, OPND(root, i), NULL);
-	kernel_add_fused(k, root);
-	if (end != root)
-		note_fused_value(&w, RES(end, 0), RES(end, 0));
-	pmap_free(&w.seen);
-}
-
-/* The epilogue's index: the chain end's index from the root's. */
-static IExpr **chain_index(KB *kb, Op *root, Op *end, IExpr **ix)
-{
-	Value *v = RES(root, 0);
-
-	while (v->def != end) {
-		Op *u = single_user(v);
-
-		if (is_view_op(u)) {
-			ix = reshape_index_fwd(kb, u, ix);
-		} else {
-			SOp s;
-			IExpr **sub;
-			AffMap *m, *om;
-			int i, j;
-
-			sop_of(kb->g, u, &s);
-			for (i = 0; OPND(u, i) != v; i++)
-				;
-			m = s.maps[i];
-			om = s.maps[s.nin];
-			sub = arena_alloc(kb->g->c, sizeof *sub * (size_t)(s.nloops + 1));
-			for (j = 0; j < m->nres; j++)
-				sub[m->res[j]->v] = ix[j];
-			ix = arena_alloc(kb->g->c, sizeof *ix * (size_t)(om->nres + 1));
-			for (j = 0; j < om->nres; j++)
-				ix[j] = sub[om->res[j]->v];
-		}
-		if (!ix)
-			return NULL;
-		v = RES(u, 0);
-	}
-	return ix;
-}
-
-static int aff_uses_dim(const AffExpr *a, int d)
-{
-	if (a->kind == AFF_DIM)
-		return a->v == d;
-	return a->l && (aff_uses_dim(a->l, d) || aff_uses_dim(a->r, d));
-}
-
-static int map_uses_dim(const AffMap *m, int d)
-{
-	int i;
-
-	for (i = 0; i < m->nres; i++)
-		if (aff_uses_dim(m->res[i], d))
-			return 1;
-	return 0;
-}
-
-static int build_root(Gen *g, Op *op, FnPlan *fp)
-{
-	VInfo *vi = vinfo(g, RES(op, 0));
-	Op *end = vi->chain_end ? vi->chain_end : op;
-	Kernel *k = kernel_new(g, op);
-	KB kb;
-	SOp s;
-	IExpr **dims;
-	KExpr **acc, **vals;
-	int i, j, red = 0;
-
-	memset(&kb, 0, sizeof kb);
-	kb.g = g;
-	kb.k = k;
-	if (sop_of(g, op, &s))
-		return -1;
-	/* an empty loop leaves a result it does not index at its initial
-	 * value: not a case the kernels handle */
-	for (i = 0; i < s.nloops; i++)
-		for (j = 0; j < s.nout && !s.red[i] && s.ext[i] == 0; j++)
-			if (!map_uses_dim(s.maps[s.nin + j], i))
-				return op_error(op, "parallel loop %d of extent 0 does not index result %d",
-					i, j), -1;
-	k->kind = KK_LOOP;
-	k->ndims = s.nloops;
-	k->ext = s.ext;
-	k->red = s.red;
-	kb.kc = (KCtx){ g->c, s.nloops, s.ext };
-	dims = arena_alloc(g->c, sizeof *dims * (size_t)(s.nloops + 1));
-	/* a reduction over extent-1 dims is its one step: the body applied
-	 * to the accumulator's initial value, with no loop and no acc */
-	for (i = 0; i < s.nloops; i++) {
-		dims[i] = ix_dim(&kb.kc, i);
-		red |= s.red[i] && s.ext[i] != 1;
-	}
-	acc = arena_alloc(g->c, sizeof *acc * (size_t)(s.nout + 1));
-	k->nout = s.nout;
-	k->naccs = s.nout;
-	k->out = arena_alloc(g->c, sizeof *k->out * (size_t)(s.nout + 1));
-	for (i = 0; i < s.nout; i++) {
-		KOut *o = &k->out[i];
-		AffMap *m = s.maps[s.nin + i];
-		IExpr **ox = arena_alloc(g->c, sizeof *ox * (size_t)(m->nres + 1));
-		Value *res = RES(op, i);
-
-		for (j = 0; j < m->nres; j++)
-			if (!(ox[j] = ix_from_aff(&kb.kc, m->res[j], dims)))
-				return op_error(op, "unsupported indexing map"), -1;
-		o->acctype = res->type->elem;
-		o->init = load(&kb, OPND(op, s.nin + i), ox);
-		acc[i] = kx_new(g->c, KX_ACC, o->acctype, 0);
-		acc[i]->buf = i;
-		if (!red)
-			acc[i] = o->init;
-		o->ix = ox;
-		if (end != op) {
-			/* the epilogue stores the chain's end, at its index */
-			Value *ev = RES(end, 0);
-			IExpr **ex = chain_index(&kb, op, end, ox);
-			KExpr **er;
-			int nres;
-
-			if (!ex)
-				return op_error(op, "cannot fuse the epilogue"), -1;
-			kb.accval = res;
-			er = inline_op(&kb, end, ex, &nres);
-			kb.accval = NULL;
-			if (!er)
-				return -1;
-			o->epi = er[0];
-			o->buf = bind(&kb, ev, 1);
-			o->ix = ex;
-		} else {
-			o->buf = bind(&kb, res, 1);
-		}
-	}
-	vals = body_exprs(&kb, &s, dims, acc);
-	if (!vals || kb.err)
-		return -1;
-	for (i = 0; i < s.nout; i++) {
-		k->out[i].val = vals[i];
-		if (!red)
-			k->out[i].init = NULL;
-		/* an epilogue without reduction reads the body through the acc */
-	}
-	free(kb.memo);
-	note_fused(g, k, op, end);
-	loop_grid(k);
-	if (!g->o->no_gemm && gemm_plan(g, k, fp, op) < 0)
-		return -1;
-	plan_push(fp, k, op);
-	return 0;
-}
-
 void plan_push(FnPlan *fp, Kernel *k, Op *op)
 {
 	HostStep st = { 0, k, NULL, NULL, NULL, op };
@@ -1289,49 +334,6 @@ void plan_push(FnPlan *fp, Kernel *k, Op *op)
 	if (fp->n == fp->cap)
 		fp->st = xrealloc(fp->st, sizeof *fp->st * (size_t)(fp->cap = fp->cap ? 2 * fp->cap : 16));
 	fp->st[fp->n++] = st;
-}
-
-/* A kernel that materializes value v (an elementwise result, or any
- * expression) over its own shape. */
-static int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
-{
-	Kernel *k = kernel_new(g, op);
-	Type *t = v->type;
-	KB kb;
-	IExpr **ix;
-	int i;
-
-	memset(&kb, 0, sizeof kb);
-	kb.g = g;
-	kb.k = k;
-	k->kind = KK_LOOP;
-	k->ndims = t->rank;
-	k->ext = (int64_t *)t->dims;
-	k->red = arena_alloc(g->c, (size_t)t->rank + 1);
-	kb.kc = (KCtx){ g->c, t->rank, t->dims };
-	ix = arena_alloc(g->c, sizeof *ix * (size_t)(t->rank + 1));
-	for (i = 0; i < t->rank; i++)
-		ix[i] = ix_dim(&kb.kc, i);
-	/* compute v itself, not its buffer */
-	vinfo(g, v)->mat = 0;
-	{
-		KExpr *e = load(&kb, v, ix);
-
-		vinfo(g, v)->mat = 1;
-		if (!e || kb.err)
-			return -1;
-		k->nout = 1;
-		k->out = arena_alloc(g->c, sizeof *k->out);
-		k->out[0].buf = bind(&kb, v, 1);
-		k->out[0].ix = ix;
-		k->out[0].val = e;
-		k->out[0].acctype = t->elem;
-	}
-	free(kb.memo);
-	note_fused(g, k, op, op);
-	loop_grid(k);
-	plan_push(fp, k, op);
-	return 0;
 }
 
 int plan_function(Gen *g, Op *fn, FnPlan *fp)

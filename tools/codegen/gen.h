@@ -1,24 +1,34 @@
 /*
- * gen.h - codegen's driver state, shared by its stages:
- *   dispatch.c  linalg ops -> dispatch regions (kernels in kir.h form)
+ * gen.h - codegen's driver state and its targets, shared by its stages.
+ * The target-independent middle:
+ *   main.c      options, the pipeline, the fxvm module
+ *   util.c      --timing's phases
+ *   dispatch.c  linalg ops -> dispatch regions: roots, fusion, the plan
+ *   kbuild.c    each dispatch region's kernel (kir.h), dispatch.h shared
+ *   kexpr.c     kernel IR expressions, op codes, shared analyses
+ *   iexpr.c     index expressions
  *   host.c      the fxvm host program, globals, memory planning
- *   emit.c      kernels -> LLVM IR (loop nests)
- *   gemm.c      matmul/convolution -> packed micro-kernel
  *   check.c     the host program checked before it is printed
- *   target.c    LLVM target machine, optimization, object emission
+ * LLVM IR of kernel expressions, for both targets (llvm/emit.h):
+ *   llvm/expr.c loads, indices, constants; llvm/ops.c arith and math ops;
+ *   llvm/loop.c loops
+ * The targets, seen by the middle only through a Target:
+ *   cpu/        x86-64: loop nests, packed GEMMs, ELF objects (T_cpu)
+ *   cuda/       NVIDIA GPUs: PTX (T_cuda)
+ * The middle never calls into llvm/, cpu/ or cuda/ but through a Target;
+ * those call the middle.
  */
 #ifndef CODEGEN_GEN_H
 #define CODEGEN_GEN_H
 
-#include "asm.h"
+#include "util.h"
 #include "kir.h"
 
 typedef struct Opts {
 	const char *input, *output, *target, *cpu, *features, *emit;
 	const char *gpu_arch;  /* --target=cuda: sm_80 … */
 	int dump, opt, threads_hint;
-	int no_gemm;          /* contractions as loop nests (the GPU's, or: */
-	int no_micro;         /* --no-microkernel: loop nests only, untiled) */
+	int no_micro;         /* --no-microkernel: loop nests only, untiled */
 	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int timing;           /* --timing: phase wall times on stderr */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
@@ -39,7 +49,10 @@ typedef struct VInfo {
 	int claimed;          /* in some root's epilogue chain */
 } VInfo;
 
+typedef struct Target Target;
+
 typedef struct Gen {
+	const Target *t;
 	Ctx *c;
 	Op *module;
 	Opts *o;
@@ -53,8 +66,12 @@ typedef struct Gen {
 
 VInfo *vinfo(Gen *g, Value *v);
 
-/* main.c: --timing; marks the end of a phase (a no-op without it) */
+/* util.c: --timing; phase_start starts the clock, phase_done marks the
+ * end of a phase (printed with --timing), phase_total the time since the
+ * start */
+void phase_start(void);
 void phase_done(Gen *g, const char *name);
+double phase_total(void);
 
 /* dispatch.c: plans and builds the kernels of one function, in order;
  * returns 0 or -1 after op_error. fn_kernels receives them. */
@@ -83,25 +100,43 @@ Value *host_global(Gen *g, Value *v, Op *newfn);
  * reporting an internal error */
 int check_module(Gen *g);
 
-/* emit.c / target.c */
-typedef struct LLVMOpaqueContext *LLVMContextRef_;
+/* dispatch.c: for the targets' own kernels (a GEMM's packs) */
+void kernel_add_fused(Kernel *k, Op *op);
+Kernel *kernel_new(Gen *g, Op *root);
+void plan_push(FnPlan *fp, Kernel *k, Op *op);
+
 typedef struct KObj {
 	uint8_t *p;           /* an ELF object (or --emit's text) */
 	size_t n;
 } KObj;
-/* the kernels as *nobj objects (Kernel.exe: whose) */
-/* --cpu and --features name an x86-64 CPU with 64-bit mode and known
- * features; else an error is printed and -1 returned. */
-int cpu_check(const char *cpu, const char *features);
-int emit_kernels(Gen *g, KObj **objs, int *nobj, const char **cpu,
-	const char **features);
 
-/* gemm.c: turns a contraction kernel into a packed GEMM when it can */
-int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);
+/* A target: what the middle asks of cpu/ and cuda/.  main.c picks one by
+ * --target and calls through it; dispatch formation asks it how to form
+ * kernels. */
+struct Target {
+	const char *name;     /* --target's */
+	const char *format;   /* the fxvm.executable's */
+	/* checks the options for this target and completes them; a user
+	 * error exits (tool_fail) */
+	void (*options)(Opts *o);
+	void (*init)(void);   /* its tables, once at start-up */
+	/* dispatch formation: a contraction kernel k of op turned into a
+	 * packed GEMM (with kernels of its own for packs, pushed to fp) when
+	 * it can; 0 either way, -1 after an error.  NULL: loop nests only. */
+	int (*gemm)(Gen *g, Kernel *k, FnPlan *fp, Op *op);
+	/* dispatch formation: a loop-nest kernel's grid; NULL: set by launch */
+	void (*grid)(Kernel *k);
+	/* once every kernel is formed: the grid, and the block and dynamic
+	 * shared bytes of a launch (fxvm.kernel's block and shared); NULL:
+	 * none */
+	void (*launch)(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared);
+	/* every kernel as *nobj objects (Kernel.exe: whose), or --emit's
+	 * text; *cpu and *features, allocated, for the module's fxvm.cpu and
+	 * fxvm.features; 0 or -1 after an error */
+	int (*emit)(Gen *g, KObj **objs, int *nobj, const char **cpu, const char **features);
+	int text_nul;         /* emit's text ends in a NUL that --emit omits */
+};
 
-void kernel_add_fused(Kernel *k, Op *op);
-Kernel *kernel_new(Gen *g, Op *root);
-void plan_push(FnPlan *fp, Kernel *k, Op *op);
-void loop_grid(Kernel *k);   /* emit.c: sets a loop nest's grid */
+extern const Target T_cpu, T_cuda;
 
 #endif

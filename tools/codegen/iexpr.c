@@ -292,3 +292,27 @@ void ix_print(Buf *b, const IExpr *e)
 		buf_putc(b, ')');
 	}
 }
+
+/* x = c * dim d + (terms without d), syntactically? */
+int ix_coef(const IExpr *x, int d, int64_t *c)
+{
+	int64_t a, b;
+
+	switch (x->kind) {
+	case IX_DIM: *c = x->v == d; return 1;
+	case IX_CONST: *c = 0; return 1;
+	case IX_ADD:
+		if (!ix_coef(x->l, d, &a) || !ix_coef(x->r, d, &b))
+			return 0;
+		*c = a + b;
+		return 1;
+	case IX_MUL:
+		if (x->r->kind != IX_CONST || !ix_coef(x->l, d, &a))
+			return 0;
+		*c = a * x->r->v;
+		return 1;
+	default:
+		*c = 0;
+		return !ix_uses_dim(x, d);
+	}
+}

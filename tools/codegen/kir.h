@@ -1,6 +1,7 @@
 /*
  * kir.h - codegen's kernel IR: what one dispatch computes, between the
- * linalg input (dispatch.c builds it) and LLVM (emit.c, gemm.c lower it).
+ * linalg input (kbuild.c builds it) and LLVM (llvm/ and each target's
+ * iteration, cpu/ or cuda/, lower it).  Ops are op codes (OpInfo.code).
  *
  * A kernel iterates a rectangular domain of loop dims.  Index expressions
  * (IExpr) address buffers in terms of those dims; scalar expressions
@@ -50,6 +51,9 @@ IExpr *ix_clamp(KCtx *k, IExpr *a, int64_t lo, int64_t hi);
 int ix_range(KCtx *k, const IExpr *e, int64_t *lo, int64_t *hi);
 int ix_eq(const IExpr *a, const IExpr *b);
 int ix_uses_dim(const IExpr *e, int d);
+/* e is c * dim d + (terms without d), syntactically: 1 and c if so */
+int ix_coef(const IExpr *e, int d, int64_t *c);
+void ix_dims(const IExpr *e, uint64_t *set);   /* the dims e reads (kexpr.c) */
 /* Replaces every IX_DIM d by sub[d]. */
 IExpr *ix_subst(KCtx *k, IExpr *e, IExpr *const *sub);
 IExpr *ix_from_aff(KCtx *k, const AffExpr *a, IExpr *const *dims);
@@ -71,7 +75,7 @@ typedef enum KKind {
 struct KExpr {
 	KKind kind;
 	Type *type;          /* scalar type of the value */
-	const char *op;      /* KX_OP: "arith.addf" ... */
+	int op;              /* KX_OP: the op's code (OpInfo.code) */
 	Attr *attr;          /* KX_OP: predicate (cmpf/cmpi) */
 	int n;
 	KExpr **a;
@@ -138,9 +142,55 @@ typedef struct Kernel {
 	                      * the short pipeline, not O3 */
 } Kernel;
 
+/* ---- the ops codegen builds or recognizes itself (kexpr.c) ---- */
+
+/* Their codes, looked up once at start-up (kops_init), so that no path
+ * per expression compares op names. */
+#define KOPS(X) \
+	X(addf, "arith.addf") X(subf, "arith.subf") X(mulf, "arith.mulf") \
+	X(maxf, "arith.maxf") X(minf, "arith.minf") \
+	X(addi, "arith.addi") X(muli, "arith.muli") X(andi, "arith.andi") \
+	X(ori, "arith.ori") X(xori, "arith.xori") \
+	X(maxsi, "arith.maxsi") X(minsi, "arith.minsi") \
+	X(maxui, "arith.maxui") X(minui, "arith.minui") \
+	X(select, "arith.select") X(extf, "arith.extf") X(truncf, "arith.truncf") \
+	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") \
+	X(extsi, "arith.extsi") X(trunci, "arith.trunci") \
+	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
+	X(constant, "arith.constant")
+
+typedef struct KOps {
+#define KOP_FIELD(f, name) int f;
+	KOPS(KOP_FIELD)
+#undef KOP_FIELD
+} KOps;
+
+extern KOps kop;
+void kops_init(void);
+/* The code of an op a start-up table names; an unknown name is a bug:
+ * an internal error naming the table and the name. */
+int kop_code(const char *table, const char *name);
+/* The op's name, for diagnostics. */
+const char *kop_name(int code);
+/* An arith or math op (one a kernel body may hold: KX_OP), a math op. */
+int kop_scalar(int code);
+int kop_math(int code);
+int kop_of(const Op *op);   /* op's code, -1 if unregistered */
+
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);
+KExpr *kx_op(Ctx *c, int op, Type *t, int n);   /* a KX_OP */
 KExpr *kx_const_f(Ctx *c, Type *t, double v);
 KExpr *kx_const_i(Ctx *c, Type *t, int64_t v);
-void kx_print(Buf *b, const KExpr *e, int depth);
+int kx_has_acc(const KExpr *e);              /* reads some accumulator */
+int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
+void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
+/* The loops of k: its parallel dims in par (those the first output's
+ * layout uses first, in that order, then the rest), its reduction dims in
+ * red; dims of extent 1 are no loop, and neither is an empty parallel dim
+ * (then the kernel has no points: returns 1, else 0).  An empty reduction
+ * dim is a loop that never runs (the outputs keep their initial values). */
+int kernel_loops(const Kernel *k, int *par, int *npar, int *red, int *nred);
+/* val = acc + x * y in f32 (either order): its operands, or 0 */
+int gemm_mac(KExpr *val, KExpr **x, KExpr **y);
 
 #endif

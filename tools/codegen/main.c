@@ -1,21 +1,19 @@
 /*
  * codegen - linalg-on-tensors to the fxvm host program and its kernels
- * (formats/fxvm.md), compiled for the CPU or, with --target=cuda, to PTX
- * for NVIDIA GPUs (cuda.c), through LLVM.
+ * (formats/fxvm.md), compiled for the CPU (cpu/) or, with --target=cuda,
+ * to PTX for NVIDIA GPUs (cuda/), through LLVM.
  *
  *   torch-lower m.mlir | codegen --target=cpu | vmpack -o m.vmfb
  *   torch-lower m.mlir | codegen --target=cuda --gpu-arch=sm_90 | vmpack -o m.vmfb
  *
  * Reads IR (a file or stdin), forms dispatch regions (dispatch.c), writes
- * the host program (host.c) and one ELF object with every kernel (emit.c,
- * gemm.c) to stdout or -o FILE.  Errors: FILE:LINE:COL at the op, exit 1,
- * nothing written.
+ * the host program (host.c) and the kernels' objects (the target's emit)
+ * to stdout or -o FILE.  Errors: FILE:LINE:COL at the op, exit 1, nothing
+ * written.  The target is a Target (gen.h), picked by --target.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "cuda.h"
 #include "gen.h"
 #include "tool.h"
 
@@ -44,46 +42,33 @@ static const char usage[] =
 "  -o FILE                 write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo       print locations\n";
 
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
+static int debuginfo;
 
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] == 0) {
-		if (*i + 1 >= argc)
-			tool_fail("option '%s' needs a value", name);
-		return argv[++*i];
-	}
+static const Target *const targets[] = { &T_cpu, &T_cuda };
+
+static const Target *target_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+		if (!strcmp(targets[i]->name, name))
+			return targets[i];
 	return NULL;
 }
 
-static int debuginfo;
-
-static double now(void)
+/* --emit, after the target's options (cuda's ptx is its asm) */
+static void check_emit(Opts *o)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
+			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
+		tool_fail("unknown --emit '%s' (fxvm, llvm, asm, ptx)", o->emit);
+	if (o->emit && !strcmp(o->emit, "ptx"))
+		tool_fail("--emit=ptx is for --target=cuda");
+	if (o->emit && !strcmp(o->emit, "fxvm"))
+		o->emit = NULL;
 }
 
-static double t_start, t_last;
-
-void phase_done(Gen *g, const char *name)
+static const Target *parse_args(int argc, char **argv, Opts *o)
 {
-	double t = now();
-
-	if (g->o->timing)
-		fprintf(stderr, "  %8.4f s  %s\n", t - t_last, name);
-	t_last = t;
-}
-
-static void parse_args(int argc, char **argv, Opts *o)
-{
+	const Target *t;
 	const char *v;
 	int i;
 
@@ -95,25 +80,25 @@ static void parse_args(int argc, char **argv, Opts *o)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			exit(0);
-		} else if ((v = optval(argc, argv, &i, "--target"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--target"))) {
 			o->target = v;
-		} else if ((v = optval(argc, argv, &i, "--gpu-arch"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--gpu-arch"))) {
 			o->gpu_arch = v;
-		} else if ((v = optval(argc, argv, &i, "--cpu"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--cpu"))) {
 			o->cpu = v;
-		} else if ((v = optval(argc, argv, &i, "--features"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--features"))) {
 			o->features = v;
-		} else if ((v = optval(argc, argv, &i, "--emit"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--emit"))) {
 			o->emit = v;
-		} else if ((v = optval(argc, argv, &i, "--llvm-passes"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "--llvm-passes"))) {
 			o->passes = v;
-		} else if ((v = optval(argc, argv, &i, "-o"))) {
+		} else if ((v = tool_optval(argc, argv, &i, "-o"))) {
 			o->output = v;
 		} else if (!strcmp(a, "--dump-dispatches")) {
 			o->dump = 1;
 		} else if (!strcmp(a, "-O0")) {
 			o->opt = 0;
-		} else if ((v = optval(argc, argv, &i, "--jobs")) || (v = optval(argc, argv, &i, "-j")) ||
+		} else if ((v = tool_optval(argc, argv, &i, "--jobs")) || (v = tool_optval(argc, argv, &i, "-j")) ||
 				(!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9' && (v = a + 2))) {
 			o->jobs = atoi(v);
 			if (o->jobs < 1)
@@ -121,7 +106,7 @@ static void parse_args(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
 			o->timing = 1;
 		} else if (!strcmp(a, "--no-microkernel")) {
-			o->no_gemm = o->no_micro = 1;
+			o->no_micro = 1;
 		} else if (!strcmp(a, "--no-fused-pack")) {
 			o->no_fuse_pack = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
@@ -136,33 +121,11 @@ static void parse_args(int argc, char **argv, Opts *o)
 	}
 	if (!o->input)
 		o->input = "-";
-	if (strcmp(o->target, "cpu") && strcmp(o->target, "cuda"))
+	if (!(t = target_named(o->target)))
 		tool_fail("unsupported target '%s' (cpu or cuda)", o->target);
-	if (!strcmp(o->target, "cuda")) {
-		if (!o->gpu_arch)
-			o->gpu_arch = "sm_80";
-		if (!cuda_arch_ok(o->gpu_arch))
-			tool_fail("unsupported --gpu-arch '%s' (sm_80, sm_86, sm_89 or sm_90)", o->gpu_arch);
-		if (o->cpu || o->features)
-			tool_fail("--cpu and --features are for --target=cpu");
-		if (o->emit && !strcmp(o->emit, "obj"))
-			tool_fail("--emit=obj is for --target=cpu (cuda: llvm or ptx)");
-		if (o->emit && !strcmp(o->emit, "ptx"))
-			o->emit = "asm";
-		o->no_gemm = 1;   /* contractions are loop nests on the GPU */
-	} else if (o->gpu_arch) {
-		tool_fail("--gpu-arch is for --target=cuda");
-	} else if (((o->cpu && strcmp(o->cpu, "host")) || o->features)
-		   && cpu_check(o->cpu && strcmp(o->cpu, "host") ? o->cpu : "", o->features)) {
-		exit(1);
-	}
-	if (o->emit && strcmp(o->emit, "fxvm") && strcmp(o->emit, "llvm") &&
-			strcmp(o->emit, "asm") && strcmp(o->emit, "obj") && strcmp(o->emit, "ptx"))
-		tool_fail("unknown --emit '%s' (fxvm, llvm, asm, ptx)", o->emit);
-	if (o->emit && !strcmp(o->emit, "ptx"))
-		tool_fail("--emit=ptx is for --target=cuda");
-	if (o->emit && !strcmp(o->emit, "fxvm"))
-		o->emit = NULL;
+	t->options(o);
+	check_emit(o);
+	return t;
 }
 
 static Op *new_func(Gen *g, Op *fn)
@@ -357,125 +320,95 @@ static int check_sizes(Op *module)
 	return bad ? -1 : 0;
 }
 
-static int run(Gen *g, Opts *o, FILE *out)
+/* The functions with bodies, their signatures made ui8 where marked;
+ * their count, or -1 after an error. */
+static int functions(Gen *g, Op ***fns)
 {
-	Block *mb = g->module->regs[0].first;
-	Op *op, *next, *first = mb->first;
-	FnPlan *plans = NULL;
-	Op **fns = NULL, **newfns = NULL;
-	int nf = 0, i, rc = -1;
-	KObj *objs = NULL;
-	int nobj = 0;
-	const char *cpu = NULL, *feat = NULL;
-	int cuda = !strcmp(o->target, "cuda");
-	int64_t block[3], shared;
+	Op *op;
+	int nf = 0;
 
-	if (check_sizes(g->module))
-		goto out;
-	for (op = mb->first; op; op = op->next) {
+	for (op = g->module->regs[0].first->first; op; op = op->next) {
 		if (!op_is(op, "func.func"))
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
 		if (unsigned_signature(g->c, op))
-			goto out;
-		fns = xrealloc(fns, sizeof *fns * (size_t)(nf + 1));
-		newfns = xrealloc(newfns, sizeof *newfns * (size_t)(nf + 1));
-		plans = xrealloc(plans, sizeof *plans * (size_t)(nf + 1));
-		memset(&plans[nf], 0, sizeof plans[nf]);
-		fns[nf++] = op;
+			return -1;
+		*fns = xrealloc(*fns, sizeof **fns * (size_t)(nf + 1));
+		(*fns)[nf++] = op;
 	}
-	if (!nf) {
-		/* an empty module would pack into a program that runs nothing */
-		tool_err("%s: no functions to compile", diag_fallback_file);
-		goto out;
-	}
-	for (i = 0; i < nf; i++)
-		if (plan_function(g, fns[i], &plans[i]))
-			goto out;
-	phase_done(g, "dispatch regions (and weight packing)");
-	if (cuda)
-		for (i = 0; i < g->nk; i++)
-			cuda_launch(o, g->k[i], block, &shared);
-	if (o->dump) {
-		dump_dispatches(g, out);
-		rc = 0;
-		goto out;
-	}
-	if (cuda) {
-		objs = xcalloc(1, sizeof *objs);
-		nobj = 1;
-		if (cuda_emit_kernels(g, o->gpu_arch, &objs[0].p, &objs[0].n))
-			goto out;
-		cpu = xstrdup(o->gpu_arch);
-		feat = xstrdup("");
-	} else if (emit_kernels(g, &objs, &nobj, &cpu, &feat)) {
-		goto out;
-	}
-	if (o->emit) {
-		/* PTX text without the format's NUL */
-		for (i = 0; i < nobj; i++)
-			fwrite(objs[i].p, 1, cuda && objs[i].n && !objs[i].p[objs[i].n - 1] ?
-				objs[i].n - 1 : objs[i].n, out);
-		rc = 0;
-		goto out;
-	}
-	/* the new module: executables, kernels, globals, then the functions */
-	for (i = 0; i < nobj; i++) {
+	return nf;
+}
+
+static void exe_name(char *name, size_t n, int nobj, int i)
+{
+	if (nobj == 1)
+		snprintf(name, n, "kernels");
+	else
+		snprintf(name, n, "kernels_%d", i);
+}
+
+/* An fxvm.executable per object, before `first`. */
+static void add_executables(Gen *g, KObj *objs, int nobj, Op *first)
+{
+	Block *mb = g->module->regs[0].first;
+
+	for (int i = 0; i < nobj; i++) {
 		char name[32];
 		Resource *r;
 		Type *t = ty_tensor(g->c, 1, (int64_t[]){ (int64_t)objs[i].n }, ty_int(g->c, 8, UNSIGNED));
 		Op *exe;
 
-		if (nobj == 1)
-			snprintf(name, sizeof name, "kernels");
-		else
-			snprintf(name, sizeof name, "kernels_%d", i);
+		exe_name(name, sizeof name, nobj, i);
 		r = resource_new(g->c, "builtin", name, objs[i].p, objs[i].n, 64);
 		exe = op_new(g->c, "fxvm.executable", 0, NULL, 0, NULL, 0, g->module->loc);
 		op_set_attr(g->c, exe, "sym_name", at_str(g->c, name));
-		op_set_attr(g->c, exe, "format", at_str(g->c, cuda ? "ptx" : "elf-x86_64"));
+		op_set_attr(g->c, exe, "format", at_str(g->c, g->t->format));
 		op_set_attr(g->c, exe, "object", at_dense_resource(g->c, t, r));
 		if (first)
 			op_insert_before(first, exe);
 		else
 			op_append(mb, exe);
 	}
-	for (i = 0; i < g->nk; i++) {
+}
+
+/* An fxvm.kernel per kernel, with the target's launch, before `first`. */
+static void add_kernels(Gen *g, int nobj, Op *first)
+{
+	int64_t block[3], shared;
+
+	for (int i = 0; i < g->nk; i++) {
 		Kernel *k = g->k[i];
 		Op *ko = op_new(g->c, "fxvm.kernel", 0, NULL, 0, NULL, 0, k->root->loc);
+		char name[32];
 
 		op_set_attr(g->c, ko, "sym_name", at_str(g->c, k->name));
-		{
-			char name[32];
-
-			if (nobj == 1)
-				snprintf(name, sizeof name, "kernels");
-			else
-				snprintf(name, sizeof name, "kernels_%d", k->exe);
-			op_set_attr(g->c, ko, "executable", at_symref(g->c, name));
-		}
+		exe_name(name, sizeof name, nobj, k->exe);
+		op_set_attr(g->c, ko, "executable", at_symref(g->c, name));
 		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
 		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
-		if (cuda) {
-			cuda_launch(o, k, block, &shared);
+		if (g->t->launch) {
+			g->t->launch(g->o, k, block, &shared);
 			op_set_attr(g->c, ko, "block", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, block));
 			op_set_attr(g->c, ko, "shared", at_int(g->c, shared, NULL));
 		}
 		op_insert_before(first ? first : NULL, ko);
 	}
-	for (i = 0; i < nf; i++) {
-		newfns[i] = new_func(g, fns[i]);
-		op_insert_after(fns[i], newfns[i]);
-		if (host_build(g, fns[i], &plans[i], newfns[i]))
-			goto out;
-	}
-	phase_done(g, "host program");
+}
+
+/* The input's functions and anything else at its top level dropped, the
+ * target recorded; what is printed must verify: else a bug here, not the
+ * input's. */
+static int finish_module(Gen *g, Op **fns, int nf, const char *cpu, const char *feat)
+{
+	Block *mb = g->module->regs[0].first;
+	Op *op, *next;
+	int i;
+
 	for (i = 0; i < nf; i++) {
 		op_drop_uses(fns[i]);
 		op_unlink(fns[i]);
 	}
-	/* anything else at the top level of the input is dropped */
 	for (op = mb->first; op; op = next) {
 		next = op->next;
 		if (!strncmp(op->name, "fxvm.", 5) || op_is(op, "func.func"))
@@ -483,26 +416,90 @@ static int run(Gen *g, Opts *o, FILE *out)
 		op_drop_uses(op);
 		op_unlink(op);
 	}
-	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, o->target));
+	op_set_attr(g->c, g->module, "fxvm.target", at_str(g->c, g->o->target));
 	op_set_attr(g->c, g->module, "fxvm.cpu", at_str(g->c, cpu));
 	op_set_attr(g->c, g->module, "fxvm.features", at_str(g->c, feat));
-	/* what is printed must verify: else a bug here, not the input's */
 	if (verify(g->module)) {
 		tool_err("internal error: the fxvm module does not verify");
+		return -1;
+	}
+	return check_module(g);
+}
+
+/* --emit: the objects' text (PTX without the format's NUL) */
+static void print_objects(Gen *g, KObj *objs, int nobj, FILE *out)
+{
+	for (int i = 0; i < nobj; i++)
+		fwrite(objs[i].p, 1, g->t->text_nul && objs[i].n && !objs[i].p[objs[i].n - 1] ?
+			objs[i].n - 1 : objs[i].n, out);
+}
+
+/* The host programs, a new function beside each input function. */
+static int host_programs(Gen *g, Op **fns, FnPlan *plans, int nf)
+{
+	for (int i = 0; i < nf; i++) {
+		Op *nf_ = new_func(g, fns[i]);
+
+		op_insert_after(fns[i], nf_);
+		if (host_build(g, fns[i], &plans[i], nf_))
+			return -1;
+	}
+	phase_done(g, "host program");
+	return 0;
+}
+
+static int run(Gen *g, Opts *o, FILE *out)
+{
+	Op *first = g->module->regs[0].first->first;
+	FnPlan *plans = NULL;
+	Op **fns = NULL;
+	int nf = 0, i, rc = -1;
+	KObj *objs = NULL;
+	int nobj = 0;
+	const char *cpu = NULL, *feat = NULL;
+	int64_t block[3], shared;
+
+	if (check_sizes(g->module) || (nf = functions(g, &fns)) < 0)
+		goto out;
+	if (!nf) {
+		/* an empty module would pack into a program that runs nothing */
+		tool_err("%s: no functions to compile", diag_fallback_file);
 		goto out;
 	}
-	if (check_module(g))
+	plans = xcalloc((size_t)nf, sizeof *plans);
+	for (i = 0; i < nf; i++)
+		if (plan_function(g, fns[i], &plans[i]))
+			goto out;
+	phase_done(g, "dispatch regions (and weight packing)");
+	if (g->t->launch)
+		for (i = 0; i < g->nk; i++)
+			g->t->launch(o, g->k[i], block, &shared);
+	if (o->dump) {
+		dump_dispatches(g, out);
+		rc = 0;
+		goto out;
+	}
+	if (g->t->emit(g, &objs, &nobj, &cpu, &feat))
+		goto out;
+	if (o->emit) {
+		print_objects(g, objs, nobj, out);
+		rc = 0;
+		goto out;
+	}
+	/* the new module: executables, kernels, globals, then the functions */
+	add_executables(g, objs, nobj, first);
+	add_kernels(g, nobj, first);
+	if (host_programs(g, fns, plans, nf) || finish_module(g, fns, nf, cpu, feat))
 		goto out;
 	rc = 0;
 out:
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < nf && plans; i++)
 		free(plans[i].st);
 	for (i = 0; i < nobj; i++)
 		free(objs[i].p);
 	free(objs);
 	free(plans);
 	free(fns);
-	free(newfns);
 	free((void *)cpu);
 	free((void *)feat);
 	return rc;
@@ -521,8 +518,10 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	memset(&g, 0, sizeof g);
 	tool_name = "codegen";
-	parse_args(argc, argv, &o);
-	t_start = t_last = now();
+	g.t = parse_args(argc, argv, &o);
+	kops_init();
+	g.t->init();
+	phase_start();
 	text = tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
 	g.c = ctx_new();
@@ -553,7 +552,7 @@ int main(int argc, char **argv)
 		tool_commit(out);
 		phase_done(&g, "print and write");
 		if (o.timing)
-			fprintf(stderr, "  %8.4f s  total\n", now() - t_start);
+			fprintf(stderr, "  %8.4f s  total\n", phase_total());
 	}
 	rc = 0;
 done:

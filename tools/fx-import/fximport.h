@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "ir.h"
+#include "optable.h"
 #include "torch/torch.h"   /* TORCH_MAXRANK: the most dimensions a tensor has */
 
 /* A schema type, from "Optional[List[int]]" (lib/torch_ops.def) or
@@ -166,6 +167,8 @@ Value *import_literal(Imp *im, const char *wname, const char *path);
 
 /* ---- aten.c, torchfn.c, modules.c: node kinds ---- */
 void import_aten_node(Imp *im, Node *n, const char *path);
+/* The op names of the import tables, checked at start-up (optable.h). */
+extern const OpTable torchfn_optables[], modules_optables[];
 void import_getitem(Imp *im, Node *n, const char *path);
 void import_torch_function(Imp *im, Node *n, const char *path);
 void import_torch_method(Imp *im, Node *n, const char *path);

@@ -327,6 +327,8 @@ main(int argc, char **argv)
 	Op *module;
 
 	tool_name = "fx-import";
+	optable_require(torchfn_optables);
+	optable_require(modules_optables);
 	parse_args(argc, argv, &o);
 	im.c = ctx_new();
 	im.file = strcmp(o.input, "-") ? o.input : "<stdin>";

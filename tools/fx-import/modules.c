@@ -8,6 +8,7 @@
  * and names the op to use instead when a config flag is true (inplace,
  * return_indices). */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "fximport.h"
@@ -67,6 +68,12 @@ static const Mod mods[] = {
 	{"AdaptiveAvgPool2d", "aten.adaptive_avg_pool2d", "$0,%output_size"},
 	{"AdaptiveAvgPool3d", "aten.adaptive_avg_pool3d", "$0,%output_size"},
 	{"Identity", NULL, "$0"},
+};
+
+const OpTable modules_optables[] = {
+	OPTABLE_AT("module row", mods, Mod, op, "torch."),
+	OPTABLE_AT("module row", mods, Mod, flagop, "torch."),
+	{NULL},
 };
 
 static const Mod *

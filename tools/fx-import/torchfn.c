@@ -5,6 +5,7 @@
  * arguments wins.  A callee with no row is tried as aten.NAME with the
  * usual overload suffixes, and failing that imported as a generic
  * torch.operator, so import never fails on an unknown callee. */
+#include <stddef.h>
 #include <string.h>
 
 #include "fximport.h"
@@ -77,6 +78,11 @@ static const Fn fns[] = {
 	{".to", "aten.to.dtype|aten.to.other|aten.to.prim_Device|aten.to.device", 0},
 	{".type_as", "aten.type_as", 0},
 	{".split", "aten.split.Tensor|aten.split_with_sizes", 0},
+};
+
+const OpTable torchfn_optables[] = {
+	OPTABLE_AT("torch function row", fns, Fn, ops, "torch."),
+	{NULL},
 };
 
 /* x.float() and friends: aten.to.dtype with PyTorch's dtype number */

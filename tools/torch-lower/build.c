@@ -1,7 +1,7 @@
 /*
- * build.c - the builders every lowering shares: dtypes and promotion,
- * constants read from torch ops, scalar arith emitted with PyTorch's
- * casting rules, tensors, reshapes and linalg.generic.
+ * build.c - the builders every lowering shares: constants read from torch
+ * ops, scalar arith emitted with PyTorch's casting rules, tensors,
+ * reshapes and linalg.generic.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,15 +34,13 @@ set(L *l, Value *torch, Value *builtin)
 Type *
 dtype_of(L *l, Value *v)
 {
-	Type *t = ttype(l, v);
-
-	return ty_istorchtensor(t) ? t->elem : NULL;
+	return tt_dtype(ttype(l, v));
 }
 
 int
 is_tensor(L *l, Value *v)
 {
-	return ty_istorchtensor(ttype(l, v));
+	return tt_is(ttype(l, v));
 }
 
 Type *
@@ -67,180 +65,32 @@ btensor(Ctx *c, Type *vt)
 	return tensor_of(c, vt->rank, vt->dims, vt->elem);
 }
 
-int is_float(const Type *d) { return d && ty_isfloat(d); }
-int is_bool(const Type *d) { return d && d->kind == TY_INT && d->width == 1; }
-
-int
-is_unsigned(const Type *d)
-{
-	return d && d->kind == TY_INT && (d->sign == UNSIGNED || d->width == 1);
-}
-
-Type *dt_f32(Ctx *c) { return ty_float(c, TY_F32); }
-Type *dt_f64(Ctx *c) { return ty_float(c, TY_F64); }
-Type *dt_i64(Ctx *c) { return ty_int(c, 64, SIGNED); }
-Type *dt_bool(Ctx *c) { return ty_int(c, 1, SIGNLESS); }
-
-Type *
-compute_type(Ctx *c, Type *d)
-{
-	if (d->kind == TY_F16 || d->kind == TY_BF16)
-		return dt_f32(c);
-	return d;
-}
-
-Type *
-promote(Ctx *c, Type *a, Type *b)
-{
-	if (!a || a == b)
-		return b;
-	if (!b)
-		return a;
-	if (is_float(a) || is_float(b)) {
-		if (!is_float(a))
-			return b;
-		if (!is_float(b))
-			return a;
-		if (ty_bitwidth(a) == 16 && ty_bitwidth(b) == 16)
-			return dt_f32(c);
-		return ty_bitwidth(a) >= ty_bitwidth(b) ? a : b;
-	}
-	if (is_bool(a))
-		return b;
-	if (is_bool(b))
-		return a;
-	if (a->sign == b->sign)
-		return a->width >= b->width ? a : b;
-	if (a->sign == UNSIGNED) {
-		Type *t = a;
-		a = b;
-		b = t;
-	}
-	/* a signed, b unsigned (ui8 is the only unsigned dtype) */
-	return ty_int(c, a->width > b->width ? a->width : 2 * b->width, SIGNED);
-}
-
-Type *
-torch_dtype(Ctx *c, int64_t code)
-{
-	switch (code) {
-	case 0: return ty_int(c, 8, UNSIGNED);
-	case 1: return ty_int(c, 8, SIGNED);
-	case 2: return ty_int(c, 16, SIGNED);
-	case 3: return ty_int(c, 32, SIGNED);
-	case 4: return ty_int(c, 64, SIGNED);
-	case 5: return ty_float(c, TY_F16);
-	case 6: return ty_float(c, TY_F32);
-	case 7: return ty_float(c, TY_F64);
-	case 11: return dt_bool(c);
-	case 15: return ty_float(c, TY_BF16);
-	}
-	return NULL;
-}
-
 /* ---- constants read from torch ops ---- */
 
-static Attr *
-cvalue(Value *v)
-{
-	return v->def ? op_attr(v->def, "value") : NULL;
-}
-
-int
-sc_kind(Value *v)
-{
-	Op *d = v->def;
-	Attr *a;
-
-	if (!d)
-		return K_OTHER;
-	if (op_is(d, "torch.constant.none"))
-		return K_NONE;
-	if (op_is(d, "torch.constant.str"))
-		return K_STR;
-	if (op_is(d, "torch.constant.bool"))
-		return K_BOOL;
-	if (!op_is(d, "torch.constant.int") && !op_is(d, "torch.constant.float") &&
-			!op_is(d, "torch.constant.number"))
-		return K_OTHER;
-	a = cvalue(v);
-	if (!a)
-		return K_OTHER;
-	return a->kind == AT_FLOAT ? K_FLOAT : K_INT;
-}
-
-double
-sc_f(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	if (!a)
-		return 0;
-	return a->kind == AT_FLOAT ? a->f : (double)a->i;
-}
-
-int64_t
-sc_i(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	if (!a)
-		return 0;
-	return a->kind == AT_FLOAT ? (int64_t)a->f : a->i;
-}
-
-const char *
-sc_str(Value *v)
-{
-	Attr *a = cvalue(v);
-
-	return a && a->kind == AT_STR ? a->s : "";
-}
-
-int
-is_none(Value *v)
-{
-	return sc_kind(v) == K_NONE;
-}
-
+/* lib's tv_list, into the caller's array */
 int
 list_vals(Value *v, Value **out, int max)
 {
-	Op *d = v->def;
-	int i;
+	Value **e = NULL;
+	int n = tv_list(v, &e);
 
-	if (!d || !op_is(d, "torch.prim.ListConstruct") || d->nopnds > max)
-		return -1;
-	for (i = 0; i < d->nopnds; i++)
-		out[i] = OPND(d, i);
-	return d->nopnds;
-}
-
-int
-list_ints(Value *v, int64_t *out, int max)
-{
-	Value *e[64];
-	int n = list_vals(v, e, max < 64 ? max : 64), i;
-
-	for (i = 0; i < n; i++) {
-		if (sc_kind(e[i]) != K_INT && sc_kind(e[i]) != K_BOOL)
-			return -1;
-		out[i] = sc_i(e[i]);
-	}
+	if (n > max)
+		n = -1;
+	if (n > 0)
+		memcpy(out, e, sizeof *e * n);
+	free(e);
 	return n;
 }
 
 int
 norm_dim(L *l, int64_t d, int rank)
 {
-	int64_t r = rank ? rank : 1;
+	int64_t n = tt_dim(d, rank);
 
-	if (d < -r || d >= r) {
+	if (n < 0)
 		op_error(l->op, "torch-lower: dimension %lld out of range for rank %d",
 			(long long)d, rank);
-		return -1;
-	}
-	return (int)(d < 0 ? d + r : d);
+	return (int)n;
 }
 
 /* ---- emitting ---- */
@@ -302,9 +152,9 @@ cst_idx(L *l, int64_t v)
 Value *
 cst_d(L *l, double v, Type *d)
 {
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cst_f(l, v, d);
-	if (is_bool(d))
+	if (dt_isbool(d))
 		return cst_i(l, v != 0, d);
 	return cst_i(l, (int64_t)v, belem(l->c, d));
 }
@@ -312,15 +162,19 @@ cst_d(L *l, double v, Type *d)
 Value *
 cst_of(L *l, Value *v, Type *d)
 {
-	if (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL) {
-		int64_t i = sc_i(v);
-		if (is_float(d))
-			return cst_f(l, (double)i, d);
-		if (is_bool(d))
-			return cst_i(l, i != 0, d);
-		return cst_i(l, i, belem(l->c, d));
-	}
-	return cst_d(l, sc_f(v), d);
+	int64_t i;
+	int b;
+
+	/* an int goes in whole: through a double, 2^53 + 1 would not */
+	if (tv_bool(v, &b))
+		i = b;
+	else if (!tv_int(v, &i))
+		return cst_d(l, tv_fval(v), d);
+	if (dt_isfloat(d))
+		return cst_f(l, (double)i, d);
+	if (dt_isbool(d))
+		return cst_i(l, i != 0, d);
+	return cst_i(l, i, belem(l->c, d));
 }
 
 Value *
@@ -402,12 +256,12 @@ cv(L *l, Value *v, Type *from, Type *to)
 
 	if (from == to)
 		return v;
-	if (is_bool(to)) {
-		if (is_float(from))
+	if (dt_isbool(to)) {
+		if (dt_isfloat(from))
 			return cmpf(l, "une", v, cst_f(l, 0, from));
 		return cmpi(l, "ne", v, cst_i(l, 0, v->type));
 	}
-	if (is_float(from) && is_float(to)) {
+	if (dt_isfloat(from) && dt_isfloat(to)) {
 		if (ty_bitwidth(from) == 16 && ty_bitwidth(to) == 16) {
 			v = cast(l, "arith.extf", v, dt_f32(c));
 			return cast(l, "arith.truncf", v, to);
@@ -415,19 +269,19 @@ cv(L *l, Value *v, Type *from, Type *to)
 		return cast(l, ty_bitwidth(to) > ty_bitwidth(from) ?
 			"arith.extf" : "arith.truncf", v, to);
 	}
-	if (is_float(to))
-		return cast(l, is_unsigned(from) ? "arith.uitofp" : "arith.sitofp", v, to);
-	if (is_float(from) && to->width < 32) {
+	if (dt_isfloat(to))
+		return cast(l, dt_isunsigned(from) ? "arith.uitofp" : "arith.sitofp", v, to);
+	if (dt_isfloat(from) && to->width < 32) {
 		/* as PyTorch on x86 does: to int32, then wrap (-1.0 -> 255 in
 		 * uint8, 70000.0 -> 4464 in int16); a direct fptosi to i16 is
 		 * poison out of range and LLVM folds it away */
 		v = cast(l, "arith.fptosi", v, ty_int(c, 32, SIGNLESS));
 		return cast(l, "arith.trunci", v, bt);
 	}
-	if (is_float(from))
-		return cast(l, is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", v, bt);
+	if (dt_isfloat(from))
+		return cast(l, dt_isunsigned(to) ? "arith.fptoui" : "arith.fptosi", v, bt);
 	if (to->width > from->width)
-		return cast(l, is_unsigned(from) ? "arith.extui" : "arith.extsi", v, bt);
+		return cast(l, dt_isunsigned(from) ? "arith.extui" : "arith.extsi", v, bt);
 	if (to->width < from->width)
 		return cast(l, "arith.trunci", v, bt);
 	return v;
@@ -436,7 +290,7 @@ cv(L *l, Value *v, Type *from, Type *to)
 Value *
 ar(L *l, const char *w, Type *d, Value *a, Value *b)
 {
-	int f = is_float(d), bl = is_bool(d), u = is_unsigned(d);
+	int f = dt_isfloat(d), bl = dt_isbool(d), u = dt_isunsigned(d);
 
 	if (!strcmp(w, "add"))
 		return bin(l, f ? "arith.addf" : bl ? "arith.ori" : "arith.addi", a, b);
@@ -478,9 +332,9 @@ cmp(L *l, const char *w, Type *d, Value *a, Value *b)
 		;
 	if (i == 6)
 		die("cmp: %s", w);
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cmpf(l, fp[i], a, b);
-	return cmpi(l, is_unsigned(d) ? up[i] : sp[i], a, b);
+	return cmpi(l, dt_isunsigned(d) ? up[i] : sp[i], a, b);
 }
 
 Value *

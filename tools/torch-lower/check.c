@@ -25,6 +25,12 @@ static const char *const float_ops[] = {
 	"arith.maxf", "arith.minf", "arith.negf", "arith.cmpf", NULL,
 };
 
+const OpTable check_optables[] = {
+	OPTABLE("integer-only op", int_ops, ""),
+	OPTABLE("float-only op", float_ops, ""),
+	{NULL},
+};
+
 static int
 listed(const Op *op, const char *const *names)
 {

@@ -40,7 +40,7 @@ int
 lower_mm(L *l, Op *op, const void *arg)
 {
 	Type *rt = op->res[0].type->elem, *bt = btensor(l->c, op->res[0].type);
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v[3], *out;
 	Op *mm;
 	int i;
@@ -69,7 +69,7 @@ ints_arg(L *l, Op *op, int i, int64_t *out, int n, int64_t dflt)
 	int64_t v[8];
 	int k, j;
 
-	k = list_ints(OPND(op, i), v, 8);
+	k = tv_ints(OPND(op, i), v, 8);
 	if (k < 0) {
 		op_error(op, "torch-lower: expected a constant int list");
 		return -1;
@@ -204,7 +204,7 @@ conv_shapes(L *l, Op *op, int64_t G, int tr, const int64_t *s, const int64_t *p,
 			O = (hp - dk) / s[i] + 1;
 		bad = bad || O != rtt->dims[2 + i];
 	}
-	if (!bad && !is_none(OPND(op, 2))) {
+	if (!bad && !tv_none(OPND(op, 2))) {
 		Type *bt = ttype(l, OPND(op, 2));
 		bad = !ty_static(bt) || bt->rank != 1 || bt->dims[0] != F;
 	}
@@ -237,9 +237,9 @@ lower_conv(L *l, Op *op, const void *arg)
 	if (ints_arg(l, op, 3, s, ns, 1) || ints_arg(l, op, 4, p, ns, 0) ||
 			ints_arg(l, op, 5, d, ns, 1) || ints_arg(l, op, 7, opad, ns, 0))
 		return -1;
-	tr = sc_i(OPND(op, 6)) != 0;
-	G = sc_i(OPND(op, 8));
-	acc = compute_type(l->c, rt);
+	tr = tv_ival(OPND(op, 6)) != 0;
+	G = tv_ival(OPND(op, 8));
+	acc = dt_opmath(l->c, rt);
 	N = it->dims[0];
 	C = it->dims[1];
 	F = rtt->dims[1];
@@ -345,7 +345,7 @@ lower_conv(L *l, Op *op, const void *arg)
 		return -1;
 
 	/* bias, broadcast over dim 1 */
-	if (!is_none(OPND(op, 2))) {
+	if (!tv_none(OPND(op, 2))) {
 		Value *b = get(l, OPND(op, 2)), *o2[2];
 		Type *bd = dtype_of(l, OPND(op, 2));
 		Value *e = empty(l, out->type, NULL);

@@ -33,15 +33,16 @@ struct Ew {
 
 #define BODY(n) static Value *n(L *l, const Ew *e, Op *op, Value **x, Type *ct)
 #define X(i) xarg(l, op, x, i, ct)
-#define S(i) OPND(op, i)          /* the torch operand, for sc_* */
+#define S(i) OPND(op, i)          /* the torch operand, for tv_* */
 #define K(v) cst_d(l, v, ct)
 
 static Value *
 xarg(L *l, Op *op, Value **x, int i, Type *ct)
 {
+	double f;
+
 	if (!x[i]) {
-		int k = sc_kind(OPND(op, i));
-		if (k != K_INT && k != K_FLOAT && k != K_BOOL)
+		if (!tv_float(OPND(op, i), &f))
 			die("elementwise operand %d of %s is not a number", i, op->name);
 		x[i] = cst_of(l, OPND(op, i), ct);
 	}
@@ -51,8 +52,9 @@ xarg(L *l, Op *op, Value **x, int i, Type *ct)
 static int
 one(Value *v)
 {
-	return (sc_kind(v) == K_INT || sc_kind(v) == K_BOOL || sc_kind(v) == K_FLOAT)
-		&& sc_f(v) == 1.0;
+	double f;
+
+	return tv_float(v, &f) && f == 1.0;
 }
 
 /* ---- unary ---- */
@@ -61,20 +63,20 @@ BODY(b_math) { return un(l, e->fop, x[0]); }
 
 BODY(b_neg)
 {
-	if (is_float(ct))
+	if (dt_isfloat(ct))
 		return un(l, "arith.negf", x[0]);
 	return ar(l, "sub", ct, K(0), x[0]);
 }
 
 BODY(b_abs)
 {
-	if (is_float(ct))
+	if (dt_isfloat(ct))
 		return un(l, "math.absf", x[0]);
-	return is_unsigned(ct) ? x[0] : un(l, "math.absi", x[0]);
+	return dt_isunsigned(ct) ? x[0] : un(l, "math.absi", x[0]);
 }
 
 /* floor, ceil, round, trunc: the identity on integers */
-BODY(b_round) { return is_float(ct) ? un(l, e->fop, x[0]) : x[0]; }
+BODY(b_round) { return dt_isfloat(ct) ? un(l, e->fop, x[0]) : x[0]; }
 
 BODY(b_reciprocal) { return ar(l, "div", ct, K(1), x[0]); }
 
@@ -92,7 +94,7 @@ BODY(b_sign)
 {
 	Value *pos, *neg;
 
-	if (is_bool(ct))
+	if (dt_isbool(ct))
 		return x[0];
 	pos = cmp(l, "gt", ct, x[0], K(0));
 	neg = cmp(l, "lt", ct, x[0], K(0));
@@ -106,8 +108,9 @@ BODY(b_relu) { return clamp1(l, ct, x[0], K(0), 0); }
 BODY(b_gelu)
 {
 	Value *v = x[0], *t;
+	const char *s;
 
-	if (op->nopnds > 1 && !strcmp(sc_str(S(1)), "tanh")) {
+	if (op->nopnds > 1 && tv_str(S(1), &s) && !strcmp(s, "tanh")) {
 		/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 		Value *x3 = ar(l, "mul", ct, ar(l, "mul", ct, v, v), v);
 		t = ar(l, "add", ct, v, ar(l, "mul", ct, K(0.044715), x3));
@@ -128,7 +131,7 @@ BODY(b_bitwise_not) { return ar(l, "xor", ct, x[0], K(-1)); }
 static Value *
 clamp1(L *l, Type *ct, Value *v, Value *b, int hi)
 {
-	if (!is_float(ct))
+	if (!dt_isfloat(ct))
 		return ar(l, hi ? "min" : "max", ct, v, b);
 	return sel(l, cmpf(l, hi ? "ogt" : "olt", v, b), b,
 		sel(l, cmpf(l, "uno", b, b), b, v));
@@ -138,9 +141,9 @@ BODY(b_clamp)
 {
 	Value *v = x[0];
 
-	if (!is_none(S(1)))
+	if (!tv_none(S(1)))
 		v = clamp1(l, ct, v, X(1), 0);
-	if (op->nopnds > 2 && !is_none(S(2)))
+	if (op->nopnds > 2 && !tv_none(S(2)))
 		v = clamp1(l, ct, v, X(2), 1);
 	return v;
 }
@@ -210,14 +213,14 @@ BODY(b_hardswish)
 
 BODY(b_isnan)
 {
-	if (!is_float(ct))
+	if (!dt_isfloat(ct))
 		return cst_i(l, 0, dt_bool(l->c));
 	return cmpf(l, "uno", x[0], x[0]);
 }
 
 BODY(b_isinf)
 {
-	if (!is_float(ct))
+	if (!dt_isfloat(ct))
 		return cst_i(l, 0, dt_bool(l->c));
 	return cmpf(l, "oeq", un(l, "math.absf", x[0]), K(INFINITY));
 }
@@ -240,7 +243,7 @@ ipow_const(L *l, Type *ct, Value *b, int64_t n)
 static Value *
 pow_(L *l, Type *ct, Value *b, Value *ex)
 {
-	if (is_float(ct))
+	if (dt_isfloat(ct))
 		return bin(l, "math.powf", b, ex);
 	return bin(l, "math.ipowi", b, ex);
 }
@@ -248,11 +251,12 @@ pow_(L *l, Type *ct, Value *b, Value *ex)
 BODY(b_pow_ts)
 {
 	Value *ev = S(1);
+	int64_t n;
+	double f;
 
-	if (sc_kind(ev) == K_INT && sc_i(ev) >= 0 && sc_i(ev) <= 64 &&
-			(!is_float(ct) || sc_i(ev) <= 4))
-		return ipow_const(l, ct, x[0], sc_i(ev));
-	if (sc_kind(ev) == K_FLOAT && sc_f(ev) == 0.5 && is_float(ct))
+	if (tv_int(ev, &n) && n >= 0 && n <= 64 && (!dt_isfloat(ct) || n <= 4))
+		return ipow_const(l, ct, x[0], n);
+	if (tv_float(ev, &f) && f == 0.5 && dt_isfloat(ct))
 		return un(l, "math.sqrt", x[0]);
 	return pow_(l, ct, x[0], X(1));
 }
@@ -265,7 +269,7 @@ BODY(b_pow) { return pow_(l, ct, X(0), X(1)); }
 static Value *
 alpha_times(L *l, Op *op, Value **x, Type *ct, int i, int ai)
 {
-	if (ai < op->nopnds && !one(OPND(op, ai)) && !is_bool(ct))
+	if (ai < op->nopnds && !one(OPND(op, ai)) && !dt_isbool(ct))
 		return ar(l, "mul", ct, X(i), X(ai));
 	return X(i);
 }
@@ -277,10 +281,13 @@ BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
 
 BODY(b_div_mode)
 {
-	const char *mode = op->nopnds > 2 && !is_none(S(2)) ? sc_str(S(2)) : "";
+	const char *mode = "";
 	Value *a = X(0), *b = X(1);
 
-	if (is_float(ct)) {
+	if (op->nopnds > 2)
+		tv_str(S(2), &mode);   /* none: true division */
+
+	if (dt_isfloat(ct)) {
 		Value *q = bin(l, "arith.divf", a, b);
 		if (!strcmp(mode, "trunc"))
 			return un(l, "math.trunc", q);
@@ -288,7 +295,7 @@ BODY(b_div_mode)
 			return un(l, "math.floor", q);
 		return q;
 	}
-	if (!strcmp(mode, "floor") && !is_unsigned(ct))
+	if (!strcmp(mode, "floor") && !dt_isunsigned(ct))
 		return bin(l, "arith.floordivsi", a, b);
 	return ar(l, "div", ct, a, b);
 }
@@ -298,9 +305,9 @@ BODY(b_remainder)
 {
 	Value *a = X(0), *b = X(1), *r, *adj;
 
-	if (is_unsigned(ct))
+	if (dt_isunsigned(ct))
 		return bin(l, "arith.remui", a, b);
-	r = bin(l, is_float(ct) ? "arith.remf" : "arith.remsi", a, b);
+	r = bin(l, dt_isfloat(ct) ? "arith.remf" : "arith.remsi", a, b);
 	adj = ar(l, "and", dt_bool(l->c), cmp(l, "ne", ct, r, K(0)),
 		ar(l, "xor", dt_bool(l->c), cmp(l, "lt", ct, r, K(0)),
 			cmp(l, "lt", ct, b, K(0))));
@@ -309,9 +316,9 @@ BODY(b_remainder)
 
 BODY(b_fmod)
 {
-	if (is_float(ct))
+	if (dt_isfloat(ct))
 		return bin(l, "arith.remf", X(0), X(1));
-	return bin(l, is_unsigned(ct) ? "arith.remui" : "arith.remsi", X(0), X(1));
+	return bin(l, dt_isunsigned(ct) ? "arith.remui" : "arith.remsi", X(0), X(1));
 }
 
 BODY(b_atan2) { return bin(l, "math.atan2", X(0), X(1)); }
@@ -439,6 +446,8 @@ static const Ew rows[] = {
 	{NULL, NULL},
 };
 
+const OpTable ew_optables[] = {OPTABLE("elementwise lowering", rows, ""), {NULL}};
+
 const void *
 ew_lookup(const char *name)
 {
@@ -456,41 +465,22 @@ ew_name(int i)
 	return i < (int)(sizeof rows / sizeof *rows) ? rows[i].name : NULL;
 }
 
-/* PyTorch's result_type: dimensioned tensors, then zero-dim tensors, then
- * Python numbers (a float number counts as the default dtype, f32). */
-static Type *
-combine(Ctx *c, Type *hi, Type *lo)
-{
-	if (is_float(hi))
-		return hi;
-	if ((hi && is_bool(hi)) || is_float(lo))
-		return promote(c, hi, lo);
-	return hi ? hi : lo;
-}
-
+/* PyTorch's result_type of the first nargs operands, lib/torch's as
+ * torch-opt infers it; a tensor's torch type may be kept aside (ttype). */
 static Type *
 result_type(L *l, Op *op, int nargs)
 {
-	Type *dim = NULL, *zero = NULL, *wrapped = NULL;
+	Promo p = {0};
 	int i;
 
 	for (i = 0; i < nargs && i < op->nopnds; i++) {
 		Value *v = OPND(op, i);
-		if (is_tensor(l, v)) {
-			Type *t = ttype(l, v);
-			if (t->rank == 0)
-				zero = promote(l->c, zero, t->elem);
-			else
-				dim = promote(l->c, dim, t->elem);
-			continue;
-		}
-		switch (sc_kind(v)) {
-		case K_INT: wrapped = promote(l->c, wrapped, dt_i64(l->c)); break;
-		case K_FLOAT: wrapped = promote(l->c, wrapped, dt_f32(l->c)); break;
-		case K_BOOL: wrapped = promote(l->c, wrapped, dt_bool(l->c)); break;
-		}
+		if (is_tensor(l, v))
+			promo_add_type(l->c, &p, ttype(l, v));
+		else
+			promo_add(l->c, &p, v);
 	}
-	return combine(l->c, dim, combine(l->c, zero, wrapped));
+	return promo_result(l->c, &p);
 }
 
 int
@@ -510,8 +500,13 @@ lower_ew(L *l, Op *op, const void *arg)
 		return -1;
 	}
 	rt = rtt->elem;
-	ct = compute_type(c, e->mode == M_PROMOTE ? result_type(l, op, e->nargs) : rt);
-	if (is_float(ct) && (e->body == b_bitwise_not || !strncmp(op->name, "torch.aten.bitwise_", 19))) {
+	ct = e->mode == M_PROMOTE ? result_type(l, op, e->nargs) : rt;
+	if (!ct) {
+		op_error(op, "torch-lower: '%s' needs operands of known dtypes", op->name);
+		return -1;
+	}
+	ct = dt_opmath(c, ct);
+	if (dt_isfloat(ct) && (e->body == b_bitwise_not || !strncmp(op->name, "torch.aten.bitwise_", 19))) {
 		op_error(op, "torch-lower: '%s' is only defined for integer and bool tensors",
 			op->name);
 		return -1;

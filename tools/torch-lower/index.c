@@ -56,7 +56,7 @@ lower_index_select(L *l, Op *op, const void *arg)
 	Gen g;
 	int d, i, r;
 
-	if (!bt || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0 ||
+	if (!bt || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0 ||
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
@@ -89,7 +89,7 @@ lower_gather(L *l, Op *op, const void *arg)
 	Gen g;
 	int d, i, r;
 
-	if (!bt || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0 ||
+	if (!bt || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0 ||
 			!(out = empty(l, bt, NULL)))
 		return -1;
 	r = bt->rank;
@@ -139,17 +139,17 @@ advanced(L *l, Op *op, Value *list, Adv *a)
 	}
 	a->nb = 0;
 	for (i = 0; i < a->n; i++) {
-		if (is_none(a->ix[i])) {
+		if (tv_none(a->ix[i])) {
 			a->ix[i] = NULL;
 			continue;
 		}
 		Type *t = ttype(l, a->ix[i]);
-		if (!ty_static(t) || is_bool(t->elem) || is_float(t->elem)) {
+		if (!ty_static(t) || dt_isbool(t->elem) || dt_isfloat(t->elem)) {
 			op_error(op, "torch-lower: only static integer index tensors are supported");
 			return -1;
 		}
 		/* PyTorch takes uint8 indices as boolean masks */
-		if (t->elem->kind == TY_INT && t->elem->sign == UNSIGNED) {
+		if (dt_isunsigned(t->elem)) {
 			op_error(op, "torch-lower: a uint8 index tensor is a boolean mask, which is not supported");
 			return -1;
 		}
@@ -245,7 +245,7 @@ scatter_fold(L *l, Value *self, Type *vd, int nq, const int64_t *qdims, int nin,
 	char it[130];
 	Gen g;
 	Value *tgt[64];
-	Type *cd = compute_type(l->c, vd);
+	Type *cd = dt_opmath(l->c, vd);
 
 	(void)qdims;
 	for (i = 0; i < nl; i++)
@@ -301,7 +301,7 @@ lower_scatter(L *l, Op *op, const void *arg)
 	Type *ud = NULL;
 	Value *scalar = NULL;
 
-	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
+	if (!ty_static(st) || !ty_static(xt) || (e.d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
 		return -1;
 	int bad = xt->rank != r;
 	for (i = 0; i < r && !bad; i++)
@@ -444,6 +444,6 @@ lower_index_put(L *l, Op *op, const void *arg)
 	e.r = r;
 	e.sdims = st->dims;
 	set(l, RES(op, 0), scatter_fold(l, self, st->elem, a.nb, a.B, n + 1, ins, maps, n,
-		vt->elem, sc_i(OPND(op, 3)) ? "add" : "set", NULL, put_targets, &e));
+		vt->elem, tv_ival(OPND(op, 3)) ? "add" : "set", NULL, put_targets, &e));
 	return 0;
 }

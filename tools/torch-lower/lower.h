@@ -7,13 +7,15 @@
  * map sends each torch tensor value to its builtin tensor.  Torch scalars
  * and lists are never lowered: a lowering reads their constant values.
  * Dtypes are passed around as torch element types (si64, ui8, i1, f32) and
- * turned into signless builtin types only when an op is built.
+ * turned into signless builtin types only when an op is built; what a
+ * dtype means (promotion, compute type) is lib/torch's (torch.h).
  */
 #ifndef TORCH_LOWER_H
 #define TORCH_LOWER_H
 
-#include "asm.h"
 #include "ir.h"
+#include "optable.h"
+#include "torch/torch.h"
 
 typedef struct L {
 	Ctx *c;
@@ -34,6 +36,7 @@ typedef struct Row {
 } Row;
 
 extern const Row lower_table[];
+extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
@@ -46,30 +49,11 @@ Type *dtype_of(L *l, Value *v);         /* torch element type or NULL */
 Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
-int is_float(const Type *d);
-int is_bool(const Type *d);
-int is_unsigned(const Type *d);          /* ui* and bool */
-Type *dt_f32(Ctx *c);
-Type *dt_f64(Ctx *c);
-Type *dt_i64(Ctx *c);
-Type *dt_bool(Ctx *c);
-Type *promote(Ctx *c, Type *a, Type *b);  /* torch.promote_types */
-/* Float compute type of a dtype: f16/bf16 compute in f32. */
-Type *compute_type(Ctx *c, Type *d);
-Type *torch_dtype(Ctx *c, int64_t code);  /* ScalarType code, NULL if unknown */
 
-/* ---- constants read from torch ops ---- */
+/* ---- operands (constants are read with lib/torch's tv_*, torch.h) ---- */
 
-enum { K_NONE, K_INT, K_FLOAT, K_BOOL, K_STR, K_OTHER };
-int sc_kind(Value *v);                  /* of a torch constant operand */
-double sc_f(Value *v);
-int64_t sc_i(Value *v);
-const char *sc_str(Value *v);
-int is_none(Value *v);
 int is_tensor(L *l, Value *v);
-/* Elements of a ListConstruct of constant ints; -1 if not one. */
-int list_ints(Value *v, int64_t *out, int max);
-/* Elements of a ListConstruct (any kind); -1 if not one. */
+/* Elements of a ListConstruct (any kind); -1 if not one or over max. */
 int list_vals(Value *v, Value **out, int max);
 /* Normalizes a dim against rank; -1 after an error. */
 int norm_dim(L *l, int64_t d, int rank);

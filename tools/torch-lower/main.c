@@ -133,14 +133,13 @@ check_constants(L *l, Op *op)
 	for (i = 0; i < op->nopnds; i++) {
 		Value *v = OPND(op, i);
 		Op *d = v->def;
-		if (is_tensor(l, v) || sc_kind(v) != K_OTHER)
+		/* a torch.constant.device too: full's and arange's, there is one */
+		if (is_tensor(l, v) || tv_const(v))
 			continue;
-		if (d && op_is(d, "torch.constant.device"))
-			continue;   /* full's and arange's device: there is one */
 		if (d && op_is(d, "torch.prim.ListConstruct")) {
 			for (k = 0; k < d->nopnds; k++) {
 				Value *e = OPND(d, k);
-				if (!is_tensor(l, e) && sc_kind(e) == K_OTHER)
+				if (!is_tensor(l, e) && !tv_const(e))
 					break;
 			}
 			if (k == d->nopnds)
@@ -159,8 +158,9 @@ check_constants(L *l, Op *op)
 static int
 is_ui8(const Type *t)
 {
-	return ty_istorchtensor(t) && t->elem && t->elem->kind == TY_INT
-	    && t->elem->sign == UNSIGNED;
+	Type *d = tt_dtype(t);
+
+	return dt_isunsigned(d) && !dt_isbool(d);
 }
 
 /* arg_attrs or res_attrs of fn, with {fxpipe.unsigned} added to entry i
@@ -402,6 +402,9 @@ main(int argc, char **argv)
 	int rc;
 
 	tool_name = "torch-lower";
+	optable_require(lower_optables);
+	optable_require(ew_optables);
+	optable_require(check_optables);
 	parse_args(argc, argv, &o);
 	if (o.list) {
 		lower_list(stdout);

@@ -30,9 +30,9 @@ ident(L *l, Type *d, int mx)
 {
 	if (!mx)
 		return cst_d(l, 0, d);
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cst_f(l, -INFINITY, d);
-	if (is_unsigned(d))
+	if (dt_isunsigned(d))
 		return cst_i(l, 0, belem(l->c, d));
 	return cst_i(l, d->width == 64 ? INT64_MIN : -(INT64_C(1) << (d->width - 1)),
 		belem(l->c, d));
@@ -44,7 +44,7 @@ static int
 pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	Value **vals, Value **idxs)
 {
-	Type *t = in->type, *acc = compute_type(l->c, vd), *i64 = dt_i64(l->c);
+	Type *t = in->type, *acc = dt_opmath(l->c, vd), *i64 = dt_i64(l->c);
 	int r = t->rank, nl = r + 2, i, lead = r - 2;
 	int64_t pd[8], off[8], st[8], od[8];
 	Value *outs[2], *ins[2];
@@ -133,7 +133,7 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 		return 0;
 	}
 	Value *better = cmp(l, "gt", acc, x, a);
-	if (is_float(acc))
+	if (dt_isfloat(acc))
 		better = bin(l, "arith.ori", better, bin(l, "arith.andi",
 			cmpf(l, "uno", x, x), cmpf(l, "ord", a, a)));
 	Value *y[2] = { sel(l, better, x, a), NULL };
@@ -152,7 +152,7 @@ static int
 ints2(L *l, Op *op, int i, int64_t *out, int64_t dflt0, int64_t dflt1)
 {
 	int64_t v[4];
-	int n = list_ints(OPND(op, i), v, 4);
+	int n = tv_ints(OPND(op, i), v, 4);
 
 	if (n < 0) {
 		op_error(op, "torch-lower: expected a constant int list");
@@ -238,11 +238,11 @@ lower_maxpool(L *l, Op *op, const void *arg)
 
 	if (window(l, op, &w, it) || ints2(l, op, 1, w.K, 1, 1) ||
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0) ||
-			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, sc_i(OPND(op, 5)) != 0))
+			ints2(l, op, 4, w.d, 1, 1) || check_win(l, op, &w, tv_ival(OPND(op, 5)) != 0))
 		return -1;
 	if (pool(l, op, get(l, OPND(op, 0)), it->elem, &w, 1, want, &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, vals, compute_type(l->c, it->elem)) ||
+	return finish(l, op, 0, vals, dt_opmath(l->c, it->elem)) ||
 		(want && finish(l, op, 1, idxs, dt_i64(l->c)));
 }
 
@@ -278,7 +278,7 @@ divide(L *l, Value *v, Type *acc, const double *tab, int64_t oh, int64_t ow)
 	for (i = 0; i < n; i++) {
 		if (acc->kind == TY_F64) {
 			memcpy(buf + i * es, &tab[i], es);
-		} else if (is_float(acc)) {
+		} else if (dt_isfloat(acc)) {
 			float f = (float)tab[i];
 			memcpy(buf + i * es, &f, es);
 		} else {
@@ -302,7 +302,7 @@ lower_avgpool(L *l, Op *op, const void *arg)
 {
 	/* (self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 	 *  divisor_override) */
-	Type *it = ttype(l, OPND(op, 0)), *acc = compute_type(l->c, it->elem);
+	Type *it = ttype(l, OPND(op, 0)), *acc = dt_opmath(l->c, it->elem);
 	Value *sum;
 	Win w = {0};
 	int inc, i, j;
@@ -311,17 +311,17 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			ints2(l, op, 2, w.s, w.K[0], w.K[1]) || ints2(l, op, 3, w.p, 0, 0))
 		return -1;
 	w.d[0] = w.d[1] = 1;
-	if (check_win(l, op, &w, sc_i(OPND(op, 4)) != 0))
+	if (check_win(l, op, &w, tv_ival(OPND(op, 4)) != 0))
 		return -1;
-	inc = sc_i(OPND(op, 5)) != 0;
+	inc = tv_ival(OPND(op, 5)) != 0;
 	/* PyTorch averages floats and, truncating, int64 only */
-	if (!is_float(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
-			!is_unsigned(it->elem))) {
+	if (!dt_isfloat(it->elem) && !(it->elem->kind == TY_INT && it->elem->width == 64 &&
+			!dt_isunsigned(it->elem))) {
 		op_error(op, "torch-lower: '%s' is not defined for integer or bool tensors "
 			"other than int64", op->name);
 		return -1;
 	}
-	if (op->nopnds > 6 && !is_none(OPND(op, 6)) && sc_f(OPND(op, 6)) == 0) {
+	if (op->nopnds > 6 && !tv_none(OPND(op, 6)) && tv_fval(OPND(op, 6)) == 0) {
 		op_error(op, "torch-lower: '%s' divisor must be not zero", op->name);
 		return -1;
 	}
@@ -342,8 +342,8 @@ lower_avgpool(L *l, Op *op, const void *arg)
 			if (h1 > w.H[0]) h1 = w.H[0];
 			if (w1 > w.H[1]) w1 = w.H[1];
 			tab[i * w.O[1] + j] = inc ? all : (double)(h1 - h0) * (double)(w1 - w0);
-			if (op->nopnds > 6 && !is_none(OPND(op, 6)))
-				tab[i * w.O[1] + j] = sc_f(OPND(op, 6));
+			if (op->nopnds > 6 && !tv_none(OPND(op, 6)))
+				tab[i * w.O[1] + j] = tv_fval(OPND(op, 6));
 		}
 	sum = divide(l, sum, acc, tab, w.O[0], w.O[1]);
 	free(tab);
@@ -354,14 +354,14 @@ int
 lower_adaptive(L *l, Op *op, const void *arg)
 {
 	/* (self, output_size) */
-	Type *it = ttype(l, OPND(op, 0)), *acc = compute_type(l->c, it->elem);
+	Type *it = ttype(l, OPND(op, 0)), *acc = dt_opmath(l->c, it->elem);
 	int mx = !strcmp(arg, "max"), want = op->nres == 2, i, j;
 	Value *vals, *idxs;
 	Win w = {0};
 
 	if (window(l, op, &w, it))
 		return -1;
-	if (!is_float(it->elem)) {
+	if (!dt_isfloat(it->elem)) {
 		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
 		return -1;
 	}

@@ -23,9 +23,9 @@ ident(L *l, Type *d, const char *kind)
 		return cst_d(l, 1, d);
 	if (!mx && !mn)
 		return cst_d(l, 0, d);
-	if (is_float(d))
+	if (dt_isfloat(d))
 		return cst_f(l, mx ? -INFINITY : INFINITY, d);
-	if (is_unsigned(d))
+	if (dt_isunsigned(d))
 		return cst_i(l, mx ? 0 : -1, belem(l->c, d));
 	if (d->width == 64)
 		return cst_i(l, mx ? INT64_MIN : INT64_MAX, belem(l->c, d));
@@ -121,12 +121,11 @@ red_dims(L *l, Op *op, int at, int r, int *red, int *keepdim)
 	if (at < 0)
 		return 0;
 	Value *v = OPND(op, at);
-	if (is_none(v))
+	if (tv_none(v))
 		n = 0;
-	else if (sc_kind(v) == K_INT) {
-		dims[0] = sc_i(v);
+	else if (tv_int(v, &dims[0]))
 		n = 1;
-	} else if ((n = list_ints(v, dims, 64)) < 0) {
+	else if ((n = tv_ints(v, dims, 64)) < 0) {
 		op_error(op, "torch-lower: expected constant dims");
 		return -1;
 	}
@@ -138,8 +137,8 @@ red_dims(L *l, Op *op, int at, int r, int *red, int *keepdim)
 			return -1;
 		red[d] = 1;
 	}
-	if (at + 1 < op->nopnds && sc_kind(OPND(op, at + 1)) == K_BOOL)
-		*keepdim = sc_i(OPND(op, at + 1)) != 0;
+	if (at + 1 < op->nopnds)
+		tv_bool(OPND(op, at + 1), keepdim);
 	return 0;
 }
 
@@ -202,9 +201,9 @@ lower_reduce(L *l, Op *op, const void *arg)
 	if (!strcmp(kind, "any") || !strcmp(kind, "all"))
 		acc = dt_bool(l->c);
 	else if (!strcmp(kind, "max") || !strcmp(kind, "min"))
-		acc = compute_type(l->c, st->elem);
+		acc = dt_opmath(l->c, st->elem);
 	else
-		acc = compute_type(l->c, rt);
+		acc = dt_opmath(l->c, rt);
 	v = reduce(l, get(l, OPND(op, 0)), st->elem, red, kind, acc, NULL, NULL);
 	if (v && !strcmp(kind, "mean")) {
 		double n = (double)count(st, red);
@@ -218,7 +217,7 @@ lower_reduce(L *l, Op *op, const void *arg)
 static int
 argreduce(L *l, Value *v, Type *vd, int d, int mx, Value **vals, Value **idxs)
 {
-	Type *t = v->type, *acc = compute_type(l->c, vd), *i64 = dt_i64(l->c);
+	Type *t = v->type, *acc = dt_opmath(l->c, vd), *i64 = dt_i64(l->c);
 	int r = t->rank, nk = 0, i;
 	int64_t kd[64];
 	int keep[64];
@@ -244,7 +243,7 @@ argreduce(L *l, Value *v, Type *vd, int d, int mx, Value **vals, Value **idxs)
 	gen_begin(l, &g, 1, &v, 2, outs, maps, r, it);
 	Value *x = cv(l, g.arg[0], vd, acc), *a = g.arg[1];
 	Value *better = cmp(l, mx ? "gt" : "lt", acc, x, a);
-	if (is_float(acc)) {
+	if (dt_isfloat(acc)) {
 		Value *xn = cmpf(l, "uno", x, x), *an = cmpf(l, "ord", a, a);
 		better = bin(l, "arith.ori", better, bin(l, "arith.andi", xn, an));
 	}
@@ -263,7 +262,7 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	Value *vals, *idxs;
 	int d;
 
-	if (!ty_static(st) || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0)
+	if (!ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return -1;
 	if (st->rank == 0) {
 		set(l, RES(op, 0), get(l, OPND(op, 0)));
@@ -273,7 +272,7 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	}
 	if (argreduce(l, get(l, OPND(op, 0)), st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, vals, compute_type(l->c, st->elem)) ||
+	return finish(l, op, 0, vals, dt_opmath(l->c, st->elem)) ||
 		finish(l, op, 1, idxs, dt_i64(l->c));
 }
 
@@ -286,10 +285,10 @@ lower_argmax(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st))
 		return -1;
-	if (is_none(OPND(op, 1)) || st->rank == 0) {
+	if (tv_none(OPND(op, 1)) || st->rank == 0) {
 		int64_t n = ty_numel(st);
 		v = reshape_to(l, v, ty_tensor(l->c, 1, &n, v->type->elem));
-	} else if ((d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0) {
+	} else if ((d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0) {
 		return -1;
 	}
 	if (argreduce(l, v, st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
@@ -350,20 +349,20 @@ lower_var(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || !rt || red_dims(l, op, 1, st->rank, red, &keep))
 		return -1;
-	if (!is_float(st->elem) || !is_float(rt)) {
+	if (!dt_isfloat(st->elem) || !dt_isfloat(rt)) {
 		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
 		return -1;
 	}
 	/* Both sums in f64 for f32 (and f16, bf16): an f32 mean that is off
 	 * by a few ulps of a large sum shifts every deviation, and the
 	 * squared error swamps the variance of long reductions. */
-	acc = compute_type(l->c, rt);
+	acc = dt_opmath(l->c, rt);
 	if (acc->kind == TY_F32)
 		acc = dt_f64(l->c);
 	/* (self, dim, correction, keepdim): keepdim is operand 3 */
-	keep = sc_i(OPND(op, 3)) != 0;
+	keep = tv_ival(OPND(op, 3)) != 0;
 	n = (double)count(st, red);
-	den = n - (is_none(OPND(op, 2)) ? 1 : sc_f(OPND(op, 2)));
+	den = n - (tv_none(OPND(op, 2)) ? 1 : tv_fval(OPND(op, 2)));
 	if (den < 0)
 		den = 0;   /* PyTorch's max(0, N - correction) */
 	sum = reduce(l, v, st->elem, red, "sum", acc, NULL, NULL);
@@ -411,12 +410,12 @@ lower_norm(L *l, Op *op, const void *arg)
 {
 	/* (self, ord, dim, keepdim, dtype) */
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *r;
 	int red[64], keep;
-	double ord = sc_f(OPND(op, 1));
+	double ord = tv_fval(OPND(op, 1));
 
-	if (!ty_static(st) || !is_float(rt) || red_dims(l, op, 2, st->rank, red, &keep))
+	if (!ty_static(st) || !dt_isfloat(rt) || red_dims(l, op, 2, st->rank, red, &keep))
 		return -1;
 	if (isinf(ord))
 		r = reduce(l, v, st->elem, red, ord > 0 ? "max" : "min", acc, pre_abs, NULL);
@@ -439,7 +438,7 @@ int
 lower_cumsum(L *l, Op *op, const void *arg)
 {
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *out;
 	AffExpr *e[64];
 	AffMap *maps[2];
@@ -447,7 +446,7 @@ lower_cumsum(L *l, Op *op, const void *arg)
 	int r = st->rank, d, i;
 	Gen g;
 
-	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, sc_i(OPND(op, 1)), r)) < 0)
+	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
 		return -1;
 	/* eager accumulates a float cumsum in double on the CPU: a running
 	 * sum that cancels to 0 stays 0, not an ulp either side */
@@ -499,7 +498,7 @@ lower_logsumexp(L *l, Op *op, const void *arg)
 	/* (self, dim, keepdim): m = amax (0 where infinite);
 	 * log(sum(exp(x - m))) + m */
 	Type *st = ttype(l, OPND(op, 0)), *rt = op->res[0].type->elem;
-	Type *acc = compute_type(l->c, rt);
+	Type *acc = dt_opmath(l->c, rt);
 	Value *v = get(l, OPND(op, 0)), *m, *e, *s;
 	int red[64], keep, nk = 0, keepi[64], i;
 

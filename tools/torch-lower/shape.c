@@ -84,7 +84,7 @@ lower_permute(L *l, Op *op, const void *arg)
 
 	if (!bt)
 		return -1;
-	n = list_ints(OPND(op, 1), perm, 64);
+	n = tv_ints(OPND(op, 1), perm, 64);
 	if (n != bt->rank) {
 		op_error(op, "torch-lower: expected a constant permutation");
 		return -1;
@@ -110,8 +110,8 @@ lower_transpose(L *l, Op *op, const void *arg)
 
 	if (!bt)
 		return -1;
-	if ((a = norm_dim(l, sc_i(OPND(op, 1)), bt->rank)) < 0 ||
-			(b = norm_dim(l, sc_i(OPND(op, 2)), bt->rank)) < 0)
+	if ((a = norm_dim(l, tv_ival(OPND(op, 1)), bt->rank)) < 0 ||
+			(b = norm_dim(l, tv_ival(OPND(op, 2)), bt->rank)) < 0)
 		return -1;
 	if (bt->rank == 0)
 		return done(l, op, self_of(l, op));
@@ -239,12 +239,12 @@ lower_slice(L *l, Op *op, const void *arg)
 	int64_t size, start, end, step;
 	int d;
 
-	if (!bt || !ty_static(st) || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0)
+	if (!bt || !ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return bt ? -1 : -1;
 	size = st->dims[d];
-	start = is_none(OPND(op, 2)) ? 0 : sc_i(OPND(op, 2));
-	end = is_none(OPND(op, 3)) ? size : sc_i(OPND(op, 3));
-	step = sc_i(OPND(op, 4));
+	start = tv_none(OPND(op, 2)) ? 0 : tv_ival(OPND(op, 2));
+	end = tv_none(OPND(op, 3)) ? size : tv_ival(OPND(op, 3));
+	step = tv_ival(OPND(op, 4));
 	if (step <= 0) {
 		op_error(op, "torch-lower: slice step must be positive");
 		return -1;
@@ -266,9 +266,9 @@ lower_select(L *l, Op *op, const void *arg)
 	int64_t i;
 	int d;
 
-	if (!bt || !ty_static(st) || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0)
+	if (!bt || !ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return -1;
-	i = sc_i(OPND(op, 2));
+	i = tv_ival(OPND(op, 2));
 	if (i < 0)
 		i += st->dims[d];
 	return done(l, op, slice_dim(l, self_of(l, op), bt, d, i, 1, 1));
@@ -281,12 +281,12 @@ lower_narrow(L *l, Op *op, const void *arg)
 	int64_t start;
 	int d;
 
-	if (!bt || !ty_static(st) || (d = norm_dim(l, sc_i(OPND(op, 1)), st->rank)) < 0)
+	if (!bt || !ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return -1;
-	start = sc_i(OPND(op, 2));
+	start = tv_ival(OPND(op, 2));
 	if (start < 0)
 		start += st->dims[d];
-	return done(l, op, slice_dim(l, self_of(l, op), bt, d, start, sc_i(OPND(op, 3)), 1));
+	return done(l, op, slice_dim(l, self_of(l, op), bt, d, start, tv_ival(OPND(op, 3)), 1));
 }
 
 int
@@ -304,7 +304,7 @@ lower_cat(L *l, Op *op, const void *arg)
 		op_error(op, "torch-lower: expected a list of tensors");
 		return -1;
 	}
-	if ((d = norm_dim(l, sc_i(OPND(op, 1)), bt->rank)) < 0 || !(out = empty(l, bt, NULL)))
+	if ((d = norm_dim(l, tv_ival(OPND(op, 1)), bt->rank)) < 0 || !(out = empty(l, bt, NULL)))
 		return -1;
 	for (i = 0; i < bt->rank; i++)
 		st[i] = 1;
@@ -347,7 +347,7 @@ lower_flip(L *l, Op *op, const void *arg)
 		return -1;
 	for (i = 0; i < bt->rank; i++)
 		e[i] = d_(l, i);
-	n = list_ints(OPND(op, 1), dims, 64);
+	n = tv_ints(OPND(op, 1), dims, 64);
 	if (bt->rank == 0 && n >= 0)   /* a 0-d tensor flips to itself */
 		return done(l, op, self_of(l, op));
 	for (i = 0; i < n; i++) {
@@ -371,8 +371,8 @@ lower_roll(L *l, Op *op, const void *arg)
 
 	if (!bt || same_dims(l, op, bt, NULL))
 		return -1;
-	ns = list_ints(OPND(op, 1), shifts, 64);
-	nd = list_ints(OPND(op, 2), dims, 64);
+	ns = tv_ints(OPND(op, 1), shifts, 64);
+	nd = tv_ints(OPND(op, 2), dims, 64);
 	if (ns < 0 || nd < 0 || (nd && ns != nd) || (!nd && ns != 1)) {
 		op_error(op, "torch-lower: expected constant shifts and dims");
 		return -1;
@@ -413,7 +413,7 @@ lower_repeat(L *l, Op *op, const void *arg)
 		return -1;
 	R = bt->rank;
 	r = st->rank;
-	n = list_ints(OPND(op, 1), reps, 64);
+	n = tv_ints(OPND(op, 1), reps, 64);
 	int bad = n != R || r > R;
 	for (k = 0; k < R && !bad; k++) {
 		int64_t d = k < R - r ? 1 : st->dims[k - (R - r)];
@@ -444,7 +444,7 @@ lower_pad(L *l, Op *op, const void *arg)
 	if (!bt || !ty_static(st))
 		return -1;
 	r = st->rank;
-	n = list_ints(OPND(op, 1), pad, 128);
+	n = tv_ints(OPND(op, 1), pad, 128);
 	if (n < 0 || n % 2 || n / 2 > r) {
 		op_error(op, "torch-lower: expected constant pads");
 		return -1;
@@ -501,7 +501,7 @@ lower_refpad(L *l, Op *op, const void *arg)
 	if (!bt || !ty_static(st) || !(out = empty(l, bt, NULL)))
 		return -1;
 	r = st->rank;
-	n = list_ints(OPND(op, 1), pad, 8);
+	n = tv_ints(OPND(op, 1), pad, 8);
 	if (n < 0 || n % 2 || n / 2 > r) {
 		op_error(op, "torch-lower: expected constant pads");
 		return -1;
@@ -568,9 +568,9 @@ lower_tri(L *l, Op *op, const void *arg)
 	maps[0] = maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &in, 1, &out, maps, r, NULL);
 	Value *d = bin(l, "arith.subi", lindex(l, r - 1), lindex(l, r - 2));
-	Value *keep = cmpi(l, lower ? "sle" : "sge", d, cst_idx(l, sc_i(OPND(op, 1))));
+	Value *keep = cmpi(l, lower ? "sle" : "sge", d, cst_idx(l, tv_ival(OPND(op, 1))));
 	Type *dt = op->res[0].type->elem;
-	Value *y = sel(l, keep, g.arg[0], cst_d(l, 0, is_float(dt) ? dt : belem(l->c, dt)));
+	Value *y = sel(l, keep, g.arg[0], cst_d(l, 0, dt_isfloat(dt) ? dt : belem(l->c, dt)));
 	return done(l, op, gen_end(l, &g, 1, &y));
 }
 
@@ -586,7 +586,7 @@ lower_arange(L *l, Op *op, const void *arg)
 	if (!bt || bt->rank != 1)
 		return -1;
 	/* PyTorch's length: ceil((end - start) / step), in double */
-	double st0 = sc_f(OPND(op, 0)), en = sc_f(OPND(op, 1)), sp = sc_f(OPND(op, 2));
+	double st0 = tv_fval(OPND(op, 0)), en = tv_fval(OPND(op, 1)), sp = tv_fval(OPND(op, 2));
 	double len = sp != 0 ? ceil((en - st0) / sp) : -1;
 	if (sp == 0 || len < 0 || (len < 0 ? 0 : len) != (double)bt->dims[0]) {
 		op_error(op, "torch-lower: 'torch.aten.arange.start_step' range and result "
@@ -598,17 +598,20 @@ lower_arange(L *l, Op *op, const void *arg)
 	m = map_id(l, 1);
 	gen_begin(l, &g, 0, NULL, 1, &out, &m, 1, NULL);
 	Value *i = from_index(l, lindex(l, 0), ty_int(l->c, 64, SIGNLESS));
-	if (is_float(rt) || sc_kind(OPND(op, 0)) == K_FLOAT ||
-			sc_kind(OPND(op, 1)) == K_FLOAT || sc_kind(OPND(op, 2)) == K_FLOAT) {
+	/* in double when a bound or the step is a float, as PyTorch does */
+	Promo p = {0};
+	for (int k = 0; k < 3; k++)
+		promo_add(l->c, &p, OPND(op, k));
+	if (dt_isfloat(rt) || dt_isfloat(promo_result(l->c, &p))) {
 		Type *f64 = dt_f64(l->c);
 		Value *f = cv(l, i, dt_i64(l->c), f64);
-		y = bin(l, "arith.addf", bin(l, "arith.mulf", f, cst_f(l, sc_f(OPND(op, 2)), f64)),
-			cst_f(l, sc_f(OPND(op, 0)), f64));
+		y = bin(l, "arith.addf", bin(l, "arith.mulf", f, cst_f(l, tv_fval(OPND(op, 2)), f64)),
+			cst_f(l, tv_fval(OPND(op, 0)), f64));
 		y = cv(l, y, f64, rt);
 	} else {
 		Type *i64 = ty_int(l->c, 64, SIGNLESS);
-		y = bin(l, "arith.addi", bin(l, "arith.muli", i, cst_i(l, sc_i(OPND(op, 2)), i64)),
-			cst_i(l, sc_i(OPND(op, 0)), i64));
+		y = bin(l, "arith.addi", bin(l, "arith.muli", i, cst_i(l, tv_ival(OPND(op, 2)), i64)),
+			cst_i(l, tv_ival(OPND(op, 0)), i64));
 		y = cv(l, y, dt_i64(l->c), rt);
 	}
 	return done(l, op, gen_end(l, &g, 1, &y));

@@ -81,6 +81,8 @@ const Row lower_table[] = {
 	{NULL, NULL, NULL},
 };
 
+const OpTable lower_optables[] = {OPTABLE("lowering", lower_table, ""), {NULL}};
+
 const Row *
 lower_lookup(const char *name)
 {

@@ -1,11 +1,14 @@
 /*
- * emit.h - the LLVM side of codegen, shared by emit.c (loop nests,
- * expressions, the target) and gemm.c (the micro-kernel).
+ * emit.h - kernel IR to LLVM IR, shared by both targets (cpu/, cuda/):
+ * expressions (expr.c, ops.c) and loops (loop.c).  A target sets up E
+ * (context, module, types, the kernel and its bindings) and builds its
+ * iteration around e_expr.
  */
 #ifndef CODEGEN_EMIT_H
 #define CODEGEN_EMIT_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 
 #include "gen.h"
 
@@ -29,10 +32,20 @@ typedef struct E {
 	const char *cpu, *features;
 } E;
 
+/* e's context and "kernels" module for triple and td, with its builder
+ * and types; e_close disposes of them */
+void e_open(E *e, Gen *g, const char *triple, LLVMTargetDataRef td);
+void e_close(E *e);
 LLVMTypeRef e_type(E *e, const Type *t);      /* register type */
 LLVMTypeRef e_memtype(E *e, const Type *t);   /* in-memory type */
 LLVMValueRef e_index(E *e, const IExpr *x);   /* i64 */
 LLVMValueRef e_expr(E *e, KExpr *x);
+void expr_init(void);                         /* ops.c's table, once */
+LLVMValueRef e_op(E *e, KExpr *x);            /* ops.c: a KX_OP */
+LLVMTypeRef e_vtype(E *e, LLVMTypeRef t);     /* t, or e->vw lanes of it */
+LLVMValueRef e_splat(E *e, LLVMValueRef s);   /* s, or e->vw lanes of it */
+/* stores v (i1 as i8) of element type t at p, aligned to the element */
+void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t);
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
 LLVMValueRef e_i64(E *e, int64_t v);
 void e_reset(E *e);
@@ -53,11 +66,5 @@ void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int hint);
  * reduction loops to follow).  Also 1 after an error. */
 int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef));
 
-/* gemm.c */
-int gemm_emit(E *e, Kernel *k);
-/* val = acc + x * y in f32 (either order): its operands, or 0 */
-int gemm_mac(KExpr *val, KExpr **x, KExpr **y);
-int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
-void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
 
 #endif

@@ -1,261 +1,15 @@
 /*
- * cuda.c - kernels to PTX through LLVM's NVPTX backend (--target=cuda).
- *
- * The dispatch regions and their kernel IR are the CPU's (dispatch.c,
- * kir.h); the scalar expressions are emitted by emit.c's e_expr, so the
- * two targets compute the same thing.  What differs is the iteration:
- *
- *   tiled             a contraction (matmul, batch matmul, convolution:
- *                     out = sum of x * y in f32): a block per 64 x 64
- *                     tile of outputs, x and y staged through shared
- *                     memory 16 steps of the reduction at a time, 4 x 4
- *                     outputs per thread (tile_plan, tile_kernel); with
- *                     f16 or bf16 operands the tiles stay 16-bit and
- *                     tensor cores multiply them (mma_kernel)
- *   thread per point  the parallel dims linearized, one thread per output
- *                     point in blocks of CUDA_BLOCK threads over a
- *                     grid-stride loop; a reduction runs serially in the
- *                     thread (small contractions, short reductions)
- *   block per point   a long reduction whose body combines the
- *                     accumulator with one associative op (add, mul, max,
- *                     min, and, or, xor): the block's threads stride the
- *                     reduction domain, then reduce by warp shuffles and
- *                     one word of shared memory per warp
- *
- * Kernels take their bindings as `ptr addrspace(1)` parameters (the ABI in
- * formats/fxvm.md) and are marked in nvvm.annotations.  Math functions
- * the expressions call (expf, tanhf, erff, …) are defined over libdevice's
- * __nv_* functions, linked from CUDA's libdevice.10.bc and internalized.
+ * kernel.c - one kernel as an NVVM IR .entry: thread per point, block
+ * per point (warp shuffles, then a word of shared memory per warp), or a
+ * tiled contraction (tile_kernel; mma_kernel on tensor cores for f16 and
+ * bf16 operands).  Expressions come from llvm/ (e_expr), as on the CPU.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <llvm-c/Analysis.h>
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "cuda.h"
-#include "emit.h"
-#include "tool.h"
-
-enum {
-	CUDA_BLOCK = 256,              /* threads per block */
-	CUDA_WARPS = CUDA_BLOCK / 32,
-	CUDA_MAX_GRID = 1 << 20,       /* blocks; grid-stride loops do the rest */
-	SLOT = 8,                      /* shared bytes per warp partial */
-	TT = 64,                       /* a tiled contraction's block: TT x TT outputs, */
-	TK = 16,                       /* TK steps of the reduction staged at a time, */
-	TR = TT / 16,                  /* TR x TR outputs per thread of 16 x 16 */
-	TILE_SHARED = (TT * (TK + 1) + TK * TT) * 4,
-	HP = TK + 8,                   /* f16/bf16 tiles: halves a row (the pad
-	                                * spreads a warp's fragment loads over
-	                                * the 32 banks), x's [TT][HP] then y's
-	                                * transposed, [TT][HP] */
-	MMA_SHARED = 2 * TT * HP * 2,
-};
-
-typedef struct CSched {
-	int par[64], npar;             /* parallel dims, outermost first */
-	int red[64], nred;
-	int64_t P, R;                  /* points, reduction length */
-	int block_red;                 /* block per point */
-} CSched;
-
-static const char *const arches[][2] = {
-	{ "sm_80", "+ptx70" }, { "sm_86", "+ptx71" }, { "sm_89", "+ptx78" }, { "sm_90", "+ptx78" },
-};
-
-int cuda_arch_ok(const char *arch)
-{
-	for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++)
-		if (!strcmp(arch, arches[i][0]))
-			return 1;
-	return 0;
-}
-
-/* ---- schedule ---- */
-
-static int has_acc(const KExpr *x)
-{
-	if (x->kind == KX_ACC)
-		return 1;
-	for (int i = 0; i < x->n; i++)
-		if (has_acc(x->a[i]))
-			return 1;
-	return 0;
-}
-
-/* The op combining two partials, if out's body is acc OP f(...) with an
- * associative, commutative OP and an accumulator we can shuffle. */
-static const char *combiner(const Kernel *k)
-{
-	static const char *const ok[] = { "arith.addf", "arith.mulf", "arith.maxf", "arith.minf",
-		"arith.maximumf", "arith.minimumf", "arith.addi", "arith.muli", "arith.maxsi",
-		"arith.minsi", "arith.maxui", "arith.minui", "arith.andi", "arith.ori", "arith.xori",
-		NULL };
-	const KOut *o = &k->out[0];
-	const KExpr *v = o->val;
-	Type *t = o->acctype;
-	int i;
-
-	if (k->nout != 1 || !v || v->kind != KX_OP || v->n != 2 || v->type != t)
-		return NULL;
-	if (t->kind == TY_BF16 || t->kind == TY_INDEX || (t->kind == TY_INT && t->width > 64))
-		return NULL;
-	for (i = 0; ok[i] && strcmp(ok[i], v->op); i++)
-		;
-	if (!ok[i])
-		return NULL;
-	for (i = 0; i < 2; i++)
-		if (v->a[i]->kind == KX_ACC && v->a[i]->buf == 0 && !has_acc(v->a[1 - i]))
-			return v->op;
-	return NULL;
-}
-
-static void schedule(const Kernel *k, CSched *s)
-{
-	int i, j, d;
-
-	memset(s, 0, sizeof *s);
-	/* the first output's layout orders the parallel dims, so that
-	 * neighbouring threads store to neighbouring addresses */
-	if (k->nout)
-		for (j = 0; j < k->bind[k->out[0].buf].type->rank; j++)
-			for (d = 0; d < k->ndims; d++)
-				if (!k->red[d] && k->ext[d] > 1 && ix_uses_dim(k->out[0].ix[j], d)) {
-					for (i = 0; i < s->npar && s->par[i] != d; i++)
-						;
-					if (i == s->npar)
-						s->par[s->npar++] = d;
-				}
-	s->P = s->R = 1;
-	/* dims of extent 1 are no loop; an empty parallel dim leaves no
-	 * points, an empty reduction dim a loop that never runs (the
-	 * outputs their initial values) */
-	for (d = 0; d < k->ndims; d++) {
-		if (k->ext[d] == 0 && !k->red[d])
-			s->P = 0;
-		if (k->ext[d] == 1 || (k->ext[d] == 0 && !k->red[d]))
-			continue;
-		if (k->red[d]) {
-			s->red[s->nred++] = d;
-			s->R *= k->ext[d];
-			continue;
-		}
-		for (i = 0; i < s->npar && s->par[i] != d; i++)
-			;
-		if (i == s->npar)
-			s->par[s->npar++] = d;
-	}
-	for (i = 0; i < s->npar; i++)
-		s->P *= k->ext[s->par[i]];
-	s->block_red = s->nred && combiner(k) &&
-		(s->R >= 1024 || (s->R >= 64 && s->P <= 4096));
-}
-
-/* A contraction, out = the sum over the reduction dims of x * y in f32
- * from zero (matmul, batch matmul, convolution): its output is cut into
- * TT x TT tiles of (m, n), m over the parallel dims only x reads, n over
- * those only y reads (y has the output's innermost dim), the rest a batch.
- * A block computes a tile, staging TK steps of the reduction of x and y
- * through shared memory at a time. */
-typedef struct CTile {
-	KExpr *x, *y;
-	int md[64], nm, nd[64], nn, bd[64], nb;
-	int64_t M, N, B;
-	int mma;                       /* x and y f16 (1) or bf16 (2) widened: */
-	KExpr *xh, *yh;                /* tensor cores on these, unwidened */
-} CTile;
-
-/* x = extf(h) of an f16 or bf16 h: h, its type in *k */
-static KExpr *narrow(KExpr *x, TypeKind *k)
-{
-	if (x->kind != KX_OP || strcmp(x->op, "arith.extf") || x->n != 1)
-		return NULL;
-	*k = x->a[0]->type->kind;
-	return *k == TY_F16 || *k == TY_BF16 ? x->a[0] : NULL;
-}
-
-static int tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
-{
-	const KOut *out = &k->out[0];
-	uint64_t dx = 0, dy = 0;
-	int i, d;
-
-	memset(t, 0, sizeof *t);
-	if (o->no_micro || k->nout != 1 || k->ndims > 63 || !s->nred || s->npar < 2 ||
-			!kx_is_zero(out->init) || !gemm_mac(out->val, &t->x, &t->y))
-		return 0;
-	kx_dims(t->x, &dx);
-	kx_dims(t->y, &dy);
-	d = s->par[s->npar - 1];
-	if ((dx >> d & 1) && !(dy >> d & 1)) {
-		KExpr *x = t->x;
-		uint64_t m = dx;
-
-		t->x = t->y, t->y = x;
-		dx = dy, dy = m;
-	}
-	t->M = t->N = t->B = 1;
-	for (i = 0; i < s->npar; i++) {
-		d = s->par[i];
-		if ((dx >> d & 1) && !(dy >> d & 1))
-			t->md[t->nm++] = d, t->M *= k->ext[d];
-		else if ((dy >> d & 1) && !(dx >> d & 1))
-			t->nd[t->nn++] = d, t->N *= k->ext[d];
-		else
-			t->bd[t->nb++] = d, t->B *= k->ext[d];
-	}
-	{
-		TypeKind kx, ky;
-		KExpr *hx = narrow(t->x, &kx), *hy = narrow(t->y, &ky);
-
-		if (hx && hy && kx == ky) {
-			t->mma = kx == TY_F16 ? 1 : 2;
-			t->xh = hx;
-			t->yh = hy;
-		}
-	}
-	return t->nm && t->nn && t->M >= 16 && t->N >= 16 && s->R >= TK;
-}
-
-void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
-{
-	CSched s;
-	CTile t;
-	int64_t n;
-
-	schedule(k, &s);
-	if (tile_plan(o, k, &s, &t)) {
-		n = t.B * ((t.M + TT - 1) / TT) * ((t.N + TT - 1) / TT);
-		k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
-		k->grid[1] = k->grid[2] = 1;
-		block[0] = CUDA_BLOCK;
-		block[1] = block[2] = 1;
-		*shared = t.mma ? MMA_SHARED : TILE_SHARED;
-		return;
-	}
-	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
-	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n < 1 ? 1 : n;
-	k->grid[1] = k->grid[2] = 1;
-	block[0] = CUDA_BLOCK;
-	block[1] = block[2] = 1;
-	*shared = s.block_red ? CUDA_WARPS * SLOT : 0;
-}
 
 /* ---- NVVM helpers ---- */
-
-typedef struct CU {
-	E e;
-	LLVMValueRef smem;             /* dynamic shared memory */
-	LLVMTypeRef i16;
-	KExpr *cmb;                    /* the combiner over acc slots A and B */
-	int slot_a, slot_b;
-} CU;
 
 static LLVMValueRef call0(CU *u, const char *name, LLVMTypeRef rt, LLVMValueRef *a,
 	LLVMTypeRef *at, int n)
@@ -323,26 +77,25 @@ static LLVMValueRef shfl(CU *u, LLVMValueRef v, int lanemask)
 }
 
 /* The combiner's identity in type t. */
-static LLVMValueRef identity(CU *u, const char *op, Type *t)
+static LLVMValueRef identity(CU *u, int op, Type *t)
 {
 	E *e = &u->e;
 	LLVMTypeRef lt = e_type(e, t);
-	const char *n = op + 6;
 	unsigned w = t->kind == TY_INT ? (unsigned)t->width : 0;
 
 	if (ty_isfloat(t)) {
 		double inf = __builtin_inf();
 
-		if (!strcmp(n, "addf")) return LLVMConstReal(lt, -0.0);
-		if (!strcmp(n, "mulf")) return LLVMConstReal(lt, 1.0);
-		if (!strncmp(n, "max", 3)) return LLVMConstReal(lt, -inf);
+		if (op == kop.addf) return LLVMConstReal(lt, -0.0);
+		if (op == kop.mulf) return LLVMConstReal(lt, 1.0);
+		if (op == kop.maxf) return LLVMConstReal(lt, -inf);
 		return LLVMConstReal(lt, inf);
 	}
-	if (!strcmp(n, "muli")) return LLVMConstInt(lt, 1, 0);
-	if (!strcmp(n, "andi") || !strcmp(n, "minui")) return LLVMConstAllOnes(lt);
-	if (!strcmp(n, "maxsi"))
+	if (op == kop.muli) return LLVMConstInt(lt, 1, 0);
+	if (op == kop.andi || op == kop.minui) return LLVMConstAllOnes(lt);
+	if (op == kop.maxsi)
 		return LLVMConstShl(LLVMConstInt(lt, 1, 0), LLVMConstInt(lt, w - 1, 0));
-	if (!strcmp(n, "minsi"))
+	if (op == kop.minsi)
 		return LLVMConstLShr(LLVMConstAllOnes(lt), LLVMConstInt(lt, 1, 0));
 	return LLVMConstNull(lt);   /* addi, ori, xori, maxui */
 }
@@ -777,23 +530,15 @@ static LLVMAttributeRef enum_attr(E *e, const char *n)
 	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), 0);
 }
 
-static int cu_kernel(CU *u, Kernel *k)
+/* k's .entry: its bindings `ptr addrspace(1)`, noalias, and readonly
+ * where only read; marked a kernel of CUDA_BLOCK threads at most. */
+static LLVMValueRef entry_fn(CU *u, Kernel *k)
 {
 	E *e = &u->e;
 	LLVMTypeRef gptr = LLVMPointerTypeInContext(e->cx, 1), *pt, ft;
-	LLVMValueRef fn, tid, first, step;
-	CSched s;
-	CTile t;
-	ELoop l;
+	LLVMValueRef fn;
 	int i;
 
-	if (k->kind != KK_LOOP) {
-		op_error(k->root, "internal error: a packed GEMM kernel for the CUDA target");
-		return -1;
-	}
-	schedule(k, &s);
-	e->k = k;
-	e->err = 0;
 	pt = xcalloc((size_t)k->nbind + 1, sizeof *pt);
 	for (i = 0; i < k->nbind; i++)
 		pt[i] = gptr;
@@ -808,6 +553,16 @@ static int cu_kernel(CU *u, Kernel *k)
 	}
 	annotate(u, fn, "kernel", 1);
 	annotate(u, fn, "maxntidx", CUDA_BLOCK);
+	return fn;
+}
+
+/* e's bindings, loop dims and accumulator slots for k, in fn's entry;
+ * two slots past them for the combiner's operands */
+static void kernel_state(CU *u, Kernel *k, LLVMValueRef fn)
+{
+	E *e = &u->e;
+	int i;
+
 	e->fn = fn;
 	LLVMPositionBuilderAtEnd(e->b, block(e, "entry"));
 	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
@@ -822,19 +577,20 @@ static int cu_kernel(CU *u, Kernel *k)
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	e->vw = 1;
-	tid = sreg(u, "tid.x");
-	if (tile_plan(e->g->o, k, &s, &t)) {
-		if (t.mma)
-			mma_kernel(u, &t, &s, tid);
-		else
-			tile_kernel(u, &t, &s, tid);
-		goto done;
-	}
-	if (s.block_red) {
+}
+
+/* A grid-stride loop over the output points: a block per point (the
+ * combiner over slots A and B), or a thread per point. */
+static void points(CU *u, Kernel *k, CSched *s, LLVMValueRef tid)
+{
+	E *e = &u->e;
+	LLVMValueRef first, step, p;
+	ELoop l;
+
+	if (s->block_red) {
 		Type *t = k->out[0].acctype;
 
-		u->cmb = kx_new(e->g->c, KX_OP, t, 2);
-		u->cmb->op = k->out[0].val->op;
+		u->cmb = kx_op(e->g->c, k->out[0].val->op, t, 2);
 		u->cmb->attr = k->out[0].val->attr;
 		u->cmb->a[0] = kx_new(e->g->c, KX_ACC, t, 0);
 		u->cmb->a[0]->buf = u->slot_a;
@@ -847,18 +603,37 @@ static int cu_kernel(CU *u, Kernel *k)
 			tid, "");
 		step = LLVMBuildMul(e->b, sreg(u, "nctaid.x"), e_i64(e, CUDA_BLOCK), "");
 	}
-	/* a grid-stride loop over the output points */
-	{
-		LLVMValueRef p = e_loop_begin(e, &l, first, e_i64(e, s.P), step);
+	p = e_loop_begin(e, &l, first, e_i64(e, s->P), step);
+	delinearize(e, s->par, s->npar, p);
+	if (s->block_red)
+		block_point(u, s, tid);
+	else
+		thread_point(e, s);
+	e_loop_end(e, &l, step, 0);
+}
 
-		delinearize(e, s.par, s.npar, p);
-		if (s.block_red)
-			block_point(u, &s, tid);
-		else
-			thread_point(e, &s);
-		e_loop_end(e, &l, step, 0);
+int cu_kernel(CU *u, Kernel *k)
+{
+	E *e = &u->e;
+	LLVMValueRef tid;
+	CSched s;
+	CTile t;
+
+	if (k->kind != KK_LOOP) {
+		op_error(k->root, "internal error: a packed GEMM kernel for the CUDA target");
+		return -1;
 	}
-done:
+	cuda_schedule(k, &s);
+	e->k = k;
+	e->err = 0;
+	kernel_state(u, k, entry_fn(u, k));
+	tid = sreg(u, "tid.x");
+	if (!cuda_tile_plan(e->g->o, k, &s, &t))
+		points(u, k, &s, tid);
+	else if (t.mma)
+		mma_kernel(u, &t, &s, tid);
+	else
+		tile_kernel(u, &t, &s, tid);
 	LLVMBuildRetVoid(e->b);
 	e_reset(e);
 	free(e->bp);
@@ -866,230 +641,4 @@ done:
 	free(e->accp);
 	e->bp = e->dimv = e->accp = NULL;
 	return e->err ? -1 : 0;
-}
-
-/* ---- libdevice ---- */
-
-static char *libdevice_path(void)
-{
-	const char *env[] = { "CUDA_HOME", "CUDA_PATH" };
-	const char *fixed[] = {
-		"/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
-		"/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
-		"/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc",
-		"/opt/cuda/nvvm/libdevice/libdevice.10.bc",
-	};
-	char buf[4096];
-
-	for (size_t i = 0; i < 2; i++) {
-		const char *h = getenv(env[i]);
-
-		if (h && *h) {
-			snprintf(buf, sizeof buf, "%s/nvvm/libdevice/libdevice.10.bc", h);
-			if (!access(buf, R_OK))
-				return xstrdup(buf);
-		}
-	}
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		if (!access(fixed[i], R_OK))
-			return xstrdup(fixed[i]);
-	return NULL;
-}
-
-/* Defines each C math function the kernels call (expf, …) as a call of
- * libdevice's __nv_ twin, links libdevice and internalizes all but the
- * kernels.  0, or -1 after an error. */
-static int link_math(CU *u, LLVMTargetDataRef td, const char *triple)
-{
-	E *e = &u->e;
-	LLVMValueRef f, next;
-	LLVMMemoryBufferRef mb;
-	LLVMModuleRef lib;
-	char *msg = NULL, *path;
-	int need = 0;
-
-	for (f = LLVMGetFirstFunction(e->m); f; f = LLVMGetNextFunction(f)) {
-		size_t n;
-		const char *name = LLVMGetValueName2(f, &n);
-		char nv[128];
-		LLVMTypeRef ft = LLVMGlobalGetValueType(f);
-		unsigned np = LLVMCountParams(f), i;
-		LLVMValueRef args[4], callee;
-
-		if (!LLVMIsDeclaration(f) || !strncmp(name, "llvm.", 5) || !strncmp(name, "__nv_", 5))
-			continue;
-		if (np > 4 || n + 6 > sizeof nv) {
-			tool_err("the CUDA target has no function '%s'", name);
-			return -1;
-		}
-		snprintf(nv, sizeof nv, "__nv_%s", name);
-		callee = LLVMGetNamedFunction(e->m, nv);
-		if (!callee)
-			callee = LLVMAddFunction(e->m, nv, ft);
-		LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, f, "entry"));
-		for (i = 0; i < np; i++)
-			args[i] = LLVMGetParam(f, i);
-		LLVMBuildRet(e->b, LLVMBuildCall2(e->b, ft, callee, args, np, ""));
-		LLVMSetLinkage(f, LLVMInternalLinkage);
-		need = 1;
-	}
-	if (!need)
-		return 0;
-	if (!(path = libdevice_path())) {
-		tool_err("the kernels call math functions, which need CUDA's libdevice "
-			"(libdevice.10.bc; set CUDA_HOME to the toolkit)");
-		return -1;
-	}
-	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-		tool_err("cannot read '%s': %s", path, msg);
-		LLVMDisposeMessage(msg);
-		free(path);
-		return -1;
-	}
-	if (LLVMParseBitcodeInContext2(e->cx, mb, &lib)) {
-		tool_err("'%s' is not LLVM bitcode", path);
-		LLVMDisposeMemoryBuffer(mb);
-		free(path);
-		return -1;
-	}
-	LLVMDisposeMemoryBuffer(mb);
-	free(path);
-	LLVMSetTarget(lib, triple);
-	LLVMSetModuleDataLayout(lib, td);
-	if (LLVMLinkModules2(e->m, lib)) {
-		tool_err("cannot link libdevice");
-		return -1;
-	}
-	/* everything but the kernels is internal, so O3 drops what is unused */
-	for (f = LLVMGetFirstFunction(e->m); f; f = next) {
-		next = LLVMGetNextFunction(f);
-		if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) != LLVMInternalLinkage) {
-			size_t n;
-			const char *name = LLVMGetValueName2(f, &n);
-			int kern = 0;
-
-			for (int i = 0; i < e->g->nk && !kern; i++)
-				kern = !strcmp(name, e->g->k[i]->name);
-			if (!kern)
-				LLVMSetLinkage(f, LLVMInternalLinkage);
-		}
-	}
-	for (LLVMValueRef gv = LLVMGetFirstGlobal(e->m); gv; gv = LLVMGetNextGlobal(gv))
-		if (gv != u->smem && !LLVMIsDeclaration(gv))
-			LLVMSetLinkage(gv, LLVMInternalLinkage);
-	return 0;
-}
-
-/* ---- the target ---- */
-
-static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *p)
-{
-	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef lerr;
-	int rc = 0;
-
-	LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
-	if ((lerr = LLVMRunPasses(m, p, tm, po))) {
-		char *msg = LLVMGetErrorMessage(lerr);
-
-		tool_err("LLVM passes failed: %s", msg);
-		LLVMDisposeErrorMessage(msg);
-		rc = -1;
-	}
-	LLVMDisposePassBuilderOptions(po);
-	return rc;
-}
-
-static int emit_text(Gen *g, CU *u, LLVMTargetMachineRef tm, uint8_t **obj, size_t *objlen)
-{
-	LLVMMemoryBufferRef mb;
-	char *err = NULL;
-
-	if (g->o->emit && !strcmp(g->o->emit, "llvm")) {
-		char *s = LLVMPrintModuleToString(u->e.m);
-
-		*objlen = strlen(s);
-		*obj = (uint8_t *)xstrdup(s);
-		LLVMDisposeMessage(s);
-		return 0;
-	}
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, u->e.m, LLVMAssemblyFile, &err, &mb)) {
-		tool_err("LLVM's NVPTX backend failed: %s", err);
-		LLVMDisposeMessage(err);
-		return -1;
-	}
-	*objlen = LLVMGetBufferSize(mb);
-	*obj = xmalloc(*objlen + 1);
-	memcpy(*obj, LLVMGetBufferStart(mb), *objlen);
-	(*obj)[(*objlen)++] = 0;   /* the format's NUL */
-	LLVMDisposeMemoryBuffer(mb);
-	return 0;
-}
-
-int cuda_emit_kernels(Gen *g, const char *arch, uint8_t **obj, size_t *objlen)
-{
-	static const char triple[] = "nvptx64-nvidia-cuda";
-	const char *feat = "+ptx70";
-	CU u;
-	E *e = &u.e;
-	char *err = NULL;
-	LLVMTargetRef target;
-	LLVMTargetMachineRef tm;
-	LLVMTargetDataRef td;
-	int i, rc = 0;
-
-	for (size_t j = 0; j < sizeof arches / sizeof arches[0]; j++)
-		if (!strcmp(arch, arches[j][0]))
-			feat = arches[j][1];
-	memset(&u, 0, sizeof u);
-	LLVMInitializeNVPTXTargetInfo();
-	LLVMInitializeNVPTXTarget();
-	LLVMInitializeNVPTXTargetMC();
-	LLVMInitializeNVPTXAsmPrinter();
-	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-		tool_err("this LLVM has no NVPTX backend: %s", err);
-		LLVMDisposeMessage(err);
-		return -1;
-	}
-	tm = LLVMCreateTargetMachine(target, triple, arch, feat, LLVMCodeGenLevelAggressive,
-		LLVMRelocDefault, LLVMCodeModelDefault);
-	td = LLVMCreateTargetDataLayout(tm);
-	e->g = g;
-	e->cx = LLVMContextCreate();
-	e->m = LLVMModuleCreateWithNameInContext("kernels", e->cx);
-	LLVMSetTarget(e->m, triple);
-	LLVMSetModuleDataLayout(e->m, td);
-	e->b = LLVMCreateBuilderInContext(e->cx);
-	e->i1 = LLVMInt1TypeInContext(e->cx);
-	e->i8 = LLVMInt8TypeInContext(e->cx);
-	e->i32 = LLVMInt32TypeInContext(e->cx);
-	e->i64 = LLVMInt64TypeInContext(e->cx);
-	e->f32 = LLVMFloatTypeInContext(e->cx);
-	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
-	e->cpu = arch;
-	e->features = feat;
-	u.i16 = LLVMInt16TypeInContext(e->cx);
-	u.smem = LLVMAddGlobalInAddressSpace(e->m, LLVMArrayType(e->i8, 0), "__fx_shared", 3);
-	LLVMSetAlignment(u.smem, 16);
-	for (i = 0; i < g->nk && !rc; i++)
-		if (cu_kernel(&u, g->k[i]))
-			rc = -1;
-	if (!rc && link_math(&u, td, triple))
-		rc = -1;
-	if (!rc && LLVMVerifyModule(e->m, LLVMReturnStatusAction, &err)) {
-		tool_err("internal error: invalid LLVM IR: %s", err);
-		rc = -1;
-	}
-	LLVMDisposeMessage(err);
-	if (!rc)
-		rc = run_passes(e->m, tm, g->o->opt ? "default<O3>" : "function(nvvm-reflect),globaldce");
-	if (!rc)
-		rc = emit_text(g, &u, tm, obj, objlen);
-	LLVMDisposeBuilder(e->b);
-	LLVMDisposeModule(e->m);
-	LLVMContextDispose(e->cx);
-	LLVMDisposeTargetData(td);
-	LLVMDisposeTargetMachine(tm);
-	pmap_free(&e->memo);
-	return rc;
 }

@@ -1,0 +1,265 @@
+/*
+ * cpu.c - the x86-64 target (--target=cpu): its options (--cpu and
+ * --features checked by a probe compile in a child process), LLVM's X86
+ * backend set up, and the kernels emitted into ELF objects.  Contractions
+ * become packed GEMMs (gemm_plan.c, gemm_emit.c), everything else loop
+ * nests (nest.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Support.h>
+
+#include "cpu.h"
+#include "tool.h"
+
+/* LLVM's options, set once for the process.  Loop strength reduction
+ * is a sixth of the backend's time on a network's kernels and buys them
+ * nothing: their address arithmetic comes out of our emitter already
+ * strength-reduced (resnet50: same latency with and without it). */
+static void llvm_options(void)
+{
+	static int done;
+	const char *argv[] = { "codegen", "-disable-lsr" };
+
+	if (!done)
+		LLVMParseCommandLineOptions(2, argv, "");
+	done = 1;
+}
+
+/* LLVM's options and the X86 target set up; the default triple, for
+ * LLVMDisposeMessage. */
+static char *x86_init(void)
+{
+	llvm_options();
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	return LLVMGetDefaultTargetTriple();
+}
+
+/* The child of cpu_check: creates a target machine for cpu and features,
+ * compiles an empty function, and exits 0; LLVM's warnings go to fd 2
+ * (a pipe to the parent), and an abort is the parent's to read. */
+static _Noreturn void cpu_probe(const char *triple, const char *cpu, const char *features)
+{
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMContextRef cx;
+	LLVMModuleRef m;
+	LLVMMemoryBufferRef buf;
+	char *err = NULL;
+
+	if (LLVMGetTargetFromTriple(triple, &target, &err))
+		_exit(2);
+	tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	cx = LLVMContextCreate();
+	m = LLVMModuleCreateWithNameInContext("probe", cx);
+	LLVMSetTarget(m, triple);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+	LLVMValueRef fn = LLVMAddFunction(m, "probe", LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0));
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(cx, fn, "entry"));
+	LLVMBuildRetVoid(b);
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &buf))
+		_exit(3);
+	_exit(0);
+}
+
+/* "'NAME' is not a recognized WHAT" in LLVM's warnings: NAME, or NULL. */
+static char *unrecognized(const char *log, const char *what)
+{
+	const char *p = log, *q;
+
+	while ((q = strstr(p, "' is not a recognized "))) {
+		const char *start = q;
+		while (start > log && start[-1] != '\'' )
+			start--;
+		if (!strncmp(q + 22, what, strlen(what)) && start > log)
+			return strndup(start, (size_t)(q - start));
+		p = q + 1;
+	}
+	return NULL;
+}
+
+/* --cpu and --features name an x86-64 CPU with 64-bit mode and known
+ * features; else an error is printed and -1 returned. */
+static int cpu_check(const char *cpu, const char *features)
+{
+	char *triple, *name, log[4096];
+	int fds[2], status;
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+
+	/* the syntax first: +name or -name, comma-separated */
+	for (const char *f = features; f && *f; ) {
+		size_t len = strcspn(f, ",");
+		if (len < 2 || (f[0] != '+' && f[0] != '-'))
+			return tool_err("malformed --features item '%.*s' (expected +name or -name)",
+				(int)len, f), -1;
+		f += len + (f[len] == ',');
+	}
+	triple = x86_init();
+	fflush(stderr);
+	if (pipe(fds) != 0 || (pid = fork()) < 0) {
+		LLVMDisposeMessage(triple);
+		return tool_err("cannot check --cpu: %s", strerror(errno)), -1;
+	}
+	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore);   /* an abort leaves no core file */
+		close(fds[0]);
+		dup2(fds[1], 2);
+		close(fds[1]);
+		cpu_probe(triple, cpu, features ? features : "");
+	}
+	close(fds[1]);
+	/* read to the end (a child blocked on a full pipe would never exit),
+	 * keeping the first part */
+	for (;;) {
+		char sink[4096];
+		int full = n == sizeof log - 1;
+		got = read(fds[0], full ? sink : log + n, full ? sizeof sink : sizeof log - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (!full)
+			n += (size_t)got;
+	}
+	log[n] = 0;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	LLVMDisposeMessage(triple);
+	if ((name = unrecognized(log, "processor"))) {
+		tool_err("unknown CPU '%s' (see llc -march=x86-64 -mcpu=help)", name);
+		free(name);
+		return -1;
+	}
+	if ((name = unrecognized(log, "feature"))) {
+		tool_err("unknown CPU feature '%s' (see llc -march=x86-64 -mattr=help)", name);
+		free(name);
+		return -1;
+	}
+	if (strstr(log, "64-bit code requested"))
+		return tool_err("CPU '%s'%s%s has no 64-bit mode (codegen compiles for x86-64)", cpu,
+			features && *features ? " with features " : "", features ? features : ""), -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return tool_err("cannot compile for CPU '%s'%s%s", cpu,
+			features && *features ? " with features " : "", features ? features : ""), -1;
+	return 0;
+}
+
+/* e->cpu and e->features: --cpu's and --features', or the host's
+ * (*hostcpu, *hostfeat: LLVM's messages, for LLVMDisposeMessage) */
+static void cpu_names(Gen *g, E *e, char **hostcpu, char **hostfeat)
+{
+	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
+		*hostcpu = LLVMGetHostCPUName();
+		e->cpu = *hostcpu;
+		if (!g->o->features)
+			e->features = *hostfeat = LLVMGetHostCPUFeatures();
+	} else {
+		e->cpu = g->o->cpu;
+	}
+	if (g->o->features)
+		e->features = g->o->features;
+	if (!e->features)
+		e->features = "";
+}
+
+/* The kernels in e's module, identical bodies merged, verified. */
+static int cpu_ir(Gen *g, E *e, LLVMTargetMachineRef tm)
+{
+	char *err = NULL;
+	int i, rc = 0;
+
+	for (i = 0; i < g->nk && !rc; i++)
+		if (cpu_kernel(e, g->k[i]))
+			rc = -1;
+	if (!rc)
+		rc = cpu_dedupe(e, tm);
+	phase_done(g, "LLVM IR");
+	if (!rc && LLVMVerifyModule(e->m, LLVMReturnStatusAction, &err)) {
+		tool_err("internal error: invalid LLVM IR: %s", err);
+		rc = -1;
+	}
+	LLVMDisposeMessage(err);
+	return rc;
+}
+
+static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const char **feat_out)
+{
+	E e;
+	char *err = NULL, *triple, *hostcpu = NULL, *hostfeat = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	int rc;
+
+	*objs = NULL;
+	*nobj = 0;
+	memset(&e, 0, sizeof e);
+	triple = x86_init();
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		tool_err("%s", err);
+		return -1;
+	}
+	cpu_names(g, &e, &hostcpu, &hostfeat);
+	tm = LLVMCreateTargetMachine(target, triple, e.cpu, e.features, LLVMCodeGenLevelAggressive,
+		LLVMRelocStatic, LLVMCodeModelLarge);
+	td = LLVMCreateTargetDataLayout(tm);
+	e_open(&e, g, triple, td);
+	rc = cpu_ir(g, &e, tm);
+	if (!rc)
+		rc = cpu_compile(&e, e.m, triple, objs, nobj);
+	phase_done(g, "LLVM optimization and code generation");
+	*cpu_out = xstrdup(e.cpu);
+	*feat_out = xstrdup(e.features);
+	e_close(&e);
+	LLVMDisposeTargetData(td);
+	LLVMDisposeTargetMachine(tm);
+	LLVMDisposeMessage(triple);
+	if (hostcpu)
+		LLVMDisposeMessage(hostcpu);
+	if (hostfeat)
+		LLVMDisposeMessage(hostfeat);
+	pmap_free(&e.memo);
+	return rc;
+}
+
+static void cpu_options(Opts *o)
+{
+	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
+
+	if (o->gpu_arch)
+		tool_fail("--gpu-arch is for --target=cuda");
+	if ((cpu || o->features) && cpu_check(cpu ? cpu : "", o->features))
+		exit(1);
+}
+
+/* --no-microkernel keeps contractions loop nests */
+static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
+{
+	return g->o->no_micro ? 0 : gemm_plan(g, k, fp, op);
+}
+
+const Target T_cpu = {
+	.name = "cpu",
+	.format = "elf-x86_64",
+	.options = cpu_options,
+	.init = expr_init,
+	.gemm = cpu_gemm,
+	.grid = loop_grid,
+	.emit = cpu_emit,
+};

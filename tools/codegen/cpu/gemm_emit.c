@@ -1,0 +1,312 @@
+/*
+ * gemm_emit.c - a packed GEMM kernel (gemm_plan.c's KK_GEMM) in LLVM IR:
+ * the MR x NR tile of C in zmm registers (MR rows of NR/16 vectors), one
+ * B vector pair and MR broadcasts of A per k, the tile stored to the
+ * stack, then the fused epilogue row by row; with a fused pack, each
+ * B panel packed onto the stack first (pack_panel).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
+{
+	LLVMTypeRef vt = n > 1 ? LLVMVectorType(e->f32, (unsigned)n) : e->f32;
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(e->b, e->f32, base, &off, 1, "");
+	LLVMValueRef v = LLVMBuildLoad2(e->b, vt, p, "");
+
+	LLVMSetAlignment(v, 4);
+	return v;
+}
+
+static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, int64_t total,
+	LLVMValueRef *hi)
+{
+	/* [w * total / nw, (w + 1) * total / nw) */
+	LLVMValueRef lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, w, e_i64(e, total), ""), nw, "");
+
+	*hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, w, e_i64(e, 1), ""),
+		e_i64(e, total), ""), nw, "");
+	return lo;
+}
+
+static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
+{
+	KOut *o = &k->out[0];
+	LLVMValueRef v = acc, p;
+	Type *bt = k->bind[o->buf].type;
+	unsigned al;
+
+	e_reset(e);
+	e->accp[0] = acc;
+	if (o->epi)
+		v = e_expr(e, o->epi);
+	if (!v)
+		return;
+	/* booleans are bytes in memory: a vector of i1 stored as it is
+	 * would pack them into bits */
+	if (bt->elem->kind == TY_INT && bt->elem->width == 1)
+		v = LLVMBuildZExt(e->b, v, e->vw > 1 ? LLVMVectorType(e->i8, (unsigned)e->vw)
+			: e->i8, "");
+	al = (unsigned)elem_size(bt->elem);
+	p = e_addr(e, o->buf, o->ix);
+	if (e->vw > 1) {
+		/* contiguous in n? */
+		KCtx kc = { e->g->c, 3, k->ext };
+		IExpr *lin = ix_const(&kc, 0);
+		int i;
+		int64_t c = -1;
+		IExpr *t;
+
+		for (i = 0; i < bt->rank; i++)
+			lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
+		t = lin;
+		/* coefficient of n */
+		if (!ix_coef(t, 2, &c))
+			c = -1;
+		if (c == 1) {
+			LLVMValueRef s = LLVMBuildStore(e->b, v, p);
+
+			LLVMSetAlignment(s, al);
+			return;
+		}
+		/* scattered: lane by lane */
+		{
+			LLVMValueRef base = e->dimv[2];
+
+			for (i = 0; i < e->vw; i++) {
+				LLVMValueRef s;
+
+				e->dimv[2] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+				p = e_addr(e, o->buf, o->ix);
+				s = LLVMBuildStore(e->b, LLVMBuildExtractElement(e->b, v,
+					LLVMConstInt(e->i32, (unsigned long long)i, 0), ""), p);
+				LLVMSetAlignment(s, al);
+			}
+			e->dimv[2] = base;
+		}
+		return;
+	}
+	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+}
+
+/* B's panel pn of batch b into the stack: its expression over (b, pn,
+ * k, column), NR columns as VW-lane vectors */
+static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	int ndims = k->ndims, j;
+	int64_t *ext = k->ext;
+	LLVMValueRef saved[4], kk;
+	ELoop lk;
+
+	/* the expression's indices are over the pack's domain */
+	k->ndims = 4;
+	k->ext = g->pext;
+	memcpy(saved, e->dimv, sizeof saved);
+	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	for (j = 0; j < NR; j += VW) {
+		LLVMValueRef v, off, st;
+
+		e_reset(e);
+		e->dimv[0] = b;
+		e->dimv[1] = pn;
+		e->dimv[2] = kk;
+		e->dimv[3] = e_i64(e, j);
+		e->vw = VW;
+		e->vdim = 3;
+		v = e_expr(e, g->bpack);
+		e->vw = 1;
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, NR), ""), e_i64(e, j), "");
+		st = LLVMBuildStore(e->b, v, LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
+		LLVMSetAlignment(st, 64);
+	}
+	e_reset(e);
+	e_loop_end(e, &lk, NULL, 0);
+	memcpy(e->dimv, saved, sizeof saved);
+	k->ndims = ndims;
+	k->ext = ext;
+}
+
+/* The first element of the A and B panels the tile reads: A's
+ * ((b * mp + pm) * K) * mr, or in place a0 + b * asb + pm * mr * lda;
+ * B's ((b * np + pn) * K) * NR, or 0 for the panel on the stack. */
+static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn,
+	LLVMValueRef *abase, LLVMValueRef *bbase)
+{
+	KGemm *g = &k->g;
+	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
+
+	if (g->adirect)
+		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
+			LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""), ""),
+			LLVMBuildMul(e->b, pm, e_i64(e, g->mr * g->lda), ""), "");
+	else
+		*abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
+			e_i64(e, g->K * g->mr), "");
+	*bbase = g->bpack ? e_i64(e, 0) :
+		LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
+			e_i64(e, g->K * NR), "");
+}
+
+/* One step k0 of the reduction: NR/VW vectors of B, and for each of the
+ * mr rows a broadcast of A fused-multiply-added into the tile. */
+static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef abase,
+	LLVMValueRef bbase, LLVMValueRef bsrc, LLVMValueRef k0)
+{
+	KGemm *g = &k->g;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef bv[NR / VW], ao = LLVMBuildAdd(e->b, abase,
+		g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
+	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, NR), ""), "");
+	int r, j;
+
+	for (j = 0; j < NR / VW; j++)
+		bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
+	for (r = 0; r < g->mr; r++) {
+		LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao,
+			e_i64(e, g->adirect ? r * g->lda : r), ""), 1);
+		LLVMValueRef sv;
+
+		e->vw = VW;
+		sv = LLVMGetUndef(vt);
+		sv = LLVMBuildInsertElement(e->b, sv, av, LLVMConstInt(e->i32, 0, 0), "");
+		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
+		e->vw = 1;
+		for (j = 0; j < NR / VW; j++) {
+			LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+			LLVMValueRef args[3] = { sv, bv[j], c };
+			unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+			LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->m, id, &vt, 1);
+
+			c = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, &vt, 1), f, args, 3, "");
+			LLVMBuildStore(e->b, c, acc[r][j]);
+		}
+	}
+}
+
+/* Columns n.. of tile row `row` through the epilogue: VW of them as a
+ * vector when they are all inside N, else one at a time (at most VW - 1
+ * of them). */
+static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMValueRef n)
+{
+	LLVMValueRef fn = e->fn;
+	LLVMBasicBlockRef full, part, done;
+	ELoop lc;
+	LLVMValueRef ci;
+
+	full = LLVMAppendBasicBlockInContext(e->cx, fn, "full");
+	part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
+	done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
+		LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, k->g.N), ""), full, part);
+	LLVMPositionBuilderAtEnd(e->b, full);
+	e->dimv[2] = n;
+	e->vw = VW;
+	e->vdim = 2;
+	store_tile_vec(e, k, vload(e, tile, row, VW));
+	e->vw = 1;
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, part);
+	ci = e_loop_begin(e, &lc, e_i64(e, 0), LLVMBuildSub(e->b, e_i64(e, k->g.N), n, ""), NULL);
+	e->dimv[2] = LLVMBuildAdd(e->b, n, ci, "");
+	store_tile_vec(e, k, vload(e, tile, LLVMBuildAdd(e->b, row, ci, ""), 1));
+	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, done);
+}
+
+/* The tile to the stack, then the epilogue and the store of each row of
+ * it: one copy of the epilogue's code, not mr x NR/VW. */
+static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef tile,
+	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	ELoop lr, lj;
+	LLVMValueRef m0, left, rows, ri, ji, n, row;
+	int r, j;
+
+	for (r = 0; r < g->mr; r++)
+		for (j = 0; j < NR / VW; j++) {
+			LLVMValueRef idx = e_i64(e, r * NR + j * VW);
+			LLVMValueRef st = LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
+				LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &idx, 1, ""));
+
+			LLVMSetAlignment(st, 64);
+		}
+	e->dimv[0] = bidx;
+	m0 = LLVMBuildMul(e->b, pm, e_i64(e, g->mr), "");
+	left = LLVMBuildSub(e->b, e_i64(e, g->M), m0, "");
+	rows = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left,
+		e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
+	ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
+	e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
+	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, NR), e_i64(e, VW));
+	n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, NR), ""), ji, "");
+	row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, NR), ""), ji, "");
+	row_out(e, k, tile, row, n);
+	e_loop_end(e, &lj, e_i64(e, VW), LOOP_NO_UNROLL);
+	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
+}
+
+/* The tile (pm, pn) of batch bidx: zeroed, the reduction, stored. */
+static void tile_at(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef tile,
+	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef abase, bbase, k0;
+	ELoop lk;
+	int r, j;
+
+	panel_bases(e, k, bidx, pm, pn, &abase, &bbase);
+	for (r = 0; r < g->mr; r++)
+		for (j = 0; j < NR / VW; j++)
+			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	micro_step(e, k, acc, abase, bbase, bsrc, k0);
+	e_loop_end(e, &lk, NULL, 0);
+	tile_out(e, k, acc, tile, bidx, pm, pn);
+	e_reset(e);
+}
+
+int gemm_emit(E *e, Kernel *k)
+{
+	KGemm *g = &k->g;
+	LLVMValueRef fn = e->fn;
+	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
+	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
+	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef acc[MRMAX][NR / VW], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	ELoop lb, ln, lm;
+	int r, j;
+
+	for (r = 0; r < g->mr; r++)
+		for (j = 0; j < NR / VW; j++)
+			acc[r][j] = e_alloca(e, vt, "c");
+	tile = e_alloca(e, LLVMArrayType(e->f32, MRMAX * NR), "tile");
+	LLVMSetAlignment(tile, 64);
+	if (g->bpack) {
+		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * NR)), "bpanel");
+		LLVMSetAlignment(bloc, 64);
+	}
+	nlo = chunk_range(e, wx, nx, np, &nhi);
+	mlo = chunk_range(e, wy, ny, mp, &mhi);
+	/* the batch index is the grid's z, but the body gets only x and y:
+	 * loop over the batch inside instead */
+	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_i64(e, g->B), NULL);
+	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
+	bsrc = g->bpack ? bloc : e->bp[g->bb];
+	if (g->bpack)
+		pack_panel(e, k, bloc, bidx, pn);
+	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
+	tile_at(e, k, acc, tile, bsrc, bidx, pm, pn);
+	e_loop_end(e, &lm, NULL, 0);
+	e_loop_end(e, &ln, NULL, 0);
+	e_loop_end(e, &lb, NULL, 0);
+	return 0;
+}

@@ -1,0 +1,844 @@
+/*
+ * gemm_plan.c - contractions (matmul, batch matmul, convolution as implicit
+ * GEMM) through a register-blocked micro-kernel over packed operands.
+ *
+ * gemm_plan recognizes an f32 multiply-accumulate root and splits its
+ * loop dims into batch, M (only A reads them), N (only B reads them) and
+ * K (reductions).  B's columns are the output's innermost dim, stored as
+ * vectors, unless the other way round pads the 32-wide panels much less
+ * (a 7x7 map against 512 channels): then the operands trade places.  The
+ * operands are packed into panels, A as [batch][M/MR][K][MR] and B as
+ * [batch][N/NR][K][NR], zero-padded: a constant operand at compile time
+ * (a pre-packed fxvm.global, by a strided copy when it is one affine load
+ * of a weight), any other by a pack kernel of its own whose body is the
+ * operand's fused expression (im2col with padding for convolutions,
+ * transposes, elementwise producers) -- or, for B when there are enough
+ * panels and one fits in L2, by the GEMM kernel itself, one panel on its
+ * stack at a time, so that the im2col never reaches memory.  The kernel
+ * keeps an MR x NR tile of C in zmm registers (MR rows of NR/16 vectors),
+ * reads one B vector pair and MR broadcasts of A per k, then stores the
+ * tile to the stack and applies the fused epilogue row by row.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* ---- substitution into a new domain ---- */
+
+typedef struct Sub {
+	KCtx kc;
+	IExpr **sub;
+	PMap memo;
+} Sub;
+
+static KExpr *kx_subst(Sub *s, KExpr *e)
+{
+	KExpr *r = pmap_get(&s->memo, e);
+	int i;
+
+	if (r)
+		return r;
+	r = arena_alloc(s->kc.c, sizeof *r);
+	*r = *e;
+	r->a = arena_alloc(s->kc.c, sizeof *r->a * (size_t)(e->n + 1));
+	for (i = 0; i < e->n; i++)
+		r->a[i] = kx_subst(s, e->a[i]);
+	if (e->rank) {
+		r->ix = arena_alloc(s->kc.c, sizeof *r->ix * (size_t)e->rank);
+		for (i = 0; i < e->rank; i++)
+			r->ix[i] = ix_subst(&s->kc, e->ix[i], s->sub);
+	}
+	*pmap_slot(&s->memo, e, 1) = r;
+	return r;
+}
+
+/* Re-binds the buffers of an expression from kernel `from` into `to`. */
+static int rebind(Kernel *to, Kernel *from, int b, int out)
+{
+	int i;
+
+	for (i = 0; i < to->nbind; i++)
+		if (to->bind[i].val == from->bind[b].val && to->bind[i].out == out)
+			return i;
+	to->bind = xrealloc(to->bind, sizeof *to->bind * (size_t)(to->nbind + 1));
+	to->bind[to->nbind] = from->bind[b];
+	to->bind[to->nbind].out = out;
+	return to->nbind++;
+}
+
+static void rebind_expr(Kernel *to, Kernel *from, KExpr *e, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		e->buf = rebind(to, from, e->buf, 0);
+	for (i = 0; i < e->n; i++)
+		rebind_expr(to, from, e->a[i], seen);
+}
+
+/* Delinearizes lin over dims[0..n) (outermost first) into sub[]. */
+static void delin(KCtx *kc, IExpr *lin, const int *dims, int n, const int64_t *ext, IExpr **sub)
+{
+	int64_t inner = 1;
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		IExpr *q = ix_floordiv(kc, lin, inner);
+
+		sub[dims[i]] = i ? ix_mod(kc, q, ext[dims[i]]) : q;
+		inner *= ext[dims[i]];
+	}
+}
+
+typedef struct GPlan {
+	int bd[64], nb, md[64], nm, nd[64], nn, kd[64], nk;
+	int64_t B, M, N, K;
+	int mr;
+	KExpr *bpack;         /* make_pack: B is packed in the GEMM kernel */
+	int64_t *pext;
+	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
+	int64_t a0, asb, lda;
+} GPlan;
+
+/* B panels packed in the GEMM kernel, one [K][NR] panel on the stack at a
+ * time while every row panel of A runs over it, instead of by a kernel of
+ * their own through memory: when a panel fits in L2 and there are enough
+ * panels to spread across threads */
+enum { BPACK_MAX_BYTES = 256 << 10, BPACK_MIN_PANELS = 8 };
+
+/* ---- compile-time packing of constants ---- */
+
+static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
+{
+	int i;
+
+	if (e->kind == KX_XLOAD || e->kind == KX_ACC)
+		return 0;
+	if (e->kind == KX_LOAD) {
+		Value *v = k->bind[e->buf].val;
+		Attr *a;
+
+		if (!v->def || kop_of(v->def) != kop.constant)
+			return 0;
+		a = op_attr(v->def, "value");
+		if (!a || v->type->elem->kind != TY_F32 || !dense_bytes(a, &(size_t){0}))
+			return 0;
+	}
+	if (e->kind == KX_OP && e->op != kop.select && e->op != kop.mulf &&
+			e->op != kop.addf && e->op != kop.subf)
+		return 0;
+	for (i = 0; i < e->n; i++)
+		if (!const_buffers_only(g, k, e->a[i]))
+			return 0;
+	return 1;
+}
+
+static double eval(Kernel *k, KExpr *e, const int64_t *d)
+{
+	int i;
+
+	switch (e->kind) {
+	case KX_CONST:
+		return e->cval->kind == AT_FLOAT ? e->cval->f : (double)e->cval->i;
+	case KX_LOAD: {
+		Value *v = k->bind[e->buf].val;
+		Attr *a = op_attr(v->def, "value");
+		Type *t = v->type;
+		int64_t off = 0;
+
+		for (i = 0; i < t->rank; i++)
+			off = off * t->dims[i] + ix_eval(e->ix[i], d);
+		return dense_get_f(a, a->kind == AT_DENSE && a->splat ? 0 : off);
+	}
+	case KX_INRANGE:
+		for (i = 0; i < e->rank; i++) {
+			int64_t v = ix_eval(e->ix[i], d);
+
+			if (v < e->lo[i] || v >= e->hi[i])
+				return 0;
+		}
+		return 1;
+	case KX_OP:
+		if (e->op == kop.select)
+			return eval(k, e->a[0], d) != 0 ? eval(k, e->a[1], d) : eval(k, e->a[2], d);
+		if (e->op == kop.mulf)
+			return (float)((float)eval(k, e->a[0], d) * (float)eval(k, e->a[1], d));
+		if (e->op == kop.addf)
+			return (float)((float)eval(k, e->a[0], d) + (float)eval(k, e->a[1], d));
+		if (e->op == kop.subf)
+			return (float)((float)eval(k, e->a[0], d) - (float)eval(k, e->a[1], d));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* e as c0 + sum coef[d] * dim d, when it is that syntactically */
+static int affine(const IExpr *e, int nd, int64_t mul, int64_t *coef, int64_t *c0)
+{
+	switch (e->kind) {
+	case IX_DIM:
+		if (e->v < 0 || e->v >= nd)
+			return 0;
+		coef[e->v] += mul;
+		return 1;
+	case IX_CONST:
+		*c0 += mul * e->v;
+		return 1;
+	case IX_ADD:
+		return affine(e->l, nd, mul, coef, c0) && affine(e->r, nd, mul, coef, c0);
+	case IX_MUL:
+		if (e->r->kind == IX_CONST)
+			return affine(e->l, nd, mul * e->r->v, coef, c0);
+		if (e->l->kind == IX_CONST)
+			return affine(e->r, nd, mul * e->l->v, coef, c0);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* off[l] for l in [0, n): sum coef[dims[i]] * (dim i of l delinearized
+ * over dims, outermost first) */
+static int64_t *group_offsets(const int64_t *coef, const int *dims, int nd, const int64_t *ext, int64_t n)
+{
+	int64_t *off = xmalloc(sizeof *off * (size_t)(n + 1)), l;
+
+	for (l = 0; l < n; l++) {
+		int64_t r = l, o = 0;
+		int i;
+
+		for (i = nd - 1; i >= 0; i--) {
+			o += coef[dims[i]] * (r % ext[dims[i]]);
+			r /= ext[dims[i]];
+		}
+		off[l] = o;
+	}
+	return off;
+}
+
+/* The load x's element offset as c0 + sum coef[d] * dim d over the
+ * kernel's dims (coef malloc'd), or NULL when its index is not that. */
+static int64_t *load_coefs(Kernel *root, const KExpr *x, int64_t *c0)
+{
+	Type *t = root->bind[x->buf].type;
+	int64_t *coef = xcalloc((size_t)root->ndims + 1, sizeof *coef), stride = 1;
+	int i;
+
+	*c0 = 0;
+	for (i = t->rank - 1; i >= 0; i--) {
+		if (!affine(x->ix[i], root->ndims, stride, coef, c0)) {
+			free(coef);
+			return NULL;
+		}
+		stride *= t->dims[i];
+	}
+	return coef;
+}
+
+/* A constant operand that is one load, affine in the loop dims, of an
+ * f32 weight (linear and convolution weights, transposed or not), packed
+ * by a strided copy with three offset tables instead of evaluating each
+ * element: out[b][pn][k][j] = src[c0 + ob[b] + ok[k] + on[pn * tile + j]],
+ * 0 past lim. */
+typedef struct PackCopy {
+	Resource *res;        /* src's, if a resource */
+	const uint8_t *src;
+	int64_t c0, *ob, *ok, *on;
+	int64_t B, panels, K, tile, lim;
+} PackCopy;
+
+/* The copy that packs x, its tables in the context's arena; 0 when x is
+ * not such a load. */
+static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int side, PackCopy *pc)
+{
+	Value *v;
+	Attr *a;
+	const uint8_t *src;
+	size_t nbytes;
+	int64_t *coef, c0, lim = side ? p->N : p->M;
+	int64_t tile = side ? NR : p->mr, *ob, *ok, *on;
+	int64_t b, k, j, lo, hi;
+
+	if (x->kind != KX_LOAD)
+		return 0;
+	v = root->bind[x->buf].val;
+	a = op_attr(v->def, "value");
+	if (a->kind == AT_DENSE && a->splat)
+		return 0;
+	src = dense_bytes(a, &nbytes);
+	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float) || !(coef = load_coefs(root, x, &c0)))
+		return 0;
+	ob = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
+	ok = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
+	on = group_offsets(coef, side ? p->nd : p->md, side ? p->nn : p->nm, root->ext, lim);
+	free(coef);
+	/* every element read lies in the weight */
+	{
+		int64_t kl = INT64_MAX, kh = INT64_MIN, nl = INT64_MAX, nh = INT64_MIN, bl = INT64_MAX, bh = INT64_MIN;
+
+		for (k = 0; k < p->K; k++)
+			kl = ok[k] < kl ? ok[k] : kl, kh = ok[k] > kh ? ok[k] : kh;
+		for (j = 0; j < lim; j++)
+			nl = on[j] < nl ? on[j] : nl, nh = on[j] > nh ? on[j] : nh;
+		for (b = 0; b < p->B; b++)
+			bl = ob[b] < bl ? ob[b] : bl, bh = ob[b] > bh ? ob[b] : bh;
+		lo = c0 + kl + nl + bl;
+		hi = c0 + kh + nh + bh;
+	}
+	if (lo < 0 || hi >= ty_numel(v->type)) {
+		free(ob), free(ok), free(on);
+		return 0;
+	}
+	pc->res = a->kind == AT_DENSE_RESOURCE ? a->res : NULL;
+	pc->src = src;
+	pc->c0 = c0;
+	pc->B = p->B;
+	pc->K = p->K;
+	pc->tile = tile;
+	pc->lim = lim;
+	pc->panels = (lim + tile - 1) / tile;
+	pc->ob = arena_alloc(c, sizeof *ob * (size_t)p->B);
+	pc->ok = arena_alloc(c, sizeof *ok * (size_t)p->K);
+	pc->on = arena_alloc(c, sizeof *on * (size_t)lim);
+	memcpy(pc->ob, ob, sizeof *ob * (size_t)p->B);
+	memcpy(pc->ok, ok, sizeof *ok * (size_t)p->K);
+	memcpy(pc->on, on, sizeof *on * (size_t)lim);
+	free(ob), free(ok), free(on);
+	return 1;
+}
+
+/* offs[i] == i * step for every i (step: offs[1] - offs[0]) */
+static int evenly(const int64_t *offs, int64_t n, int64_t *step)
+{
+	int64_t i;
+
+	*step = n > 1 ? offs[1] - offs[0] : 0;
+	for (i = 0; i < n; i++)
+		if (offs[i] != i * *step)
+			return 0;
+	return 1;
+}
+
+/* A panel at a time, a row of it at a time: the row is read in order
+ * (when k is evenly strided, the usual case) and written tile floats
+ * apart, in a panel that stays in the cache. */
+static void pack_copy(void *arg, uint8_t *dst)
+{
+	const PackCopy *pc = arg;
+	float *data = (float *)dst;
+	int64_t b, pn, k, j, tile = pc->tile, K = pc->K, step;
+	int even = evenly(pc->ok, K, &step);
+
+	for (b = 0; b < pc->B; b++)
+		for (pn = 0; pn < pc->panels; pn++) {
+			float *d = data + (b * pc->panels + pn) * K * tile;
+
+			for (j = 0; j < tile; j++) {
+				int64_t n = pn * tile + j;
+				const uint8_t *s;
+
+				if (n >= pc->lim) {
+					for (k = 0; k < K; k++)
+						d[k * tile + j] = 0;
+					continue;
+				}
+				s = pc->src + (pc->c0 + pc->ob[b] + pc->on[n]) * (int64_t)sizeof(float);
+				if (even)
+					for (k = 0; k < K; k++)
+						memcpy(&d[k * tile + j], s + k * step * (int64_t)sizeof(float), sizeof(float));
+				else
+					for (k = 0; k < K; k++)
+						memcpy(&d[k * tile + j], s + pc->ok[k] * (int64_t)sizeof(float), sizeof(float));
+			}
+		}
+}
+
+/* A that the micro-kernel can read where it lies: one load, row-major in
+ * (m, k) with k contiguous (a matmul's or a linear layer's activations,
+ * a batch matmul's left operand), and M a whole number of row panels, so
+ * that no row past M is read.  Its tile rows are mr streams along k: no
+ * pack kernel, no packed copy in the arena. */
+static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
+{
+	int64_t *coef, *off, c0, step;
+	int ok;
+
+	if (x->kind != KX_LOAD || p->M % p->mr || root->bind[x->buf].type->elem->kind != TY_F32 ||
+			!(coef = load_coefs(root, x, &c0)))
+		return 0;
+	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
+	ok = evenly(off, p->K, &step) && (step == 1 || p->K == 1);
+	free(off);
+	if (ok) {
+		off = group_offsets(coef, p->md, p->nm, root->ext, p->M);
+		ok = evenly(off, p->M, &p->lda) && p->lda > 0;
+		free(off);
+	}
+	if (ok) {
+		off = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
+		ok = evenly(off, p->B, &p->asb);
+		free(off);
+	}
+	free(coef);
+	/* the tile's rows as 32-bit displacements from the panel's first */
+	if (!ok || c0 < 0 || p->lda * p->mr > (1 << 28))
+		return 0;
+	p->adirect = 1;
+	p->a0 = c0;
+	return 1;
+}
+
+/* A pack's shape: [batch][panel][k][tile] over operand side's panels. */
+typedef struct Pack {
+	int side;             /* 0: A, 1: B */
+	int64_t tile, panels, lim;
+	int64_t ext[4], total;
+	Type *f32, *pt;       /* its element, its tensor */
+} Pack;
+
+static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
+{
+	k->side = side;
+	k->tile = side ? NR : p->mr;
+	k->panels = side ? (p->N + NR - 1) / NR : (p->M + p->mr - 1) / p->mr;
+	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
+	k->total = p->B * k->panels * p->K * k->tile;
+	k->f32 = ty_float(g->c, TY_F32);
+	k->pt = ty_tensor(g->c, 1, &k->total, k->f32);
+	k->lim = side ? p->N : p->M;
+}
+
+/* x over the pack's domain (s: root's dims in its terms), zero past the
+ * last row or column; *ix1 the pack's linear index */
+static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k, Sub *s,
+	IExpr **ix1)
+{
+	KExpr *body, *in;
+	IExpr *lin;
+	int i;
+
+	memset(s, 0, sizeof *s);
+	s->kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof k->ext) };
+	memcpy((int64_t *)s->kc.ext, k->ext, sizeof k->ext);
+	s->sub = arena_alloc(g->c, sizeof *s->sub * (size_t)(root->ndims + 1));
+	for (i = 0; i < root->ndims; i++)
+		s->sub[i] = ix_const(&s->kc, 0);
+	delin(&s->kc, ix_dim(&s->kc, 0), p->bd, p->nb, root->ext, s->sub);
+	delin(&s->kc, ix_dim(&s->kc, 2), p->kd, p->nk, root->ext, s->sub);
+	lin = ix_add(&s->kc, ix_mul(&s->kc, ix_dim(&s->kc, 1), k->tile), ix_dim(&s->kc, 3));
+	delin(&s->kc, ix_clamp(&s->kc, lin, 0, k->lim - 1), k->side ? p->nd : p->md,
+		k->side ? p->nn : p->nm, root->ext, s->sub);
+	body = kx_subst(s, x);
+	pmap_free(&s->memo);
+	if (k->panels * k->tile != k->lim) {
+		KExpr *sel = kx_op(g->c, kop.select, k->f32, 3);
+
+		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
+		in->rank = 1;
+		in->ix = arena_alloc(g->c, sizeof *in->ix);
+		in->lo = arena_alloc(g->c, sizeof *in->lo);
+		in->hi = arena_alloc(g->c, sizeof *in->hi);
+		in->ix[0] = lin;
+		in->hi[0] = k->lim;
+		sel->a[0] = in;
+		sel->a[1] = body;
+		sel->a[2] = kx_const_f(g->c, k->f32, 0);
+		body = sel;
+	}
+	*ix1 = ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc,
+		ix_mul(&s->kc, ix_dim(&s->kc, 0), k->panels), ix_dim(&s->kc, 1)), p->K),
+		ix_dim(&s->kc, 2)), k->tile), ix_dim(&s->kc, 3));
+	return body;
+}
+
+/* A pack of constants as a constant: copied when it is printed, or
+ * evaluated now. */
+static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k,
+	KExpr *body, IExpr *ix1, Op *op)
+{
+	PackCopy *pc = arena_alloc(g->c, sizeof *pc);
+	size_t nbytes = mulsz((size_t)k->total, sizeof(float));
+	Resource *r;
+	Op *cst;
+	char name[64];
+
+	snprintf(name, sizeof name, "%s_packed_%c", root->name, k->side ? 'b' : 'a');
+	if (pack_plan(g->c, root, x, p, k->side, pc)) {
+		/* a strided copy of a weight, made as the global is printed:
+		 * no second copy of the weights in memory */
+		r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
+		if ((r->src = pc->res))
+			r->src->readers++;
+	} else {
+		int64_t d[4];
+		const int64_t *ext = k->ext;
+		float *data;
+
+		r = resource_alloc(g->c, "builtin", name, nbytes, 64);
+		data = (float *)r->data;
+		for (d[0] = 0; d[0] < ext[0]; d[0]++)
+			for (d[1] = 0; d[1] < ext[1]; d[1]++)
+				for (d[2] = 0; d[2] < ext[2]; d[2]++)
+					for (d[3] = 0; d[3] < ext[3]; d[3]++)
+						data[ix_eval(ix1, d)] = (float)eval(root, body, d);
+	}
+	cst = op_new(g->c, "arith.constant", 0, NULL, 1, &k->pt, 0, op->loc);
+	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, k->pt, r));
+	vinfo(g, RES(cst, 0))->mat = 1;
+	return RES(cst, 0);
+}
+
+/* A pack kernel of its own, writing a new buffer: body at ix1. */
+static Value *pack_kernel(Gen *g, Kernel *root, const Pack *k, KExpr *body, IExpr *ix1,
+	int64_t *ext, FnPlan *fp, Op *op)
+{
+	Kernel *pk = kernel_new(g, op);
+	Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, (Type *const *)&k->pt, 0, op->loc);
+	PMap seen = {0};
+
+	vinfo(g, RES(buf, 0))->mat = 1;
+	pk->kind = KK_LOOP;
+	pk->vpack = 1;
+	pk->ndims = 4;
+	pk->ext = ext;
+	pk->red = arena_alloc(g->c, 5);
+	rebind_expr(pk, root, body, &seen);
+	pmap_free(&seen);
+	pk->nout = 1;
+	pk->out = arena_alloc(g->c, sizeof *pk->out);
+	pk->out[0].buf = rebind(pk, &(Kernel){ .bind = &(KBind){ RES(buf, 0), k->pt, 1 } }, 0, 1);
+	pk->out[0].ix = arena_alloc(g->c, sizeof(IExpr *));
+	pk->out[0].ix[0] = ix1;
+	pk->out[0].val = body;
+	pk->out[0].acctype = k->f32;
+	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", k->side ? "B" : "A",
+		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
+		(long long)k->ext[3]);
+	loop_grid(pk);
+	plan_push(fp, pk, op);
+	return RES(buf, 0);
+}
+
+/* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
+ * constant: copied when it is printed, or evaluated now.  Returns the
+ * input IR value holding it (NULL: B packed in the GEMM kernel). */
+static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPlan *fp,
+	Op *op)
+{
+	Pack k;
+	Sub s;
+	KExpr *body;
+	IExpr *ix1;
+
+	pack_shape(g, p, side, &k);
+	body = pack_body(g, root, x, p, &k, &s, &ix1);
+	if (const_buffers_only(g, root, body))
+		return const_pack(g, root, x, p, &k, body, ix1, op);
+	if (!side && direct_a(root, x, p))
+		return root->bind[x->buf].val;
+	if (side && k.panels >= BPACK_MIN_PANELS &&
+			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
+		p->bpack = body;
+		p->pext = (int64_t *)s.kc.ext;
+		return NULL;
+	}
+	return pack_kernel(g, root, &k, body, ix1, (int64_t *)s.kc.ext, fp, op);
+}
+
+static void mark_used(KExpr *e, int *used, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		used[e->buf] = 1;
+	for (i = 0; i < e->n; i++)
+		mark_used(e->a[i], used, seen);
+}
+
+static void remap(KExpr *e, const int *map, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return;
+	*pmap_slot(seen, e, 1) = e;
+	if (e->kind == KX_LOAD || e->kind == KX_XLOAD)
+		e->buf = map[e->buf];
+	for (i = 0; i < e->n; i++)
+		remap(e->a[i], map, seen);
+}
+
+/* Drops the bindings the GEMM no longer reads (the unpacked operands). */
+static void compact(Kernel *k)
+{
+	int *used = xcalloc((size_t)k->nbind + 1, sizeof *used);
+	int *map = xcalloc((size_t)k->nbind + 1, sizeof *map);
+	PMap seen = {0};
+	int i, n = 0;
+
+	if (k->out[0].epi)
+		mark_used(k->out[0].epi, used, &seen);
+	if (k->g.bpack)
+		mark_used(k->g.bpack, used, &seen);
+	pmap_free(&seen);
+	used[k->out[0].buf] = used[k->g.a] = 1;
+	if (k->g.bb >= 0)
+		used[k->g.bb] = 1;
+	for (i = 0; i < k->nbind; i++) {
+		map[i] = n;
+		if (used[i])
+			k->bind[n++] = k->bind[i];
+	}
+	k->nbind = n;
+	memset(&seen, 0, sizeof seen);
+	if (k->out[0].epi)
+		remap(k->out[0].epi, map, &seen);
+	if (k->g.bpack)
+		remap(k->g.bpack, map, &seen);
+	pmap_free(&seen);
+	k->out[0].buf = map[k->out[0].buf];
+	k->g.a = map[k->g.a];
+	if (k->g.bb >= 0)
+		k->g.bb = map[k->g.bb];
+	free(used);
+	free(map);
+}
+
+/* rows of the micro-kernel's tile for M rows: the count of 8 to 12 that
+ * pads the least (all of them below 12) */
+static int pick_mr(int64_t M)
+{
+	int best = MRMAX, j;
+	int64_t waste = (M + MRMAX - 1) / MRMAX * MRMAX - M;
+
+	if (M <= MRMAX)
+		return (int)M;
+	for (j = 8; j < MRMAX; j++) {
+		int64_t w = (M + j - 1) / j * j - M;
+
+		if (w * MRMAX < waste * j)
+			best = j, waste = w;
+	}
+	return best;
+}
+
+static int64_t padded(int64_t n, int64_t tile)
+{
+	return (n + tile - 1) / tile * tile;
+}
+
+/* The operands of k's multiply-accumulate as A and B: B reads the
+ * output's innermost dim, A does not; 0 when k is no such contraction. */
+static int operands(Kernel *k, KExpr **a, KExpr **b, uint64_t *dout)
+{
+	KOut *o = &k->out[0];
+	KExpr *x, *y;
+	uint64_t dx = 0, dy = 0;
+	Type *ot;
+	int last, i;
+
+	if (k->nout != 1 || k->ndims > 63 || !o->init || !kx_is_zero(o->init) || !gemm_mac(o->val, &x, &y))
+		return 0;
+	if (x->type->kind != TY_F32 || y->type->kind != TY_F32)
+		return 0;
+	kx_dims(x, &dx);
+	kx_dims(y, &dy);
+	ot = k->bind[o->buf].type;
+	for (i = 0; i < ot->rank; i++)
+		ix_dims(o->ix[i], dout);
+	/* the innermost output dim decides which operand is B */
+	last = -1;
+	for (i = ot->rank - 1; i >= 0 && last < 0; i--) {
+		uint64_t s1 = 0;
+
+		ix_dims(o->ix[i], &s1);
+		if (s1 && !(s1 & (s1 - 1)))
+			last = __builtin_ctzll(s1);
+		else if (s1)
+			return 0;
+	}
+	if (last < 0)
+		return 0;
+	if ((dx >> last & 1) && !(dy >> last & 1))
+		*a = y, *b = x;
+	else if ((dy >> last & 1) && !(dx >> last & 1))
+		*a = x, *b = y;
+	else
+		return 0;
+	return 1;
+}
+
+/* The loop dims as batch, M (only A reads them), N (only B) and K (the
+ * reductions), and the sizes; 0 when some dim is none of them. */
+static int plan_dims(Kernel *k, KExpr *a, KExpr *b, uint64_t dout, GPlan *p)
+{
+	Type *ot = k->bind[k->out[0].buf].type;
+	uint64_t da = 0, db = 0, seen = 0;
+	int i, d;
+
+	kx_dims(a, &da);
+	kx_dims(b, &db);
+	memset(p, 0, sizeof *p);
+	/* dims in the order of the output index, outermost first; a dim
+	 * that several output indices use (a collapsed matmul row
+	 * delinearized into [32,5,31]) is one dim of the plan, once */
+	for (i = 0; i < ot->rank; i++)
+		for (d = 0; d < k->ndims; d++) {
+			uint64_t s1 = 0;
+
+			ix_dims(k->out[0].ix[i], &s1);
+			if (!(s1 >> d & 1) || k->red[d] || k->ext[d] == 1 || (seen >> d & 1))
+				continue;
+			seen |= 1ull << d;
+			if ((da >> d & 1) && !(db >> d & 1))
+				p->md[p->nm++] = d;
+			else if ((db >> d & 1) && !(da >> d & 1))
+				p->nd[p->nn++] = d;
+			else
+				p->bd[p->nb++] = d;
+		}
+	for (d = 0; d < k->ndims; d++) {
+		if (k->ext[d] == 1)
+			continue;
+		if (k->red[d]) {
+			p->kd[p->nk++] = d;
+			continue;
+		}
+		if (!(dout >> d & 1))
+			return 0;
+	}
+	p->B = p->M = p->N = p->K = 1;
+	for (i = 0; i < p->nb; i++) p->B *= k->ext[p->bd[i]];
+	for (i = 0; i < p->nm; i++) p->M *= k->ext[p->md[i]];
+	for (i = 0; i < p->nn; i++) p->N *= k->ext[p->nd[i]];
+	for (i = 0; i < p->nk; i++) p->K *= k->ext[p->kd[i]];
+	return 1;
+}
+
+/* B's columns run along the output's innermost dim, stored as vectors;
+ * when that leaves much of the last 32-wide panel empty (a 7x7 or 14x14
+ * feature map against 512 channels) and the other way round pads less,
+ * the operands trade places and the tile is stored lane by lane */
+static void maybe_trade(GPlan *p, KExpr **a, KExpr **b)
+{
+	int t[64], j;
+	int64_t n = p->N;
+	KExpr *x1 = *a;
+
+	if (!((p->N + NR - 1) / NR * NR * padded(p->M, pick_mr(p->M)) * 10 >
+			(p->M + NR - 1) / NR * NR * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
+		return;
+	memcpy(t, p->md, sizeof t);
+	memcpy(p->md, p->nd, sizeof t);
+	memcpy(p->nd, t, sizeof t);
+	j = p->nm, p->nm = p->nn, p->nn = j;
+	p->N = p->M, p->M = n;
+	*a = *b, *b = x1;
+}
+
+/* k's loop dims become (b, m, n): the epilogue and the store index
+ * substituted, the body gone (the micro-kernel computes it) */
+static void to_bmn(Gen *g, Kernel *k, const GPlan *p)
+{
+	KOut *o = &k->out[0];
+	Type *ot = k->bind[o->buf].type;
+	int64_t ext3[3];
+	KExpr *epi;
+	Sub s;
+	int i;
+
+	memset(&s, 0, sizeof s);
+	ext3[0] = p->B, ext3[1] = p->M, ext3[2] = p->N;
+	s.kc = (KCtx){ g->c, 3, arena_alloc(g->c, sizeof ext3) };
+	memcpy((int64_t *)s.kc.ext, ext3, sizeof ext3);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(k->ndims + 1));
+	for (i = 0; i < k->ndims; i++)
+		s.sub[i] = ix_const(&s.kc, 0);
+	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 1), p->md, p->nm, k->ext, s.sub);
+	delin(&s.kc, ix_dim(&s.kc, 2), p->nd, p->nn, k->ext, s.sub);
+	epi = o->epi ? kx_subst(&s, o->epi) : NULL;
+	for (i = 0; i < ot->rank; i++)
+		o->ix[i] = ix_subst(&s.kc, o->ix[i], s.sub);
+	pmap_free(&s.memo);
+	o->epi = epi;
+	o->init = NULL;
+	o->val = NULL;
+	k->kind = KK_GEMM;
+	k->ndims = 3;
+	k->ext = (int64_t *)s.kc.ext;
+	k->red = arena_alloc(g->c, 4);
+}
+
+/* bindings: keep the epilogue's, add the packs */
+static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
+{
+	Kernel tmp = { .bind = &(KBind){ ap, ap->type, 0 } };
+
+	k->g.a = rebind(k, &tmp, 0, 0);
+	k->g.bb = -1;
+	if (bp) {
+		Kernel tmp2 = { .bind = &(KBind){ bp, bp->type, 0 } };
+
+		k->g.bb = rebind(k, &tmp2, 0, 0);
+	}
+	k->g.bpack = p->bpack;
+	k->g.pext = p->pext;
+	k->g.adirect = p->adirect;
+	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
+	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
+	k->g.mr = p->mr;
+	k->g.nr = NR;
+}
+
+/* Workgroups over N's panels, then M's, about one per MFLOP up to 64;
+ * the kernel loops over the batch. */
+static void gemm_grid(Kernel *k, const GPlan *p)
+{
+	int64_t np = (p->N + NR - 1) / NR, mp = (p->M + p->mr - 1) / p->mr;
+	int64_t flops = 2 * p->B * p->M * p->N * p->K, want = flops / (1 << 20);
+
+	if (want < 1)
+		want = 1;
+	if (want > 64)
+		want = 64;
+	k->grid[2] = 1;
+	k->grid[0] = np < want ? np : want;
+	want = (want + k->grid[0] - 1) / k->grid[0];
+	/* a B panel packed in the kernel is packed by one workgroup */
+	k->grid[1] = p->bpack ? 1 : mp < want ? mp : want;
+}
+
+int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
+{
+	KExpr *a, *b;
+	uint64_t dout = 0;
+	GPlan p;
+	Value *ap, *bp;
+
+	if (!operands(k, &a, &b, &dout) || !plan_dims(k, a, b, dout, &p))
+		return 0;
+	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
+		return 0;
+	maybe_trade(&p, &a, &b);
+	p.mr = pick_mr(p.M);
+	ap = make_pack(g, k, a, &p, 0, fp, op);
+	bp = make_pack(g, k, b, &p, 1, fp, op);
+	to_bmn(g, k, &p);
+	bind_packs(k, &p, ap, bp);
+	gemm_grid(k, &p);
+	compact(k);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s%s\n",
+		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR,
+		p.adirect ? ", A read in place" : "", p.bpack ? ", B packed per panel in the kernel" : "");
+	return 1;
+}

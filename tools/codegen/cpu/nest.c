@@ -1,0 +1,330 @@
+/*
+ * nest.c - loop-nest kernels for the CPU: the schedule (parallel dims
+ * ordered by the first output's layout, the outermost split across
+ * workgroups: loop_grid), then the loops written plainly for LLVM's loop
+ * vectorizer (S1: a point's reduction innermost), or with the reduction
+ * outside a vector of parallel points (S2), or packs in vectors of our
+ * own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+typedef struct Sched {
+	int order[64], n;     /* parallel dims, outermost first (extent > 1) */
+	int red[64], nred;
+	int split;            /* the dim split across workgroups, or -1 */
+	int64_t chunk;
+	int empty;            /* a parallel dim of extent 0: nothing to do */
+} Sched;
+
+static void schedule(Kernel *k, Sched *s)
+{
+	int d;
+	int64_t work = 1;
+
+	s->empty = kernel_loops(k, s->order, &s->n, s->red, &s->nred);
+	for (d = 0; d < k->ndims; d++)
+		work *= k->ext[d];
+	s->split = s->n ? s->order[0] : -1;
+	k->grid[0] = 1;
+	if (s->split >= 0) {
+		int64_t ext = k->ext[s->split], want = work / 16384;
+
+		if (want > 64)
+			want = 64;
+		if (want > ext)
+			want = ext;
+		if (want < 1)
+			want = 1;
+		s->chunk = (ext + want - 1) / want;
+		k->grid[0] = (ext + s->chunk - 1) / s->chunk;
+	}
+}
+
+void loop_grid(Kernel *k)
+{
+	Sched s;
+
+	schedule(k, &s);
+}
+
+static LLVMValueRef store_ptr(E *e, KOut *o)
+{
+	return e_addr(e, o->buf, o->ix);
+}
+
+/* Builds the loops over order[from..n), then calls f at the innermost. */
+typedef void (*NestFn)(E *e, void *env);
+
+/* vec_inner of nest(): the innermost loop written as vectors of EVW
+ * lanes by us, not left to LLVM's loop vectorizer */
+enum { VEC_EXPLICIT = 2, EVW = 16 };
+
+/* The innermost loop over dim d (not split across workgroups): EVW lanes
+ * at a time, then the rest one at a time. */
+static void vloop(E *e, int d, NestFn f, void *env)
+{
+	int64_t ext = e->k->ext[d], main = ext / EVW * EVW;
+	ELoop l;
+
+	if (main) {
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, main), NULL);
+		e->vw = EVW;
+		e->vdim = d;
+		/* a window's rows: mostly one affine piece (the test costs
+		 * more code than it saves in a GEMM's packs) */
+		e->pieces = 1;
+		f(e, env);
+		e->pieces = 0;
+		e->vw = 1;
+		e_loop_end(e, &l, e_i64(e, EVW), 0);
+	}
+	if (main < ext) {
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, main), e_i64(e, ext), NULL);
+		f(e, env);
+		e_loop_end(e, &l, NULL, 0);
+	}
+}
+
+static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
+	NestFn f, void *env, int vec_inner)
+{
+	ELoop l;
+	int d;
+	LLVMValueRef lo, hi;
+
+	if (n == 0) {
+		f(e, env);
+		return;
+	}
+	if (n == 1 && vec_inner == VEC_EXPLICIT) {
+		vloop(e, order[0], f, env);
+		return;
+	}
+	d = order[0];
+	lo = e_i64(e, 0);
+	hi = e_i64(e, e->k->ext[d]);
+	if (d == s->split) {
+		LLVMValueRef h;
+
+		lo = LLVMBuildMul(e->b, wx, e_i64(e, s->chunk), "lo");
+		h = LLVMBuildAdd(e->b, lo, e_i64(e, s->chunk), "");
+		hi = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, h, hi, ""), h, hi, "hi");
+	}
+	e->dimv[d] = e_loop_begin(e, &l, lo, hi, NULL);
+	nest(e, order + 1, n - 1, s, wx, f, env, vec_inner);
+	e_loop_end(e, &l, NULL, vec_inner && n == 1 ? LOOP_VECTORIZE : 0);
+}
+
+typedef struct LoopEnv {
+	Sched *s;
+	LLVMValueRef wx;
+	int phase;            /* S2: 0 init, 1 body, 2 epilogue */
+	int inner;            /* S2: the innermost parallel dim */
+	int vec;              /* S2: in vectors of our own (s2_explicit) */
+} LoopEnv;
+
+static void store_out(E *e, KOut *o, LLVMValueRef v)
+{
+	e_store(e, v, store_ptr(e, o), e->k->bind[o->buf].type->elem);
+}
+
+/* S1 innermost point of the parallel loops: init, reduce, epilogue. */
+static void red_body(E *e, void *env)
+{
+	Kernel *k = e->k;
+	int i;
+
+	e_reset(e);
+	for (i = 0; i < k->nout; i++)
+		LLVMBuildStore(e->b, e_expr(e, k->out[i].val), e->accp[i]);
+}
+
+/* A float product reduction: acc * x.  Its order stays the order of the
+ * loops: a product regrouped across vector lanes can overflow to inf
+ * where the sequential one reaches a 0 first (inf * 0 = NaN, not 0). */
+static int fp_product(Kernel *k)
+{
+	int i;
+
+	for (i = 0; i < k->nout; i++) {
+		KExpr *v = k->out[i].val;
+
+		if (v && v->kind == KX_OP && v->op == kop.mulf &&
+				(v->a[0]->kind == KX_ACC || v->a[1]->kind == KX_ACC))
+			return 1;
+	}
+	return 0;
+}
+
+static void s1_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	Kernel *k = e->k;
+	int i;
+
+	if (e_point_start(e, le->s->nred, store_out))
+		return;
+	nest(e, le->s->red, le->s->nred, le->s, le->wx, red_body, NULL, !fp_product(k));
+	e_reset(e);
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = k->out[i].epi ? e_expr(e, k->out[i].epi)
+			: LLVMBuildLoad2(e->b, e_type(e, k->out[i].acctype), e->accp[i], "");
+
+		if (v)
+			store_out(e, &k->out[i], v);
+	}
+}
+
+/* S2: the accumulator lives in the output; the innermost parallel dim is
+ * the innermost loop of every phase, so each phase vectorizes. */
+static void s2_phase(E *e, void *env)
+{
+	LoopEnv *le = env;
+	KOut *o = &e->k->out[0];
+	LLVMValueRef v;
+
+	e_reset(e);
+	e->accp[0] = store_ptr(e, o);
+	if (le->phase == 0)
+		v = e_expr(e, o->init);
+	else if (le->phase == 1)
+		v = e_expr(e, o->val);
+	else
+		v = e_expr(e, o->epi);
+	if (v)
+		store_out(e, o, v);
+}
+
+static void s2_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	int in[1] = { le->inner }, vec = le->vec ? VEC_EXPLICIT : 1;
+
+	le->phase = 0;
+	nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
+	le->phase = 1;
+	{
+		/* reduction loops outside, the parallel dim inside */
+		int order[65], i;
+
+		for (i = 0; i < le->s->nred; i++)
+			order[i] = le->s->red[i];
+		order[i] = le->inner;
+		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, vec);
+	}
+	if (e->k->out[0].epi) {
+		le->phase = 2;
+		nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
+	}
+}
+
+/* S2 in vectors of our own (a pooling window's loads: runs, stride-2
+ * pairs, gathers only at the padding, where LLVM's vectorizer gathers
+ * every lane): f32 accumulators, EVW lanes or more of the parallel dim */
+static int s2_explicit(Kernel *k, Sched *s)
+{
+	return k->out[0].acctype->kind == TY_F32 && k->ext[s->order[s->n - 1]] >= EVW;
+}
+
+static int use_s2(Kernel *k, Sched *s)
+{
+	KOut *o = &k->out[0];
+	Type *bt;
+	int d;
+
+	if (k->nout != 1 || !s->nred || s->n < 1)
+		return 0;
+	d = s->order[s->n - 1];
+	if (d == s->split || k->ext[d] < 8)
+		return 0;
+	bt = k->bind[o->buf].type;
+	if (bt->elem != o->acctype)
+		return 0;
+	if (o->epi && o->epi->type != o->acctype)
+		return 0;
+	/* unit stride in d */
+	{
+		int64_t c;
+		KCtx kc = { NULL, k->ndims, k->ext };
+		IExpr *lin;
+		int i;
+
+		(void)kc;
+		lin = NULL;
+		for (i = 0; i < bt->rank; i++)
+			if (ix_uses_dim(o->ix[i], d) && i != bt->rank - 1)
+				return 0;
+		if (!(o->ix[bt->rank - 1]->kind == IX_DIM && o->ix[bt->rank - 1]->v == d))
+			return 0;
+		(void)lin;
+		(void)c;
+	}
+	return 1;
+}
+
+/* A pack kernel's point (batch, panel, k): the tile's lanes as one
+ * vector -- contiguous loads, stride-2 pairs or a gather, by gather() --
+ * stored as the row of the panel.  Written vectorized, it needs none of
+ * LLVM's loop vectorizer, the costliest part of compiling a network. */
+static void pack_point(E *e, void *env)
+{
+	Kernel *k = e->k;
+	KOut *o = &k->out[0];
+	LLVMValueRef v;
+
+	(void)env;
+	e_reset(e);
+	e->dimv[3] = e_i64(e, 0);
+	e->vw = (int)k->ext[3];
+	e->vdim = 3;
+	v = e_expr(e, o->val);
+	if (v)
+		e_store(e, v, store_ptr(e, o), k->bind[o->buf].type->elem);
+	e->vw = 1;
+}
+
+/* the pack path applies: one f32 output, stored row-major over the four
+ * dims, the tile within a vector's lanes, and some dim besides the tile
+ * to split across workgroups */
+static int vpack_ok(Kernel *k, Sched *s)
+{
+	return k->vpack && k->ndims == 4 && k->nout == 1 && !k->out[0].epi && k->ext[3] > 1 &&
+		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && !k->red[3];
+}
+
+void nest_emit(E *e, Kernel *k, LLVMValueRef wx)
+{
+	Sched s;
+	LoopEnv le = { 0 };
+	int i;
+
+	schedule(k, &s);
+	if (s.empty)
+		return;
+	if (vpack_ok(k, &s)) {
+		int order[3], n = 0;
+
+		for (i = 0; i < s.n; i++)
+			if (s.order[i] != 3)
+				order[n++] = s.order[i];
+		nest(e, order, n, &s, wx, pack_point, NULL, 0);
+		k->light = 1;
+		return;
+	}
+	le.s = &s;
+	le.wx = wx;
+	for (i = 0; i < k->nout; i++)
+		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
+	if (use_s2(k, &s)) {
+		le.inner = s.order[s.n - 1];
+		le.vec = s2_explicit(k, &s);
+		k->light = le.vec;
+		nest(e, s.order, s.n - 1, &s, wx, s2_point, &le, 0);
+	} else {
+		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);
+	}
+}
+

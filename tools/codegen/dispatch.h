@@ -1,0 +1,28 @@
+/*
+ * dispatch.h - what dispatch formation's two halves share: dispatch.c
+ * plans (which ops are roots, which are fused where), kbuild.c builds
+ * each kernel's IR.
+ */
+#ifndef CODEGEN_DISPATCH_H
+#define CODEGEN_DISPATCH_H
+
+#include "gen.h"
+#include "named_ops.h"
+
+/* structured ops seen as generics (lib/named_ops.h) */
+typedef LinalgView SOp;
+
+/* dispatch.c */
+int all_parallel(const SOp *s);
+int is_perm(const AffMap *m);     /* every result a distinct dim, all dims */
+int is_same_index_view(const Op *op);
+int is_view_op(const Op *op);     /* a reshape or a same-index cast */
+Op *single_user(Value *v);
+
+/* kbuild.c: the kernel of a root (with its epilogue chain), or of a
+ * materialized value computed over its own shape; pushed to fp.  0, or
+ * -1 after an error at the op. */
+int build_root(Gen *g, Op *op, FnPlan *fp);
+int build_value(Gen *g, Value *v, Op *op, FnPlan *fp);
+
+#endif

@@ -1,0 +1,711 @@
+/*
+ * expr.c - kernel IR expressions to LLVM IR, shared by both targets:
+ * types, index arithmetic, loads (scalar, or EVW-lane vectors along the
+ * vectorized dim: contiguous, strided, gathered, or per lane behind a
+ * range test), constants, range tests, and the memo that emits every
+ * expression node once per scope.  The ops themselves are ops.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+void e_open(E *e, Gen *g, const char *triple, LLVMTargetDataRef td)
+{
+	e->g = g;
+	e->cx = LLVMContextCreate();
+	e->m = LLVMModuleCreateWithNameInContext("kernels", e->cx);
+	LLVMSetTarget(e->m, triple);
+	LLVMSetModuleDataLayout(e->m, td);
+	e->b = LLVMCreateBuilderInContext(e->cx);
+	e->i1 = LLVMInt1TypeInContext(e->cx);
+	e->i8 = LLVMInt8TypeInContext(e->cx);
+	e->i32 = LLVMInt32TypeInContext(e->cx);
+	e->i64 = LLVMInt64TypeInContext(e->cx);
+	e->f32 = LLVMFloatTypeInContext(e->cx);
+	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
+}
+
+void e_close(E *e)
+{
+	LLVMDisposeBuilder(e->b);
+	LLVMDisposeModule(e->m);
+	LLVMContextDispose(e->cx);
+}
+
+LLVMValueRef e_i64(E *e, int64_t v) { return LLVMConstInt(e->i64, (unsigned long long)v, 1); }
+
+LLVMTypeRef e_type(E *e, const Type *t)
+{
+	switch (t->kind) {
+	case TY_F32: return e->f32;
+	case TY_F64: return LLVMDoubleTypeInContext(e->cx);
+	case TY_F16: return LLVMHalfTypeInContext(e->cx);
+	case TY_BF16: return LLVMInt16TypeInContext(e->cx);   /* bits; math in f32 */
+	case TY_INDEX: return e->i64;
+	case TY_INT: return LLVMIntTypeInContext(e->cx, (unsigned)t->width);
+	default:
+		die("codegen: no LLVM type for type kind %d", t->kind);
+	}
+}
+
+LLVMTypeRef e_memtype(E *e, const Type *t)
+{
+	if (t->kind == TY_INT && t->width == 1)
+		return e->i8;
+	return e_type(e, t);
+}
+
+LLVMTypeRef e_vtype(E *e, LLVMTypeRef t)
+{
+	return e->vw > 1 ? LLVMVectorType(t, (unsigned)e->vw) : t;
+}
+
+LLVMValueRef e_splat(E *e, LLVMValueRef s)
+{
+	LLVMValueRef v;
+	int i;
+
+	if (e->vw <= 1)
+		return s;
+	if (LLVMIsConstant(s)) {
+		LLVMValueRef el[64];
+
+		for (i = 0; i < e->vw; i++)
+			el[i] = s;
+		return LLVMConstVector(el, (unsigned)e->vw);
+	}
+	v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), (unsigned)e->vw));
+	v = LLVMBuildInsertElement(e->b, v, s, LLVMConstInt(e->i32, 0, 0), "");
+	return LLVMBuildShuffleVector(e->b, v, v,
+		LLVMConstNull(LLVMVectorType(e->i32, (unsigned)e->vw)), "splat");
+}
+
+void e_reset(E *e)
+{
+	pmap_free(&e->memo);
+	memset(&e->memo, 0, sizeof e->memo);
+}
+
+LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(e->b);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(e->fn);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry), a;
+
+	if (first)
+		LLVMPositionBuilderBefore(e->b, first);
+	else
+		LLVMPositionBuilderAtEnd(e->b, entry);
+	a = LLVMBuildAlloca(e->b, t, name);
+	LLVMPositionBuilderAtEnd(e->b, cur);
+	return a;
+}
+
+/* ---- index arithmetic (always scalar i64) ---- */
+
+LLVMValueRef e_index(E *e, const IExpr *x)
+{
+	LLVMValueRef l, r;
+
+	switch (x->kind) {
+	case IX_DIM: return e->dimv[x->v];
+	case IX_CONST: return e_i64(e, x->v);
+	case IX_ADD:
+		return LLVMBuildNSWAdd(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_MUL:
+		return LLVMBuildNSWMul(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_FLOORDIV: {
+		/* indices are never negative where we divide */
+		return LLVMBuildSDiv(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	}
+	case IX_MOD:
+		return LLVMBuildSRem(e->b, e_index(e, x->l), e_index(e, x->r), "");
+	case IX_CLAMP:
+		l = e_index(e, x->l);
+		r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, l, e_i64(e, x->v), ""),
+			e_i64(e, x->v), l, "");
+		return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, r, e_i64(e, x->v2), ""),
+			e_i64(e, x->v2), r, "");
+	}
+	return e_i64(e, 0);
+}
+
+/* The linear element offset of ix in a buffer of type t. */
+static IExpr *linear(E *e, Type *t, IExpr *const *ix)
+{
+	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+	IExpr *s = ix_const(&kc, 0);
+	int i;
+
+	for (i = 0; i < t->rank; i++)
+		s = ix_add(&kc, ix_mul(&kc, s, t->dims[i]), ix[i]);
+	return s;
+}
+
+LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix)
+{
+	Type *t = e->k->bind[buf].type;
+	LLVMValueRef off = e_index(e, linear(e, t, ix));
+
+	return LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
+}
+
+/* x as a vector of e->vw lanes of integer type it, the vector dim at
+ * base + lane; parts that do not depend on it are computed once */
+static LLVMValueRef vindex(E *e, const IExpr *x, LLVMTypeRef it)
+{
+	LLVMValueRef l, r;
+	int i;
+
+	if (!ix_uses_dim(x, e->vdim))
+		return e_splat(e, LLVMBuildIntCast2(e->b, e_index(e, x), it, 1, ""));
+	switch (x->kind) {
+	case IX_DIM: {
+		LLVMValueRef lanes[64];
+
+		for (i = 0; i < e->vw; i++)
+			lanes[i] = LLVMConstInt(it, (unsigned long long)i, 0);
+		return LLVMBuildAdd(e->b, e_splat(e, LLVMBuildIntCast2(e->b, e->dimv[x->v], it, 1, "")),
+			LLVMConstVector(lanes, (unsigned)e->vw), "");
+	}
+	case IX_ADD:
+		return LLVMBuildNSWAdd(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_MUL:
+		return LLVMBuildNSWMul(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_FLOORDIV:
+		return LLVMBuildSDiv(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_MOD:
+		return LLVMBuildSRem(e->b, vindex(e, x->l, it), vindex(e, x->r, it), "");
+	case IX_CLAMP: {
+		LLVMValueRef lo = e_splat(e, LLVMConstInt(it, (unsigned long long)x->v, 1));
+		LLVMValueRef hi = e_splat(e, LLVMConstInt(it, (unsigned long long)x->v2, 1));
+
+		l = vindex(e, x->l, it);
+		r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, l, lo, ""), lo, l, "");
+		return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, r, hi, ""), hi, r, "");
+	}
+	default:
+		return e_splat(e, LLVMBuildIntCast2(e->b, e_index(e, x), it, 1, ""));
+	}
+}
+
+/* the index type for vectors of indices into the kernel: i32 when every
+ * value an index takes fits (buffers and the domain below 2^31 elements) */
+static LLVMTypeRef vindex_type(E *e, const Type *t)
+{
+	int64_t n = 1;
+	int i;
+
+	for (i = 0; i < e->k->ndims; i++)
+		if ((n *= e->k->ext[i] > 0 ? e->k->ext[i] : 1) >= (1ll << 30))
+			return e->i64;
+	return ty_numel(t) < (1ll << 30) ? e->i32 : e->i64;
+}
+
+/* ---- scalar and vector expressions ---- */
+
+static LLVMValueRef load_mem(E *e, LLVMTypeRef mt, LLVMValueRef p, const Type *t, int vec)
+{
+	LLVMTypeRef lt = vec ? LLVMVectorType(mt, (unsigned)e->vw) : mt;
+	LLVMValueRef v = LLVMBuildLoad2(e->b, lt, p, "");
+
+	LLVMSetAlignment(v, (unsigned)elem_size(t));
+	if (t->kind == TY_INT && t->width == 1)
+		v = LLVMBuildTrunc(e->b, v, vec ? LLVMVectorType(e->i1, (unsigned)e->vw) : e->i1, "");
+	return v;
+}
+
+/* Evaluates f once per lane with the vector dim at base + lane. */
+static LLVMValueRef per_lane(E *e, KExpr *x, LLVMValueRef (*f)(E *, KExpr *))
+{
+	LLVMValueRef base = e->dimv[e->vdim], v;
+	int vw = e->vw, i;
+
+	e->vw = 1;
+	v = NULL;
+	for (i = 0; i < vw; i++) {
+		LLVMValueRef s;
+
+		e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+		s = f(e, x);
+		if (!v)
+			v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), (unsigned)vw));
+		v = LLVMBuildInsertElement(e->b, v, s, LLVMConstInt(e->i32, (unsigned long long)i, 0), "");
+	}
+	e->dimv[e->vdim] = base;
+	e->vw = vw;
+	return v;
+}
+
+static LLVMValueRef scalar_load(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+
+	return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 0);
+}
+
+/* lane l of the vector: i0 + l * step (step 1 or 2)?  An i1. */
+static LLVMValueRef lanes_step(E *e, LLVMValueRef off, LLVMValueRef i0, LLVMTypeRef it, int step)
+{
+	LLVMValueRef lanes[64], eq;
+	int i;
+
+	for (i = 0; i < e->vw; i++)
+		lanes[i] = LLVMConstInt(it, (unsigned long long)(i * step), 0);
+	eq = LLVMBuildICmp(e->b, LLVMIntEQ, off,
+		LLVMBuildAdd(e->b, e_splat(e, i0), LLVMConstVector(lanes, (unsigned)e->vw), ""), "");
+	eq = LLVMBuildBitCast(e->b, eq, LLVMIntTypeInContext(e->cx, (unsigned)e->vw), "");
+	return LLVMBuildICmp(e->b, LLVMIntEQ, eq, LLVMConstAllOnes(LLVMIntTypeInContext(e->cx, (unsigned)e->vw)), "");
+}
+
+static LLVMValueRef load_at(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i, unsigned align)
+{
+	LLVMValueRef v = LLVMBuildLoad2(e->b, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i, 1, ""), "");
+
+	LLVMSetAlignment(v, align);
+	return v;
+}
+
+/* ---- an index that stays on one affine piece across the lanes ---- */
+
+/* x at the vector's first lane and at its last */
+static void lane_ends(E *e, const IExpr *x, LLVMValueRef *first, LLVMValueRef *last)
+{
+	LLVMValueRef base = e->dimv[e->vdim];
+
+	*first = e_index(e, x);
+	e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, e->vw - 1), "");
+	*last = e_index(e, x);
+	e->dimv[e->vdim] = base;
+}
+
+static void and_into(E *e, LLVMValueRef *cond, LLVMValueRef c)
+{
+	*cond = *cond ? LLVMBuildAnd(e->b, *cond, c, "") : c;
+}
+
+/* x over the lanes is affine with the constant slope *slope >= 0 per lane
+ * wherever the scalar conditions ANDed into *cond hold: no floordiv or
+ * mod changes quotient between the first lane and the last (x's parts
+ * never decrease along the lanes), no clamp bites at either end.  0 when
+ * x's form rules that out.  Cheaper than the lanes' offsets as a vector:
+ * a few scalar operations, which run beside the vector units. */
+static int lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond)
+{
+	LLVMValueRef lo, hi;
+	int64_t a, b;
+
+	if (!ix_uses_dim(x, e->vdim)) {
+		*slope = 0;
+		return 1;
+	}
+	switch (x->kind) {
+	case IX_DIM:
+		*slope = 1;
+		return 1;
+	case IX_ADD:
+		if (!lane_affine(e, x->l, &a, cond) || !lane_affine(e, x->r, &b, cond))
+			return 0;
+		*slope = a + b;
+		return 1;
+	case IX_MUL:
+		if (x->r->kind == IX_CONST && x->r->v >= 0 && lane_affine(e, x->l, &a, cond)) {
+			*slope = a * x->r->v;
+			return 1;
+		}
+		if (x->l->kind == IX_CONST && x->l->v >= 0 && lane_affine(e, x->r, &a, cond)) {
+			*slope = a * x->l->v;
+			return 1;
+		}
+		return 0;
+	case IX_FLOORDIV:
+	case IX_MOD:
+		if (x->r->kind != IX_CONST || x->r->v <= 0 || !lane_affine(e, x->l, &a, cond))
+			return 0;
+		lane_ends(e, x->l, &lo, &hi);
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSDiv(e->b, lo, e_i64(e, x->r->v), ""),
+			LLVMBuildSDiv(e->b, hi, e_i64(e, x->r->v), ""), ""));
+		*slope = x->kind == IX_MOD ? a : 0;
+		return 1;
+	case IX_CLAMP:
+		if (!lane_affine(e, x->l, &a, cond))
+			return 0;
+		lane_ends(e, x->l, &lo, &hi);
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->v), ""));
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSLE, hi, e_i64(e, x->v2), ""));
+		*slope = a;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* elements i0, i0 + 2, ..., i0 + 2 (vw - 1): lanes 0, 2, … of a load from
+ * i0 and 1, 3, … of one from i0 + vw - 1, so nothing past the last is read */
+static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0, unsigned al)
+{
+	LLVMValueRef lanes[64];
+	int i, vw = e->vw;
+
+	for (i = 0; i < vw; i++)
+		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
+	return LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, buf, i0, al),
+		load_at(e, vt, mt, buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), ""), al),
+		LLVMConstVector(lanes, (unsigned)vw), "");
+}
+
+/* The lanes' offsets as a vector.  Where they turn out consecutive at
+ * run time, one vector load; every second element, two loads and a
+ * shuffle; else a gather. */
+static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
+{
+	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { vt, pt };
+	LLVMTypeRef it = vindex_type(e, t);
+	LLVMValueRef off = vindex(e, lin, it), args[4], lanes[64], i0, v[3], phi;
+	LLVMBasicBlockRef bb[3], s2test, join;
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18), al = (unsigned)elem_size(t->elem);
+	int i, vw = e->vw;
+
+	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
+	bb[0] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
+	s2test = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2?");
+	bb[1] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2");
+	bb[2] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
+	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 1), bb[0], s2test);
+	LLVMPositionBuilderAtEnd(e->b, bb[0]);
+	v[0] = load_at(e, vt, mt, x->buf, i0, al);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, s2test);
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
+	LLVMPositionBuilderAtEnd(e->b, bb[1]);
+	v[1] = load_stride2(e, vt, mt, x->buf, i0, al);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, bb[2]);
+	for (i = 0; i < vw; i++)
+		lanes[i] = LLVMConstInt(e->i1, 1, 0);
+	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+	args[1] = LLVMConstInt(e->i32, al, 0);
+	args[2] = LLVMConstVector(lanes, (unsigned)vw);
+	args[3] = LLVMGetUndef(vt);
+	v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	phi = LLVMBuildPhi(e->b, vt, "");
+	LLVMAddIncoming(phi, v, bb, 3);
+	return phi;
+}
+
+/* v_fast where cond holds, else what slow() emits */
+static LLVMValueRef fast_or(E *e, LLVMValueRef cond, LLVMValueRef (*fast)(E *, void *),
+	LLVMValueRef (*slow)(E *, void *), void *arg, const char *name)
+{
+	LLVMBasicBlockRef fb = LLVMAppendBasicBlockInContext(e->cx, e->fn, name);
+	LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(e->cx, e->fn, "lanes");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "joined"), from[2];
+	LLVMValueRef v[2], phi;
+
+	LLVMBuildCondBr(e->b, cond, fb, sb);
+	LLVMPositionBuilderAtEnd(e->b, fb);
+	v[0] = fast(e, arg);
+	from[0] = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, sb);
+	v[1] = slow(e, arg);
+	from[1] = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	phi = LLVMBuildPhi(e->b, LLVMTypeOf(v[0]), "");
+	LLVMAddIncoming(phi, v, from, 2);
+	return phi;
+}
+
+typedef struct GatherArg {
+	KExpr *x;
+	const Type *t;
+	IExpr *lin;
+	int64_t slope;
+} GatherArg;
+
+static LLVMValueRef piece_load(E *e, void *arg)
+{
+	GatherArg *g = arg;
+	LLVMTypeRef mt = e_memtype(e, g->t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	LLVMValueRef i0 = e_index(e, g->lin);
+	unsigned al = (unsigned)elem_size(g->t->elem);
+
+	return g->slope == 1 ? load_at(e, vt, mt, g->x->buf, i0, al) : load_stride2(e, vt, mt, g->x->buf, i0, al);
+}
+
+static LLVMValueRef lanes_load(E *e, void *arg)
+{
+	GatherArg *g = arg;
+
+	return gather_lanes(e, g->x, g->t, g->lin);
+}
+
+/* A load whose address is not provably contiguous along the vector dim.
+ * Where the index stays on one affine piece across the lanes (an im2col
+ * row away from the padding and the row's end), found by a few scalar
+ * tests, one vector load or, every second element (a stride-2
+ * convolution or pooling), two loads and a shuffle; else by the lanes'
+ * offsets as a vector. */
+static LLVMValueRef gather(E *e, KExpr *x, const Type *t, IExpr *lin)
+{
+	GatherArg g = { x, t, lin, 0 };
+	LLVMValueRef cond = NULL;
+
+	if (!e->pieces || !lane_affine(e, lin, &g.slope, &cond) || (g.slope != 1 && g.slope != 2))
+		return gather_lanes(e, x, t, lin);
+	if (!cond)
+		return piece_load(e, &g);
+	return fast_or(e, cond, piece_load, lanes_load, &g, "piece");
+}
+
+/* lo <= ix < hi for every index, a vector of lanes */
+static LLVMValueRef inrange_lanes(E *e, void *arg)
+{
+	KExpr *x = arg;
+	LLVMValueRef c = NULL;
+	int i;
+
+	for (i = 0; i < x->rank; i++) {
+		int64_t lo, hi;
+		KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+		LLVMTypeRef it = e->i64;
+		LLVMValueRef v, d;
+
+		int known = ix_range(&kc, x->ix[i], &lo, &hi);
+
+		if (known && lo >= x->lo[i] && hi < x->hi[i])
+			continue;
+		if (known && lo > -(1ll << 30) && hi < (1ll << 30) &&
+				x->lo[i] > -(1ll << 30) && x->hi[i] < (1ll << 30))
+			it = e->i32;
+		v = LLVMBuildSub(e->b, vindex(e, x->ix[i], it), e_splat(e, LLVMConstInt(it, (unsigned long long)x->lo[i], 1)), "");
+		d = LLVMBuildICmp(e->b, LLVMIntULT, v,
+			e_splat(e, LLVMConstInt(it, (unsigned long long)(x->hi[i] - x->lo[i]), 0)), "");
+		c = c ? LLVMBuildAnd(e->b, c, d, "") : d;
+	}
+	return c ? c : e_splat(e, LLVMConstInt(e->i1, 1, 0));
+}
+
+static LLVMValueRef all_lanes(E *e, void *arg)
+{
+	(void)arg;
+	return e_splat(e, LLVMConstInt(e->i1, 1, 0));
+}
+
+/* Every lane in range where each index is on one affine piece across
+ * the lanes and its first and last lane are in range (scalar tests, as
+ * for gather; an index the lanes share, tested once), else lane by lane. */
+static LLVMValueRef vector_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef cond = NULL, lo, hi;
+	int64_t slope;
+	int i;
+
+	if (!e->pieces)
+		return inrange_lanes(e, x);
+	for (i = 0; i < x->rank; i++) {
+		if (!ix_uses_dim(x->ix[i], e->vdim)) {
+			/* the same for every lane: in range or not */
+			lo = hi = e_index(e, x->ix[i]);
+		} else {
+			if (!lane_affine(e, x->ix[i], &slope, &cond))
+				return inrange_lanes(e, x);
+			lane_ends(e, x->ix[i], &lo, &hi);
+		}
+		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->lo[i]), ""));
+		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSLT, hi, e_i64(e, x->hi[i]), ""));
+	}
+	if (!cond)
+		return inrange_lanes(e, x);
+	return fast_or(e, cond, all_lanes, inrange_lanes, x, "inside");
+}
+
+static LLVMValueRef emit_load(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+	int64_t c;
+
+	if (e->vw > 1) {
+		IExpr *lin = linear(e, t, x->ix);
+
+		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
+				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8) && !(t->elem->kind == TY_INT && t->elem->width == 1))
+			return gather(e, x, t, lin);
+		if (!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1))
+			return per_lane(e, x, scalar_load);
+		if (c == 0)
+			return e_splat(e, scalar_load(e, x));
+		return load_mem(e, e_memtype(e, t->elem), e_addr(e, x->buf, x->ix), t->elem, 1);
+	}
+	return scalar_load(e, x);
+}
+
+/* Stops the kernel (a trap: vmrun reports it) unless every index in ok,
+ * one i1 or a vector of them, is in range.  An index out of range is a
+ * wrong input (an embedding's token past the table): no result beats a
+ * read of whatever lies there. */
+static void check_in_range(E *e, LLVMValueRef ok)
+{
+	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(e->cx, e->fn, "out_of_range");
+	LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(e->cx, e->fn, "in_range");
+	unsigned id = LLVMLookupIntrinsicID("llvm.trap", 9);
+
+	if (e->vw > 1) {
+		LLVMTypeRef bits = LLVMIntTypeInContext(e->cx, (unsigned)e->vw);
+
+		ok = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, ok, bits, ""),
+			LLVMConstAllOnes(bits), "");
+	}
+	LLVMBuildCondBr(e->b, ok, good, bad);
+	LLVMPositionBuilderAtEnd(e->b, bad);
+	LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, NULL, 0),
+		LLVMGetIntrinsicDeclaration(e->m, id, NULL, 0), NULL, 0, "");
+	LLVMBuildUnreachable(e->b);
+	LLVMPositionBuilderAtEnd(e->b, good);
+}
+
+/* A load at computed indices, each checked against its dim.  In vectors
+ * the indices are vectors of the lanes' own values (each lane's, not the
+ * first lane's, which a per-lane scalar load would reuse from the memo),
+ * then a gather. */
+static LLVMValueRef emit_xload(E *e, KExpr *x)
+{
+	Type *t = e->k->bind[x->buf].type;
+	LLVMTypeRef mt = e_memtype(e, t->elem), it = e_vtype(e, e->i64);
+	LLVMValueRef off = e_splat(e, e_i64(e, 0)), ok = NULL, p, args[4], mask[64], v;
+	unsigned id;
+	int i;
+
+	for (i = 0; i < x->n; i++) {
+		LLVMValueRef iv = e_expr(e, x->a[i]), in;
+
+		if (!iv)
+			return NULL;
+		iv = LLVMBuildIntCast2(e->b, iv, it, 1, "");
+		in = LLVMBuildICmp(e->b, LLVMIntULT, iv, e_splat(e, e_i64(e, t->dims[i])), "");
+		ok = ok ? LLVMBuildAnd(e->b, ok, in, "") : in;
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, off, e_splat(e, e_i64(e, t->dims[i])), ""),
+			iv, "");
+	}
+	if (ok)
+		check_in_range(e, ok);
+	p = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+	if (e->vw <= 1)
+		return load_mem(e, mt, p, t->elem, 0);
+	{
+		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)e->vw);
+		LLVMTypeRef ovl[2] = { vt, LLVMVectorType(e->ptr, (unsigned)e->vw) };
+
+		id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+		for (i = 0; i < e->vw; i++)
+			mask[i] = LLVMConstInt(e->i1, 1, 0);
+		args[0] = p;
+		args[1] = LLVMConstInt(e->i32, (unsigned long long)elem_size(t->elem), 0);
+		args[2] = LLVMConstVector(mask, (unsigned)e->vw);
+		args[3] = LLVMGetUndef(vt);
+		v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+			LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	}
+	if (t->elem->kind == TY_INT && t->elem->width == 1)
+		v = LLVMBuildTrunc(e->b, v, LLVMVectorType(e->i1, (unsigned)e->vw), "");
+	return v;
+}
+
+static LLVMValueRef emit_const(E *e, KExpr *x)
+{
+	Attr *a = x->cval;
+	LLVMTypeRef t = e_type(e, x->type);
+	LLVMValueRef v;
+
+	if (ty_isfloat(x->type)) {
+		double d = a->kind == AT_FLOAT ? a->f : (double)a->i;
+
+		if (x->type->kind == TY_BF16) {
+			v = LLVMConstInt(t, fp_bits(d, x->type), 0);
+		} else {
+			v = LLVMConstReal(t, d);
+		}
+	} else {
+		v = LLVMConstInt(t, (unsigned long long)(a->kind == AT_FLOAT ? (int64_t)a->f : a->i), 1);
+	}
+	return e_splat(e, v);
+}
+
+static LLVMValueRef scalar_index(E *e, KExpr *x) { return e_index(e, x->ix[0]); }
+
+static LLVMValueRef scalar_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef c = LLVMConstInt(e->i1, 1, 0);
+	int i;
+
+	for (i = 0; i < x->rank; i++) {
+		int64_t lo, hi;
+		KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+		LLVMValueRef v;
+
+		if (ix_range(&kc, x->ix[i], &lo, &hi) && lo >= x->lo[i] && hi < x->hi[i])
+			continue;
+		v = e_index(e, x->ix[i]);
+		/* lo <= v < hi as one unsigned compare */
+		v = LLVMBuildSub(e->b, v, e_i64(e, x->lo[i]), "");
+		c = LLVMBuildAnd(e->b, c, LLVMBuildICmp(e->b, LLVMIntULT, v,
+			e_i64(e, x->hi[i] - x->lo[i]), ""), "");
+	}
+	return c;
+}
+
+LLVMValueRef e_expr(E *e, KExpr *x)
+{
+	LLVMValueRef v = pmap_get(&e->memo, x);
+
+	if (v)
+		return v;
+	switch (x->kind) {
+	case KX_LOAD: v = emit_load(e, x); break;
+	case KX_XLOAD: v = emit_xload(e, x); break;
+	case KX_CONST: v = emit_const(e, x); break;
+	case KX_INDEX:
+		v = e->vw > 1 ? per_lane(e, x, scalar_index) : scalar_index(e, x);
+		break;
+	case KX_INRANGE:
+		v = e->vw > 1 ? vector_inrange(e, x) : scalar_inrange(e, x);
+		break;
+	case KX_ACC:
+		if (e->accp[x->buf] && LLVMGetTypeKind(LLVMTypeOf(e->accp[x->buf])) == LLVMPointerTypeKind) {
+			v = LLVMBuildLoad2(e->b, e_vtype(e, e_type(e, x->type)), e->accp[x->buf], "acc");
+			/* S2's accumulator is the output: a vector of it is
+			 * aligned to its element only */
+			LLVMSetAlignment(v, (unsigned)elem_size(x->type));
+		} else
+			v = e->accp[x->buf];
+		break;
+	case KX_OP:
+		v = e_op(e, x);
+		if (!v && !e->err) {
+			op_error(e->k->root, "unsupported operation '%s' on %s in a fused body",
+				kop_name(x->op), x->n && x->a[0]->type->kind == TY_BF16 ? "bf16" : "this type");
+			e->err = 1;
+		}
+		break;
+	}
+	if (v)
+		*pmap_slot(&e->memo, x, 1) = v;
+	return v;
+}
+
+void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t)
+{
+	LLVMValueRef s;
+
+	if (t->kind == TY_INT && t->width == 1)
+		v = LLVMBuildZExt(e->b, v, e->vw > 1 ? LLVMVectorType(e->i8, (unsigned)e->vw) : e->i8, "");
+	s = LLVMBuildStore(e->b, v, p);
+	LLVMSetAlignment(s, (unsigned)elem_size(t));
+}
