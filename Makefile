@@ -189,7 +189,7 @@ fuzz-smoke: fuzz-build
 .PHONY: fuzz fuzz-build fuzz-smoke
 # Objects are kept between builds; the mode stamp is not secondary, so
 # that a missing one (after a build of the other mode) relinks the tools.
-TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c))
+TOOLOBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/*/*.c tools/*/*/*.c))
 .SECONDARY: $(LIBOBJ) $(TOOLOBJ)
 
 # libfxrt.so: the runtime (lib/rt/, which needs nothing else of lib/) as a

@@ -254,6 +254,9 @@ static Attr *dense_build(Parser *p, DenseLit *d, Type *t, const Tok *at)
 		return p_error_at(p, at, "elements literal must be a shaped type"), NULL;
 	if (numel < 0)
 		return p_error_at(p, at, "elements literal type must have static shape"), NULL;
+	/* elements are read and printed through 64-bit integers */
+	if (t->elem->kind == TY_INT && t->elem->width > 64)
+		return p_error_at(p, at, "elements of integer types wider than 64 bits are not supported"), NULL;
 	if (d->ishex)
 		return dense_hex(p, d, t);
 	if (d->rank < 0) {    /* dense<> */

@@ -384,7 +384,52 @@ verify_torch_op(Op *op)
 	return 0;
 }
 
+/* The attributes fxvm.global's, fxvm.result/alloc's and fxvm.dispatch's
+ * custom forms print without their names: from the generic form they may be missing,
+ * and the custom form would not read back. */
+static int
+verify_fxglobal(Op *op)
+{
+	Attr *t = op_attr(op, "type"), *v = op_attr(op, "value");
+
+	if (!t || t->kind != AT_TYPE || !v) {
+		op_error(op, "'fxvm.global' op requires attributes 'type' (a type) and 'value'");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+verify_fxindex(Op *op)
+{
+	const char *name = op_is(op, "fxvm.result") ? "index" : "offset";
+	Attr *a = op_attr(op, name);
+
+	if (!a || a->kind != AT_INT) {
+		op_error(op, "'%s' op requires an integer attribute '%s'", op->name, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+verify_fxdispatch(Op *op)
+{
+	Attr *k = op_attr(op, "kernel"), *g = op_attr(op, "grid");
+
+	if (!k || k->kind != AT_SYMREF || k->n || !g || g->kind != AT_DENSE_ARRAY || g->n != 3) {
+		op_error(op, "'fxvm.dispatch' op requires attributes 'kernel' (a flat symbol "
+		    "reference) and 'grid' (an array of 3 integers)");
+		return -1;
+	}
+	return 0;
+}
+
 const OpHook verify_hooks[] = {
+	{"fxvm.dispatch", verify_fxdispatch},
+	{"fxvm.global", verify_fxglobal},
+	{"fxvm.result", verify_fxindex},
+	{"fxvm.alloc", verify_fxindex},
 	{"func.func", verify_func},
 	{"func.return", verify_return},
 	{"func.call", verify_call},

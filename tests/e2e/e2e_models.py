@@ -9,6 +9,7 @@ test comparing with eager) gives the same weights and inputs.
 
     fx-export tests/e2e/e2e_models.py:resnet18 -o m.json
 """
+import glob
 import importlib.util
 import os
 
@@ -169,3 +170,22 @@ def window_loops():
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}
+
+
+def _zoo():
+    """The model zoo: tests/e2e/zoo_*.py, each a file of factories with a
+    NAMES list of its own (the models issue 19 names, by family).  Their
+    factories join FACTORIES and this module's namespace, so
+    `fx-export tests/e2e/e2e_models.py:NAME` and model.py find them."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "zoo_*.py"))):
+        spec = importlib.util.spec_from_file_location("e2e_" + os.path.basename(path)[:-3], path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for n in mod.NAMES:
+            if n in FACTORIES:
+                raise SystemExit("e2e_models.py: %s: model '%s' is defined twice" % (path, n))
+            globals()[n] = FACTORIES[n] = getattr(mod, n)
+
+
+_zoo()

@@ -31,3 +31,19 @@ need_torch() {
 compile() {
   bin/fx-import "$1" | bin/torch-opt | bin/torch-lower | bin/codegen --target=cpu | bin/vmpack -o "$2"
 }
+
+# model NAME [vision]: tests/e2e/e2e_models.py's factory NAME (the zoo's
+# too) through the whole pipe, run on its committed inputs, every result
+# compared with PyTorch's by model.py check
+model() {
+  need_torch "${2:-}"
+  local ins=() outs=() f i=0
+  "$PY" tools/fx-export/fx-export "tests/e2e/e2e_models.py:$1" -o "$T/m.json"
+  compile "$T/m.json" "$T/m.vmfb"
+  for f in tests/e2e/expected/"$1".in*.npy; do ins+=("--input=@$f"); done
+  for f in tests/e2e/expected/"$1".out*.npy; do outs+=("--output=@$T/out$i.npy"); i=$((i + 1)); done
+  bin/vmrun "$T/m.vmfb" "${ins[@]}" "${outs[@]}"
+  run "$PY" tests/e2e/model.py check "$1" "$T"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}

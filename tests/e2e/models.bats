@@ -8,18 +8,6 @@
 
 load helpers
 
-model() {
-  need_torch "${2:-}"
-  local ins=() f
-  "$PY" tools/fx-export/fx-export "tests/e2e/e2e_models.py:$1" -o "$T/m.json"
-  compile "$T/m.json" "$T/m.vmfb"
-  for f in tests/e2e/expected/"$1".in*.npy; do ins+=("--input=@$f"); done
-  bin/vmrun "$T/m.vmfb" "${ins[@]}" --output="@$T/out0.npy"
-  run "$PY" tests/e2e/model.py check "$1" "$T"
-  echo "$output"
-  [ "$status" -eq 0 ]
-}
-
 @test "model linear (the seed LinearModule) matches PyTorch" { model linear; }
 @test "model mlp matches PyTorch" { model mlp; }
 @test "model resnet18 matches PyTorch" { model resnet18 vision; }
