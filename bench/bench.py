@@ -166,6 +166,7 @@ def main():
         lines[0] += "; no .venv/ with PyTorch 2: no torch.compile columns (scripts/setup.sh)"
     lines += [hdr, "-" * len(hdr)]
     print("\n".join(lines), flush=True)
+    small_rows = []
     for name in names:
         src = SOURCES.get(name, os.path.join(E2E, "e2e_models.py"))
         vmfb, ct = compile_model(src, name, out)
@@ -176,6 +177,8 @@ def main():
             f_us, peak, rss = vmrun(vmfb, ins, t, runs)
             p_us, prss = eager(src, name, t, runs)
             row.append("%9s %9s %5.2fx" % (ms(f_us), ms(p_us), f_us / p_us))
+            if t == 1:
+                small_rows.append(f_us)
         row.append("%10.1f %10.1f %10.1f" % (peak / 1e6, rss / 1024, prss / 1024))
         if pt2:
             cache = os.path.join(out, "fxpipe-cache")
@@ -184,6 +187,26 @@ def main():
                                             for b in ("inductor", "fxpipe")))
         lines.append(" | ".join(row))
         print(lines[-1], flush=True)
+    # torch.compile's cost per call on the small models: 2000 runs each
+    if pt2:
+        small = [(n, r) for n, r in zip(names, small_rows) if r < 1000]
+        if small:
+            lines.append("")
+            lines.append("torch.compile per call, 1 thread, median of 2000 runs (us): fx = vmrun's own run; "
+                         "tcfx = torch.compile(backend=\"fxpipe\"); over = tcfx - fx; "
+                         "dynamo = torch.compile(no-op backend) - eager, dynamo's own part")
+            lines.append("%-26s %9s %9s %9s %9s" % ("model", "fx", "tcfx", "over", "dynamo"))
+            print("\n".join(lines[-3:]), flush=True)
+            cache = os.path.join(out, "fxpipe-cache")
+            for name, _ in small:
+                src = SOURCES.get(name, os.path.join(E2E, "e2e_models.py"))
+                vmfb, _ = compile_model(src, name, out)
+                f_us, _, _ = vmrun(vmfb, factory_inputs(src, name, out), 1, 2000)
+                c_us = compiled(pt2[0], src, name, 1, 2000, "fxpipe", cache)
+                n_us = compiled(pt2[0], src, name, 1, 2000, "noop", cache)
+                e_us = compiled(pt2[0], src, name, 1, 2000, "none", cache)
+                lines.append("%-26s %9.1f %9.1f %9.1f %9.1f" % (name, f_us, c_us, c_us - f_us, n_us - e_us))
+                print(lines[-1], flush=True)
     # the matmuls
     mm = os.path.join(HERE, "matmul.py")
     peak_s = os.environ.get("FMA_PEAK", "").split()
