@@ -467,6 +467,7 @@ struct OpInfo {
 	PrintFn print;
 	VerifyFn verify;
 	FoldFn fold;
+	const struct AttrNeed *needs; /* required attributes (verify.h) */
 	const TorchSig *sig;
 	int code;             /* this row's number: 0 .. opinfo_count() - 1 */
 };

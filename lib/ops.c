@@ -97,6 +97,22 @@ attach(const OpHook *hooks, int fold)
 	}
 }
 
+/* Each op's required attributes: its first row of attr_needs; the rows
+ * of one op must be consecutive, or verify_needs would miss some. */
+static void
+attach_needs(void)
+{
+	const AttrNeed *r;
+
+	for (r = attr_needs; r->op; r++) {
+		OpInfo *in = (OpInfo *)opinfo_lookup(r->op);
+		if (in->needs && strcmp(r[-1].op, r->op) != 0)
+			die("internal: required attributes of '%s' are not consecutive", r->op);
+		if (!in->needs)
+			in->needs = r;
+	}
+}
+
 /* The hooks and the tables that ops.c and the folds read by name: a key
  * that names no op would match nothing, silently. */
 static void
@@ -132,6 +148,7 @@ build_index(void)
 		aten[i].verify = verify_torch_op;
 	check_tables();
 	attach(verify_hooks, 0);
+	attach_needs();
 	attach(fold_hooks, 1);
 	attach(torch_fold_hooks, 1);
 }

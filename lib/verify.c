@@ -223,6 +223,8 @@ verify_one(Op *op, void *env)
 			v->failed = 1;
 	if (op_has(op, TR_SYMTAB) && op->nregs)
 		check_symbols(op, v);
+	if (in->needs && verify_needs(op) != 0)
+		v->failed = 1;
 	if (in->verify && in->verify(op) != 0)
 		v->failed = 1;
 	return 0;

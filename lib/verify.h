@@ -13,6 +13,22 @@ extern const OpHook verify_hooks[];   /* verify_ops.c, NULL-ended */
 extern const OpHook fold_hooks[];     /* fold.c, NULL-ended */
 extern const OpHook torch_fold_hooks[]; /* torch/fold.c, NULL-ended */
 
+/* An attribute an op cannot be without, as ODS declares required
+ * attributes.  Custom forms print these without their names, so an op
+ * read from the generic form without one, or with one of another kind,
+ * would print as something that does not read back or means another
+ * thing (a cmpf without a predicate as `false`).  One table, read by one
+ * check (verify_needs); an op's rows are consecutive. */
+typedef struct AttrNeed {
+	const char *op, *attr;
+	int kind;            /* an AttrKind, or -1: any */
+	int n;               /* DENSE_ARRAY: its length; SYMREF: 0 = flat; -1 */
+	const char *what;    /* for the message: "a flat symbol reference" */
+} AttrNeed;
+
+extern const AttrNeed attr_needs[];   /* verify_ops.c, NULL-ended */
+int verify_needs(Op *op);             /* op->info->needs' rows */
+
 int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 
 #endif

@@ -95,10 +95,8 @@ verify_call(Op *op)
 	Type *ft;
 	int i;
 
-	if (!callee || callee->kind != AT_SYMREF) {
-		op_error(op, "'func.call' op requires attribute 'callee'");
-		return -1;
-	}
+	if (!callee || callee->kind != AT_SYMREF)
+		return -1;      /* verify_needs said so */
 	if (!m || !(f = symtab_lookup(m, callee->s)) || !(ft = func_type(f))) {
 		op_error(op, "'func.call' op '%s' does not reference a valid function", callee->s);
 		return -1;
@@ -384,52 +382,50 @@ verify_torch_op(Op *op)
 	return 0;
 }
 
-/* The attributes fxvm.global's, fxvm.result/alloc's and fxvm.dispatch's
- * custom forms print without their names: from the generic form they may be missing,
- * and the custom form would not read back. */
-static int
-verify_fxglobal(Op *op)
+/* The attributes each custom form prints without its name (verify.h). */
+const AttrNeed attr_needs[] = {
+	{"arith.constant", "value", -1, -1, "an attribute"},
+	{"arith.cmpf", "predicate", AT_INT, -1, "an integer"},
+	{"arith.cmpi", "predicate", AT_INT, -1, "an integer"},
+	{"func.call", "callee", AT_SYMREF, 0, "a flat symbol reference"},
+	{"linalg.index", "dim", AT_INT, -1, "an integer"},
+	{"tensor.expand_shape", "reassociation", AT_ARRAY, -1, "an array"},
+	{"tensor.collapse_shape", "reassociation", AT_ARRAY, -1, "an array"},
+	{"torch.operator", "name", AT_STR, -1, "a string"},
+	{"torch.runtime.assert", "message", AT_STR, -1, "a string"},
+	{"fxvm.executable", "sym_name", AT_STR, -1, "a string"},
+	{"fxvm.kernel", "sym_name", AT_STR, -1, "a string"},
+	{"fxvm.global", "sym_name", AT_STR, -1, "a string"},
+	{"fxvm.global", "type", AT_TYPE, -1, "a type"},
+	{"fxvm.global", "value", -1, -1, "an attribute"},
+	{"fxvm.result", "index", AT_INT, -1, "an integer"},
+	{"fxvm.alloc", "offset", AT_INT, -1, "an integer"},
+	{"fxvm.view", "offset", AT_INT, -1, "an integer"},
+	{"fxvm.constant", "global", AT_SYMREF, 0, "a flat symbol reference"},
+	{"fxvm.dispatch", "kernel", AT_SYMREF, 0, "a flat symbol reference"},
+	{"fxvm.dispatch", "grid", AT_DENSE_ARRAY, 3, "an array of 3 integers"},
+	{"fxvm.fill", "value", -1, -1, "an attribute"},
+	{NULL, NULL, 0, 0, NULL},
+};
+
+int
+verify_needs(Op *op)
 {
-	Attr *t = op_attr(op, "type"), *v = op_attr(op, "value");
+	const AttrNeed *r;
+	int bad = 0;
 
-	if (!t || t->kind != AT_TYPE || !v) {
-		op_error(op, "'fxvm.global' op requires attributes 'type' (a type) and 'value'");
-		return -1;
+	for (r = op->info->needs; r->op && strcmp(r->op, op->name) == 0; r++) {
+		Attr *a = op_attr(op, r->attr);
+		if (a && (r->kind < 0 || (a->kind == (AttrKind)r->kind &&
+		    (r->n < 0 || a->n == (size_t)r->n))))
+			continue;
+		op_error(op, "'%s' op requires attribute '%s' (%s)", op->name, r->attr, r->what);
+		bad = 1;
 	}
-	return 0;
-}
-
-static int
-verify_fxindex(Op *op)
-{
-	const char *name = op_is(op, "fxvm.result") ? "index" : "offset";
-	Attr *a = op_attr(op, name);
-
-	if (!a || a->kind != AT_INT) {
-		op_error(op, "'%s' op requires an integer attribute '%s'", op->name, name);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-verify_fxdispatch(Op *op)
-{
-	Attr *k = op_attr(op, "kernel"), *g = op_attr(op, "grid");
-
-	if (!k || k->kind != AT_SYMREF || k->n || !g || g->kind != AT_DENSE_ARRAY || g->n != 3) {
-		op_error(op, "'fxvm.dispatch' op requires attributes 'kernel' (a flat symbol "
-		    "reference) and 'grid' (an array of 3 integers)");
-		return -1;
-	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 const OpHook verify_hooks[] = {
-	{"fxvm.dispatch", verify_fxdispatch},
-	{"fxvm.global", verify_fxglobal},
-	{"fxvm.result", verify_fxindex},
-	{"fxvm.alloc", verify_fxindex},
 	{"func.func", verify_func},
 	{"func.return", verify_return},
 	{"func.call", verify_call},
@@ -459,6 +455,7 @@ const OpHook verify_hooks[] = {
 
 const OpTable verify_optables[] = {
 	OPTABLE("verifier", verify_hooks, ""),
+	OPTABLE_AT("required attribute", attr_needs, AttrNeed, op, ""),
 	OPTABLE("constant verifier", constants, ""),
 	{NULL},
 };
