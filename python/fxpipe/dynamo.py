@@ -41,7 +41,7 @@ _tools_digest = None
 
 # What the backend did, for tests and curious users: compiles that ran
 # the pipe, modules loaded from the disk cache, graphs (or pieces) eager.
-stats = {"compiled": 0, "cache_loads": 0, "eager_graphs": 0, "calls": 0}
+stats = {"compiled": 0, "cache_loads": 0, "eager_graphs": 0, "calls": 0, "slow_calls": 0}
 
 
 def cache_dir():
@@ -249,7 +249,8 @@ class _Compiled:
 
     def __call__(self, xs):
         res = self.fast(xs) if self.fast else None
-        if res is None:
+        if res is None:     # inputs the fast path does not take, or results it cannot make
+            stats["slow_calls"] += 1
             res = _flat(self.function(*xs))
         if self.shape is not None:
             return self.shape(res)

@@ -71,6 +71,8 @@ def check_model(name):
         problems.append("%d results, eager gave %d" % (len(got), len(want)))
     if work["compiled"] + work["cache_loads"] < 1 or work["eager_graphs"]:
         problems.append("not compiled: %s" % work)
+    if fd.stats["slow_calls"] != work["slow_calls"]:
+        problems.append("the second call did not take the fast path: %s then %s" % (work, fd.stats))
     if (fd.stats["compiled"], fd.stats["cache_loads"]) != (work["compiled"], work["cache_loads"]):
         problems.append("the second call compiled or loaded again: %s then %s" % (work, fd.stats))
     print("%s: %s" % (name, fd.stats))
