@@ -411,20 +411,31 @@ list_types(Ctx *c, Op *def, Type **types, int max)
 	if (r < 0 || (dim = dim_at(def, torch_is(def, "aten.unbind.int") ? 1 : 2, r)) < 0
 	    || (size = t->dims[dim]) == DYN)
 		return -1;
-	if (torch_is(def, "aten.split.Tensor") || torch_is(def, "aten.chunk")) {
+	if (torch_is(def, "aten.split.Tensor") || torch_is(def, "aten.chunk")
+	    || torch_is(def, "aten.unsafe_split.Tensor") || torch_is(def, "aten.unsafe_chunk")) {
 		int64_t s;
 		if (!tv_int(OPND(def, 1), &s) || s <= 0)
 			return -1;
 		/* ceilings without overflow: s is the model's constant */
-		if (torch_is(def, "aten.chunk"))
+		if (torch_is(def, "aten.chunk") || torch_is(def, "aten.unsafe_chunk"))
 			s = size ? (size - 1) / s + 1 : 0;
 		int64_t cnt = size && s ? (size - 1) / s + 1 : 0;
 		for (; n < 64 && n < cnt; n++)
 			sizes[n] = size - n * s < s ? size - n * s : s;
 		if (size == 0)
 			sizes[n++] = 0;
-	} else if (torch_is(def, "aten.split_with_sizes")) {
+	} else if (torch_is(def, "aten.split_with_sizes")
+	    || torch_is(def, "aten.unsafe_split_with_sizes") || torch_is(def, "aten.split.sizes")
+	    || torch_is(def, "aten.split")) {
+		int64_t sum = 0;
 		if ((n = tv_ints(OPND(def, 1), sizes, 64)) < 0)
+			return -1;
+		for (i = 0; i < n; i++) {
+			if (sizes[i] < 0)
+				return -1;
+			sum += sizes[i];
+		}
+		if (sum != size)   /* PyTorch refuses sizes that do not add up */
 			return -1;
 	} else if (torch_is(def, "aten.unbind.int")) {
 		for (; n < 64 && n < size; n++)
@@ -646,6 +657,9 @@ const InferRule infer_shape[] = {
 	{"aten.embedding", embedding, 0},
 	{"aten.split.Tensor", keep_list, 0}, {"aten.split_with_sizes", keep_list, 0},
 	{"aten.chunk", keep_list, 0}, {"aten.unbind.int", keep_list, 0},
+	{"aten.unsafe_split.Tensor", keep_list, 0}, {"aten.unsafe_split_with_sizes", keep_list, 0},
+	{"aten.unsafe_chunk", keep_list, 0}, {"aten.split.sizes", keep_list, 0},
+	{"aten.split", keep_list, 0},
 	{"aten.zeros", creation, C_ZEROS}, {"aten.ones", creation, C_ZEROS},
 	{"aten.empty.memory_format", creation, C_ZEROS}, {"aten.full", creation, C_FULL},
 	{"aten.zeros_like", creation, C_LIKE}, {"aten.ones_like", creation, C_LIKE},
