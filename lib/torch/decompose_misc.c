@@ -701,6 +701,9 @@ const Decomp decomp_misc[] = {
 	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},
 	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
+	{"aten.sort", d_sort}, {"aten.sort.stable", d_sort_stable}, {"aten.argsort", d_argsort},
+	{"aten.argsort.stable", d_argsort_stable}, {"aten.msort", d_msort},
+	{"aten.topk", d_topk}, {"aten.kthvalue", d_kthvalue},
 	{NULL, NULL},
 };
 

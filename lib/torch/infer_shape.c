@@ -627,6 +627,42 @@ cumsum(Ctx *c, Op *op, Type **out, int arg)
 	return out_like(c, op, out, 0, TY(op, 0), red_dtype(c, op, 2, R_SUM));
 }
 
+/* sort, argsort, msort, topk, kthvalue (arg: S_*): values in the input's
+ * dtype, indices int64; topk's dim becomes k, kthvalue's is reduced.  A k
+ * outside the extent (PyTorch refuses it) is left unknown. */
+enum { S_SORT, S_STABLE, S_ARGSORT, S_ARGSORT_STABLE, S_MSORT, S_TOPK, S_KTH };
+
+static int
+sort_like(Ctx *c, Op *op, Type **out, int arg)
+{
+	Type *t = TY(op, 0);
+	int r = tt_rank(t), i, nv;
+	int64_t dim, k, d[TORCH_MAXRANK];
+	int keep = 1;
+
+	if (arg != S_TOPK && arg != S_KTH) {
+		if (arg == S_ARGSORT || arg == S_ARGSORT_STABLE)
+			return out_like(c, op, out, 0, t, dt_i64(c));
+		out_like(c, op, out, 0, t, dtype0(op));
+		return out_like(c, op, out, 1, t, dt_i64(c));
+	}
+	if (r < 0 || (dim = dim_at(op, 2, r < 1 ? 1 : r)) < 0 || !tv_int(OPND(op, 1), &k)
+	    || (arg == S_KTH && !tv_bool(OPND(op, 3), &keep))) {
+		out_set(c, op, out, 0, -1, NULL, dtype0(op));
+		return out_set(c, op, out, 1, -1, NULL, dt_i64(c));
+	}
+	for (i = nv = 0; i < r; i++) {
+		if (i != dim)
+			d[nv++] = t->dims[i];
+		else if (arg == S_TOPK)
+			d[nv++] = t->dims[i] == DYN || (k >= 0 && k <= t->dims[i]) ? k : DYN;
+		else if (keep)
+			d[nv++] = 1;
+	}
+	out_set(c, op, out, 0, nv, d, dtype0(op));
+	return out_set(c, op, out, 1, nv, d, dt_i64(c));
+}
+
 static int
 softmax(Ctx *c, Op *op, Type **out, int arg)
 {
@@ -690,6 +726,10 @@ const InferRule infer_shape[] = {
 	{"aten.any.dim", reduce, RED(1, 2, NA, R_BOOL)}, {"aten.all.dim", reduce, RED(1, 2, NA, R_BOOL)},
 	{"aten.logsumexp", reduce, RED(1, 2, NA, R_FLOAT)},
 	{"aten.cumsum", cumsum, 0},
+	{"aten.sort", sort_like, S_SORT}, {"aten.sort.stable", sort_like, S_STABLE},
+	{"aten.argsort", sort_like, S_ARGSORT}, {"aten.argsort.stable", sort_like, S_ARGSORT_STABLE},
+	{"aten.msort", sort_like, S_MSORT}, {"aten.topk", sort_like, S_TOPK},
+	{"aten.kthvalue", sort_like, S_KTH},
 	{"aten.softmax.int", softmax, 0}, {"aten.log_softmax.int", softmax, 0},
 	{"aten._softmax", softmax, 1}, {"aten._log_softmax", softmax, 1},
 	{NULL, NULL, 0},

@@ -32,3 +32,133 @@ def _split_edges(x, y):
 def unsafe_split_size_one_and_zero():
     # pieces of extent 1, a piece of extent 0 (one empty piece), an empty input
     return _split_edges, [torch.randn(2, 1, 3), torch.randn(0, 3)]
+
+
+def _distinct(*shape, dtype=torch.float32):
+    # distinct values (a permutation, scaled): the indices of sort and topk
+    # are then unique, whatever order PyTorch's unstable sort keeps ties in
+    n = 1
+    for s in shape:
+        n *= s
+    x = torch.randperm(n).reshape(shape)
+    return (x.to(torch.float64) * 0.37 - n * 0.1).to(dtype) if dtype.is_floating_point \
+        else (x - n // 3).to(dtype)
+
+
+def _sorts(x):
+    a = torch.sort(x, dim=1)
+    b = torch.sort(x, dim=-1, descending=True)
+    c = torch.sort(x, dim=0, descending=True)
+    return a[0], a[1], b[0], b[1], c[0], c[1], torch.argsort(x, dim=2), torch.msort(x)
+
+
+@case
+def sort_dims_and_directions():
+    # every dim, both directions, values and int64 indices, odd extents
+    return _sorts, [_distinct(3, 5, 7)]
+
+
+def _sort_noncontig(x):
+    y = x.transpose(0, 2)[:, 1:, ::2]
+    v, i = torch.sort(y, dim=1, descending=True)
+    return v * 2, i, torch.cumsum(v, 1), torch.sort(x.exp(), 0)[0]
+
+
+@case
+def sort_of_a_strided_view_and_chains():
+    # a transposed, sliced, strided input; sort fused between elementwise
+    # ops and cumsum
+    return _sort_noncontig, [_distinct(4, 6, 5)]
+
+
+def _topks(x):
+    outs = []
+    for k in range(1, x.shape[1] + 1):
+        v, i = torch.topk(x, k, dim=1)
+        outs += [v, i]
+    v, i = torch.topk(x, 2, dim=0, largest=False)
+    w, j = torch.topk(x, 3, dim=-1, largest=True, sorted=True)
+    return tuple(outs) + (v, i, w, j)
+
+
+@case
+def topk_every_k_largest_and_smallest():
+    # k = 1 .. size along dim 1, smallest along dim 0, the last dim
+    return _topks, [_distinct(3, 5, 4)]
+
+
+def _kth(x):
+    a = torch.kthvalue(x, 1, dim=1)
+    b = torch.kthvalue(x, 5, dim=1, keepdim=True)
+    c = torch.kthvalue(x, 2, dim=0)
+    return a[0], a[1], b[0], b[1], c[0], c[1]
+
+
+@case
+def kthvalue_first_last_keepdim():
+    return _kth, [_distinct(3, 5)]
+
+
+def _ints(x, u):
+    a = torch.sort(x, dim=1, descending=True)
+    b = torch.topk(x, 2, dim=1, largest=False)
+    c = torch.sort(u, dim=0)
+    return a[0], a[1], b[0], b[1], c[0], c[1], torch.cumsum(a[0], 1)
+
+
+@case
+def sort_topk_int64_uint8():
+    return _ints, [_distinct(4, 6, dtype=torch.int64), _distinct(6, 2, dtype=torch.uint8)]
+
+
+def _f64(x):
+    v, i = torch.sort(x, -1)
+    return v, i, torch.topk(x, 3)[0]
+
+
+@case
+def sort_topk_float64_int32():
+    return (lambda x, y: _f64(x) + _f64(y)), [_distinct(2, 9, dtype=torch.float64),
+                                             _distinct(3, 4, dtype=torch.int32)]
+
+
+def _stable(x, b):
+    a = torch.sort(x, dim=1, stable=True)
+    d = torch.sort(x, dim=1, descending=True, stable=True)
+    e = torch.sort(b, dim=0, stable=True)
+    f = torch.sort(b, dim=0, descending=True, stable=True)
+    return (a[0], a[1], d[0], d[1], e[0], e[1], f[0], f[1],
+            torch.argsort(x, dim=1, descending=True, stable=True))
+
+
+@case
+def sort_stable_ties_nan_signed_zero():
+    # ties (repeated values, -0.0 and 0.0, NaNs) in input order, NaN last
+    # ascending and first descending; bool
+    x = torch.tensor([[1.0, float("nan"), -0.0, 2.0, 0.0, 1.0, float("nan"), -1.0],
+                      [3.0, 3.0, 3.0, -float("inf"), float("inf"), 3.0, 0.0, -0.0]])
+    return _stable, [x, torch.tensor([[True, False], [False, False], [True, True]])]
+
+
+def _edges(x, y, z):
+    a = torch.sort(x, 1)                  # extent 1
+    b = torch.sort(y, 0)                  # extent 0
+    c = torch.topk(z, 0, dim=1)           # k = 0
+    d = torch.sort(z, 0)                  # a dim of extent 1, batch of 7
+    return a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]
+
+
+@case
+def sort_topk_extent_one_and_zero():
+    return _edges, [_distinct(3, 1), torch.randn(0, 4), _distinct(1, 7)]
+
+
+def _halves(x, y):
+    a = torch.sort(x, dim=1, descending=True)
+    b = torch.topk(y, 2, dim=0)
+    return a[0], a[1], b[0], b[1]
+
+
+@case
+def sort_topk_float16_bfloat16():
+    return _halves, [_distinct(3, 6, dtype=torch.float16), _distinct(5, 2, dtype=torch.bfloat16)]

@@ -9,3 +9,4 @@ load helpers
 @test "model lstm (nn.LSTM, 2 layers, batch_first) matches PyTorch" { model lstm; }
 @test "model gru (nn.GRU, 2 layers, batch_first) matches PyTorch" { model gru; }
 @test "model gpt2_block (embeddings, arange positions, causal mask, attention, GELU MLP) matches PyTorch" { model gpt2_block; }
+@test "model topk_sort_cumsum (topk, sort, cumsum: values and int64 indices, both directions) matches PyTorch" { model topk_sort_cumsum; }
