@@ -162,3 +162,45 @@ def _halves(x, y):
 @case
 def sort_topk_float16_bfloat16():
     return _halves, [_distinct(3, 6, dtype=torch.float16), _distinct(5, 2, dtype=torch.bfloat16)]
+
+
+class _Rnn(torch.nn.Module):
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        out = self.rnn(x)
+        h = out[1][0] if isinstance(out[1], tuple) else out[1]
+        return out[0], h
+
+
+@case
+def lstm_bidirectional_seq_first():
+    return _Rnn(torch.nn.LSTM(5, 6, bidirectional=True).eval()), [torch.randn(4, 3, 5)]
+
+
+@case
+def lstm_proj_size_batch_one():
+    return _Rnn(torch.nn.LSTM(5, 6, proj_size=3, batch_first=True).eval()), [torch.randn(1, 1, 5)]
+
+
+@case
+def gru_no_bias_bidirectional_two_layers():
+    return _Rnn(torch.nn.GRU(5, 4, num_layers=2, bias=False, bidirectional=True,
+                             batch_first=True).eval()), [torch.randn(3, 5, 5)]
+
+
+class _TwoRnns(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = _Rnn(torch.nn.RNN(5, 4, num_layers=2))
+        self.b = _Rnn(torch.nn.RNN(5, 4, nonlinearity="relu"))
+
+    def forward(self, x):
+        return self.a(x) + self.b(x)
+
+
+@case
+def rnn_tanh_and_relu():
+    return _TwoRnns().eval(), [torch.randn(3, 2, 5)]

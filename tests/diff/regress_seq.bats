@@ -14,3 +14,7 @@ load helpers
 @test "stable sort: ties, NaN, -0.0, inf, bool" { regress sort_stable_ties_nan_signed_zero; }
 @test "sort and topk: extent 1, extent 0, k = 0" { regress sort_topk_extent_one_and_zero; }
 @test "sort and topk of float16 and bfloat16" { regress sort_topk_float16_bfloat16; }
+@test "nn.LSTM bidirectional, sequence first" { regress lstm_bidirectional_seq_first; }
+@test "nn.LSTM with proj_size, batch and sequence of 1" { regress lstm_proj_size_batch_one; }
+@test "nn.GRU without bias, bidirectional, 2 layers" { regress gru_no_bias_bidirectional_two_layers; }
+@test "nn.RNN tanh (2 layers) and relu" { regress rnn_tanh_and_relu; }
