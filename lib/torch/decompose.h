@@ -29,4 +29,13 @@ Value *d_mul(B *b, Value *x, Value *y);
 Value *d_div(B *b, Value *x, Value *y);
 Value *d_transpose(B *b, Value *x, int64_t d0, int64_t d1);
 
+/* sort, argsort, msort, topk, kthvalue as ranks (decompose_sort.c). */
+int d_sort(B *b, Op *op);
+int d_sort_stable(B *b, Op *op);
+int d_argsort(B *b, Op *op);
+int d_argsort_stable(B *b, Op *op);
+int d_msort(B *b, Op *op);
+int d_topk(B *b, Op *op);
+int d_kthvalue(B *b, Op *op);
+
 #endif

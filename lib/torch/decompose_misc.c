@@ -620,9 +620,15 @@ list_unpack(B *b, Op *op)
 	int64_t dim, start = 0;
 	int i, unbind, r;
 
-	if (!def || op->nres > 64 || (!torch_is(def, "aten.split.Tensor")
-	    && !torch_is(def, "aten.split_with_sizes") && !torch_is(def, "aten.chunk")
-	    && !torch_is(def, "aten.unbind.int")))
+	static const char *const producers[] = {"aten.split.Tensor", "aten.split_with_sizes",
+		"aten.chunk", "aten.unbind.int", "aten.unsafe_split.Tensor",
+		"aten.unsafe_split_with_sizes", "aten.unsafe_chunk", "aten.split.sizes",
+		"aten.split", NULL};
+	const char *const *p;
+
+	for (p = producers; def && *p && !torch_is(def, *p); p++)
+		;
+	if (!def || !*p || op->nres > 64)
 		return 0;
 	x = OPND(def, 0);
 	unbind = torch_is(def, "aten.unbind.int");
@@ -695,6 +701,9 @@ const Decomp decomp_misc[] = {
 	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},
 	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
+	{"aten.sort", d_sort}, {"aten.sort.stable", d_sort_stable}, {"aten.argsort", d_argsort},
+	{"aten.argsort.stable", d_argsort_stable}, {"aten.msort", d_msort},
+	{"aten.topk", d_topk}, {"aten.kthvalue", d_kthvalue},
 	{NULL, NULL},
 };
 

@@ -411,20 +411,31 @@ list_types(Ctx *c, Op *def, Type **types, int max)
 	if (r < 0 || (dim = dim_at(def, torch_is(def, "aten.unbind.int") ? 1 : 2, r)) < 0
 	    || (size = t->dims[dim]) == DYN)
 		return -1;
-	if (torch_is(def, "aten.split.Tensor") || torch_is(def, "aten.chunk")) {
+	if (torch_is(def, "aten.split.Tensor") || torch_is(def, "aten.chunk")
+	    || torch_is(def, "aten.unsafe_split.Tensor") || torch_is(def, "aten.unsafe_chunk")) {
 		int64_t s;
 		if (!tv_int(OPND(def, 1), &s) || s <= 0)
 			return -1;
 		/* ceilings without overflow: s is the model's constant */
-		if (torch_is(def, "aten.chunk"))
+		if (torch_is(def, "aten.chunk") || torch_is(def, "aten.unsafe_chunk"))
 			s = size ? (size - 1) / s + 1 : 0;
 		int64_t cnt = size && s ? (size - 1) / s + 1 : 0;
 		for (; n < 64 && n < cnt; n++)
 			sizes[n] = size - n * s < s ? size - n * s : s;
 		if (size == 0)
 			sizes[n++] = 0;
-	} else if (torch_is(def, "aten.split_with_sizes")) {
+	} else if (torch_is(def, "aten.split_with_sizes")
+	    || torch_is(def, "aten.unsafe_split_with_sizes") || torch_is(def, "aten.split.sizes")
+	    || torch_is(def, "aten.split")) {
+		int64_t sum = 0;
 		if ((n = tv_ints(OPND(def, 1), sizes, 64)) < 0)
+			return -1;
+		for (i = 0; i < n; i++) {
+			if (sizes[i] < 0)
+				return -1;
+			sum += sizes[i];
+		}
+		if (sum != size)   /* PyTorch refuses sizes that do not add up */
 			return -1;
 	} else if (torch_is(def, "aten.unbind.int")) {
 		for (; n < 64 && n < size; n++)
@@ -616,6 +627,42 @@ cumsum(Ctx *c, Op *op, Type **out, int arg)
 	return out_like(c, op, out, 0, TY(op, 0), red_dtype(c, op, 2, R_SUM));
 }
 
+/* sort, argsort, msort, topk, kthvalue (arg: S_*): values in the input's
+ * dtype, indices int64; topk's dim becomes k, kthvalue's is reduced.  A k
+ * outside the extent (PyTorch refuses it) is left unknown. */
+enum { S_SORT, S_STABLE, S_ARGSORT, S_ARGSORT_STABLE, S_MSORT, S_TOPK, S_KTH };
+
+static int
+sort_like(Ctx *c, Op *op, Type **out, int arg)
+{
+	Type *t = TY(op, 0);
+	int r = tt_rank(t), i, nv;
+	int64_t dim, k, d[TORCH_MAXRANK];
+	int keep = 1;
+
+	if (arg != S_TOPK && arg != S_KTH) {
+		if (arg == S_ARGSORT || arg == S_ARGSORT_STABLE)
+			return out_like(c, op, out, 0, t, dt_i64(c));
+		out_like(c, op, out, 0, t, dtype0(op));
+		return out_like(c, op, out, 1, t, dt_i64(c));
+	}
+	if (r < 0 || (dim = dim_at(op, 2, r < 1 ? 1 : r)) < 0 || !tv_int(OPND(op, 1), &k)
+	    || (arg == S_KTH && !tv_bool(OPND(op, 3), &keep))) {
+		out_set(c, op, out, 0, -1, NULL, dtype0(op));
+		return out_set(c, op, out, 1, -1, NULL, dt_i64(c));
+	}
+	for (i = nv = 0; i < r; i++) {
+		if (i != dim)
+			d[nv++] = t->dims[i];
+		else if (arg == S_TOPK)
+			d[nv++] = t->dims[i] == DYN || (k >= 0 && k <= t->dims[i]) ? k : DYN;
+		else if (keep)
+			d[nv++] = 1;
+	}
+	out_set(c, op, out, 0, nv, d, dtype0(op));
+	return out_set(c, op, out, 1, nv, d, dt_i64(c));
+}
+
 static int
 softmax(Ctx *c, Op *op, Type **out, int arg)
 {
@@ -646,6 +693,9 @@ const InferRule infer_shape[] = {
 	{"aten.embedding", embedding, 0},
 	{"aten.split.Tensor", keep_list, 0}, {"aten.split_with_sizes", keep_list, 0},
 	{"aten.chunk", keep_list, 0}, {"aten.unbind.int", keep_list, 0},
+	{"aten.unsafe_split.Tensor", keep_list, 0}, {"aten.unsafe_split_with_sizes", keep_list, 0},
+	{"aten.unsafe_chunk", keep_list, 0}, {"aten.split.sizes", keep_list, 0},
+	{"aten.split", keep_list, 0},
 	{"aten.zeros", creation, C_ZEROS}, {"aten.ones", creation, C_ZEROS},
 	{"aten.empty.memory_format", creation, C_ZEROS}, {"aten.full", creation, C_FULL},
 	{"aten.zeros_like", creation, C_LIKE}, {"aten.ones_like", creation, C_LIKE},
@@ -676,6 +726,10 @@ const InferRule infer_shape[] = {
 	{"aten.any.dim", reduce, RED(1, 2, NA, R_BOOL)}, {"aten.all.dim", reduce, RED(1, 2, NA, R_BOOL)},
 	{"aten.logsumexp", reduce, RED(1, 2, NA, R_FLOAT)},
 	{"aten.cumsum", cumsum, 0},
+	{"aten.sort", sort_like, S_SORT}, {"aten.sort.stable", sort_like, S_STABLE},
+	{"aten.argsort", sort_like, S_ARGSORT}, {"aten.argsort.stable", sort_like, S_ARGSORT_STABLE},
+	{"aten.msort", sort_like, S_MSORT}, {"aten.topk", sort_like, S_TOPK},
+	{"aten.kthvalue", sort_like, S_KTH},
 	{"aten.softmax.int", softmax, 0}, {"aten.log_softmax.int", softmax, 0},
 	{"aten._softmax", softmax, 1}, {"aten._log_softmax", softmax, 1},
 	{NULL, NULL, 0},

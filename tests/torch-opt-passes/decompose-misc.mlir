@@ -41,6 +41,17 @@
 // CHECK-NEXT:    torch.aten.avg_pool2d %arg0, %[[K]], %[[K]], {{.*}} -> !torch.vtensor<[1,4,2,3],f32>
 // CHECK:         torch.aten.var.correction %arg1, %{{.*}}, %int1, %false
 
+// The unsafe_ forms of split and chunk (nn.LSTM and nn.GRU make them) and
+// split_with_sizes: slices too; a size 0 piece is an empty slice.
+// CHECK-LABEL: func.func @unsafe_lists(
+// CHECK:         torch.aten.slice.Tensor %arg0, %int0, %int0, %int1, %int1 {{.*}} -> !torch.vtensor<[1,5],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int0, %int1, %int2, %int1 {{.*}} -> !torch.vtensor<[1,5],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int1, %int0, %int3, %int1 {{.*}} -> !torch.vtensor<[2,3],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int1, %int3, %int5, %int1 {{.*}} -> !torch.vtensor<[2,2],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int1, %int0, %int4, %int1 {{.*}} -> !torch.vtensor<[2,4],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int1, %int4, %int4, %int1 {{.*}} -> !torch.vtensor<[2,0],f32>
+// CHECK-NEXT:    torch.aten.slice.Tensor %arg0, %int1, %int4, %int5, %int1 {{.*}} -> !torch.vtensor<[2,1],f32>
+
 func.func @identities(%x: !torch.vtensor<[2,3],f32>) -> (!torch.vtensor<[2,3],f32>, !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,2],f32>) {
   %none = torch.constant.none
   %false = torch.constant.bool false
@@ -111,4 +122,20 @@ func.func @misc(%x: !torch.vtensor<[1,4,6,6],f32>, %v: !torch.vtensor<[3,4],f32>
   %dl = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
   %3 = torch.aten.var.dim %v, %dl, %true, %false : !torch.vtensor<[3,4],f32>, !torch.list<int>, !torch.bool, !torch.bool -> !torch.vtensor<[3],f32>
   return %0, %1#0, %2, %3 : !torch.vtensor<[],f32>, !torch.vtensor<[1,4,3,3],f32>, !torch.vtensor<[1,4,2,3],f32>, !torch.vtensor<[3],f32>
+}
+func.func @unsafe_lists(%x: !torch.vtensor<[2,5],f32>) -> (!torch.vtensor<[1,5],f32>, !torch.vtensor<[1,5],f32>, !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,2],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,0],f32>, !torch.vtensor<[2,1],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %int4 = torch.constant.int 4
+  %0 = torch.aten.unsafe_split.Tensor %x, %int1, %int0 : !torch.vtensor<[2,5],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  %1:2 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor<[1,5],f32>, !torch.vtensor<[1,5],f32>
+  %2 = torch.aten.unsafe_chunk %x, %int2, %int-1 : !torch.vtensor<[2,5],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  %3:2 = torch.prim.ListUnpack %2 : !torch.list<vtensor> -> !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,2],f32>
+  %int0_1 = torch.constant.int 0
+  %s = torch.prim.ListConstruct %int4, %int0_1, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %4 = torch.aten.unsafe_split_with_sizes %x, %s, %int1 : !torch.vtensor<[2,5],f32>, !torch.list<int>, !torch.int -> !torch.list<vtensor>
+  %5:3 = torch.prim.ListUnpack %4 : !torch.list<vtensor> -> !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,0],f32>, !torch.vtensor<[2,1],f32>
+  return %1#0, %1#1, %3#0, %3#1, %5#0, %5#1, %5#2 : !torch.vtensor<[1,5],f32>, !torch.vtensor<[1,5],f32>, !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,2],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,0],f32>, !torch.vtensor<[2,1],f32>
 }
