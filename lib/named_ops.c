@@ -11,10 +11,12 @@
  * Ops whose maps depend on attributes (generic, copy, transpose,
  * broadcast) have a function of their own instead.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "named_ops.h"
+#include "optable.h"
 
 typedef struct NamedRow {
 	const char *name;
@@ -180,22 +182,31 @@ static void row_view(Ctx *c, Op *op, const NamedRow *row, LinalgView *s)
 	s->body = row->body;
 }
 
-/* The row of op, by op code: an array filled on the first call. */
-static const NamedRow *row_of(const Op *op)
+const OpTable named_ops_optables[] = {
+	OPTABLE_AT("named op", rows, NamedRow, name, ""),
+	{NULL},
+};
+
+static const NamedRow **by_code;
+
+/* Once per process (codegen's threads may be the first callers): the
+ * rows' keys are checked against the op table, then indexed by code. */
+static void fill_by_code(void)
 {
-	static const NamedRow **by_code;
 	size_t i;
 
-	if (!by_code) {
-		by_code = xcalloc((size_t)opinfo_count(), sizeof *by_code);
-		for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-			const OpInfo *info = opinfo_lookup(rows[i].name);
+	optable_require(named_ops_optables);
+	by_code = xcalloc((size_t)opinfo_count(), sizeof *by_code);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		by_code[opinfo_lookup(rows[i].name)->code] = &rows[i];
+}
 
-			if (!info)
-				die("named_ops.c rows: unknown op '%s'", rows[i].name);
-			by_code[info->code] = &rows[i];
-		}
-	}
+/* The row of op, by op code. */
+static const NamedRow *row_of(const Op *op)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, fill_by_code);
 	return op->info ? by_code[op->info->code] : NULL;
 }
 
