@@ -695,6 +695,8 @@ const Decomp decomp_misc[] = {
 	{"aten.any", any_all_u8}, {"aten.all", any_all_u8},
 	{"aten.any.dim", any_all_u8}, {"aten.all.dim", any_all_u8},
 	{"aten.stack", stack},
+	{"aten.as_strided", d_as_strided}, {"aten.as_strided_copy", d_as_strided},
+	{"aten.as_strided_scatter", d_as_strided_scatter},
 	{NULL, NULL},
 };
 
