@@ -85,3 +85,54 @@ def as_strided_offset_into_a_view():
 def as_strided_scatter_overlap():
     return (lambda x, s: torch.as_strided_scatter(x, s, (2, 2), (1, 1))), \
         [torch.randn(5), torch.randn(2, 2)]
+
+
+def _restride_in_place(x):
+    y = x * 1
+    y.as_strided_((3, 2), (1, 3))
+    return y + 1
+
+
+@case
+def as_strided_in_place():
+    return _restride_in_place, [torch.randn(2, 3)]
+
+
+class _RestrideInPlace(torch.nn.Module):
+    def forward(self, x):
+        return _restride_in_place(x)
+
+
+@case(graph="torch")
+def as_strided_in_place_torch_graph():
+    # a method call at torch level: as_strided_ gets the same layout check
+    return _RestrideInPlace(), [torch.randn(2, 3)]
+
+
+class _AsStridedOfProduct(torch.nn.Module):
+    def forward(self, x):
+        return torch.as_strided(x.t() * 1, (2, 3), (3, 1))
+
+
+@case(refuse="not laid out row-major")
+def as_strided_of_a_transposed_product():
+    # x.t() * 1 keeps the transposed layout in eager: its storage is x's
+    # order, not its own row-major one
+    return _AsStridedOfProduct(), [torch.randn(2, 3)]
+
+
+@case(graph="torch", refuse="not laid out row-major")
+def as_strided_of_a_transposed_product_torch_graph():
+    return _AsStridedOfProduct(), [torch.randn(2, 3)]
+
+
+class _RestrideTransposedInPlace(torch.nn.Module):
+    def forward(self, x):
+        y = x.t() * 1
+        y.as_strided_((3, 2), (2, 1))
+        return y + 1
+
+
+@case(graph="torch", refuse="not laid out row-major")
+def as_strided_in_place_of_a_transposed_product():
+    return _RestrideTransposedInPlace(), [torch.randn(2, 3)]

@@ -14,3 +14,6 @@ load helpers
 @test "as_strided of an operand not row-major in eager is refused" { regress as_strided_of_a_transpose; }
 @test "as_strided with an offset into a view's storage is refused" { regress as_strided_offset_into_a_view; }
 @test "as_strided_scatter with overlapping elements is refused" { regress as_strided_scatter_overlap; }
+@test "as_strided_ in place, at aten and torch level" { regress as_strided_in_place; regress as_strided_in_place_torch_graph; }
+@test "as_strided of a product that kept a transposed layout is refused" { regress as_strided_of_a_transposed_product; regress as_strided_of_a_transposed_product_torch_graph; }
+@test "as_strided_ in place on a transposed layout is refused (torch level)" { regress as_strided_in_place_of_a_transposed_product; }

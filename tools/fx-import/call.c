@@ -225,6 +225,7 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 	int k, r, off;
 
 	if (!((len == 10 && !strncmp(e, "as_strided", 10))
+	    || (len == 11 && !strncmp(e, "as_strided_", 11))
 	    || (len == 15 && !strncmp(e, "as_strided_copy", 15))
 	    || (len == 18 && !strncmp(e, "as_strided_scatter", 18))))
 		return;
