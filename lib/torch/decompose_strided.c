@@ -8,9 +8,10 @@
  *
  *   a view chain    when, leaving out the dims of size 1 and the dims of
  *                   stride 0 (broadcast: expand), the strides are the
- *                   row-major ones of the sizes left: flat(x) sliced
- *                   [off, off + n), viewed, expanded;
- *   a gather        otherwise (transposed, overlapping windows):
+ *                   row-major ones of the sizes left in some order:
+ *                   flat(x) sliced [off, off + n), viewed, permuted,
+ *                   viewed, expanded;
+ *   a gather        otherwise (skipping elements, overlapping windows):
  *                   index_select(flat(x), 0, the indices as an int64
  *                   literal), viewed to size;
  *   scatter         flat(self) with index_put of flat(src) at the same
@@ -118,15 +119,18 @@ index_literal(B *b, const Strided *s)
 	return b_literal_take(b, t, idx, (size_t)s->n * sizeof *idx, "torch_as_strided_index");
 }
 
-/* The view chain, or NULL when the strides do not allow one. */
+/* The view chain, or NULL when the strides do not allow one: the dims
+ * of size > 1 and stride > 0, ordered by falling stride, must have the
+ * row-major strides of their sizes; flat(x)[off, off + n) viewed so, then
+ * permuted back, viewed with the size-1 dims, expanded at stride 0. */
 static Value *
 view_chain(B *b, Value *x, const Strided *s)
 {
-	int64_t want = 1, n = 1, vd[TORCH_MAXRANK];
-	int k, bcast = 0;
+	int64_t want = 1, vd[TORCH_MAXRANK], sd[TORCH_MAXRANK], perm[TORCH_MAXRANK];
+	int k, j, m = 0, ord[TORCH_MAXRANK], bcast = 0, moved = 0;
 	Value *v;
 
-	for (k = s->r - 1; k >= 0; k--) {
+	for (k = 0; k < s->r; k++) {
 		vd[k] = s->size[k];
 		if (s->size[k] == 1)
 			continue;
@@ -134,15 +138,37 @@ view_chain(B *b, Value *x, const Strided *s)
 			vd[k] = 1, bcast = 1;
 			continue;
 		}
-		if (s->stride[k] != want)
-			return NULL;
-		want *= s->size[k];
+		/* insertion by falling stride, stable */
+		for (j = m; j > 0 && s->stride[ord[j - 1]] < s->stride[k]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = k, m++;
 	}
-	n = want;
+	for (j = m - 1; j >= 0; j--) {
+		if (s->stride[ord[j]] != want)
+			return NULL;
+		want *= s->size[ord[j]];
+	}
+	for (j = 0; j < m; j++)
+		sd[j] = s->size[ord[j]];
+	/* perm[i]: which sorted dim is the i-th kept dim in the result order */
+	for (k = 0, j = 0; k < s->r; k++) {
+		int i;
+		if (s->size[k] == 1 || s->stride[k] == 0)
+			continue;
+		for (i = 0; ord[i] != k; i++)
+			;
+		perm[j] = i;
+		moved |= i != j;
+		j++;
+	}
 	v = flat(b, x, s->numel);
-	if (s->off != 0 || n != s->numel)
+	if (s->off != 0 || want != s->numel)
 		v = b_op(b, "aten.slice.Tensor", 5, (Value *[]){v, b_int(b, 0), b_int(b, s->off),
-		    b_int(b, s->off + n), b_int(b, 1)});
+		    b_int(b, s->off + want), b_int(b, 1)});
+	if (moved) {
+		v = d_view(b, v, m, sd);
+		v = b_op2(b, "aten.permute", v, b_ints(b, m, perm));
+	}
 	v = d_view(b, v, s->r, vd);
 	if (bcast)
 		v = b_op3(b, "aten.expand", v, b_ints(b, s->r, s->size), b_bool(b, 0));

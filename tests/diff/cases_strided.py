@@ -10,18 +10,23 @@ from cases import case
 @case
 def as_strided_view_chain():
     # row-major strides: a view; with an offset, a slice of the flat
-    # operand; size-1 dims with any stride; a stride-0 dim is an expand
+    # operand; size-1 dims with any stride; a stride-0 dim is an expand;
+    # strides row-major in another order, a permute
     return (lambda x: (torch.as_strided(x, (6, 4), (4, 1)),
                        torch.as_strided(x, (2, 5), (5, 1), 3),
                        torch.as_strided(x, (1, 4, 1), (99, 1, 7), 20),
                        torch.as_strided(x, (3, 2, 5), (0, 5, 1), 1),
-                       torch.as_strided(x, (), (), 23))), [torch.randn(2, 3, 4)]
+                       torch.as_strided(x, (), (), 23),
+                       # row-major in another order: a permute
+                       torch.as_strided(x, (3, 2, 2), (1, 3, 6), 5),
+                       torch.as_strided(x, (2, 3, 4), (1, 8, 2)),
+                       torch.as_strided(x, (4, 1, 3, 2), (1, 5, 4, 0), 2))), [torch.randn(2, 3, 4)]
 
 
 @case
 def as_strided_gather():
-    # transposed, every other element, overlapping windows (unfold's
-    # pattern), batch > 1 with odd extents
+    # transposed (a permute), every other element, overlapping windows
+    # (unfold's pattern), batch > 1 with odd extents (gathers)
     return (lambda x: (torch.as_strided(x, (4, 3), (1, 4)),
                        torch.as_strided(x, (3, 4), (8, 2), 1),
                        torch.as_strided(x, (22, 3), (1, 1)),

@@ -13,12 +13,17 @@
 // CHECK:         %[[E:.*]] = torch.aten.expand %[[V2]], {{.*}} -> !torch.vtensor<[3,2,5],f32>
 // CHECK-NEXT:    return %[[V]], %[[E]]
 
-// other strides: index_select of the flat indices (here a transpose).
-// CHECK-LABEL: func.func @gather(
-// CHECK:         %[[I:.*]] = torch.vtensor.literal(dense<[0, 3, 1, 4, 2, 5]> : tensor<6xi64>)
-// CHECK:         %[[F:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[6],f32>
-// CHECK-NEXT:    %[[G:.*]] = torch.aten.index_select %[[F]], %int0, %[[I]]
-// CHECK:         torch.aten.view %[[G]], {{.*}} -> !torch.vtensor<[3,2],f32>
+// strides that are row-major in another order: a permute (here of the
+// whole operand, the views folded away).
+// CHECK-LABEL: func.func @transpose(
+// CHECK:         %[[T:.*]] = torch.aten.permute %arg0, {{.*}} -> !torch.vtensor<[3,2],f32>
+// CHECK-NEXT:    return %[[T]]
+
+// overlapping windows: index_select of the flat indices.
+// CHECK-LABEL: func.func @windows(
+// CHECK:         %[[I:.*]] = torch.vtensor.literal(dense_resource<torch_as_strided_index> : tensor<12xi64>)
+// CHECK:         %[[G:.*]] = torch.aten.index_select %arg0, %int0, %[[I]]
+// CHECK:         torch.aten.view %[[G]], {{.*}} -> !torch.vtensor<[4,3],f32>
 
 // as_strided_scatter: index_put of the flat source at the same indices.
 // CHECK-LABEL: func.func @scatter(
@@ -44,7 +49,7 @@ func.func @view_chain(%arg0: !torch.vtensor<[2,3,4],f32>) -> (!torch.vtensor<[2,
   return %0, %1 : !torch.vtensor<[2,5],f32>, !torch.vtensor<[3,2,5],f32>
 }
 
-func.func @gather(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32> {
+func.func @transpose(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32> {
   %int1 = torch.constant.int 1
   %int2 = torch.constant.int 2
   %int3 = torch.constant.int 3
@@ -53,6 +58,17 @@ func.func @gather(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32>
   %t = torch.prim.ListConstruct %int1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
   %0 = torch.aten.as_strided %arg0, %s, %t, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.list<int>, !torch.none -> !torch.vtensor<[3,2],f32>
   return %0 : !torch.vtensor<[3,2],f32>
+}
+
+func.func @windows(%arg0: !torch.vtensor<[6],f32>) -> !torch.vtensor<[4,3],f32> {
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %int4, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %t = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.as_strided %arg0, %s, %t, %none : !torch.vtensor<[6],f32>, !torch.list<int>, !torch.list<int>, !torch.none -> !torch.vtensor<[4,3],f32>
+  return %0 : !torch.vtensor<[4,3],f32>
 }
 
 func.func @scatter(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[3,2],f32>) -> !torch.vtensor<[2,3],f32> {
