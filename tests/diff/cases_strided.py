@@ -141,3 +141,23 @@ class _RestrideTransposedInPlace(torch.nn.Module):
 @case(graph="torch", refuse="not laid out row-major")
 def as_strided_in_place_of_a_transposed_product():
     return _RestrideTransposedInPlace(), [torch.randn(2, 3)]
+
+
+@case
+def as_strided_copy_forms():
+    return (lambda x: (torch.as_strided_copy(x, (3, 2), (1, 3)), torch.as_strided_copy(x, (2, 2), (1, 1), 1),
+                       torch.as_strided_copy(x, (2, 3), (0, 1)))), [torch.randn(2, 3)]
+
+
+class _StridedWeight(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(3, 4))
+
+    def forward(self, x):
+        return torch.as_strided(self.w, (4, 3), (1, 4)) + torch.as_strided(self.w, (4, 3), (2, 1), 1) @ x
+
+
+@case
+def as_strided_of_a_weight():
+    return _StridedWeight(), [torch.randn(3, 3)]

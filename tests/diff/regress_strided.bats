@@ -17,3 +17,5 @@ load helpers
 @test "as_strided_ in place, at aten and torch level" { regress as_strided_in_place; regress as_strided_in_place_torch_graph; }
 @test "as_strided of a product that kept a transposed layout is refused" { regress as_strided_of_a_transposed_product; regress as_strided_of_a_transposed_product_torch_graph; }
 @test "as_strided_ in place on a transposed layout is refused (torch level)" { regress as_strided_in_place_of_a_transposed_product; }
+@test "as_strided_copy: permuted, overlapping, broadcast" { regress as_strided_copy_forms; }
+@test "as_strided of a weight" { regress as_strided_of_a_weight; }
