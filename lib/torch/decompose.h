@@ -28,6 +28,9 @@ Value *d_sub(B *b, Value *x, Value *y);
 Value *d_mul(B *b, Value *x, Value *y);
 Value *d_div(B *b, Value *x, Value *y);
 Value *d_transpose(B *b, Value *x, int64_t d0, int64_t d1);
+/* decompose_strided.c */
+int d_as_strided(B *b, Op *op);
+int d_as_strided_scatter(B *b, Op *op);
 
 /* sort, argsort, msort, topk, kthvalue as ranks (decompose_sort.c). */
 int d_sort(B *b, Op *op);

@@ -704,6 +704,8 @@ const Decomp decomp_misc[] = {
 	{"aten.sort", d_sort}, {"aten.sort.stable", d_sort_stable}, {"aten.argsort", d_argsort},
 	{"aten.argsort.stable", d_argsort_stable}, {"aten.msort", d_msort},
 	{"aten.topk", d_topk}, {"aten.kthvalue", d_kthvalue},
+	{"aten.as_strided", d_as_strided}, {"aten.as_strided_copy", d_as_strided},
+	{"aten.as_strided_scatter", d_as_strided_scatter},
 	{NULL, NULL},
 };
 

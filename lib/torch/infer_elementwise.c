@@ -132,6 +132,7 @@ const InferRule infer_elementwise[] = {
 	{"aten.selu", ew, UNARY}, {"aten.square", ew, UNARY}, {"aten.copy", ew, EW(1, 1, M_SELF)},
 	/* writes into self: self's shape and dtype */
 	{"aten.index_put", ew, EW(1, 1, M_SELF)}, {"aten.slice_scatter", ew, EW(1, 1, M_SELF)},
+	{"aten.as_strided_scatter", ew, EW(1, 1, M_SELF)},
 	{"aten.select_scatter", ew, EW(1, 1, M_SELF)},
 	/* unary, made floating */
 	{"aten.exp", ew, UFLOAT}, {"aten.expm1", ew, UFLOAT}, {"aten.log", ew, UFLOAT},

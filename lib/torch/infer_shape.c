@@ -676,7 +676,23 @@ softmax(Ctx *c, Op *op, Type **out, int arg)
 	return out_like(c, op, out, 0, TY(op, 0), dt);
 }
 
+/* as_strided(x, size, stride, off), as_strided_copy: the size list. */
+static int
+as_strided(Ctx *c, Op *op, Type **out, int arg)
+{
+	int64_t d[TORCH_MAXRANK];
+	int n = list_dims(OPND(op, 1), d, TORCH_MAXRANK), i;
+
+	if (n < 0)
+		return out_set(c, op, out, 0, -1, NULL, dtype0(op));
+	for (i = 0; i < n; i++)
+		if (d[i] == UNKNOWN || d[i] < 0)
+			d[i] = DYN;
+	return out_set(c, op, out, 0, n, d, dtype0(op));
+}
+
 const InferRule infer_shape[] = {
+	{"aten.as_strided", as_strided, 0}, {"aten.as_strided_copy", as_strided, 0},
 	{"aten.view", view, 0}, {"aten.reshape", view, 0}, {"aten._reshape_alias", view, 0},
 	{"aten._unsafe_view", view, 0}, {"aten.view_copy", view, 0},
 	{"aten.flatten.using_ints", flatten, 0}, {"aten.unflatten.int", unflatten, 0},

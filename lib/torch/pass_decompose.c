@@ -92,12 +92,14 @@ static int
 run(Ctx *c, Op *fn, PassArgs *a)
 {
 	Block *b = fn->nregs ? fn->regs[0].first : NULL;
-	int i;
+	int i, errors = diag_errors;
 
 	for (; b; b = b->next)
 		for (i = 0; i < 16 && sweep(c, b); i++)
 			a->changed = 1;
-	return 0;
+	/* a decomposition that refused its op with an error (as_strided past
+	 * its operand) stops the pipeline there */
+	return diag_errors > errors ? -1 : 0;
 }
 
 const PassInfo pass_torch_decompose = {

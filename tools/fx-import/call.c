@@ -206,6 +206,55 @@ make_op(Imp *im, const OpInfo *info, const char *opname, int n, Value **v,
 	return op;
 }
 
+/* aten.as_strided and its copy and scatter forms address the operand's
+ * storage, which a value tensor no longer has: torch-opt reads them over
+ * the operand's elements in row-major order.  That is PyTorch's meaning
+ * only when the operand was laid out so in eager (the strides fx-export
+ * recorded are row-major ones; a size-1 dim's stride is irrelevant) and,
+ * for an explicit storage_offset, when its storage begins at its first
+ * element (it is no view of another tensor: a view's own offset was not
+ * recorded).  Anything else is refused here. */
+static void
+check_as_strided(Imp *im, const char *opname, Bound *b, int n)
+{
+	const char *e = strchr(opname, '.') ? strchr(opname, '.') + 1 : opname;
+	size_t len = strcspn(e, ".");
+	json_t *val, *shape, *strides;
+	Node *src;
+	int64_t want = 1;
+	int k, r, off;
+
+	if (!((len == 10 && !strncmp(e, "as_strided", 10))
+	    || (len == 11 && !strncmp(e, "as_strided_", 11))
+	    || (len == 15 && !strncmp(e, "as_strided_copy", 15))
+	    || (len == 18 && !strncmp(e, "as_strided_scatter", 18))))
+		return;
+	off = len == 18 ? 4 : 3;
+	if (n < 1 || !(jtag_is(b[0].arg, "tensor") || jtag_is(b[0].arg, "node")))
+		return;
+	src = node_ref(im, b[0].arg, b[0].path);
+	val = json_object_get(src->j, "value");
+	shape = json_object_get(val, "shape");
+	strides = json_object_get(val, "strides");
+	if (!json_is_array(shape) || !json_is_array(strides)
+	    || json_array_size(shape) != json_array_size(strides))
+		fail(im, b[0].path, "'%s' reads the storage of '%s', whose strides were not "
+		    "recorded; it cannot be read over a value tensor", opname, src->name);
+	r = (int)json_array_size(shape);
+	for (k = r - 1; k >= 0; k--) {
+		int64_t d = json_integer_value(json_array_get(shape, k));
+		if (d != 1 && json_integer_value(json_array_get(strides, k)) != want)
+			fail(im, b[0].path, "'%s' reads the storage of '%s', which is not laid out "
+			    "row-major in PyTorch (its strides are not those of its shape); not "
+			    "supported", opname, src->name);
+		want *= d;
+	}
+	if (n > off && b[off].arg && !jtag_is(b[off].arg, "none")
+	    && src->nres == 1 && src->res[0]->base)
+		fail(im, b[off].path, "'%s' with a storage_offset on '%s', a view of another "
+		    "tensor whose own storage offset is unknown; not supported", opname, src->name);
+}
+
 void
 import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 	const char *path)
@@ -218,6 +267,7 @@ import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 	Type **types = NULL;
 	int k, nres;
 
+	check_as_strided(im, opname, b, sc->n);
 	for (k = 0; k < sc->n; k++)
 		v[k] = operand(im, &sc->p[k], &b[k], opname, &mutated);
 	nres = result_types(im, n, sc, mutated != NULL, &types, path);
