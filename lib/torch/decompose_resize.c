@@ -244,7 +244,7 @@ d_upsample(B *b, Op *op)
 	Resize z;
 
 	if (r < 3 || !ty_static(t) || !dt || !resize_params(op, t->dims + 2, &z)
-	    || r != z.k + 2 || ty_numel(t) == 0)
+	    || r != z.k + 2)
 		return 0;
 	for (i = 0; i < z.k; i++)
 		if (z.out[i] <= 0 || t->dims[2 + i] <= 0)

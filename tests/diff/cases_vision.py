@@ -100,3 +100,28 @@ def group_norm_forms():
     # transposed input, chained into elementwise ops
     return _group_norm, [torch.randn(3, 6, 5, 7), torch.rand(6) + 0.5, torch.randn(6),
                          torch.randn(2, 4, 9), torch.randn(5, 6)]
+
+
+def _dtypes_and_empty(d, h, e):
+    return (F.interpolate(d, size=(5, 3), mode="bilinear"),
+            F.interpolate(d, scale_factor=1.3, mode="bilinear", align_corners=True),
+            F.interpolate(h, size=(5, 7), mode="bilinear"), F.interpolate(h, size=(2, 7)),
+            F.interpolate(e, size=(5, 3), mode="bilinear"), F.interpolate(e, size=(2, 7)),
+            F.adaptive_avg_pool2d(e, (3, 2)), F.group_norm(e, 3),
+            F.group_norm(d, 2), F.adaptive_avg_pool2d(d, (3, 5)))
+
+
+@case
+def resize_f64_bf16_and_empty_batch():
+    # f64 tables computed in double; bf16 computed in f32 and rounded;
+    # a batch of 0
+    return _dtypes_and_empty, [torch.randn(2, 4, 3, 4, dtype=torch.float64),
+                               torch.randn(1, 2, 3, 4, dtype=torch.bfloat16),
+                               torch.randn(0, 3, 4, 5)]
+
+
+@case(refuse="adaptive_max_pool3d")
+def adaptive_max_pool3d_indices_refused():
+    # the indices of a 3-d adaptive max pool are not computed: refused
+    return (lambda v: F.adaptive_max_pool3d(v, (2, 3, 2), return_indices=True)), \
+        [torch.randn(1, 2, 3, 5, 4)]
