@@ -121,14 +121,20 @@ group_norm(B *b, Op *op)
 	Value *x = OPND(op, 0), *w = OPND(op, nat ? 1 : 2), *bias = OPND(op, nat ? 2 : 3);
 	Value *vals[3], **mr = nat ? vals + 1 : NULL;
 	Type *t = x->type;
-	int r = tt_rank(t);
-	int64_t g, d[3], two = 2;
+	int r = tt_rank(t), i;
+	int64_t g, d[3], two = 2, n, hw;
 	double eps;
 
 	if (r < 2 || !ty_static(t) || !tv_int(OPND(op, nat ? 6 : 1), &g) || g <= 0
 	    || t->dims[1] % g || !tv_float(OPND(op, nat ? 7 : 4), &eps))
 		return 0;
-	d[0] = t->dims[0], d[1] = g, d[2] = t->dims[0] ? ty_numel(t) / (t->dims[0] * g) : 0;
+	for (i = 2, hw = 1; i < r; i++)
+		hw *= t->dims[i];
+	d[0] = t->dims[0], d[1] = g, d[2] = t->dims[1] / g * hw;
+	/* native_group_norm's N, C and HxW must describe x */
+	if (nat && (!tv_int(OPND(op, 3), &n) || n != t->dims[0] || !tv_int(OPND(op, 4), &n)
+	    || n != t->dims[1] || !tv_int(OPND(op, 5), &n) || n != hw))
+		return 0;
 	vals[0] = normalize(b, d_view(b, x, 3, d), b_ints(b, 1, &two), eps,
 	    mr ? &vals[1] : NULL, mr ? &vals[2] : NULL);
 	vals[0] = d_view(b, vals[0], r, t->dims);

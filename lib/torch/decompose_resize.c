@@ -57,10 +57,14 @@ resize_params(Op *op, const int64_t *in, Resize *z)
 		if (!tv_none(os) || tv_list(OPND(op, si), &e) != z->k)
 			return 0;
 		for (i = 0; i < z->k; i++) {
+			double o;
 			if (!tv_float(e[i], &z->scale[i]) || in[i] == DYN)
 				return 0;
 			/* PyTorch's compute_output_size: the product truncated */
-			z->out[i] = (int64_t)((double)in[i] * z->scale[i]);
+			o = (double)in[i] * z->scale[i];
+			if (!(o > -1 && o < 0x1p62))
+				return 0;
+			z->out[i] = (int64_t)o;
 		}
 		return 1;
 	}
