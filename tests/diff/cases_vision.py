@@ -125,3 +125,17 @@ def adaptive_max_pool3d_indices_refused():
     # the indices of a 3-d adaptive max pool are not computed: refused
     return (lambda v: F.adaptive_max_pool3d(v, (2, 3, 2), return_indices=True)), \
         [torch.randn(1, 2, 3, 5, 4)]
+
+
+def _nan_max(x):
+    return (F.adaptive_max_pool2d(x, (1, 2), return_indices=True)
+            + F.max_pool2d(x, (1, 3), stride=(1, 2), return_indices=True)
+            + F.adaptive_max_pool1d(x[0], 2, return_indices=True))
+
+
+@case
+def max_pool_indices_last_nan():
+    # a window with two NaNs: PyTorch's index is the last one's (val > max
+    # || isnan(val)); the lowering gave the first's
+    nan = float("nan")
+    return _nan_max, [torch.tensor([[[[nan, 1.0, nan, 2.0, 5.0], [3.0, nan, 0.5, nan, nan]]]])]

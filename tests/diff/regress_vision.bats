@@ -9,3 +9,4 @@ load helpers
 @test "group norm: group counts, no affine, ranks 2 to 4" { regress group_norm_forms; }
 @test "resizing in f64 and bf16, and of a batch of 0" { regress resize_f64_bf16_and_empty_batch; }
 @test "adaptive_max_pool3d with its indices is refused" { regress adaptive_max_pool3d_indices_refused; }
+@test "max pooling indices of a window with several NaNs are the last NaN's" { regress max_pool_indices_last_nan; }
