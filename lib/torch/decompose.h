@@ -15,6 +15,12 @@ typedef struct Decomp {
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
 
+/* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
+int d_upsample(B *b, Op *op);
+int d_adaptive_avg_alias(B *b, Op *op);
+int d_adaptive_pool1d(B *b, Op *op);
+int d_adaptive_pool3d(B *b, Op *op);
+
 /* Shared helpers (decompose_misc.c). */
 Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */
 Value *d_shape(B *b, Value *x);                /* its size list */

@@ -112,27 +112,43 @@ layer_norm(B *b, Op *op)
 	return 1;
 }
 
-/* group_norm(x, G, w, b, eps, cudnn) */
+/* group_norm(x, G, w, b, eps, cudnn) and native_group_norm(x, w, b, N,
+ * C, HxW, G, eps), whose mean and rstd are [N, G]. */
 static int
 group_norm(B *b, Op *op)
 {
-	Value *x = OPND(op, 0), *y;
+	int nat = torch_is(op, "aten.native_group_norm");
+	Value *x = OPND(op, 0), *w = OPND(op, nat ? 1 : 2), *bias = OPND(op, nat ? 2 : 3);
+	Value *vals[3], **mr = nat ? vals + 1 : NULL;
 	Type *t = x->type;
-	int r = tt_rank(t);
-	int64_t g, d[3], two = 2;
+	int r = tt_rank(t), i;
+	int64_t g, d[3], two = 2, n, hw;
 	double eps;
 
-	if (r < 2 || !ty_static(t) || !tv_int(OPND(op, 1), &g) || g <= 0
-	    || !tv_float(OPND(op, 4), &eps))
+	if (r < 2 || !ty_static(t) || !tv_int(OPND(op, nat ? 6 : 1), &g) || g <= 0
+	    || t->dims[1] % g || !tv_float(OPND(op, nat ? 7 : 4), &eps))
 		return 0;
-	d[0] = t->dims[0], d[1] = g, d[2] = ty_numel(t) / (t->dims[0] * g);
-	y = normalize(b, d_view(b, x, 3, d), b_ints(b, 1, &two), eps, NULL, NULL);
-	y = d_view(b, y, r, t->dims);
-	if (!tv_none(OPND(op, 2)))
-		y = d_mul(b, y, d_channel(b, OPND(op, 2), r));
-	if (!tv_none(OPND(op, 3)))
-		y = d_add(b, y, d_channel(b, OPND(op, 3), r));
-	d_done(b, op, y);
+	for (i = 2, hw = 1; i < r; i++)
+		hw *= t->dims[i];
+	d[0] = t->dims[0], d[1] = g, d[2] = t->dims[1] / g * hw;
+	/* native_group_norm's N, C and HxW must describe x */
+	if (nat && (!tv_int(OPND(op, 3), &n) || n != t->dims[0] || !tv_int(OPND(op, 4), &n)
+	    || n != t->dims[1] || !tv_int(OPND(op, 5), &n) || n != hw))
+		return 0;
+	vals[0] = normalize(b, d_view(b, x, 3, d), b_ints(b, 1, &two), eps,
+	    mr ? &vals[1] : NULL, mr ? &vals[2] : NULL);
+	vals[0] = d_view(b, vals[0], r, t->dims);
+	if (!tv_none(w))
+		vals[0] = d_mul(b, vals[0], d_channel(b, w, r));
+	if (!tv_none(bias))
+		vals[0] = d_add(b, vals[0], d_channel(b, bias, r));
+	if (!nat) {
+		d_done(b, op, vals[0]);
+		return 1;
+	}
+	vals[1] = d_view(b, vals[1], 2, d);
+	vals[2] = d_view(b, vals[2], 2, d);
+	torch_replace(b->c, op, vals);
 	return 1;
 }
 
@@ -279,7 +295,17 @@ const Decomp decomp_nn[] = {
 	{"aten.native_batch_norm", native_batch_norm}, {"aten.batch_norm", batch_norm},
 	{"aten._native_batch_norm_legit_no_training", legit_no_training},
 	{"aten.native_layer_norm", layer_norm}, {"aten.layer_norm", layer_norm},
-	{"aten.group_norm", group_norm},
+	{"aten.group_norm", group_norm}, {"aten.native_group_norm", group_norm},
+	{"aten.upsample_nearest1d", d_upsample}, {"aten.upsample_nearest1d.vec", d_upsample},
+	{"aten.upsample_nearest2d", d_upsample}, {"aten.upsample_nearest2d.vec", d_upsample},
+	{"aten.upsample_nearest3d", d_upsample}, {"aten.upsample_nearest3d.vec", d_upsample},
+	{"aten.upsample_linear1d", d_upsample}, {"aten.upsample_linear1d.vec", d_upsample},
+	{"aten.upsample_bilinear2d", d_upsample}, {"aten.upsample_bilinear2d.vec", d_upsample},
+	{"aten.upsample_trilinear3d", d_upsample}, {"aten.upsample_trilinear3d.vec", d_upsample},
+	{"aten._adaptive_avg_pool2d", d_adaptive_avg_alias},
+	{"aten.adaptive_avg_pool1d", d_adaptive_pool1d}, {"aten.adaptive_max_pool1d", d_adaptive_pool1d},
+	{"aten.adaptive_avg_pool3d", d_adaptive_pool3d}, {"aten._adaptive_avg_pool3d", d_adaptive_pool3d},
+	{"aten.adaptive_max_pool3d", d_adaptive_pool3d},
 	{"aten.softmax.int", softmax}, {"aten._softmax", softmax},
 	{"aten.log_softmax.int", log_softmax}, {"aten._log_softmax", log_softmax},
 	{"aten._scaled_dot_product_attention", sdpa},

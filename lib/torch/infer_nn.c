@@ -306,6 +306,8 @@ sdpa(Ctx *c, Op *op, Type **out, int arg)
 	return out_set(c, op, out, 1, r, d, dtype0(op));
 }
 
+int infer_upsample(Ctx *c, Op *op, Type **out, int arg);   /* decompose_resize.c */
+
 const InferRule infer_nn[] = {
 	{"aten.mm", mm, 0}, {"aten.bmm", mm, 0}, {"aten.mv", mm, 0},
 	{"aten.addmm", mm, 1}, {"aten.baddbmm", mm, 1},
@@ -317,6 +319,16 @@ const InferRule infer_nn[] = {
 	{"aten.adaptive_avg_pool2d", adaptive_pool, 2},
 	{"aten.adaptive_max_pool2d", adaptive_pool, 2},
 	{"aten.adaptive_avg_pool1d", adaptive_pool, 1},
+	{"aten._adaptive_avg_pool2d", adaptive_pool, 2}, {"aten.adaptive_max_pool1d", adaptive_pool, 1},
+	{"aten.adaptive_avg_pool3d", adaptive_pool, 3}, {"aten._adaptive_avg_pool3d", adaptive_pool, 3},
+	{"aten.adaptive_max_pool3d", adaptive_pool, 3},
+	{"aten.upsample_nearest1d", infer_upsample, 0}, {"aten.upsample_nearest1d.vec", infer_upsample, 0},
+	{"aten.upsample_nearest2d", infer_upsample, 0}, {"aten.upsample_nearest2d.vec", infer_upsample, 0},
+	{"aten.upsample_nearest3d", infer_upsample, 0}, {"aten.upsample_nearest3d.vec", infer_upsample, 0},
+	{"aten.upsample_linear1d", infer_upsample, 0}, {"aten.upsample_linear1d.vec", infer_upsample, 0},
+	{"aten.upsample_bilinear2d", infer_upsample, 0}, {"aten.upsample_bilinear2d.vec", infer_upsample, 0},
+	{"aten.upsample_trilinear3d", infer_upsample, 0},
+	{"aten.upsample_trilinear3d.vec", infer_upsample, 0},
 	{"aten.native_batch_norm", batch_norm, 5}, {"aten.batch_norm", batch_norm, 0},
 	{"aten._native_batch_norm_legit_no_training", batch_norm, 0},
 	{"aten.instance_norm", batch_norm, 0},

@@ -132,10 +132,12 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 		*vals = RES(g.op, 0);
 		return 0;
 	}
+	/* NaN wins; with indices every NaN does, so that the index is the
+	 * last NaN's, as PyTorch's kernels (val > max || isnan(val)) give */
 	Value *better = cmp(l, "gt", acc, x, a);
 	if (dt_isfloat(acc))
-		better = bin(l, "arith.ori", better, bin(l, "arith.andi",
-			cmpf(l, "uno", x, x), cmpf(l, "ord", a, a)));
+		better = bin(l, "arith.ori", better, want_idx ? cmpf(l, "uno", x, x) :
+			bin(l, "arith.andi", cmpf(l, "uno", x, x), cmpf(l, "ord", a, a)));
 	Value *y[2] = { sel(l, better, x, a), NULL };
 	if (want_idx) {
 		Value *flat = bin(l, "arith.addi", bin(l, "arith.muli", pos[0],
