@@ -269,6 +269,17 @@ collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
 	if (jtag_is(arg, "tensor") || jtag_is(arg, "node")) {
 		Node *nd = node_ref(im, arg, path);
 		int k;
+		if (nd->nres == 1 && !nd->res[0]->h
+		    && nd->res[0]->v->type->kind == TY_TORCH_LIST) {
+			/* a returned list (torch.split at torch level, x.shape):
+			 * its items, as the module returns them flattened */
+			if (!nd->unpacked)
+				list_unpack(im, nd, path);
+			for (k = 0; k < nd->nunpacked; k++)
+				push_output(v, n, result_value(im,
+				    slot_read(im, nd->unpacked[k]), path));
+			return;
+		}
 		for (k = 0; k < nd->nres; k++)
 			push_output(v, n, result_value(im, slot_read(im, nd->res[k]), path));
 	} else if (jtag_is(arg, "int") || jtag_is(arg, "float") || jtag_is(arg, "bool")) {
