@@ -52,3 +52,18 @@ func.func @float_bool() -> (!torch.vtensor<[],f64>, !torch.vtensor<[],i1>) {
   %1 = torch.aten.scalar_tensor %t, %int11, %none, %none, %none : !torch.bool, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[],i1>
   return %0, %1 : !torch.vtensor<[],f64>, !torch.vtensor<[],i1>
 }
+
+// is_floating_point / is_complex of a known dtype are constants.
+// CHECK-LABEL: func.func @dtype_tests(
+// CHECK-DAG:     %[[T:.*]] = torch.constant.bool true
+// CHECK-DAG:     %[[F:.*]] = torch.constant.bool false
+// CHECK:         return %[[T]], %[[T]], %[[F]], %[[F]], %[[F]], %[[F]] :
+func.func @dtype_tests(%a: !torch.vtensor<[2],f32>, %b: !torch.vtensor<[],f16>, %c: !torch.vtensor<[3],si64>, %d: !torch.vtensor<[3],i1>) -> (!torch.bool, !torch.bool, !torch.bool, !torch.bool, !torch.bool, !torch.bool) {
+  %0 = torch.aten.is_floating_point %a : !torch.vtensor<[2],f32> -> !torch.bool
+  %1 = torch.aten.is_floating_point %b : !torch.vtensor<[],f16> -> !torch.bool
+  %2 = torch.aten.is_floating_point %c : !torch.vtensor<[3],si64> -> !torch.bool
+  %3 = torch.aten.is_floating_point %d : !torch.vtensor<[3],i1> -> !torch.bool
+  %4 = torch.aten.is_complex %a : !torch.vtensor<[2],f32> -> !torch.bool
+  %5 = torch.aten.is_complex %c : !torch.vtensor<[3],si64> -> !torch.bool
+  return %0, %1, %2, %3, %4, %5 : !torch.bool, !torch.bool, !torch.bool, !torch.bool, !torch.bool, !torch.bool
+}
