@@ -626,6 +626,19 @@ list_unpack(B *b, Op *op)
 		"aten.split", NULL};
 	const char *const *p;
 
+	if (def && torch_is(def, "aten.size") && op->nres <= 64) {
+		/* x.shape unpacked: the static sizes */
+		Type *t = OPND(def, 0)->type;
+		if (tt_rank(t) != op->nres)
+			return 0;
+		for (i = 0; i < op->nres; i++) {
+			if (t->dims[i] == DYN)
+				return 0;
+			vals[i] = b_int(b, t->dims[i]);
+		}
+		torch_replace(b->c, op, vals);
+		return 1;
+	}
 	for (p = producers; def && *p && !torch_is(def, *p); p++)
 		;
 	if (!def || !*p || op->nres > 64)

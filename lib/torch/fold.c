@@ -166,6 +166,20 @@ fold_rank(Ctx *c, Op *op, Value **outv, Attr **outa)
 	return outa[0] != NULL;
 }
 
+/* is_floating_point(x), is_complex(x) of a tensor whose dtype is known
+ * (no complex dtype reaches the torch dialect here). */
+static int
+fold_dtype_test(Ctx *c, Op *op, Value **outv, Attr **outa)
+{
+	Type *d = tt_dtype(OPND(op, 0)->type);
+
+	(void)outv;
+	if (!d)
+		return 0;
+	outa[0] = at_bool(c, torch_is(op, "aten.is_floating_point") && ty_isfloat(d));
+	return 1;
+}
+
 const OpHook torch_fold_hooks[] = {
 	{"torch.aten.transpose.int", (void *)fold_transpose},
 	{"torch.aten.t", (void *)fold_transpose},
@@ -195,6 +209,8 @@ const OpHook torch_fold_hooks[] = {
 	{"torch.aten.__getitem__.t", (void *)fold_list},
 	{"torch.aten.dim", (void *)fold_rank},
 	{"torch.aten.numel", (void *)fold_rank},
+	{"torch.aten.is_floating_point", (void *)fold_dtype_test},
+	{"torch.aten.is_complex", (void *)fold_dtype_test},
 	{NULL, NULL},
 };
 

@@ -105,3 +105,14 @@ expect_error() {
 @test "a torch-level graph reading x after a write into x[1:3]" {
 	expect_error view-write-torch.json "fx-import: view-write-torch.json: error: node 'x' is read after an in-place op wrote into a view of it; the graph needs functionalization (fx-export functionalizes aten graphs)"
 }
+
+# A returned None or str is refused, not dropped (which would shift the
+# results after it); ints, floats and bools become 0-dim tensors instead
+# (scalar-results.mlir).
+@test "a returned None" {
+	expect_error output-none.json "fx-import: output-none.json: outputs.items[0]: error: the graph returns a 'none'; a module result can only be a tensor or an int, float or bool"
+}
+
+@test "a returned str" {
+	expect_error output-str.json "fx-import: output-str.json: outputs.items[1]: error: the graph returns a 'str'; a module result can only be a tensor or an int, float or bool"
+}

@@ -60,3 +60,18 @@ class SqueezeDims(nn.Module):
 
 def squeeze_dims():
     return SqueezeDims(), (torch.randn(1, 3, 1, 4),)
+
+
+class ScalarResults(nn.Module):
+    """Python int/float/bool results beside tensors, nested: at aten level
+    make_fx folds them to literals, at torch level numel, size, dim and
+    shape are run-time nodes; split returns a list of tensors."""
+
+    def forward(self, x):
+        return (x.numel(), x * 2, x.size(0), x.dim() > 1, 2.5,
+                [x.size(1) - 4, True], x.shape, torch.split(x, 2))
+
+
+def scalar_results():
+    torch.manual_seed(0)
+    return ScalarResults().eval(), (torch.randn(5, 3),)

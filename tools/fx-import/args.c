@@ -147,6 +147,10 @@ import_ref(Imp *im, json_t *arg, SType *t, const char *path)
 		t = t->elem;
 	if (t->k == SK_LIST && v->type->kind != TY_TORCH_LIST)
 		return list_construct(im, 1, &v, torch_list_elem(im, t->elem));
+	/* a run-time int where a float is wanted (x.size(1) * 0.5 at torch
+	 * level picks mul.float): converted, as Python does */
+	if (t->k == SK_FLOAT && v->type->kind == TY_TORCH_INT)
+		return emit1(im, "torch.aten.Float.int", 1, &v, ty_torch(im->c, TY_TORCH_FLOAT));
 	return t->k == SK_TENSOR ? num_to_tensor(im, v) : v;
 }
 

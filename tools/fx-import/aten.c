@@ -95,8 +95,8 @@ import_aten_node(Imp *im, Node *n, const char *path)
 	import_call(im, n, opname, args, kwargs, path);
 }
 
-static void
-unpack(Imp *im, Node *s, const char *path)
+void
+list_unpack(Imp *im, Node *s, const char *path)
 {
 	json_t *items = list_items(json_object_get(s->j, "value")), *it;
 	Type **types;
@@ -153,7 +153,7 @@ import_getitem(Imp *im, Node *n, const char *path)
 	}
 	if (s->res[0]->v->type->kind == TY_TORCH_LIST) {
 		if (!s->unpacked)
-			unpack(im, s, path);
+			list_unpack(im, s, path);
 		i = item_index(im, json_array_get(args, 1), s->nunpacked, s->name,
 		    pidx(im, ap, 1));
 		n->res = &s->unpacked[i];

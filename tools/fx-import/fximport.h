@@ -170,6 +170,9 @@ void import_aten_node(Imp *im, Node *n, const char *path);
 /* The op names of the import tables, checked at start-up (optable.h). */
 extern const OpTable torchfn_optables[], modules_optables[];
 void import_getitem(Imp *im, Node *n, const char *path);
+/* A list-valued node's items as slots (s->unpacked), by one
+ * torch.prim.ListUnpack made at the first use; its length from the JSON. */
+void list_unpack(Imp *im, Node *s, const char *path);
 void import_torch_function(Imp *im, Node *n, const char *path);
 void import_torch_method(Imp *im, Node *n, const char *path);
 void import_module(Imp *im, Node *n, const char *path);

@@ -215,7 +215,51 @@ import_node(Imp *im, Node *n, const char *path)
 	fail(im, pkey(im, path, "op"), "unknown node kind '%s'", op);
 }
 
-/* The graph's outputs, flattened in order: only node values count. */
+/* A module result for one returned value: a tensor as it is; a Python
+ * int, float or bool (a literal, or a node's run-time scalar such as a
+ * size) as a 0-dim tensor of the dtype the Python value has: si64 for
+ * int, f64 for float, i1 for bool.  aten.scalar_tensor with an explicit
+ * dtype, not prim.NumToTensor.Scalar: a wrapped float number is f32 in
+ * torch-opt's inference, which would round a returned float. */
+static Value *
+result_value(Imp *im, Value *v, const char *path)
+{
+	Value *o[5];
+	Type *dt;
+	int code;
+
+	switch (v->type->kind) {
+	case TY_TORCH_VTENSOR:
+		return v;
+	case TY_TORCH_INT:
+		dt = ty_int(im->c, 64, SIGNED), code = 4;       /* torch.int64 */
+		break;
+	case TY_TORCH_FLOAT:
+		dt = ty_float(im->c, TY_F64), code = 7;         /* torch.float64 */
+		break;
+	case TY_TORCH_BOOL:
+		dt = ty_int(im->c, 1, SIGNLESS), code = 11;     /* torch.bool */
+		break;
+	default:
+		fail(im, path, "the graph returns a value that is neither a tensor "
+		    "nor an int, float or bool; a module result cannot carry it");
+	}
+	o[0] = v;
+	o[1] = c_int(im, code);
+	o[2] = o[3] = o[4] = c_none(im);
+	return emit1(im, "torch.aten.scalar_tensor", 5, o, ty_vtensor(im->c, 0, NULL, dt));
+}
+
+static void
+push_output(Value ***v, int *n, Value *x)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = x;
+}
+
+/* The graph's outputs, flattened in order: tensors, and Python scalars as
+ * 0-dim tensors.  Anything else (None, str, dtype, ...) is refused rather
+ * than dropped, which would shift every later result. */
 static void
 collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
 {
@@ -225,10 +269,22 @@ collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
 	if (jtag_is(arg, "tensor") || jtag_is(arg, "node")) {
 		Node *nd = node_ref(im, arg, path);
 		int k;
-		for (k = 0; k < nd->nres; k++) {
-			*v = xrealloc(*v, (*n + 1) * sizeof **v);
-			(*v)[(*n)++] = slot_read(im, nd->res[k]);
+		if (nd->nres == 1 && !nd->res[0]->h
+		    && nd->res[0]->v->type->kind == TY_TORCH_LIST) {
+			/* a returned list (torch.split at torch level, x.shape):
+			 * its items, as the module returns them flattened */
+			if (!nd->unpacked)
+				list_unpack(im, nd, path);
+			for (k = 0; k < nd->nunpacked; k++)
+				push_output(v, n, result_value(im,
+				    slot_read(im, nd->unpacked[k]), path));
+			return;
 		}
+		for (k = 0; k < nd->nres; k++)
+			push_output(v, n, result_value(im, slot_read(im, nd->res[k]), path));
+	} else if (jtag_is(arg, "int") || jtag_is(arg, "float") || jtag_is(arg, "bool")) {
+		push_output(v, n, result_value(im, import_arg(im, arg,
+		    &(SType){SK_SCALAR}, "output", path), path));
 	} else if (items) {
 		json_array_foreach(items, i, it)
 			collect_outputs(im, it, pidx(im, pkey(im, path, "items"), i), v, n);
@@ -238,6 +294,9 @@ collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
 			collect_outputs(im, jreq(im, it, "value", JSON_OBJECT, pidx(im,
 			    pkey(im, path, "items"), i)), pkey(im, pidx(im, pkey(im, path,
 			    "items"), i), "value"), v, n);
+	} else {
+		fail(im, path, "the graph returns a '%s'; a module result can only be "
+		    "a tensor or an int, float or bool", jtag(im, arg, path));
 	}
 }
 

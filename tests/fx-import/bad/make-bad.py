@@ -83,3 +83,13 @@ op = d["operators"].pop("aten.mm.default")
 op["schema"] = op["schema"].replace("aten::mm", "aten::my_mm")
 d["operators"]["aten.my_mm.default"] = op
 write("../inputs/unknown-op", d, "linear-aten.safetensors")
+# Results a module cannot carry: a None beside the tensor (dropping it
+# would shift the results after it), and a str.
+d = json.loads(json.dumps(doc))
+d["outputs"] = {"type": "tuple", "items": [{"type": "none"}, {"type": "tensor", "node": "add"}]}
+node(d, "output")["args"] = [d["outputs"]]
+write("output-none", d, "linear.safetensors", blob)
+d = json.loads(json.dumps(doc))
+d["outputs"] = {"type": "list", "items": [{"type": "tensor", "node": "add"}, {"type": "str", "value": "mean"}]}
+node(d, "output")["args"] = [d["outputs"]]
+write("output-str", d, "linear.safetensors", blob)
