@@ -26,3 +26,17 @@ class Corners(nn.Module):
 def corners():
     torch.manual_seed(0)
     return Corners().eval(), (torch.randn(2, 4), torch.randint(0, 10, (2, 3)))
+
+
+class ChannelsLastStrided(nn.Module):
+    """as_strided over a channels-last copy of its input: it reads that
+    copy's storage, a layout that make_fx's functionalization loses (the
+    trace would apply it to the row-major input and read other values)."""
+
+    def forward(self, x):
+        x = x.contiguous(memory_format=torch.channels_last)
+        return torch.ops.aten.as_strided.default(x, (1, 4, 5, 3), (60, 15, 3, 1), 0)
+
+
+def channels_last_strided():
+    return ChannelsLastStrided(), (torch.arange(60, dtype=torch.float32).reshape(1, 3, 4, 5),)

@@ -142,3 +142,17 @@ PY
     [[ "$output" == *"unknown graph level"* ]]
     [ -z "$(ls -A "$OUT")" ]
 }
+
+# The trace must give eager's values where it reads storage: a lost
+# layout is refused, not exported wrong (found by torch-mlir's
+# AtenAsStridedChannelsLastInputModule).
+@test "as_strided over a channels-last copy: the aten export is refused, the torch-level one fails in fx-import" {
+    need_torch
+    run fx_export "$EDGE_MODELS:channels_last_strided" -o "$OUT/m.json"
+    assert_failed_cleanly
+    [[ "$output" == *"as_strided gives other values than eager"* ]]
+    fx_export "$EDGE_MODELS:channels_last_strided" --graph=torch -o "$OUT/t.json"
+    run bin/fx-import "$OUT/t.json"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"not laid out row-major"* ]]
+}
