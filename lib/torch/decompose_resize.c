@@ -36,8 +36,8 @@ static int
 resize_params(Op *op, const int64_t *in, Resize *z)
 {
 	const char *n = torch_opname(op), *d;
-	int vec = strstr(n, ".vec") != NULL, si, i;
-	Value *os = OPND(op, 1), **e;
+	int vec = strstr(n, ".vec") != NULL, si, i, ok;
+	Value *os = OPND(op, 1), **e = NULL;
 
 	memset(z, 0, sizeof *z);
 	z->linear = strstr(n, "linear") != NULL;
@@ -54,19 +54,22 @@ resize_params(Op *op, const int64_t *in, Resize *z)
 				return 0;
 			return 1;
 		}
-		if (!tv_none(os) || tv_list(OPND(op, si), &e) != z->k)
+		if (!tv_none(os))
 			return 0;
-		for (i = 0; i < z->k; i++) {
+		ok = tv_list(OPND(op, si), &e) == z->k;
+		for (i = 0; ok && i < z->k; i++) {
 			double o;
-			if (!tv_float(e[i], &z->scale[i]) || in[i] == DYN)
-				return 0;
+			if (!tv_float(e[i], &z->scale[i]) || in[i] == DYN) {
+				ok = 0;
+				break;
+			}
 			/* PyTorch's compute_output_size: the product truncated */
 			o = (double)in[i] * z->scale[i];
-			if (!(o > -1 && o < 0x1p62))
-				return 0;
-			z->out[i] = (int64_t)o;
+			ok = o > -1 && o < 0x1p62;
+			z->out[i] = ok ? (int64_t)o : 0;
 		}
-		return 1;
+		free(e);
+		return ok;
 	}
 	if (tv_ints(os, z->out, 3) != z->k || op->nopnds < si + z->k)
 		return 0;
