@@ -16,7 +16,7 @@
  *   pixel_(un)shuffle      view, permute, view;
  *   rot90                  flip and transpose, k taken mod 4 (PyTorch's);
  *   linspace               a literal: eager's CPU kernel replayed (below);
- *   hann_window.periodic   0.5 - 0.5 cos(2 pi i / (M - 1)), as
+ *   hann_window(.periodic) 0.5 - 0.5 cos(2 pi i / (M - 1)), as
  *                          hamming_window computes it;
  *   expand_copy            expand; aminmax: amin and amax;
  *   addbmm                 one mm over the batch folded into the
@@ -355,7 +355,7 @@ linspace_op(B *b, Op *op)
 	return 1;
 }
 
-/* hann_window.periodic(n, periodic, dtype, ...) */
+/* hann_window.periodic(n, periodic, dtype, ...), hann_window(n, dtype, ...) */
 static int
 hann_window_op(B *b, Op *op)
 {
@@ -364,8 +364,10 @@ hann_window_op(B *b, Op *op)
 	int periodic;
 	Value *w;
 
-	if (!dt || !dt_isfloat(dt) || dt_code(dt) < 0 || !tv_int(OPND(op, 0), &n)
-	    || !tv_bool(OPND(op, 1), &periodic) || n < 0)
+	periodic = 1;
+	if (!dt || (dt->kind != TY_F32 && dt->kind != TY_F64) || !tv_int(OPND(op, 0), &n)
+	    || (torch_is(op, "aten.hann_window.periodic") && !tv_bool(OPND(op, 1), &periodic))
+	    || n < 0)
 		return 0;
 	if (n <= 1) {
 		d_done(b, op, full(b, 1, &n, b_float(b, 1), dt));
@@ -537,7 +539,8 @@ addbmm_op(B *b, Op *op)
 	double f;
 
 	if (!dt || !known(x) || !known(y) || xt->rank != 3 || yt->rank != 3
-	    || tt_dtype(xt) != dt || tt_dtype(yt) != dt || xt->dims[0] != yt->dims[0]
+	    || tt_dtype(xt) != dt || tt_dtype(yt) != dt || tt_dtype(self->type) != dt
+	    || xt->dims[0] != yt->dims[0]
 	    || xt->dims[2] != yt->dims[1])
 		return 0;
 	if (!dt_isfloat(dt) && (!(beta = int_scale(b, beta)) || !(alpha = int_scale(b, alpha))))
@@ -553,8 +556,6 @@ addbmm_op(B *b, Op *op)
 		v = b_op2(b, "aten.mul.Scalar", v, alpha);
 	if (!(tv_float(beta, &f) && f == 0))
 		v = b_op3(b, "aten.add.Tensor", v, self, beta);
-	else if (tt_rank(RES(op, 0)->type) != 2)
-		return 0;
 	d_done(b, op, v);
 	return 1;
 }
@@ -672,7 +673,7 @@ cross_op(B *b, Op *op)
 	int64_t dim;
 	int r = tt_rank(rt), i, j;
 
-	if (!dt || dt_code(dt) < 0 || r < 1 || !ty_static(rt) || !known(x) || !known(y)
+	if (!dt || dt_code(dt) < 0 || dt_isbool(dt) || r < 1 || !ty_static(rt) || !known(x) || !known(y)
 	    || !tv_int(OPND(op, 2), &dim) || (dim = tt_dim(dim, r)) < 0 || rt->dims[dim] != 3
 	    || tt_rank(x->type) != r || tt_rank(y->type) != r)
 		return 0;
@@ -695,6 +696,7 @@ const Decomp decomp_lin[] = {
 	{"aten.diag", diag_op}, {"aten.diag_embed", diag_embed_op}, {"aten.trace", trace_op},
 	{"aten.eye", eye_op}, {"aten.eye.m", eye_op},
 	{"aten.linspace", linspace_op}, {"aten.hann_window.periodic", hann_window_op},
+	{"aten.hann_window", hann_window_op},
 	{"aten.expand_copy", expand_copy_op}, {"aten.channel_shuffle", channel_shuffle_op},
 	{"aten.pixel_shuffle", pixel_shuffle_op}, {"aten.pixel_unshuffle", pixel_unshuffle_op},
 	{"aten.rot90", rot90_op}, {"aten.aminmax", aminmax_op}, {"aten.addbmm", addbmm_op},
