@@ -401,6 +401,29 @@ tri_indices(B *b, Op *op)
 	return 1;
 }
 
+/* The one value every element of v has, when v is a constant: a full of
+ * a constant int, or a literal, seen through views and expands. */
+static int
+const_splat(Value *v, int64_t *c)
+{
+	double *d;
+	int64_t n, i;
+
+	while (v->def && (torch_is(v->def, "aten.expand") || torch_is(v->def, "aten.view")
+	    || torch_is(v->def, "aten.broadcast_to") || torch_is(v->def, "aten.unsqueeze")))
+		v = OPND(v->def, 0);
+	if (v->def && torch_is(v->def, "aten.full"))
+		return tv_int(OPND(v->def, 1), c);
+	if (!(d = lit_load(v, &n)))
+		return 0;
+	for (i = 1; i < n && d[i] == d[0]; i++)
+		;
+	*c = n ? (int64_t)d[0] : 0;
+	i = i >= n && (double)*c == d[0];
+	free(d);
+	return (int)i;
+}
+
 /* repeat_interleave.Tensor(repeats, output_size): index i repeated
  * repeats[i] times.  The size is output_size when given (PyTorch checks
  * it is the sum), else the sum of constant repeats; otherwise it depends
@@ -419,7 +442,15 @@ repeat_interleave(B *b, Op *op)
 		double *v;
 		int64_t k, i;
 
-		if (!tv_none(OPND(op, 1)) || !(v = lit_load(rp, &k)) || k != n)
+		if (!tv_none(OPND(op, 1)))
+			return 0;
+		if (const_splat(rp, &k)) {
+			if (k < 0 || k > (1 << 24))
+				return 0;
+			L = k * n;
+			goto sized;
+		}
+		if (!(v = lit_load(rp, &k)) || k != n)
 			return 0;
 		for (L = 0, i = 0; i < n; i++) {
 			if (v[i] < 0 || v[i] > (1 << 24)) {
@@ -430,6 +461,7 @@ repeat_interleave(B *b, Op *op)
 		}
 		free(v);
 	}
+sized:
 	if (L < 0)
 		return 0;
 	c[0] = rp, c[1] = b_int(b, 0), c[2] = b_int(b, dt_code(dt_i64(b->c)));
@@ -439,7 +471,52 @@ repeat_interleave(B *b, Op *op)
 	return 1;
 }
 
+/* _embedding_bag(_forward_only)(weight, indices, offsets, scale_grad,
+ * mode, sparse, per_sample_weights, include_last_offset, padding_idx), mode
+ * sum only: bag b sums weight's rows indices[offsets[b] : offsets[b + 1]]
+ * (the last to the end), index j's bag being #{b : offsets[b] <= j} - 1
+ * (offsets ascend from 0, which PyTorch checks).  offset2bag is empty,
+ * bag_size and max_indices zeros, as PyTorch gives them for sum without
+ * grad. */
+static int
+embedding_bag(B *b, Op *op)
+{
+	Value *w = OPND(op, 0), *ix = OPND(op, 1), *of = OPND(op, 2), *res[4], *e, *bag, *m, *f[6];
+	int64_t mode, pad = -1, nb, n, zero = 0;
+	int last, i;
+	Type *it;
+
+	if (op->nres != 4 || !tv_int(OPND(op, 4), &mode) || mode != 0 || !tv_none(OPND(op, 6))
+	    || !tv_bool(OPND(op, 7), &last) || last
+	    || !(tv_none(OPND(op, 8)) || (tv_int(OPND(op, 8), &pad) && pad == -1))
+	    || !static_ranked(w) || w->type->rank != 2 || !static_ranked(ix) || ix->type->rank != 1
+	    || !static_ranked(of) || of->type->rank != 1 || dt_isfloat(tt_dtype(ix->type)))
+		return 0;
+	for (i = 1; i < 4; i++)
+		if (!tt_is(RES(op, i)->type) || !tt_dtype(RES(op, i)->type))
+			return 0;
+	nb = of->type->dims[0], n = ix->type->dims[0];
+	e = b_op3(b, "aten.index_select", w, b_int(b, 0), ix);                     /* [n, D] */
+	bag = sum_dim(b, b_op2(b, "aten.le.Tensor", b_op2(b, "aten.unsqueeze", of, b_int(b, 1)),
+	    arange_at(b, 0, n, 2, 1)), 0, dt_i64(b->c));                           /* [n] */
+	bag = b_op3(b, "aten.sub.Scalar", bag, b_int(b, 1), b_int(b, 1));
+	m = b_op2(b, "aten.eq.Tensor", b_op2(b, "aten.unsqueeze", bag, b_int(b, 0)),
+	    arange_at(b, 0, nb, 2, 0));                                             /* [nb, n] */
+	m = b_op3(b, "aten.where.ScalarOther", b_op2(b, "aten.unsqueeze", m, b_int(b, 2)),
+	    b_op2(b, "aten.unsqueeze", e, b_int(b, 0)), b_int(b, 0));             /* [nb, n, D] */
+	res[0] = sum_dim(b, m, 1, tt_dtype(w->type));
+	for (i = 1; i < 4; i++) {
+		it = tt_dtype(RES(op, i)->type);
+		f[0] = i == 1 ? b_ints(b, 1, &zero) : b_ints(b, 1, &nb);
+		f[1] = b_int(b, 0), f[2] = b_int(b, dt_code(it)), f[3] = f[4] = f[5] = b_none(b);
+		res[i] = b_op(b, "aten.full", 6, f);
+	}
+	torch_replace(b->c, op, res);
+	return 1;
+}
+
 const Decomp decomp_idx[] = {
+	{"aten._embedding_bag", embedding_bag}, {"aten._embedding_bag_forward_only", embedding_bag},
 	{"aten._index_put_impl", index_put_impl},
 	{"aten.masked_scatter", masked_scatter},
 	{"aten.scatter_reduce.two", scatter_reduce},
