@@ -106,6 +106,70 @@ places(B *b, Value *m)
 	return b_op3(b, "aten.where.ScalarOther", flat, pos, b_int(b, 0));
 }
 
+/* A 1-d bool mask m among int index tensors that broadcast to [L], L > 1:
+ * the mask's nonzero positions as an int64 [L] index.  Broadcasting asks
+ * its count K to be L, or 1 (then every entry is the one position):
+ * entry i is the position of the min(i, K - 1)-th selected element. */
+static Value *
+mask_positions(B *b, Value *m, int64_t L)
+{
+	int64_t n = m->type->dims[0];
+	Value *c[3] = {m, b_int(b, 0), b_int(b, dt_code(dt_i64(b->c)))};
+	Value *pos = b_op3(b, "aten.sub.Scalar", b_op(b, "aten.cumsum", 3, c), b_int(b, 1),
+	    b_int(b, 1));                                                  /* [n] */
+	Value *s[2] = {m, b_int(b, dt_code(dt_i64(b->c)))};
+	Value *k1 = b_op3(b, "aten.sub.Scalar", b_op(b, "aten.sum", 2, s), b_int(b, 1), b_int(b, 1));
+	Value *t = b_op2(b, "aten.minimum", arange_at(b, 0, L, 2, 0), k1);  /* [L, 1] */
+	Value *hit = b_op2(b, "aten.logical_and", b_op2(b, "aten.unsqueeze", m, b_int(b, 0)),
+	    b_op2(b, "aten.eq.Tensor", b_op2(b, "aten.unsqueeze", pos, b_int(b, 0)), t));
+	Value *w = b_op3(b, "aten.where.ScalarOther", hit, arange_at(b, 0, n, 2, 1), b_int(b, 0));
+
+	return sum_dim(b, w, 1, dt_i64(b->c));
+}
+
+/* index_put(self, [.., m, ..], v, acc) with one 1-d bool mask among int
+ * indices: the mask becomes its positions (mask_positions), an int index
+ * torch-lower takes. */
+static int
+index_put_mixed(B *b, Op *op, Value **e, int n)
+{
+	Value *l[TORCH_MAXRANK], *m = NULL, *x;
+	int i, at = -1;
+	int64_t L = 1;
+
+	if (n > TORCH_MAXRANK)
+		return 0;
+	for (i = 0; i < n; i++) {
+		x = e[i];
+		if (x->def && !strcmp(x->def->name, "torch.derefine"))
+			x = OPND(x->def, 0);
+		l[i] = x;
+		if (tv_none(x))
+			continue;
+		if (!static_ranked(x))
+			return 0;
+		if (dt_isbool(tt_dtype(x->type))) {
+			if (m || x->type->rank != 1)
+				return 0;
+			m = x, at = i;
+			continue;
+		}
+		if (dt_isfloat(tt_dtype(x->type)) || x->type->rank > 1)
+			return 0;
+		if (x->type->rank == 1 && x->type->dims[0] != 1) {
+			if (L != 1 && L != x->type->dims[0])
+				return 0;
+			L = x->type->dims[0];
+		}
+	}
+	if (!m || L <= 1)
+		return 0;
+	l[at] = mask_positions(b, m, L);
+	Value *v[4] = {OPND(op, 0), b_list(b, n, l), OPND(op, 2), OPND(op, 3)};
+	d_done(b, op, b_op(b, "aten.index_put", 4, v));
+	return 1;
+}
+
 /* index_put(self, [m], v, acc), m a bool mask over self's leading dims,
  * v a value per selected element ([K, rest..] with K > 1, K the mask's
  * count, which PyTorch checks): v's rows in order where m is true.  The
@@ -119,6 +183,11 @@ d_index_put_bool(B *b, Op *op)
 	int64_t d[TORCH_MAXRANK];
 
 	n = tv_list(OPND(op, 1), &e);
+	if (n > 1) {
+		i = index_put_mixed(b, op, e, n);
+		free(e);
+		return i;
+	}
 	m = n == 1 ? e[0] : NULL;
 	if (n > 0)
 		free(e);
