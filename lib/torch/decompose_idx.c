@@ -201,6 +201,15 @@ d_index_put_bool(B *b, Op *op)
 	for (i = 0; i < k; i++)
 		if (mt->dims[i] != st->dims[i])
 			return 0;
+	/* v without a K dim (rest' broadcasting to self's dims k..): every
+	 * selected element takes the same slice */
+	if (vt->rank <= r - k && numel(vt) > 1) {
+		for (i = 1; i <= vt->rank; i++)
+			if (vt->dims[vt->rank - i] != 1 && vt->dims[vt->rank - i] != st->dims[r - i])
+				return 0;
+		g = to_dt(b, v, dt);
+		goto put;
+	}
 	/* v is [K, rest'], rest' broadcasting to self's dims k.. */
 	if (vt->rank != r - k + 1 || vt->dims[0] <= 1)
 		return 0;
@@ -213,6 +222,7 @@ d_index_put_bool(B *b, Op *op)
 	for (i = 1; i < vt->rank; i++)
 		d[k + i - 1] = vt->dims[i];
 	g = b_op2(b, "aten.view", g, b_ints(b, r, d));
+put:
 	for (i = k; i < r; i++)
 		m = b_op2(b, "aten.unsqueeze", m, b_int(b, i));
 	if (acc) {
@@ -236,6 +246,12 @@ masked_scatter(B *b, Op *op)
 	if (!static_ranked(self) || !static_ranked(m) || !static_ranked(src)
 	    || !dt_isbool(tt_dtype(m->type)) || m->type->rank > st->rank)
 		return 0;
+	/* the mask broadcasts to self (a result of another shape is left) */
+	for (int i = 1; i <= m->type->rank; i++) {
+		int64_t md = m->type->dims[m->type->rank - i];
+		if (md != 1 && md != st->dims[st->rank - i])
+			return 0;
+	}
 	dt = tt_dtype(st);
 	n = numel(st), ns = numel(src->type);
 	if (ns == 0 || n == 0) {

@@ -96,7 +96,8 @@ def _masks(x, m, v, y, n, w, p, q, r, s):
     d[p, q] = r                         # int index with a bool mask
     e = x.clone()
     e[p, s] = r                         # a mask with one true, broadcast
-    return a, b, c, d + 1, e
+    f = torch.index_put(y, (n,), w[0], accumulate=True)   # one row for all
+    return a, b, c, d + 1, e, f
 
 
 @case
