@@ -189,8 +189,7 @@ d_index_put_bool(B *b, Op *op)
 		return i;
 	}
 	m = n == 1 ? e[0] : NULL;
-	if (n > 0)
-		free(e);
+	free(e);
 	if (!m || !tv_bool(OPND(op, 3), &acc) || !static_ranked(self) || !static_ranked(v))
 		return 0;
 	if (m->def && !strcmp(m->def->name, "torch.derefine"))
