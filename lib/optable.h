@@ -47,7 +47,7 @@ int torch_operator_known(const char *name);
 extern const OpTable ops_optables[], verify_optables[], fold_optables[],
 	torch_fold_optables[], infer_elementwise_optables[], infer_shape_optables[],
 	infer_nn_optables[], decomp_linalg_optables[], decomp_nn_optables[],
-	decomp_misc_optables[], contract_optables[], rewrite_optables[],
+	decomp_misc_optables[], decomp_idx_optables[], contract_optables[], rewrite_optables[],
 	fold_constants_optables[], named_ops_optables[];
 extern const OpTable decomp_lin_optables[];
 extern const OpTable *const optable_lib[];

@@ -508,7 +508,7 @@ index_put_mask(B *b, Op *op)
 	int acc, r = tt_rank(st), i;
 	int64_t one = 1;
 
-	if (u8_masks_to_bool(b, op))
+	if (u8_masks_to_bool(b, op) || d_index_put_bool(b, op))
 		return 1;
 	i = tv_list(OPND(op, 1), &e);
 	m = i == 1 ? e[0] : NULL;
