@@ -333,11 +333,14 @@ acosh_(B *b, Op *op)
 
 	if (!fbegin(b, op, 0, &x))
 		return 0;
-	/* log1p(t + sqrt(t (t + 2))), t = x - 1; NaN below 1 */
+	/* log1p(t + sqrt(t (t + 2))), t = x - 1; NaN below 1 (the formula
+	 * cancels to 0 at large negative x) */
 	t = adds(b, x, -1);
 	s = u(b, "aten.sqrt", d_mul(b, t, adds(b, t, 2)));
 	s = u(b, "aten.log1p", d_add(b, t, s));
 	s = where(b, cmps(b, "aten.gt.Scalar", x, b_float(b, 0x1p28)), log2a(b, x), s);
+	s = b_op3(b, "aten.where.ScalarSelf", cmps(b, "aten.lt.Scalar", x, b_float(b, 1)),
+	    b_float(b, NAN), s);
 	fdone(b, op, s);
 	return 1;
 }
@@ -411,7 +414,8 @@ rrelu(B *b, Op *op)
 	return 1;
 }
 
-/* softshrink: x - l above l, x + l below -l, else x * 0 (NaN stays). */
+/* softshrink: x - l above l, x + l below -l, else 0 (NaN too, as the
+ * reference PyTorch 1.13 gives it). */
 static int
 softshrink(B *b, Op *op)
 {
@@ -420,8 +424,8 @@ softshrink(B *b, Op *op)
 
 	if (!tv_float(OPND(op, 1), &l) || !fbegin(b, op, 0, &x))
 		return 0;
-	Value *mid = where(b, cmps(b, "aten.lt.Scalar", x, b_float(b, -l)), adds(b, x, l),
-	    muls(b, x, 0));
+	Value *mid = b_op3(b, "aten.where.ScalarOther", cmps(b, "aten.lt.Scalar", x, b_float(b, -l)),
+	    adds(b, x, l), b_float(b, 0));
 	fdone(b, op, where(b, cmps(b, "aten.gt.Scalar", x, b_float(b, l)), adds(b, x, -l), mid));
 	return 1;
 }
@@ -642,14 +646,15 @@ shift_out(B *b, Value *a, Type *dt)
 	return b_op3(b, "aten.div.Scalar_mode", v, b_int(b, 2), b_str(b, "floor"));
 }
 
-/* bitwise_{left,right}_shift.Tensor(a, s): PyTorch gives 0 (left) and
+/* bitwise_{left,right}_shift.Tensor(a, s) and __[lr]shift__.Tensor: PyTorch gives 0 (left) and
  * a >> maxshift (right) for s < 0 or s >= maxshift, maxshift the width
  * (less the sign bit for a signed right shift). */
 static int
 shift_tensor(B *b, Op *op)
 {
 	Type *dt = rdt(op);
-	int w = width(dt), left = torch_is(op, "aten.bitwise_left_shift.Tensor");
+	int w = width(dt), left = torch_is(op, "aten.bitwise_left_shift.Tensor")
+	    || torch_is(op, "aten.__lshift__.Tensor");
 	int maxs = w - (!left && !dt_isunsigned(dt));
 	Value *a, *s, *sc, *p, *oob, *r;
 
@@ -711,6 +716,7 @@ const Decomp decomp_ew[] = {
 	{"aten.bitwise_xor.Scalar", bitwise_scalar},
 	{"aten.bitwise_left_shift.Tensor", shift_tensor},
 	{"aten.bitwise_right_shift.Tensor", shift_tensor},
+	{"aten.__lshift__.Tensor", shift_tensor}, {"aten.__rshift__.Tensor", shift_tensor},
 	{"aten.__rshift__.Scalar", shift_scalar}, {"aten.__lshift__.Scalar", shift_scalar},
 	{NULL, NULL},
 };
