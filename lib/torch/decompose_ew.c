@@ -17,9 +17,9 @@
  *   asinh, acosh, atanh log1p forms of |x|, log(x) + ln 2 past 2^28
  *   log10, exp2         log / ln 10, pow(2, x)
  *   logaddexp[2]        max + log1p(exp(-|a - b|)), a == b == inf: a
- *   shrinks, celu, prelu, rad2deg, deg2rad, signbit, nan_to_num, frac,
- *   copysign, fmax, fmin, logit, sgn, isposinf, isneginf, log_sigmoid,
- *   glu, round.decimals
+ *   copysign            where(signbit(b), -|a|, |a|), signbit a contract op
+ *   shrinks, celu, prelu, rad2deg, deg2rad, nan_to_num, frac, fmax, fmin,
+ *   logit, sgn, isposinf, isneginf, log_sigmoid, glu, round.decimals
  */
 #include <math.h>
 #include <float.h>
@@ -546,6 +546,23 @@ frac(B *b, Op *op)
 	return 1;
 }
 
+/* copysign(a, b): |a| or -|a| by b's sign bit (signbit, a contract op:
+ * -0.0 and -NaN count). */
+static int
+copysign_(B *b, Op *op)
+{
+	Type *dt = rdt(op), *ct;
+	Value *a, *s;
+
+	if (!dt || !dt_isfloat(dt) || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
+		return 0;
+	ct = dt_opmath(b->c, dt);
+	a = u(b, "aten.abs", conv(b, OPND(op, 0), ct));
+	s = u(b, "aten.signbit", OPND(op, 1));
+	fdone(b, op, where(b, s, u(b, "aten.neg", a), a));
+	return 1;
+}
+
 static int
 sgn(B *b, Op *op)
 {
@@ -710,6 +727,7 @@ const Decomp decomp_ew[] = {
 	{"aten.softshrink", softshrink}, {"aten.hardshrink", hardshrink}, {"aten.celu", celu},
 	{"aten.prelu", prelu}, {"aten.fmax", fmaxmin}, {"aten.fmin", fmaxmin},
 	{"aten.nan_to_num", nan_to_num}, {"aten.frac", frac}, {"aten.sgn", sgn},
+	{"aten.copysign.Tensor", copysign_},
 	{"aten.isposinf", isposneginf}, {"aten.isneginf", isposneginf},
 	{"aten.round.decimals", round_decimals}, {"aten.glu", glu},
 	{"aten.bitwise_and.Scalar", bitwise_scalar}, {"aten.bitwise_or.Scalar", bitwise_scalar},

@@ -174,3 +174,20 @@ def _rrelu_train(x):
 def rrelu_training_refused():
     # random slopes: left for the verifier, never a guess
     return _rrelu_train, [torch.randn(3, 4)]
+
+
+def _signs(x, y, i, h, d):
+    return (torch.signbit(x), torch.signbit(i), torch.signbit(h), torch.signbit(d.t()),
+            torch.copysign(y, x), torch.copysign(x[:1], y.reshape(9, 1)), torch.copysign(i, x),
+            torch.copysign(h, h.flip(0)), torch.copysign(d, -d))
+
+
+@case
+def signbit_copysign_negative_zero_and_nan():
+    # the sign bit of -0.0 and -NaN counts (a contract op: the bits); int and
+    # f16 inputs, broadcast, a transposed f64
+    x = torch.tensor([0.0, -0.0, NAN, -NAN, INF, -INF, -1e-40, 2.5, -3.0])
+    y = torch.tensor([1.5, -2.0, -0.0, NAN, -NAN, 7.0, INF, -INF, 0.0])
+    return _signs, [x, y, torch.tensor([-3, 0, 5, -1, 2, 7, -8, 0, 1], dtype=torch.int32),
+                    torch.tensor([-0.0, 0.0, -NAN, 1.0]).half(),
+                    torch.tensor([[-0.0, NAN], [-NAN, -5.0], [3.0, 0.0]], dtype=torch.float64)]

@@ -639,6 +639,11 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "numeric torch.aten.signbit (11 variants)" {
+  run python3 tests/torch-lower/run.py signbit
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "numeric torch.aten.silu (4 variants)" {
   run python3 tests/torch-lower/run.py silu
   [ "$status" -eq 0 ] || { echo "$output"; false; }
