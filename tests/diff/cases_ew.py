@@ -191,3 +191,31 @@ def signbit_copysign_negative_zero_and_nan():
     return _signs, [x, y, torch.tensor([-3, 0, 5, -1, 2, 7, -8, 0, 1], dtype=torch.int32),
                     torch.tensor([-0.0, 0.0, -NAN, 1.0]).half(),
                     torch.tensor([[-0.0, NAN], [-NAN, -5.0], [3.0, 0.0]], dtype=torch.float64)]
+
+
+def _views(x, d, h, b, u, q, w):
+    return (x.view(torch.int8), x.view(torch.int32), x.t().view(torch.int32), d.view(torch.int16),
+            d.view(torch.uint8), h.view(torch.uint8), h.view(torch.int16), b.view(torch.uint8),
+            u.view(torch.int8), q.view(torch.float32), w.view(torch.int16),
+            x[:0].view(torch.int8), (x.view(torch.int16) + 1) * 2)
+
+
+@case
+def view_dtype_same_and_narrower():
+    # the same width (a bitcast, also of a transposed input), narrower (the
+    # pieces little-endian first), -0.0, NaN, inf bits, bool, size 0, a chain
+    x = torch.tensor([[1.0, -0.0, NAN], [INF, -2.5e-40, 3.25]])
+    q = torch.tensor([[0.5, -1.0, NAN, 7.0]]).view(torch.int64)
+    return _views, [x, torch.randn(2, 3, dtype=torch.float64), torch.randn(3).half(),
+                    torch.tensor([True, False, True]),
+                    torch.tensor([0, 127, 128, 255], dtype=torch.uint8), q,
+                    torch.randn(2, 5).bfloat16()]
+
+
+def _view_wider(x):
+    return x.view(torch.float64)
+
+
+@case(refuse="to a wider dtype")
+def view_dtype_wider_refused():
+    return _view_wider, [torch.randn(3, 4)]

@@ -495,6 +495,14 @@ for dt in ALL:
     variant("signbit", [T(0)], [rnd(SH, dt)])
 variant("signbit", [T(0)], [torch.tensor([0.0, -0.0, float("inf"), -float("inf"), -1e-40, 2.5])])
 variant("signbit", [T(0)], [torch.tensor([0.0, -0.0, -2.5, float("-inf")], dtype=f64)])
+# view.dtype: the same width (a bitcast) and narrower (pieces, little-endian)
+variant("view.dtype", [T(0), DType(i32)], [rnd(SH, f32)])
+variant("view.dtype", [T(0), DType(i8)], [rnd(SH, f32)])
+variant("view.dtype", [T(0), DType(u8)], [rnd((2, 3), f64)])
+variant("view.dtype", [T(0), DType(torch.int16)], [rnd((2, 3), f64)])
+variant("view.dtype", [T(0), DType(i8)], [rnd(SH, bf16)])
+variant("view.dtype", [T(0), DType(u8)], [rnd(SH, b1)])
+variant("view.dtype", [T(0), DType(f32)], [torch.tensor([[0.5, -1.0, 3.0, 7.0]]).view(i64)])
 
 
 def main():

@@ -759,6 +759,11 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "numeric torch.aten.view.dtype (7 variants)" {
+  run python3 tests/torch-lower/run.py view.dtype
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "numeric torch.aten.where.Scalar (9 variants)" {
   run python3 tests/torch-lower/run.py where.Scalar
   [ "$status" -eq 0 ] || { echo "$output"; false; }
