@@ -160,3 +160,52 @@ func.func @round_dec(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
   %0 = torch.aten.round.decimals %x, %int2 : !torch.vtensor<[4],f32>, !torch.int -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// copysign: |a| or -|a| by signbit(b), a contract op (-0.0 and -NaN count);
+// an int a converts to the float result first.
+// CHECK-LABEL: func.func @copysign(
+// CHECK:         %[[X:.*]] = torch.aten.to.dtype %arg0, %int6
+// CHECK:         %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK:         %[[S:.*]] = torch.aten.signbit %arg1 : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],i1>
+// CHECK:         %[[N:.*]] = torch.aten.neg %[[A]]
+// CHECK:         torch.aten.where.self %[[S]], %[[N]], %[[A]] : {{.*}} -> !torch.vtensor<[2,4],f32>
+func.func @copysign(%a: !torch.vtensor<[2,4],si32>, %b: !torch.vtensor<[4],f32>) -> !torch.vtensor<[2,4],f32> {
+  %0 = torch.aten.copysign.Tensor %a, %b : !torch.vtensor<[2,4],si32>, !torch.vtensor<[4],f32> -> !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// logaddexp: max + log1p(exp(-|a - b|)); equal infinities give a.
+// CHECK-LABEL: func.func @logaddexp(
+// CHECK:         %[[D:.*]] = torch.aten.sub.Tensor %arg0, %arg1, %int1
+// CHECK:         %[[AB:.*]] = torch.aten.abs %[[D]]
+// CHECK:         %[[NG:.*]] = torch.aten.neg %[[AB]]
+// CHECK:         %[[E:.*]] = torch.aten.exp %[[NG]]
+// CHECK:         %[[L:.*]] = torch.aten.log1p %[[E]]
+// CHECK:         %[[M:.*]] = torch.aten.maximum %arg0, %arg1
+// CHECK:         %[[R:.*]] = torch.aten.add.Tensor %[[M]], %[[L]], %int1
+// CHECK-DAG:     %[[I:.*]] = torch.aten.isinf %arg0
+// CHECK-DAG:     %[[EQ:.*]] = torch.aten.eq.Tensor %arg0, %arg1
+// CHECK:         %[[C:.*]] = torch.aten.logical_and %[[I]], %[[EQ]]
+// CHECK:         torch.aten.where.self %[[C]], %arg0, %[[R]]
+func.func @logaddexp(%a: !torch.vtensor<[3],f32>, %b: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  %0 = torch.aten.logaddexp %a, %b : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// hardshrink of f64: 0.0 on [-l, l]; fmax: a NaN operand gives the other.
+// CHECK-LABEL: func.func @hardshrink_fmax(
+// CHECK-DAG:     %[[GE:.*]] = torch.aten.ge.Scalar %arg0, %float-5.000000e-01
+// CHECK-DAG:     %[[LE:.*]] = torch.aten.le.Scalar %arg0, %float5.000000e-01
+// CHECK:         %[[IN:.*]] = torch.aten.logical_and %[[GE]], %[[LE]]
+// CHECK:         %[[H:.*]] = torch.aten.where.ScalarSelf %[[IN]], %float0.000000e00, %arg0 : {{.*}} -> !torch.vtensor<[3],f64>
+// CHECK:         %[[MX:.*]] = torch.aten.maximum %[[H]], %arg0
+// CHECK-DAG:     %[[NX:.*]] = torch.aten.isnan %[[H]]
+// CHECK-DAG:     %[[NY:.*]] = torch.aten.isnan %arg0
+// CHECK-DAG:     %[[W:.*]] = torch.aten.where.self %[[NY]], %[[H]], %[[MX]]
+// CHECK:         torch.aten.where.self %[[NX]], %arg0, %[[W]]
+func.func @hardshrink_fmax(%x: !torch.vtensor<[3],f64>) -> !torch.vtensor<[3],f64> {
+  %float5 = torch.constant.float 5.000000e-01
+  %0 = torch.aten.hardshrink %x, %float5 : !torch.vtensor<[3],f64>, !torch.float -> !torch.vtensor<[3],f64>
+  %1 = torch.aten.fmax %0, %x : !torch.vtensor<[3],f64>, !torch.vtensor<[3],f64> -> !torch.vtensor<[3],f64>
+  return %1 : !torch.vtensor<[3],f64>
+}
