@@ -50,6 +50,7 @@ extern const OpTable ops_optables[], verify_optables[], fold_optables[],
 	decomp_misc_optables[], decomp_idx_optables[], contract_optables[], rewrite_optables[],
 	fold_constants_optables[], named_ops_optables[];
 extern const OpTable decomp_lin_optables[];
+extern const OpTable decomp_ew_optables[];
 extern const OpTable *const optable_lib[];
 
 #endif

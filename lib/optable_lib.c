@@ -13,4 +13,5 @@ const OpTable *const optable_lib[] = {
 	named_ops_optables,
 	decomp_lin_optables,
 	NULL,
+	named_ops_optables, decomp_ew_optables, NULL,
 };

@@ -18,6 +18,7 @@ extern const Decomp decomp_lin[];   /* decompose_lin.c */
 extern const Decomp decomp_idx[];   /* decompose_idx.c */
 /* index_put with one bool mask and a value per selected element */
 int d_index_put_bool(B *b, Op *op);
+extern const Decomp decomp_ew[];   /* decompose_ew.c */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

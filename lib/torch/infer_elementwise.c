@@ -144,6 +144,7 @@ const InferRule infer_elementwise[] = {
 	{"aten.sinh", ew, UFLOAT}, {"aten.cosh", ew, UFLOAT}, {"aten.exp2", ew, UFLOAT},
 	/* unary, bool */
 	{"aten.logical_not", ew, UBOOL}, {"aten.isnan", ew, UBOOL}, {"aten.isinf", ew, UBOOL},
+	{"aten.signbit", ew, UBOOL},
 	/* binary, promoted; alpha (operand 2) does not take part */
 	{"aten.add.Tensor", ew, BIN}, {"aten.add.Scalar", ew, BIN},
 	{"aten.sub.Tensor", ew, BIN}, {"aten.sub.Scalar", ew, BIN},

@@ -60,12 +60,14 @@ rule(const Op *op)
 		optable_require(decomp_misc_optables);
 		optable_require(decomp_lin_optables);
 		optable_require(decomp_idx_optables);
+		optable_require(decomp_ew_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);
 		add(decomp_misc);
 		add(decomp_lin);
 		add(decomp_idx);
+		add(decomp_ew);
 	}
 	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
 	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))

@@ -488,6 +488,21 @@ variant("index.Tensor", [T(0), LT([T(1), None, T(2)], True)], [rnd((4, 2, 5)), t
 variant("arange.start_step", [F(0.5), F(3.0), F(0.75), N, N, N, N], [])
 variant("arange.start_step", [I(0), I(5), I(1), N, N, N, N], [])
 variant("full", [L([3]), B(True), N, N, N, N], [])
+# signbit: the sign bit of floats (-0.0, -inf, a denormal f32), x < 0 of
+# integers (the JSON's NaN has no sign: tests/diff/cases_ew.py tests -NaN);
+# added last, so that the random draws of the variants above stay
+for dt in ALL:
+    variant("signbit", [T(0)], [rnd(SH, dt)])
+variant("signbit", [T(0)], [torch.tensor([0.0, -0.0, float("inf"), -float("inf"), -1e-40, 2.5])])
+variant("signbit", [T(0)], [torch.tensor([0.0, -0.0, -2.5, float("-inf")], dtype=f64)])
+# view.dtype: the same width (a bitcast) and narrower (pieces, little-endian)
+variant("view.dtype", [T(0), DType(i32)], [rnd(SH, f32)])
+variant("view.dtype", [T(0), DType(i8)], [rnd(SH, f32)])
+variant("view.dtype", [T(0), DType(u8)], [rnd((2, 3), f64)])
+variant("view.dtype", [T(0), DType(torch.int16)], [rnd((2, 3), f64)])
+variant("view.dtype", [T(0), DType(i8)], [rnd(SH, bf16)])
+variant("view.dtype", [T(0), DType(u8)], [rnd(SH, b1)])
+variant("view.dtype", [T(0), DType(f32)], [torch.tensor([[0.5, -1.0, 3.0, 7.0]]).view(i64)])
 
 
 def main():

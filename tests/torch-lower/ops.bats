@@ -639,6 +639,11 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "numeric torch.aten.signbit (11 variants)" {
+  run python3 tests/torch-lower/run.py signbit
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "numeric torch.aten.silu (4 variants)" {
   run python3 tests/torch-lower/run.py silu
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -751,6 +756,11 @@ setup() {
 
 @test "numeric torch.aten.view (27 variants)" {
   run python3 tests/torch-lower/run.py view
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "numeric torch.aten.view.dtype (7 variants)" {
+  run python3 tests/torch-lower/run.py view.dtype
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 

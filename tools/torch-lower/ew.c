@@ -225,6 +225,19 @@ BODY(b_isinf)
 	return cmpf(l, "oeq", un(l, "math.absf", x[0]), K(INFINITY));
 }
 
+/* the sign bit: of the bits for floats (-0.0, -NaN), x < 0 for integers */
+BODY(b_signbit)
+{
+	Type *it;
+
+	if (!dt_isfloat(ct))
+		return cmp(l, "lt", ct, x[0], K(0));
+	it = ty_int(l->c, x[0]->type->kind == TY_F64 ? 64 : 32, SIGNLESS);
+	if (x[0]->type->kind != TY_F64 && x[0]->type->kind != TY_F32)
+		die("signbit of an unexpected float type in %s", op->name);
+	return cmpi(l, "slt", emit1(l, "arith.bitcast", 1, &x[0], it), cst_i(l, 0, it));
+}
+
 /* x ** n for a constant n >= 0, by squaring */
 static Value *
 ipow_const(L *l, Type *ct, Value *b, int64_t n)
@@ -396,6 +409,7 @@ static const Ew rows[] = {
 	{"torch.aten.relu6", b_relu6},
 	{"torch.aten.isnan", b_isnan, M_PROMOTE, 1},
 	{"torch.aten.isinf", b_isinf, M_PROMOTE, 1},
+	{"torch.aten.signbit", b_signbit, M_PROMOTE, 1},
 	/* binary and ternary */
 	{"torch.aten.add.Tensor", b_add},
 	{"torch.aten.add.Scalar", b_add},

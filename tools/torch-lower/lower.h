@@ -142,6 +142,7 @@ int lower_embedding(L *l, Op *op, const void *arg);
 int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */
 int lower_avgpool(L *l, Op *op, const void *arg);
 int lower_adaptive(L *l, Op *op, const void *arg);
+int lower_view_dtype(L *l, Op *op, const void *arg); /* viewdtype.c */
 int lower_view(L *l, Op *op, const void *arg);      /* shape.c */
 int lower_permute(L *l, Op *op, const void *arg);
 int lower_transpose(L *l, Op *op, const void *arg);

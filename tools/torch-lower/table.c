@@ -78,6 +78,7 @@ const Row lower_table[] = {
 	{"torch.aten.arange.start_step", lower_arange, NULL},
 	{"torch.aten.full", lower_full, NULL},
 	{"torch.aten.to.dtype", lower_to, NULL},
+	{"torch.aten.view.dtype", lower_view_dtype, NULL},
 	{NULL, NULL, NULL},
 };
 
