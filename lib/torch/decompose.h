@@ -14,6 +14,8 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+extern const Decomp decomp_nnx[];   /* losses, training norms, conv variants (decompose_nnx.c) */
+int d_batch_norm_train(B *b, Op *op);   /* native_batch_norm, training (decompose_nnx.c) */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);
