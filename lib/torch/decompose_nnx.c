@@ -124,13 +124,20 @@ nll_setup(B *b, Value *x, Value *t, Value *weight, Value *ii, Nll *s)
 	int64_t ign, d[2];
 	Value *wv;
 
-	if (!is_float_t(x) || (r != 1 && r != 2) || tt_rank(tt) != r - 1 || !tv_int(ii, &ign)
-	    || !ty_static(xt) || !tt_dtype(tt) || dt_isfloat(tt_dtype(tt)))
+	if (!is_float_t(x) || (r != 1 && r != 2) || !tv_int(ii, &ign) || !ty_static(xt)
+	    || !ty_static(tt) || !tt_dtype(tt) || dt_isfloat(tt_dtype(tt)) || dt_isbool(tt_dtype(tt)))
 		return 0;
 	s->one = r == 1;
 	s->c = xt->dims[r - 1];
 	s->n = s->one ? 1 : xt->dims[0];
 	if (s->c < 1)
+		return 0;
+	/* eager takes a [C] input with a [C] target too, and reads its first
+	 * element */
+	if (r == 1 && tt_rank(tt) == 1 && tt->dims[0] == s->c) {
+		Value *sv[5] = {t, b_int(b, 0), b_int(b, 0), b_int(b, 1), b_int(b, 1)};
+		t = b_op(b, "aten.slice.Tensor", 5, sv);
+	} else if (tt_rank(tt) != r - 1 || (r == 2 && tt->dims[0] != s->n))
 		return 0;
 	if (!tv_none(weight) && (tt_rank(weight->type) != 1 || weight->type->dims[0] != s->c
 	    || tt_dtype(weight->type) != dt))
@@ -198,8 +205,12 @@ nll_loss_backward(B *b, Op *op)
 	if (red == 0 && !s.one) {
 		if (tt_rank(gr->type) != 1 || gr->type->dims[0] != s.n)
 			return 0;
-	} else if (tt_rank(gr->type) != 0)
-		return 0;
+	} else {   /* eager takes any one-element grad of rank 0 or 1 */
+		if (!ty_static(gr->type) || tt_rank(gr->type) > 1
+		    || (tt_rank(gr->type) == 1 && gr->type->dims[0] != 1))
+			return 0;
+		gr = d_view(b, gr, 0, NULL);
+	}
 	/* eager: -(mean ? g / tw : g) * w[t] */
 	coef = red == 1 ? d_div(b, gr, tw) : gr;
 	coef = d_mul(b, b_op1(b, "aten.neg", coef), s.w);            /* [N] */
@@ -266,7 +277,7 @@ convolution_backward(B *b, Op *op)
 {
 	Value *go = OPND(op, 0), *x = OPND(op, 1), *w = OPND(op, 2), *vals[3];
 	Type *gt = go->type, *xt = x->type, *wt = w->type;
-	int64_t s[3], p[3], dl[3], opad[3], g, zeros[3] = {0, 0, 0};
+	int64_t s[3], p[3], dl[3], g, zeros[3] = {0, 0, 0};
 	int64_t n, cin, cout, cg, kg, dims[8], perm[8], red[8];
 	int r = tt_rank(xt), ns = r - 2, tr, mask[3], i, k;
 	Value **m;
@@ -276,7 +287,7 @@ convolution_backward(B *b, Op *op)
 	    || tt_dtype(gt) != tt_dtype(xt) || tt_dtype(wt) != tt_dtype(xt)
 	    || tv_ints(OPND(op, 4), s, 3) != ns || tv_ints(OPND(op, 5), p, 3) != ns
 	    || tv_ints(OPND(op, 6), dl, 3) != ns || !tv_bool(OPND(op, 7), &tr) || tr
-	    || tv_ints(OPND(op, 8), opad, 3) != ns || !tv_int(OPND(op, 9), &g) || g < 1
+	    || !tv_int(OPND(op, 9), &g) || g < 1
 	    || tv_list(OPND(op, 10), &m) != 3)
 		return 0;
 	for (i = 0; i < 3; i++)
@@ -288,7 +299,7 @@ convolution_backward(B *b, Op *op)
 		return 0;
 	for (i = 0; i < ns; i++) {
 		int64_t k_ = wt->dims[2 + i], o = gt->dims[2 + i], in = xt->dims[2 + i];
-		if (s[i] < 1 || dl[i] < 1 || p[i] < 0 || opad[i] != 0
+		if (s[i] < 1 || dl[i] < 1 || p[i] < 0
 		    || o != (in + 2 * p[i] - dl[i] * (k_ - 1) - 1) / s[i] + 1 || o < 1)
 			return 0;
 	}
@@ -407,6 +418,26 @@ trilinear(B *b, Op *op)
 			return 0;
 		sum[e] = 1;
 	}
+	/* each dim: the inputs that have it agree on its size; one that no
+	 * input has is empty in eager's result (its size is left 0), and
+	 * eager's sum over one is no sum of the product: refused */
+	for (k = 0; k < total; k++) {
+		int64_t sz = -1, at[3] = {0, 0, 0};
+		for (i = 0; i < 3; i++) {
+			Type *t = OPND(op, i)->type;
+			int64_t e;
+			if (exp_[i][k])
+				continue;
+			for (j = 0; j < k; j++)
+				at[i] += !exp_[i][j];
+			e = t->dims[at[i]];
+			if (e == DYN || (sz >= 0 && e != sz))
+				return 0;
+			sz = e;
+		}
+		if (sz < 0 && sum[k])
+			return 0;
+	}
 	for (i = 0; i < 3; i++) {
 		in[i] = OPND(op, i);
 		for (k = 0; k < total; k++)
@@ -414,6 +445,11 @@ trilinear(B *b, Op *op)
 				in[i] = b_op2(b, "aten.unsqueeze", in[i], b_int(b, k));
 	}
 	y = d_mul(b, d_mul(b, in[0], in[1]), in[2]);
+	for (k = 0; k < total; k++)
+		if (exp_[0][k] && exp_[1][k] && exp_[2][k]) {
+			Value *sv[5] = {y, b_int(b, k), b_int(b, 0), b_int(b, 0), b_int(b, 1)};
+			y = b_op(b, "aten.slice.Tensor", 5, sv);
+		}
 	if (ns) {
 		for (j = 0, k = 0; k < total; k++)
 			if (sum[k])
@@ -426,6 +462,41 @@ trilinear(B *b, Op *op)
 
 /* ---- native_batch_norm in training mode ---- */
 
+/* Inference mode with its other results used: eager's CPU kernel gives
+ * them as empty [0] tensors.  The same formula as decompose_nn.c's. */
+static int
+batch_norm_eval(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *w = OPND(op, 1), *bias = OPND(op, 2), *vals[3];
+	Value *mean = OPND(op, 3), *var = OPND(op, 4), *y, *sc, *a[6];
+	Type *dt = tt_is(x->type) ? tt_dtype(x->type) : NULL;
+	int r = tt_rank(x->type), i;
+	int64_t zero = 0;
+	double eps;
+
+	if (r < 2 || !is_float_t(x) || tv_none(mean) || tv_none(var) || !tv_float(OPND(op, 7), &eps))
+		return 0;
+	for (i = 1; i < 3; i++) {
+		Type *t = RES(op, i)->type;
+		if (!tt_is(t) || tt_rank(t) != 1 || t->dims[0] != 0 || tt_dtype(t) != dt)
+			return 0;
+	}
+	sc = b_op1(b, "aten.sqrt", b_op3(b, "aten.add.Scalar", var, b_float(b, eps), b_int(b, 1)));
+	sc = tv_none(w) ? b_op1(b, "aten.reciprocal", sc) : d_div(b, w, sc);
+	y = d_mul(b, d_sub(b, x, d_channel(b, mean, r)), d_channel(b, sc, r));
+	if (!tv_none(bias))
+		y = d_add(b, y, d_channel(b, bias, r));
+	a[0] = b_ints(b, 1, &zero), a[1] = b_float(b, 0), a[2] = b_int(b, dt_code(dt));
+	a[3] = b_none(b), a[4] = b_none(b), a[5] = b_none(b);
+	vals[0] = y;
+	vals[1] = b_op(b, "aten.full", 6, a);
+	vals[2] = b_op(b, "aten.full", 6, a);
+	torch_replace(b->c, op, vals);
+	return 1;
+}
+
+/* native_batch_norm in training mode, or in inference mode with its
+ * saved statistics used (decompose_nn.c does the rest). */
 int
 d_batch_norm_train(B *b, Op *op)
 {
@@ -437,8 +508,12 @@ d_batch_norm_train(B *b, Op *op)
 
 	int train = 0;
 
+	if (!tv_bool(OPND(op, 5), &train))
+		return 0;
+	if (!train)
+		return batch_norm_eval(b, op);
 	/* running stats would be updated in place: not a value we give */
-	if (!tv_bool(OPND(op, 5), &train) || !train || r < 2 || !is_float_t(x) || !tv_none(OPND(op, 3)) || !tv_none(OPND(op, 4))
+	if (r < 2 || !is_float_t(x) || !tv_none(OPND(op, 3)) || !tv_none(OPND(op, 4))
 	    || !tv_float(OPND(op, 7), &eps))
 		return 0;
 	dims[0] = 0;
