@@ -22,6 +22,7 @@
  *   fake_quantize_per_tensor_affine_cachemask  round, clamp, rescale.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "decompose.h"
 
@@ -288,11 +289,14 @@ convolution_backward(B *b, Op *op)
 	    || tv_ints(OPND(op, 4), s, 3) != ns || tv_ints(OPND(op, 5), p, 3) != ns
 	    || tv_ints(OPND(op, 6), dl, 3) != ns || !tv_bool(OPND(op, 7), &tr) || tr
 	    || !tv_int(OPND(op, 9), &g) || g < 1
-	    || tv_list(OPND(op, 10), &m) != 3)
+	    || (k = tv_list(OPND(op, 10), &m)) < 0)
 		return 0;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < k && i < 3; i++)
 		if (!tv_bool(m[i], &mask[i]))
-			return 0;
+			k = -1;
+	free(m);   /* tv_list's copy */
+	if (k != 3)
+		return 0;
 	n = xt->dims[0], cin = xt->dims[1], cout = wt->dims[0];
 	if (cin % g || cout % g || wt->dims[1] != cin / g || gt->dims[0] != n
 	    || gt->dims[1] != cout || n < 1)
