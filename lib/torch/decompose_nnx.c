@@ -468,6 +468,24 @@ trilinear(B *b, Op *op)
 
 /* Inference mode with its other results used: eager's CPU kernel gives
  * them as empty [0] tensors.  The same formula as decompose_nn.c's. */
+/* weight, bias and the statistics in x's dtype: eager's mixed forms
+ * (bf16 input, f32 weights) give f32 statistics, refused here */
+static int
+same_dtypes(Op *op, int n)
+{
+	Type *dt = tt_dtype(OPND(op, 0)->type);
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (!tv_none(OPND(op, i)) && (!tt_is(OPND(op, i)->type) || tt_dtype(OPND(op, i)->type) != dt
+		    || tt_rank(OPND(op, i)->type) != 1))
+			return 0;
+	for (i = 0; i < op->nres; i++)
+		if (!tt_is(RES(op, i)->type) || tt_dtype(RES(op, i)->type) != dt)
+			return 0;
+	return 1;
+}
+
 static int
 batch_norm_eval(B *b, Op *op)
 {
@@ -478,7 +496,8 @@ batch_norm_eval(B *b, Op *op)
 	int64_t zero = 0;
 	double eps;
 
-	if (r < 2 || !is_float_t(x) || tv_none(mean) || tv_none(var) || !tv_float(OPND(op, 7), &eps))
+	if (r < 2 || !is_float_t(x) || tv_none(mean) || tv_none(var) || !tv_float(OPND(op, 7), &eps)
+	    || !same_dtypes(op, 5))
 		return 0;
 	for (i = 1; i < 3; i++) {
 		Type *t = RES(op, i)->type;
@@ -518,6 +537,7 @@ d_batch_norm_train(B *b, Op *op)
 		return batch_norm_eval(b, op);
 	/* running stats would be updated in place: not a value we give */
 	if (r < 2 || !is_float_t(x) || !tv_none(OPND(op, 3)) || !tv_none(OPND(op, 4))
+	    || !same_dtypes(op, 3)
 	    || !tv_float(OPND(op, 7), &eps))
 		return 0;
 	dims[0] = 0;

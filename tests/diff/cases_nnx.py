@@ -166,22 +166,28 @@ def var_mean_corrections():
     return _var_mean, [torch.randn(3, 4, 5), torch.randn(7, 1, dtype=torch.float64)]
 
 
-def _scans(x, i, z, e):
+def _scans(x, i, z, e, s):
     return (torch.cumprod(x, 1), torch.cumprod(x.transpose(0, 2), -1),
             torch.cumprod(i, 0), torch.cumprod(i, 1, dtype=torch.float64),
             torch.cumprod(z, 0), torch.cumprod(e, 1),
             torch.logcumsumexp(x * 30, 2), torch.logcumsumexp(x.double(), 0),
-            torch.logcumsumexp(e, 0), torch.logcumsumexp(x[:, :1], 1))
+            torch.logcumsumexp(e, 0), torch.logcumsumexp(x[:, :1], 1),
+            torch.logcumsumexp(s, 1), torch.cumprod(s, 1))
 
 
 @case
 def cumprod_logcumsumexp():
     # zeros, negatives, int32 (int64 result) and a dtype, large values
-    # (logcumsumexp), extents 0 and 1, a transposed input
+    # (logcumsumexp), extents 0 and 1, a transposed input; -inf first
+    # (logcumsumexp stays -inf), inf, NaN
     x = torch.randn(3, 4, 5)
     x[1, 2, 3] = 0.0
+    s = torch.randn(3, 5)
+    s[0, :2] = float("-inf")
+    s[1, 2] = float("inf")
+    s[2, 3] = float("nan")
     return _scans, [x, torch.randint(-3, 4, (4, 3), dtype=torch.int32),
-                    torch.randn(1), torch.randn(2, 0)]
+                    torch.randn(1), torch.randn(2, 0), s]
 
 
 def _norms(x, y):
