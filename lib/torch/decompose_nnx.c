@@ -23,6 +23,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decompose.h"
 
@@ -560,6 +561,74 @@ d_batch_norm_train(B *b, Op *op)
 	return 1;
 }
 
+/* native_group_norm_backward(dy, x, mean, rstd, weight, N, C, HxW, G,
+ * mask), with the given mean and rstd ([N, G]) as eager's kernel takes
+ * them: over [N, G, D, HxW] views, ds = sum dy * x and db = sum dy per
+ * channel, then per group with gamma (1 without weight)
+ *   c2 = (sum db gamma * mean - sum ds gamma) * rstd^3 / (D HxW)
+ *   c3 = -c2 * mean - sum db gamma * rstd / (D HxW)
+ *   dx = rstd * gamma * dy + c2 * x + c3,
+ * dgamma = sum_n (ds - db * mean) * rstd, dbeta = sum_n db. */
+static int
+group_norm_backward(B *b, Op *op)
+{
+	Value *dy = OPND(op, 0), *x = OPND(op, 1), *mean = OPND(op, 2), *rstd = OPND(op, 3);
+	Value *w = OPND(op, 4), *vals[3], *ds, *db, *dsv, *dbv, *c2, *c3, *t;
+	Type *xt = x->type, *dt = tt_is(xt) ? tt_dtype(xt) : NULL;
+	int64_t n, c, hw, g, d4[4], d2[2], m4[4], three = 3, two = 2, zero = 0;
+	int r = tt_rank(xt), i;
+	double inv;
+
+	if (!is_float_t(x) || r < 2 || !ty_static(xt) || !tv_int(OPND(op, 5), &n)
+	    || !tv_int(OPND(op, 6), &c) || !tv_int(OPND(op, 7), &hw) || !tv_int(OPND(op, 8), &g)
+	    || g < 1 || n != xt->dims[0] || c != xt->dims[1] || c % g || hw < 1)
+		return 0;
+	for (i = 2, d4[0] = 1; i < r; i++)
+		d4[0] *= xt->dims[i];
+	if (d4[0] != hw || tt_rank(dy->type) != r || !ty_static(dy->type)
+	    || memcmp(dy->type->dims, xt->dims, r * sizeof *xt->dims) || tt_dtype(dy->type) != dt
+	    || tt_rank(mean->type) != 2 || tt_rank(rstd->type) != 2 || !ty_static(mean->type)
+	    || !ty_static(rstd->type) || mean->type->dims[0] != n || mean->type->dims[1] != g
+	    || rstd->type->dims[0] != n || rstd->type->dims[1] != g
+	    || tt_dtype(mean->type) != dt || tt_dtype(rstd->type) != dt
+	    || (!tv_none(w) && (tt_rank(w->type) != 1 || w->type->dims[0] != c
+	    || tt_dtype(w->type) != dt)))
+		return 0;
+	for (i = 0; i < op->nres; i++)
+		if (!tt_is(RES(op, i)->type) || tt_dtype(RES(op, i)->type) != dt)
+			return 0;
+	d4[0] = n, d4[1] = g, d4[2] = c / g, d4[3] = hw;
+	m4[0] = n, m4[1] = g, m4[2] = 1, m4[3] = 1;
+	x = d_view(b, x, 4, d4);
+	dy = d_view(b, dy, 4, d4);
+	mean = d_view(b, mean, 4, m4);
+	rstd = d_view(b, rstd, 4, m4);
+	ds = sum_dims(b, d_mul(b, dy, x), 1, &three, 1);            /* [N, G, D, 1] */
+	db = sum_dims(b, dy, 1, &three, 1);
+	if (!tv_none(w)) {
+		int64_t wd[4] = {1, g, c / g, 1};
+		w = d_view(b, w, 4, wd);
+		dsv = sum_dims(b, d_mul(b, ds, w), 1, &two, 1);           /* [N, G, 1, 1] */
+		dbv = sum_dims(b, d_mul(b, db, w), 1, &two, 1);
+	} else {
+		dsv = sum_dims(b, ds, 1, &two, 1);
+		dbv = sum_dims(b, db, 1, &two, 1);
+	}
+	inv = 1.0 / (double)(c / g * hw);
+	t = d_mul(b, d_mul(b, rstd, rstd), rstd);
+	c2 = mul_s(b, d_mul(b, d_sub(b, d_mul(b, dbv, mean), dsv), t), inv);
+	c3 = d_sub(b, b_op1(b, "aten.neg", d_mul(b, c2, mean)), mul_s(b, d_mul(b, dbv, rstd), inv));
+	t = tv_none(w) ? rstd : d_mul(b, rstd, w);
+	vals[0] = d_add(b, d_add(b, d_mul(b, t, dy), d_mul(b, c2, x)), c3);
+	vals[0] = d_view(b, vals[0], r, xt->dims);
+	d2[0] = c;
+	vals[1] = d_view(b, sum_dims(b, d_mul(b, d_sub(b, ds, d_mul(b, db, mean)), rstd), 1, &zero, 0),
+	    1, d2);
+	vals[2] = d_view(b, sum_dims(b, db, 1, &zero, 0), 1, d2);
+	torch_replace(b->c, op, vals);
+	return 1;
+}
+
 /* ---- var_mean.correction(x, dim, correction, keepdim) ---- */
 
 static int
@@ -756,6 +825,7 @@ const Decomp decomp_nnx[] = {
 	{"aten.conv_tbc", conv_tbc},
 	{"aten._trilinear", trilinear},
 	{"aten.var_mean.correction", var_mean},
+	{"aten.native_group_norm_backward", group_norm_backward},
 	{"aten.cumprod", cumprod}, {"aten.logcumsumexp", logcumsumexp},
 	{"aten.norm.Scalar", norm}, {"aten.norm.ScalarOpt_dim", norm},
 	{"aten.renorm", renorm},

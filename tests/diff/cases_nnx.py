@@ -232,3 +232,20 @@ def fake_quantize_cachemask():
     x = torch.randn(6, 5) * 20
     x[0, :4] = torch.tensor([0.25, 0.35, -0.05, 25.55])
     return _fq, [x]
+
+
+def _gn_bwd(dy, x, w, m, r, dy3, x3, w3):
+    a = A.native_group_norm_backward(dy, x, m, r, w, 2, 6, 6, 3, [True, True, True])
+    _, m3, r3 = A.native_group_norm(x3, None, None, 3, 4, 5, 2, 1e-5)
+    c = A.native_group_norm_backward(dy3, x3, m3, r3, w3, 3, 4, 5, 2, [True, True, True])
+    return a + c
+
+
+@case
+def group_norm_backward_given_stats():
+    # eager's formula with the mean and rstd it is given (random ones too),
+    # (eager refuses a grad_weight without weight), 3-d f64 input
+    return _gn_bwd, [torch.randn(2, 6, 2, 3), torch.randn(2, 6, 2, 3), torch.randn(6),
+                     torch.randn(2, 3), torch.rand(2, 3) + 0.5,
+                     torch.randn(3, 4, 5, dtype=torch.float64), torch.randn(3, 4, 5, dtype=torch.float64),
+                     torch.randn(4, dtype=torch.float64)]

@@ -18,3 +18,4 @@ load helpers
 @test "norm: p = 0, 1, 2, inf, -inf, 3, 0.5; dims, keepdim; normalize" { regress norm_p_values_dims; }
 @test "renorm and _weight_norm_interface" { regress renorm_and_weight_norm; }
 @test "fake_quantize_per_tensor_affine_cachemask: clamping, ties" { regress fake_quantize_cachemask; }
+@test "native_group_norm_backward with given mean and rstd, f64" { regress group_norm_backward_given_stats; }

@@ -122,3 +122,26 @@ func.func @trilinear(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[2,4],f32
   %0 = torch.aten._trilinear %a, %b, %c, %e1, %e2, %e3, %sd, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[5,3,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int -> !torch.vtensor<[2,5],f32>
   return %0 : !torch.vtensor<[2,5],f32>
 }
+
+// native_group_norm_backward: sums over [N, G, D, HxW] views with the
+// given mean and rstd; dgamma and dbeta summed over the batch.
+// CHECK-LABEL: func.func @group_norm_backward(
+// CHECK:         %[[X:.*]] = torch.aten.view %arg1, {{.*}} -> !torch.vtensor<[2,2,2,3],f32>
+// CHECK:         %[[DY:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[2,2,2,3],f32>
+// CHECK:         %[[P:.*]] = torch.aten.mul.Tensor %[[DY]], %[[X]]
+// CHECK:         torch.aten.sum.dim_IntList %[[P]], {{.*}} -> !torch.vtensor<[2,2,2,1],f32>
+// CHECK:         torch.aten.sum.dim_IntList %[[DY]], {{.*}} -> !torch.vtensor<[2,2,2,1],f32>
+// CHECK:         torch.aten.mul.Scalar {{.*}}, %float0.16666666666666666
+// CHECK:         %[[DX:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[2,4,3],f32>
+// CHECK:         %[[DW:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK:         %[[DB:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK:         return %[[DX]], %[[DW]], %[[DB]]
+func.func @group_norm_backward(%dy: !torch.vtensor<[2,4,3],f32>, %x: !torch.vtensor<[2,4,3],f32>, %m: !torch.vtensor<[2,2],f32>, %r: !torch.vtensor<[2,2],f32>, %w: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) {
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int3 = torch.constant.int 3
+  %true = torch.constant.bool true
+  %mask = torch.prim.ListConstruct %true, %true, %true : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %0:3 = torch.aten.native_group_norm_backward %dy, %x, %m, %r, %w, %int2, %int4, %int3, %int2, %mask : !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[2,2],f32>, !torch.vtensor<[2,2],f32>, !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.list<bool> -> !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+  return %0#0, %0#1, %0#2 : !torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+}
