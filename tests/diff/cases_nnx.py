@@ -22,7 +22,6 @@ def _nll(x, t, w, x1, t1):
             F.cross_entropy(xs * 2, t, weight=w))     # a chain that fuses
 
 
-@case
 def nll_loss_reductions_weights_ignore():
     # none/mean/sum, weights, ignored targets (one out of range), 1-d input
     return _nll, [torch.randn(4, 5), torch.tensor([0, 2, 3, 2, 1]), torch.rand(4),
@@ -36,7 +35,6 @@ def _nll_edge(x, t, y, u):
             + A.nll_loss_forward(y, u, None, 0, -100))
 
 
-@case
 def nll_loss_all_ignored_batch_one_f64():
     return _nll_edge, [torch.randn(3, 2, dtype=torch.float64), torch.zeros(3, dtype=torch.long),
                        torch.randn(1, 1), torch.zeros(1, dtype=torch.long)]
@@ -54,7 +52,6 @@ def _nll_bwd(g0, g1, x, t, w, tw, x1, t1):
             A.nll_loss_backward(g1, x1, t1, None, 1, 2, tw))   # its target ignored
 
 
-@case
 def nll_loss_backward_reductions():
     # none/mean/sum, weights, ignore_index, 1-d, a [1] grad for mean and sum
     return _nll_bwd, [torch.randn(5), torch.randn(()), torch.randn(5, 4),
@@ -67,7 +64,6 @@ def _mse(x, y, z):
             A.mse_loss(x.t(), z.t(), 2), A.mse_loss(x[:0], y[:0], 0))
 
 
-@case
 def mse_loss_reductions_mixed_dtypes():
     # f32 with f64 target (result f64), a transposed view, an empty input
     return _mse, [torch.randn(3, 5), torch.randn(3, 5), torch.randn(3, 5, dtype=torch.float64)]
@@ -82,7 +78,6 @@ def _convs(x, w, b, xt, wt, bt):
             A.conv_tbc(xt[:, :1], wt[:1], bt, 0) * 2)
 
 
-@case
 def convolution_flags_and_conv_tbc():
     return _convs, [torch.randn(2, 3, 7, 6), torch.randn(6, 3, 3, 2), torch.randn(6),
                     torch.randn(9, 2, 5), torch.randn(3, 5, 4), torch.randn(4)]
@@ -99,7 +94,6 @@ def _conv_bwd(x, w, x1, w1):
     return a[0], a[1], a[2], b[0], b[1], b[2]
 
 
-@case
 def convolution_backward_grouped_strided_dilated():
     # grad_input, grad_weight, grad_bias; grouped, strided, padded, dilated
     # (the strided input leaves rows no output reads); 1-d, batch 1
@@ -107,23 +101,17 @@ def convolution_backward_grouped_strided_dilated():
                        torch.randn(1, 3, 5), torch.randn(2, 3, 5)]
 
 
-class _Bil(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.b = torch.nn.Bilinear(3, 4, 5)
-
-    def forward(self, a, b, c, d, e):
-        return (self.b(a, b),
-                A._trilinear(c, d, e, [], [], [], [], 0),
-                A._trilinear(c, d, e, [], [], [], [0, 2], 0),
-                A._trilinear(c[0], d, e[0, 0], [0], [], [0, 1], [1], 0),
-                A._trilinear(c, d, e, [1], [1], [1], [3], 1))     # eager's empty dim
+def _bil(a, b, w, bias, c, d, e):
+    return (F.bilinear(a, b, w, bias),
+            A._trilinear(c, d, e, [], [], [], [], 0),
+            A._trilinear(c, d, e, [], [], [], [0, 2], 0),
+            A._trilinear(c[0], d, e[0, 0], [0], [], [0, 1], [1], 0),
+            A._trilinear(c, d, e, [1], [1], [1], [3], 1))     # eager's empty dim
 
 
-@case
 def trilinear_and_bilinear():
-    return _Bil(), [torch.randn(2, 3), torch.randn(2, 4), torch.randn(2, 3, 4),
-                    torch.randn(2, 3, 4), torch.randn(2, 3, 4)]
+    return _bil, [torch.randn(2, 3), torch.randn(2, 4), torch.randn(5, 3, 4), torch.randn(5),
+                   torch.randn(2, 3, 4), torch.randn(2, 3, 4), torch.randn(2, 3, 4)]
 
 
 def _bn(x, w, b, x1):
@@ -133,7 +121,6 @@ def _bn(x, w, b, x1):
     return y.relu(), m, s, z, i
 
 
-@case
 def batch_norm_training_and_instance_norm():
     # batch statistics, biased variance, save_mean and save_invstd; no
     # weight; a transposed input; a constant channel (variance 0)
@@ -146,7 +133,6 @@ def _bn_eval(x, w, b, m, v):
     return A.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)
 
 
-@case
 def batch_norm_eval_with_empty_stats():
     return _bn_eval, [torch.randn(2, 3, 5, dtype=torch.float64), torch.randn(3, dtype=torch.float64),
                       torch.randn(3, dtype=torch.float64), torch.randn(3, dtype=torch.float64),
@@ -160,7 +146,6 @@ def _var_mean(x, y):
             + torch.var_mean(y, 0) + torch.var_mean(y, 1))
 
 
-@case
 def var_mean_corrections():
     # correction 0, 1, 2, keepdim, all dims, f64, an extent-1 dim (nan var)
     return _var_mean, [torch.randn(3, 4, 5), torch.randn(7, 1, dtype=torch.float64)]
@@ -175,7 +160,6 @@ def _scans(x, i, z, e, s):
             torch.logcumsumexp(s, 1), torch.cumprod(s, 1))
 
 
-@case
 def cumprod_logcumsumexp():
     # zeros, negatives, int32 (int64 result) and a dtype, large values
     # (logcumsumexp), extents 0 and 1, a transposed input; -inf first
@@ -199,7 +183,6 @@ def _norms(x, y):
             F.normalize(x, dim=1))
 
 
-@case
 def norm_p_values_dims():
     # p = 0, 1, 2, inf, -inf, 3, 0.5, None; dims, keepdim, f64
     x = torch.randn(3, 4, 5)
@@ -213,7 +196,6 @@ def _renorm(x, y, v, g):
             *A._weight_norm_interface(v, g.reshape(1, 1, 4)[..., :3], 2))
 
 
-@case
 def renorm_and_weight_norm():
     # slices above and below maxnorm, p = 1, 2, 3.5, negative dim, f64
     return _renorm, [torch.randn(3, 4, 5), torch.randn(4, 2, dtype=torch.float64),
@@ -226,7 +208,6 @@ def _fq(x):
     return a, m, b, n
 
 
-@case
 def fake_quantize_cachemask():
     # values past both ends, ties of the rounding (half to even)
     x = torch.randn(6, 5) * 20
@@ -241,7 +222,6 @@ def _gn_bwd(dy, x, w, m, r, dy3, x3, w3):
     return a + c
 
 
-@case
 def group_norm_backward_given_stats():
     # eager's formula with the mean and rstd it is given (random ones too),
     # (eager refuses a grad_weight without weight), 3-d f64 input
@@ -249,3 +229,42 @@ def group_norm_backward_given_stats():
                      torch.randn(2, 3), torch.rand(2, 3) + 0.5,
                      torch.randn(3, 4, 5, dtype=torch.float64), torch.randn(3, 4, 5, dtype=torch.float64),
                      torch.randn(4, dtype=torch.float64)]
+
+
+# The parts above run as four cases (one compile each, to keep the bats
+# file short): each takes the inputs of its parts in turn.
+def _join(*parts):
+    made = [p() for p in parts]
+
+    def fn(*args):
+        out, i = [], 0
+        for f, ins in made:
+            r = f(*args[i:i + len(ins)])
+            i += len(ins)
+            out += [r] if isinstance(r, torch.Tensor) else list(r)
+        return tuple(out)
+    return fn, [x for _, ins in made for x in ins]
+
+
+@case
+def nnx_losses():
+    return _join(nll_loss_reductions_weights_ignore, nll_loss_all_ignored_batch_one_f64,
+                 nll_loss_backward_reductions, mse_loss_reductions_mixed_dtypes)
+
+
+@case
+def nnx_convolutions_trilinear():
+    return _join(convolution_flags_and_conv_tbc, convolution_backward_grouped_strided_dilated,
+                 trilinear_and_bilinear)
+
+
+@case
+def nnx_normalizations():
+    return _join(batch_norm_training_and_instance_norm, batch_norm_eval_with_empty_stats,
+                 var_mean_corrections, group_norm_backward_given_stats)
+
+
+@case
+def nnx_scans_norms_quantize():
+    return _join(cumprod_logcumsumexp, norm_p_values_dims, renorm_and_weight_norm,
+                 fake_quantize_cachemask)
