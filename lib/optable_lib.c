@@ -14,4 +14,6 @@ const OpTable *const optable_lib[] = {
 	decomp_lin_optables,
 	NULL,
 	named_ops_optables, decomp_ew_optables, NULL,
+	decomp_nnx_optables,
+	NULL,
 };

@@ -54,7 +54,9 @@ training(Op *op, int i)
 static int
 native_batch_norm(B *b, Op *op)
 {
-	return !training(op, 5) && batch_norm_at(b, op, 7);
+	if (training(op, 5) || !d_unused_from(op, 1))
+		return d_batch_norm_train(b, op);   /* decompose_nnx.c */
+	return batch_norm_at(b, op, 7);
 }
 
 static int

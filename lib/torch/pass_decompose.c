@@ -61,6 +61,7 @@ rule(const Op *op)
 		optable_require(decomp_lin_optables);
 		optable_require(decomp_idx_optables);
 		optable_require(decomp_ew_optables);
+		optable_require(decomp_nnx_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);
@@ -68,6 +69,7 @@ rule(const Op *op)
 		add(decomp_lin);
 		add(decomp_idx);
 		add(decomp_ew);
+		add(decomp_nnx);
 	}
 	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
 	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
