@@ -25,7 +25,8 @@ typedef struct Slot {
 } Slot;
 
 static Slot *slots;
-enum { NSLOTS = 1024 };
+static int nrules;
+enum { NSLOTS = 2048 };
 
 static void
 add(const Decomp *d)
@@ -34,8 +35,11 @@ add(const Decomp *d)
 
 	for (; d->name; d++) {
 		i = hash_bytes(d->name, strlen(d->name), 0) & (NSLOTS - 1);
-		while (slots[i].name)
-			i = (i + 1) & (NSLOTS - 1);
+		for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
+			if (!strcmp(slots[i].name, d->name))
+				die("two decomposition rules for '%s'", d->name);
+		if (++nrules > NSLOTS / 2)
+			die("more than %d decomposition rules: raise NSLOTS", NSLOTS / 2);
 		slots[i].name = d->name;
 		slots[i].fn = d->fn;
 	}

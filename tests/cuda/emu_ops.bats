@@ -271,6 +271,8 @@ emu_ops() {
 
 @test "cuda emulated op sign" { emu_ops sign; }
 
+@test "cuda emulated op signbit" { emu_ops signbit; }
+
 @test "cuda emulated op silu" { emu_ops silu; }
 
 @test "cuda emulated op sin" { emu_ops sin; }
@@ -314,6 +316,8 @@ emu_ops() {
 @test "cuda emulated op unsqueeze" { emu_ops unsqueeze; }
 
 @test "cuda emulated op var.correction" { emu_ops var.correction; }
+
+@test "cuda emulated op view.dtype" { emu_ops view.dtype; }
 
 @test "cuda emulated op view" { emu_ops view; }
 

@@ -638,6 +638,11 @@ load helpers
   cuda_compile "$T/l.mlir"
 }
 
+@test "cuda signbit" {
+  bin/torch-lower tests/torch-lower/ops/signbit.mlir -o "$T/l.mlir"
+  cuda_compile "$T/l.mlir"
+}
+
 @test "cuda silu" {
   bin/torch-lower tests/torch-lower/ops/silu.mlir -o "$T/l.mlir"
   cuda_compile "$T/l.mlir"
@@ -745,6 +750,11 @@ load helpers
 
 @test "cuda var.correction" {
   bin/torch-lower tests/torch-lower/ops/var.correction.mlir -o "$T/l.mlir"
+  cuda_compile "$T/l.mlir"
+}
+
+@test "cuda view.dtype" {
+  bin/torch-lower tests/torch-lower/ops/view.dtype.mlir -o "$T/l.mlir"
   cuda_compile "$T/l.mlir"
 }
 

@@ -268,6 +268,8 @@ op() {
 
 @test "op sign through vmrun" { op sign; }
 
+@test "op signbit through vmrun" { op signbit; }
+
 @test "op silu through vmrun" { op silu; }
 
 @test "op sin through vmrun" { op sin; }
@@ -311,6 +313,8 @@ op() {
 @test "op unsqueeze through vmrun" { op unsqueeze; }
 
 @test "op var.correction through vmrun" { op var.correction; }
+
+@test "op view.dtype through vmrun" { op view.dtype; }
 
 @test "op view through vmrun" { op view; }
 
