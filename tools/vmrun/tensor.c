@@ -89,6 +89,12 @@ is_float(RtDtype d)
 }
 
 int
+is_complex(RtDtype d)
+{
+	return d == RT_C64 || d == RT_C128;
+}
+
+int
 is_unsigned(RtDtype d)
 {
 	return d == RT_U8 || d == RT_U16 || d == RT_U32 || d == RT_U64 || d == RT_BOOL;
@@ -104,6 +110,9 @@ elem_f(const RtTensor *t, int64_t i)
 	case RT_BF16: return bf16_to_float(((const uint16_t *)p)[i]);
 	case RT_F32: return ((const float *)p)[i];
 	case RT_F64: return ((const double *)p)[i];
+	/* complex: i counts the real and imaginary parts */
+	case RT_C64: return ((const float *)p)[i];
+	case RT_C128: return ((const double *)p)[i];
 	default: return is_unsigned(t->dtype) ? (double)elem_u(t, i) : (double)elem_i(t, i);
 	}
 }
@@ -354,7 +363,9 @@ tensor_parse(const char *spec, RtTensor *t, const char *what, char *err, size_t 
 static void
 print_elem(FILE *f, const RtTensor *t, int64_t i)
 {
-	if (is_float(t->dtype))
+	if (is_complex(t->dtype))
+		fprintf(f, "%g%+gj", elem_f(t, 2 * i), elem_f(t, 2 * i + 1));
+	else if (is_float(t->dtype))
 		fprintf(f, "%g", elem_f(t, i));
 	else if (is_unsigned(t->dtype))
 		fprintf(f, "%llu", (unsigned long long)elem_u(t, i));
