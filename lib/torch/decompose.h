@@ -14,6 +14,7 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+extern const Decomp decomp_cplx[];   /* decompose_cplx.c: norm */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

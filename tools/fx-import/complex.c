@@ -640,13 +640,14 @@ fft(Cx *x, Node *n, json_t *a)
 {
 	json_t *val = node_value(x, n), *l = list_items(json_array_get(a, 1));
 	Value *v, *re, *im = NULL;
-	int64_t dims[TORCH_MAXRANK], norm = arg_int(x, a, 2), ds[TORCH_MAXRANK];
+	int64_t dims[TORCH_MAXRANK], norm, ds[TORCH_MAXRANK];
 	int cplx, r, i, nd;
 	TypeKind fk;
 	double count = 1;
 
 	if (strcmp(x->op, "aten._fft_r2c"))
 		return 0;
+	norm = arg_int(x, a, 2);
 	fk = value_fk(x, val);
 	value_dims(x, val, dims);
 	v = arg_value(x, json_array_get(a, 0), x->path, &cplx);
