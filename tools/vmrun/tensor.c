@@ -166,6 +166,7 @@ static const struct {
 	{"i64", RT_I64}, {"si8", RT_I8}, {"si16", RT_I16}, {"si32", RT_I32}, {"si64", RT_I64},
 	{"ui8", RT_U8}, {"ui16", RT_U16}, {"ui32", RT_U32}, {"ui64", RT_U64},
 	{"u8", RT_U8}, {"u16", RT_U16}, {"u32", RT_U32}, {"u64", RT_U64},
+	{"c64", RT_C64}, {"c128", RT_C128},
 };
 
 /* "2x3xf32" (up to '=' or the end) into t's dtype, rank and dims. */
@@ -351,6 +352,11 @@ tensor_parse(const char *spec, RtTensor *t, const char *what, char *err, size_t 
 		return -1;
 	if (!eq)
 		return 0;   /* zeros */
+	if (is_complex(t->dtype) && eq[1] != '@') {
+		rt_tensor_free(t);
+		return perr(err, errn, what, "complex values are read from .npy or raw files only "
+		    "(@FILE.npy, SHAPExc64=@FILE)");
+	}
 	if ((eq[1] == '@' ? read_raw(eq + 2, t, what, err, errn) : parse_values(eq + 1, t, what, err, errn))) {
 		rt_tensor_free(t);
 		return -1;
