@@ -1,4 +1,5 @@
-/* complex.c - complex tensors as pairs of reals.
+/* complex.c - complex tensors as pairs of reals, and quantized tensors as
+ * their integers (at the end).
  *
  * fxpipe's IR has no complex element type: fx-import gives a complex64
  * (complex128) tensor of shape S the type [S..., 2] of f32 (f64), its real
@@ -21,20 +22,21 @@
 
 /* ---- what involves complex tensors ---- */
 
+/* bit 1: a complex tensor or dtype, bit 2: a quantized one */
 static int
 json_complex(Imp *im, json_t *j)
 {
 	const char *key;
 	json_t *v;
 	size_t i;
+	int m = 0;
 
 	if (json_is_string(j))
-		return dtype_is_complex(json_string_value(j));
+		return dtype_is_complex(json_string_value(j)) | dtype_is_quant(json_string_value(j)) << 1;
 	if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
-			if (json_complex(im, v))
-				return 1;
-		return 0;
+			m |= json_complex(im, v);
+		return m;
 	}
 	if (!json_is_object(j))
 		return 0;
@@ -44,21 +46,20 @@ json_complex(Imp *im, json_t *j)
 		int k;
 		if (n && n->done)
 			for (k = 0; k < n->nres; k++)
-				if (n->res[k]->cplx)
-					return 1;
+				m |= (n->res[k]->cplx ? 1 : 0) | (n->res[k]->quant ? 2 : 0);
 	}
 	json_object_foreach(j, key, v)
-		if (strcmp(key, "node") && json_complex(im, v))
-			return 1;
-	return 0;
+		if (strcmp(key, "node"))
+			m |= json_complex(im, v);
+	return m;
 }
 
 int
 complex_involved(Imp *im, Node *n)
 {
 	return json_complex(im, json_object_get(n->j, "args"))
-	    || json_complex(im, json_object_get(n->j, "kwargs"))
-	    || json_complex(im, json_object_get(n->j, "value"));
+	    | json_complex(im, json_object_get(n->j, "kwargs"))
+	    | json_complex(im, json_object_get(n->j, "value"));
 }
 
 /* ---- values ---- */
@@ -679,6 +680,178 @@ fft(Cx *x, Node *n, json_t *a)
 	return 1;
 }
 
+/* ---- quantized tensors, as their integers ---- */
+
+static double
+arg_float(Cx *x, json_t *a, int i)
+{
+	json_t *v = json_array_get(a, i);
+
+	if (!jtag_is(v, "float") && !jtag_is(v, "int"))
+		fail(x->im, x->path, "'%s' on quantized tensors: argument %d must be a constant "
+		    "number", x->op, i);
+	return jfloatval(x->im, json_object_get(v, "value"), x->path);
+}
+
+static Slot *
+quant_slot(Cx *x, json_t *a, int i)
+{
+	json_t *arg = json_array_get(a, i);
+	Slot *s;
+
+	if (!jtag_is(arg, "tensor") && !jtag_is(arg, "node"))
+		fail(x->im, x->path, "'%s': expected a tensor argument", x->op);
+	s = tensor_slot(x->im, arg, x->path);
+	if (s->h)
+		fail(x->im, x->path, "'%s' on quantized tensors: an operand written by an in-place "
+		    "op is not supported", x->op);
+	return s;
+}
+
+/* The integer dtype of a quantized one and its range; the torch dtype code. */
+static int
+quant_range(Cx *x, json_t *val, double *lo, double *hi)
+{
+	const char *d = json_string_value(json_object_get(val, "dtype"));
+
+	if (d && !strcmp(d, "qint8"))
+		return *lo = -128, *hi = 127, 1;                        /* torch.int8 */
+	if (d && !strcmp(d, "quint8"))
+		return *lo = 0, *hi = 255, 0;                           /* torch.uint8 */
+	if (d && !strcmp(d, "qint32"))
+		return *lo = -2147483648.0, *hi = 2147483647.0, 3;      /* torch.int32 */
+	fail(x->im, x->path, "'%s': a quantized dtype was expected", x->op);
+}
+
+static Value *
+to_code(Cx *x, Value *v, int code)
+{
+	Value *o[5] = {v, b_int(&x->b, code), b_bool(&x->b, 0), b_bool(&x->b, 0), b_none(&x->b)};
+
+	return b_op(&x->b, "aten.to.dtype", 5, o);
+}
+
+static Value *
+scalar_op(Cx *x, const char *name, Value *v, double s)
+{
+	Value *o[3] = {v, b_float(&x->b, s), NULL};
+
+	if (!strcmp(name, "aten.mul.Scalar"))
+		return b_op(&x->b, name, 2, o);
+	o[2] = b_int(&x->b, 1);
+	return b_op(&x->b, name, 3, o);
+}
+
+/* [C] as [1, .., C, .., 1] for rank r along axis */
+static Value *
+along(Cx *x, Value *v, int r, int axis)
+{
+	int64_t d[TORCH_MAXRANK];
+	int i;
+
+	for (i = 0; i < r; i++)
+		d[i] = i == axis ? v->type->dims[0] : 1;
+	return b_op2(&x->b, "aten.view", v, b_ints(&x->b, r, d));
+}
+
+static void
+set_quant(Cx *x, Node *n, Value *v, Slot *like)
+{
+	set_value(x, n, v, 0);
+	n->res[0]->quant = 1;
+	n->res[0]->qaxis = like->qaxis;
+	n->res[0]->qscale = like->qscale;
+	n->res[0]->qzp = like->qzp;
+	n->res[0]->qscales = like->qscales;
+	n->res[0]->qzps = like->qzps;
+}
+
+/*
+ * quantize_per_tensor(x, scale, zp, dtype): x * (1 / scale) in f32 (the
+ * reciprocal rounded to f32, as PyTorch's kernels multiply), rounded half
+ * to even, + zp, clamped to the dtype's range (in f64, exact for qint32);
+ * _make_per_tensor/per_channel_quantized_tensor: the integers with their
+ * parameters; int_repr: the integers; dequantize: (q - zp) in f64 (exact),
+ * to f32, times the scale.
+ */
+static void
+quant(Cx *x, Node *n, json_t *a)
+{
+	const char *op = x->op;
+	json_t *val = json_object_get(n->j, "value");
+	Slot *s, like = {0};
+	Value *v;
+	double lo, hi;
+	int code;
+
+	if (!strcmp(op, "aten.quantize_per_tensor")) {
+		float inv;
+		double scale = arg_float(x, a, 1), zp = (double)arg_int(x, a, 2);
+		s = quant_slot(x, a, 0);
+		code = quant_range(x, val, &lo, &hi);
+		if (s->quant || s->cplx || !s->v->type->elem || s->v->type->elem->kind != TY_F32
+		    || !(scale > 0) || !isfinite(scale) || zp < lo || zp > hi)
+			fail(x->im, x->path, "'%s': only an f32 input, a positive scale and a zero "
+			    "point in the dtype's range are supported", op);
+		inv = 1.0f / (float)scale;
+		v = b_op1(&x->b, "aten.round", scalar_op(x, "aten.mul.Scalar", s->v, inv));
+		v = scalar_op(x, "aten.add.Scalar", to_float(x, v, TY_F64), zp);
+		v = b_op3(&x->b, "aten.clamp", v, b_float(&x->b, lo), b_float(&x->b, hi));
+		like.qaxis = -1, like.qscale = scale, like.qzp = (int64_t)zp;
+		set_quant(x, n, to_code(x, v, code), &like);
+		return;
+	}
+	if (!strcmp(op, "aten._make_per_tensor_quantized_tensor")
+	    || !strcmp(op, "aten._make_per_channel_quantized_tensor")) {
+		s = quant_slot(x, a, 0);
+		quant_range(x, val, &lo, &hi);
+		if (s->quant || s->cplx)
+			fail(x->im, x->path, "'%s' of a quantized or complex tensor", op);
+		if (!strcmp(op, "aten._make_per_tensor_quantized_tensor")) {
+			like.qaxis = -1, like.qscale = arg_float(x, a, 1), like.qzp = arg_int(x, a, 2);
+		} else {
+			Slot *sc = quant_slot(x, a, 1), *zp = quant_slot(x, a, 2);
+			int r = rank_of(s->v);
+			like.qaxis = (int)norm_dim(x, arg_int(x, a, 3), r);
+			if (rank_of(sc->v) != 1 || rank_of(zp->v) != 1 || sc->quant || zp->quant
+			    || sc->cplx || zp->cplx || !s->v->type->dims
+			    || sc->v->type->dims[0] != s->v->type->dims[like.qaxis]
+			    || zp->v->type->dims[0] != s->v->type->dims[like.qaxis])
+				fail(x->im, x->path, "'%s': scales and zero points must be 1-d, one per "
+				    "element of the axis", op);
+			like.qscales = sc->v, like.qzps = zp->v;
+		}
+		set_quant(x, n, s->v, &like);
+		return;
+	}
+	if (!strcmp(op, "aten.int_repr")) {
+		s = quant_slot(x, a, 0);
+		if (!s->quant)
+			fail(x->im, x->path, "'%s' of a tensor that is not quantized", op);
+		set_value(x, n, s->v, 0);
+		return;
+	}
+	if (!strcmp(op, "aten.dequantize.self")) {
+		s = quant_slot(x, a, 0);
+		if (!s->quant || value_fk(x, val) != TY_F32)
+			fail(x->im, x->path, "'%s': a quantized input and an f32 result expected", op);
+		v = to_float(x, s->v, TY_F64);
+		if (s->qaxis < 0) {
+			v = scalar_op(x, "aten.sub.Scalar", v, (double)s->qzp);
+			v = scalar_op(x, "aten.mul.Scalar", to_float(x, v, TY_F32), (float)s->qscale);
+		} else {
+			int r = rank_of(v);
+			v = binop(x, "aten.sub.Tensor", v, along(x, to_float(x, s->qzps, TY_F64), r, s->qaxis));
+			v = binop(x, "aten.mul.Tensor", to_float(x, v, TY_F32),
+			    along(x, to_float(x, s->qscales, TY_F32), r, s->qaxis));
+		}
+		set_value(x, n, v, 0);
+		return;
+	}
+	fail(x->im, x->path, "'%s' on quantized tensors is not supported (fxpipe computes "
+	    "them as their integers; see man fx-import)", op);
+}
+
 void
 import_complex(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 	const char *path)
@@ -692,15 +865,22 @@ import_complex(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwarg
 	size_t i;
 	int na;
 
+	int kind = complex_involved(im, n);
+
 	if (!im->aten)
-		fail(im, path, "'%s' involves complex tensors, which fxpipe supports in aten "
-		    "graphs only", opname);
+		fail(im, path, "'%s' involves complex or quantized tensors, which fxpipe supports "
+		    "in aten graphs only", opname);
+	if (kind == 3)
+		fail(im, path, "'%s' involves both complex and quantized tensors: not supported",
+		    opname);
 	a = bound_args(im, opname, args, kwargs, path, &na);
 	/* new ops go before the anchor, which goes at the end */
 	anchor = emit(im, "torch.constant.none", 0, NULL, 1,
 	    (Type *[]){ty_torch(im->c, TY_TORCH_NONE)});
 	x.b = b_at(im->c, anchor);
-	if (!structural(&x, n, a, na)) {
+	if (kind == 2) {
+		quant(&x, n, a);
+	} else if (!structural(&x, n, a, na)) {
 		for (i = 0; i < sizeof rules / sizeof *rules; i++)
 			if (rules[i](&x, n, a))
 				break;

@@ -58,6 +58,12 @@ typedef struct Slot {
 	unsigned writes, base_writes;
 	int written_via_view;
 	int cplx;              /* a complex tensor, as [..., 2] reals (complex.c) */
+	/* a quantized tensor, as its integers: scale and zero point, one
+	 * pair (qaxis -1) or tensors along dim qaxis */
+	int quant, qaxis;
+	double qscale;
+	int64_t qzp;
+	Value *qscales, *qzps;
 } Slot;
 
 typedef struct Node {
@@ -128,7 +134,8 @@ size_t dtype_size(const char *dtype);        /* 0 if unknown */
  * bytes (elements of elsize bytes) fits in int64_t; its element count. */
 uint64_t shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path);
 int dtype_enum(const char *dtype);
-int dtype_is_complex(const char *dtype);     /* complex64, complex128 */           /* PyTorch's ScalarType, -1 */
+int dtype_is_complex(const char *dtype);     /* complex64, complex128 */
+int dtype_is_quant(const char *dtype);       /* qint8, quint8, qint32 */           /* PyTorch's ScalarType, -1 */
 int64_t enum_value(Imp *im, json_t *arg, const char *path);  /* dtype etc. */
 Type *value_type(Imp *im, json_t *value, int handle, const char *path);
 Type *vtensor_of(Imp *im, json_t *value, int handle, const char *path);
@@ -192,7 +199,8 @@ void import_module(Imp *im, Node *n, const char *path);
 void import_tensor_index(Imp *im, Node *n, const char *path);
 
 /* ---- complex.c: complex tensors as pairs of reals ---- */
-/* 1 if node n reads or makes a complex tensor (or names a complex dtype). */
+/* 1 if node n reads or makes a complex tensor (or names a complex dtype),
+ * 2 if a quantized one. */
 int complex_involved(Imp *im, Node *n);
 /* Imports an aten node that involves complex tensors, or fails. */
 void import_complex(Imp *im, Node *n, const char *opname, json_t *args,

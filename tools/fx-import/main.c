@@ -144,6 +144,9 @@ import_placeholder(Imp *im, Node *n, const char *path)
 
 	if (!jtag_is(v, "tensor"))
 		fail(im, vp, "graph input '%s' is not a tensor", n->name);
+	if (dtype_is_quant(json_string_value(json_object_get(v, "dtype"))))
+		fail(im, pkey(im, vp, "dtype"), "graph input '%s' is a quantized tensor; not "
+		    "supported (pass its int_repr and make it in the graph)", n->name);
 	n->nres = 1;
 	n->res = arena_alloc(im->c, sizeof *n->res);
 	n->res[0] = slot_new(im, block_add_arg(im->c, im->body, vtensor_of(im, v, 0, vp), im->loc));
@@ -213,8 +216,8 @@ import_node(Imp *im, Node *n, const char *path)
 		const char *t = json_string_value(json_object_get(n->j, "target"));
 		if (strcmp(op, "call_function") || !t || !is_op_target(im, t)
 		    || !strcmp(t, "operator.getitem"))
-			fail(im, path, "node '%s' (%s) involves complex tensors, which fxpipe "
-			    "supports in aten graphs only", n->name, t ? t : op);
+			fail(im, path, "node '%s' (%s) involves complex or quantized tensors, "
+			    "which fxpipe supports in aten graphs only", n->name, t ? t : op);
 	}
 	for (i = 0; i < sizeof node_kinds / sizeof *node_kinds; i++) {
 		if (!strcmp(node_kinds[i].op, op)) {
@@ -265,6 +268,9 @@ result_value(Imp *im, Value *v, const char *path)
 static void
 note_complex_result(Imp *im, Slot *s, int n)
 {
+	if (s->quant)
+		fail(im, "outputs", "the graph returns a quantized tensor; a module result "
+		    "cannot carry its scale and zero point (return its int_repr or dequantize it)");
 	if (!s->cplx)
 		return;
 	im->cx_res = xrealloc(im->cx_res, (im->ncx_res + 1) * sizeof *im->cx_res);

@@ -26,6 +26,10 @@ static const struct {
 	/* complex: a pair of reals (complex.c); -1: no dtype argument */
 	{"complex64", TY_F32, 0, 0, 8, -1},
 	{"complex128", TY_F64, 0, 0, 16, -1},
+	/* quantized: their integers (complex.c) */
+	{"qint8", TY_INT, 8, SIGNED, 1, -1},
+	{"quint8", TY_INT, 8, UNSIGNED, 1, -1},
+	{"qint32", TY_INT, 32, SIGNED, 4, -1},
 };
 enum { NDTYPES = sizeof dtypes / sizeof *dtypes };
 
@@ -45,7 +49,7 @@ dtype_type(Imp *im, const char *dtype, const char *path)
 {
 	int i = dtype_row(dtype);
 
-	if (i < 0 || dtype_is_complex(dtype))
+	if (i < 0 || dtype_is_complex(dtype) || dtype_is_quant(dtype))
 		fail(im, path, "unsupported dtype '%s'", dtype);
 	if (dtypes[i].kind == TY_INT)
 		return ty_int(im->c, dtypes[i].width, dtypes[i].sign);
@@ -56,6 +60,13 @@ int
 dtype_is_complex(const char *dtype)
 {
 	return dtype && !strncmp(dtype, "complex", 7) && dtype_row(dtype) >= 0;
+}
+
+int
+dtype_is_quant(const char *dtype)
+{
+	return dtype && (!strcmp(dtype, "qint8") || !strcmp(dtype, "quint8")
+	    || !strcmp(dtype, "qint32"));
 }
 
 size_t
@@ -135,14 +146,16 @@ shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
 /* The torch type of a tensor value {"type": "tensor", "shape", "dtype"};
  * handle: the non-value-semantic !torch.tensor.  A complex tensor is its
  * real and imaginary parts on a trailing dimension of 2 (view_as_real),
- * of f32 for complex64 and f64 for complex128 (complex.c). */
+ * of f32 for complex64 and f64 for complex128; a quantized tensor is its
+ * integers, si8 for qint8, ui8 for quint8, si32 for qint32 (complex.c). */
 Type *
 vtensor_of(Imp *im, json_t *value, int handle, const char *path)
 {
 	json_t *shape = jreq(im, value, "shape", JSON_ARRAY, path);
 	const char *dtype = jstr(im, value, "dtype", path);
-	int cx = dtype_is_complex(dtype);
-	Type *dt = cx ? ty_float(im->c, dtypes[dtype_row(dtype)].kind)
+	int cx = dtype_is_complex(dtype), r = dtype_row(dtype);
+	Type *dt = cx ? ty_float(im->c, dtypes[r].kind)
+	    : dtype_is_quant(dtype) ? ty_int(im->c, dtypes[r].width, dtypes[r].sign)
 	    : dtype_type(im, dtype, pkey(im, path, "dtype"));
 	size_t i, n = json_array_size(shape);
 	int64_t *dims = arena_alloc(im->c, (n + 2) * sizeof *dims);
