@@ -100,3 +100,36 @@ def _unsupported(x):
 def complex_exp_refused():
     # an op on complex values that has no rule: a clear refusal
     return _unsupported, [_c(3)]
+
+
+def _quant(x, i8, u8, i32, zp):
+    a = torch.quantize_per_tensor(x, 0.04, -110, torch.qint8)
+    b = torch.quantize_per_tensor(x * 3, 0.1, 7, torch.quint8)        # saturates both ends
+    c = torch.quantize_per_tensor(x, 1e-3, 100000, torch.qint32)
+    d = torch._make_per_tensor_quantized_tensor(i8, 0.0215, -25)
+    e = torch._make_per_tensor_quantized_tensor(u8, 0.5, 200)
+    f = torch._make_per_tensor_quantized_tensor(i32, 1.25, -3)
+    g = torch._make_per_channel_quantized_tensor(i8, torch.tensor([0.5, 0.25, 2.0]), zp, 0)
+    h = torch._make_per_channel_quantized_tensor(i8.t(), torch.tensor([0.3, 0.7, 1.1]), torch.zeros(3, dtype=torch.int64), 1)
+    return (a.int_repr(), b.int_repr(), c.int_repr(), a.dequantize(), b.dequantize() * 2,
+            d.dequantize().relu(), e.dequantize(), f.dequantize(), g.dequantize(), h.dequantize())
+
+
+@case
+def quantize_dequantize_int_repr():
+    # qint8, quint8 (saturating both ends), qint32; per-tensor and per-channel
+    # (axis 0, and 1 of a transposed input) dequantize; chains after it
+    return _quant, [torch.randn(3, 5) * 4, torch.randint(-128, 128, (3, 4), dtype=torch.int8),
+                    torch.randint(0, 256, (2, 5), dtype=torch.uint8),
+                    torch.randint(-1000, 1000, (7,), dtype=torch.int32),
+                    torch.tensor([0, -3, 5])]
+
+
+def _quant_out(x):
+    return torch.quantize_per_tensor(x, 0.1, 0, torch.qint8)
+
+
+@case(refuse="the graph returns a quantized tensor")
+def quantized_result_refused():
+    # a quantized result: npy cannot carry its scale and zero point
+    return _quant_out, [torch.randn(4)]

@@ -10,3 +10,5 @@ load helpers
 @test "rfft: dims, norms, odd/even/1 lengths, f64, rfft2, a chain" { regress rfft_dims_norms_sizes; }
 @test "stft of a batch with a window" { regress stft_batch_window; }
 @test "complex: an op without a rule is refused clearly" { regress complex_exp_refused; }
+@test "quantized: quantize_per_tensor, int_repr, dequantize per tensor and per channel" { regress quantize_dequantize_int_repr; }
+@test "quantized: a quantized result is refused clearly" { regress quantized_result_refused; }
