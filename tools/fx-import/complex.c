@@ -548,6 +548,9 @@ cat(Cx *x, Node *n, json_t *a)
 			continue;
 		v[k++] = as_pairs(x, it, x->path, fk);
 	}
+	if (!k)
+		fail(x->im, x->path, "'%s' of only empty 1-d tensors on complex values: not "
+		    "supported", x->op);
 	set_value(x, n, b_op2(&x->b, "aten.cat", b_list(&x->b, k, v),
 	    b_int(&x->b, norm_dim(x, arg_int(x, a, 1), r))), 1);
 	return 1;
