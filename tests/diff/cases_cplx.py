@@ -25,16 +25,17 @@ def complex_views_parts_conj():
     return _views, [_c(3, 5), torch.randn(4, 2)]
 
 
-def _arith(a, b, r, i):
-    return a * b, a + r, a - b, r * a, b * b, i * a, a + a, (a * b).real
+def _arith(a, b, r, i, s):
+    return (a * b, a + r, a - b, r * a, b * b, i * a, a + a, (a * b).real, a * s, s.abs(),
+            torch.view_as_real(s))
 
 
 @case
 def complex_mul_add_sub_promoted():
     # complex64 * complex128 (promoted), broadcasting [2, 3] with [3], real
-    # and int64 operands, a chain that fuses into a real result
+    # and int64 operands, a chain that fuses into a real result, a 0-d one
     return _arith, [_c(2, 3), _c(3, dtype=torch.complex128), torch.randn(2, 3),
-                    torch.randint(-3, 4, (2, 3))]
+                    torch.randint(-3, 4, (2, 3)), torch.randn((), dtype=torch.complex64)]
 
 
 def _mags(x, y):

@@ -131,7 +131,7 @@ value_dims(Cx *x, json_t *value, int64_t *dims)
 static Value *
 broadcast(Cx *x, Value *v, int rank, const int64_t *dims)
 {
-	if (rank_of(v) == rank && !memcmp(v->type->dims, dims, rank * sizeof *dims))
+	if (rank_of(v) == rank && (!rank || !memcmp(v->type->dims, dims, rank * sizeof *dims)))
 		return v;
 	return b_op2(&x->b, "aten.broadcast_to", v, b_ints(&x->b, rank, dims));
 }
@@ -247,8 +247,8 @@ set_value(Cx *x, Node *n, Value *v, int cplx)
 	json_t *val = node_value(x, n);
 	Type *want = vtensor_of(im, val, 0, pkey(im, x->path, "value"));
 
-	if (v->type->rank != want->rank || memcmp(v->type->dims, want->dims,
-	    want->rank * sizeof *want->dims) || v->type->elem != want->elem)
+	if (v->type->rank != want->rank || (want->rank && memcmp(v->type->dims, want->dims,
+	    want->rank * sizeof *want->dims)) || v->type->elem != want->elem)
 		fail(im, x->path, "internal: '%s' on complex tensors made the wrong type", x->op);
 	n->nres = 1;
 	n->res = arena_alloc(im->c, sizeof *n->res);
