@@ -134,3 +134,16 @@ def _quant_out(x):
 def quantized_result_refused():
     # a quantized result: npy cannot carry its scale and zero point
     return _quant_out, [torch.randn(4)]
+
+
+def _ffts(z, x):
+    return (torch.fft.fft(z), torch.fft.ifft(z, dim=0), torch.fft.fft2(z, norm="ortho"),
+            torch.fft.ifft(x).resolve_conj(), torch.fft.fft(x, norm="forward"),
+            torch.fft.ifft(torch.fft.fft(z)))
+
+
+@case
+def fft_ifft_complex_and_real():
+    # _fft_c2c forward and inverse (every norm), over one and two dims, of a
+    # complex64 input; fft and ifft of a float64 input; a round trip
+    return _ffts, [_c(3, 5), torch.randn(2, 6, dtype=torch.float64)]

@@ -9,6 +9,7 @@ load helpers
 @test "complex: torch.complex, torch.polar, cat and hstack promoting" { regress complex_create_polar_cat; }
 @test "rfft: dims, norms, odd/even/1 lengths, f64, rfft2, a chain" { regress rfft_dims_norms_sizes; }
 @test "stft of a batch with a window" { regress stft_batch_window; }
+@test "fft and ifft (_fft_c2c) of complex and real inputs, one and two dims" { regress fft_ifft_complex_and_real; }
 @test "complex: an op without a rule is refused clearly" { regress complex_exp_refused; }
 @test "quantized: quantize_per_tensor, int_repr, dequantize per tensor and per channel" { regress quantize_dequantize_int_repr; }
 @test "quantized: a quantized result is refused clearly" { regress quantized_result_refused; }

@@ -620,12 +620,14 @@ swap(Cx *x, Value *v, int d, int e)
 	return b_op3(&x->b, "aten.transpose.int", v, b_int(&x->b, d), b_int(&x->b, e));
 }
 
-/* The DFT of (re, im) along dim d of rank r, m outputs of n inputs. */
+/* The DFT of (re, im) along dim d of rank r, m outputs of n inputs; the
+ * inverse one (e^{+i..}) when inverse. */
 static void
 dft(Cx *x, Value **re, Value **im, int d, int r, int64_t n, int64_t m, double scale,
-	TypeKind fk)
+	int inverse, TypeKind fk)
 {
-	Value *c = dft_matrix(x, n, m, scale, 0, fk), *s = dft_matrix(x, n, m, scale, 1, fk);
+	Value *c = dft_matrix(x, n, m, scale, 0, fk);
+	Value *s = dft_matrix(x, n, m, inverse ? -scale : scale, 1, fk);
 	Value *xr = swap(x, *re, d, r - 1), *xi = *im ? swap(x, *im, d, r - 1) : NULL;
 	Value *yr = mm(x, xr, c), *yi = mm(x, xr, s);
 
@@ -638,28 +640,32 @@ dft(Cx *x, Value **re, Value **im, int d, int r, int64_t n, int64_t m, double sc
 }
 
 /* _fft_r2c(self, dim, normalization, onesided): the last listed dim
- * real-to-complex (halved when onesided), then the others in full. */
+ * real-to-complex (halved when onesided), then the others in full;
+ * _fft_c2c(self, dim, normalization, forward): every listed dim in full,
+ * the inverse transform unless forward.  normalization: 0 none, 1 by
+ * 1/sqrt(n), 2 by 1/n, n the product of the transformed sizes. */
 static int
 fft(Cx *x, Node *n, json_t *a)
 {
 	json_t *val = node_value(x, n), *l = list_items(json_array_get(a, 1));
 	Value *v, *re, *im = NULL;
 	int64_t dims[TORCH_MAXRANK], norm, ds[TORCH_MAXRANK];
-	int cplx, r, i, nd;
+	int cplx, r, i, nd, c2c = !strcmp(x->op, "aten._fft_c2c"), flag;
 	TypeKind fk;
 	double count = 1;
 
-	if (strcmp(x->op, "aten._fft_r2c"))
+	if (strcmp(x->op, "aten._fft_r2c") && !c2c)
 		return 0;
 	norm = arg_int(x, a, 2);
 	fk = value_fk(x, val);
 	value_dims(x, val, dims);
 	v = arg_value(x, json_array_get(a, 0), x->path, &cplx);
-	if (cplx || !jtag_is(json_array_get(a, 3), "bool") || !l || elem_of(v)->kind != fk
+	if (cplx != c2c || !jtag_is(json_array_get(a, 3), "bool") || !l || elem_of(v)->kind != fk
 	    || (nd = (int)json_array_size(l)) == 0 || nd > TORCH_MAXRANK || norm < 0 || norm > 2)
-		fail(x->im, x->path, "'%s': only a real input of the result's precision, "
-		    "constant dims and normalization are supported", x->op);
-	r = rank_of(v);
+		fail(x->im, x->path, "'%s': only a %s input of the result's precision, "
+		    "constant dims and normalization are supported", x->op, c2c ? "complex" : "real");
+	flag = json_is_true(json_object_get(json_array_get(a, 3), "value"));
+	r = c2c ? rank_of(v) - 1 : rank_of(v);
 	for (i = 0; i < nd; i++) {
 		json_t *it = json_array_get(l, i);
 		if (!jtag_is(it, "int"))
@@ -671,13 +677,16 @@ fft(Cx *x, Node *n, json_t *a)
 		if (v->type->dims[i] < 0)
 			fail(x->im, x->path, "'%s': dynamic sizes are not supported", x->op);
 	re = v;
+	if (c2c) {
+		re = select_last(x, v, 0);
+		im = select_last(x, v, 1);
+	}
 	for (i = nd - 1; i >= 0; i--) {
 		int64_t len = v->type->dims[ds[i]];
-		int64_t m = i == nd - 1 && json_is_true(json_object_get(json_array_get(a, 3),
-		    "value")) ? len / 2 + 1 : len;
+		int64_t m = !c2c && i == nd - 1 && flag ? len / 2 + 1 : len;
 		/* the whole normalization on the first transform */
 		double scale = i < nd - 1 ? 1 : norm == 1 ? 1 / sqrt(count) : norm == 2 ? 1 / count : 1;
-		dft(x, &re, &im, (int)ds[i], r, len, m, scale, fk);
+		dft(x, &re, &im, (int)ds[i], r, len, m, scale, c2c && !flag, fk);
 	}
 	set_value(x, n, pair(x, re, im, r, dims), 1);
 	return 1;
