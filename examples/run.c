@@ -54,6 +54,9 @@ set_element(RtDtype d, void *p, int64_t k, int v)
 	case RT_U16: ((uint16_t *)p)[k] = (uint16_t)(v + 3); break;
 	case RT_U32: ((uint32_t *)p)[k] = (uint32_t)(v + 3); break;
 	case RT_U64: ((uint64_t *)p)[k] = (uint64_t)(v + 3); break;
+	/* complex: v + 0i */
+	case RT_C64: ((float *)p)[2 * k] = (float)v, ((float *)p)[2 * k + 1] = 0; break;
+	case RT_C128: ((double *)p)[2 * k] = v, ((double *)p)[2 * k + 1] = 0; break;
 	}
 }
 
@@ -94,6 +97,8 @@ print_element(RtDtype d, const void *p, int64_t k)
 	case RT_U16: printf("%u", ((const uint16_t *)p)[k]); break;
 	case RT_U32: printf("%u", ((const uint32_t *)p)[k]); break;
 	case RT_U64: printf("%llu", (unsigned long long)((const uint64_t *)p)[k]); break;
+	case RT_C64: printf("%.9g%+.9gj", ((const float *)p)[2 * k], ((const float *)p)[2 * k + 1]); break;
+	case RT_C128: printf("%.17g%+.17gj", ((const double *)p)[2 * k], ((const double *)p)[2 * k + 1]); break;
 	}
 }
 

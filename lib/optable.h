@@ -52,6 +52,7 @@ extern const OpTable ops_optables[], verify_optables[], fold_optables[],
 extern const OpTable decomp_lin_optables[];
 extern const OpTable decomp_ew_optables[];
 extern const OpTable decomp_nnx_optables[];   /* decompose_nnx.c */
+extern const OpTable decomp_cplx_optables[];
 extern const OpTable *const optable_lib[];
 
 #endif

@@ -46,6 +46,7 @@ extern "C" {
 typedef enum RtDtype {
 	RT_F16 = 1, RT_BF16, RT_F32, RT_F64, RT_BOOL,
 	RT_I8, RT_I16, RT_I32, RT_I64, RT_U8, RT_U16, RT_U32, RT_U64,
+	RT_C64, RT_C128,    /* complex64, complex128: (real, imaginary) pairs */
 } RtDtype;
 
 typedef enum RtDevice { RT_DEVICE_AUTO = 0, RT_DEVICE_CPU, RT_DEVICE_CUDA } RtDevice;

@@ -25,7 +25,7 @@
 #include "rt_impl.h"
 #include "vmfb.h"
 
-_Static_assert((int)RT_F16 == DT_F16 && (int)RT_U64 == DT_U64, "dtype numbers");
+_Static_assert((int)RT_F16 == DT_F16 && (int)RT_U64 == DT_U64 && (int)RT_C128 == DT_C128, "dtype numbers");
 _Static_assert(RT_MAX_RANK == VMFB_MAX_RANK, "rank limit");
 
 typedef struct RtInst {

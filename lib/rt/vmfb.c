@@ -112,12 +112,12 @@ static const char *const dtype_names[DT_COUNT] = {
 	[DT_F16] = "f16", [DT_BF16] = "bf16", [DT_F32] = "f32", [DT_F64] = "f64",
 	[DT_BOOL] = "i1", [DT_I8] = "i8", [DT_I16] = "i16", [DT_I32] = "i32",
 	[DT_I64] = "i64", [DT_U8] = "ui8", [DT_U16] = "ui16", [DT_U32] = "ui32",
-	[DT_U64] = "ui64",
+	[DT_U64] = "ui64", [DT_C64] = "c64", [DT_C128] = "c128",
 };
 static const unsigned char dtype_sizes[DT_COUNT] = {
 	[DT_F16] = 2, [DT_BF16] = 2, [DT_F32] = 4, [DT_F64] = 8, [DT_BOOL] = 1,
 	[DT_I8] = 1, [DT_I16] = 2, [DT_I32] = 4, [DT_I64] = 8, [DT_U8] = 1,
-	[DT_U16] = 2, [DT_U32] = 4, [DT_U64] = 8,
+	[DT_U16] = 2, [DT_U32] = 4, [DT_U64] = 8, [DT_C64] = 8, [DT_C128] = 16,
 };
 static const char *const section_names[SEC_NKINDS] = {
 	[SEC_STRS] = "strings", [SEC_TARGET] = "target", [SEC_TYPES] = "types",

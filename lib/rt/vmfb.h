@@ -71,6 +71,7 @@ typedef struct VmfbTarget {
 enum {
 	DT_F16 = 1, DT_BF16, DT_F32, DT_F64, DT_BOOL,
 	DT_I8, DT_I16, DT_I32, DT_I64, DT_U8, DT_U16, DT_U32, DT_U64,
+	DT_C64, DT_C128,   /* complex: (real, imaginary) pairs of f32, f64 */
 	DT_COUNT
 };
 

@@ -21,6 +21,7 @@ int d_index_put_bool(B *b, Op *op);
 extern const Decomp decomp_ew[];   /* decompose_ew.c */
 extern const Decomp decomp_nnx[];   /* losses, training norms, conv variants (decompose_nnx.c) */
 int d_batch_norm_train(B *b, Op *op);   /* native_batch_norm, training (decompose_nnx.c) */
+extern const Decomp decomp_cplx[];   /* decompose_cplx.c: norm */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

@@ -738,6 +738,8 @@ const InferRule infer_shape[] = {
 	{"aten.var.dim", reduce, RED(1, 3, NA, R_FLOAT)}, {"aten.std.dim", reduce, RED(1, 3, NA, R_FLOAT)},
 	{"aten.var", reduce, RED(NA, NA, NA, R_FLOAT)}, {"aten.std", reduce, RED(NA, NA, NA, R_FLOAT)},
 	{"aten.linalg_vector_norm", reduce, RED(2, 3, 4, R_FLOAT)},
+	{"aten.norm.Scalar", reduce, RED(NA, NA, NA, R_FLOAT)},
+	{"aten.norm.ScalarOpt_dim", reduce, RED(2, 3, NA, R_FLOAT)},
 	{"aten.any", reduce, RED(NA, NA, NA, R_BOOL)}, {"aten.all", reduce, RED(NA, NA, NA, R_BOOL)},
 	{"aten.any.dim", reduce, RED(1, 2, NA, R_BOOL)}, {"aten.all.dim", reduce, RED(1, 2, NA, R_BOOL)},
 	{"aten.logsumexp", reduce, RED(1, 2, NA, R_FLOAT)},

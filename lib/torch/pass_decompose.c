@@ -66,6 +66,7 @@ rule(const Op *op)
 		optable_require(decomp_idx_optables);
 		optable_require(decomp_ew_optables);
 		optable_require(decomp_nnx_optables);
+		optable_require(decomp_cplx_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);
@@ -74,6 +75,7 @@ rule(const Op *op)
 		add(decomp_idx);
 		add(decomp_ew);
 		add(decomp_nnx);
+		add(decomp_cplx);
 	}
 	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
 	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))

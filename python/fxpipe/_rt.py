@@ -14,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # RtDtype: the runtime's element types, numbered as in fxrt.h.
 F16, BF16, F32, F64, BOOL, I8, I16, I32, I64, U8, U16, U32, U64 = range(1, 14)
+C64, C128 = 14, 15   # complex64, complex128: (real, imaginary) pairs
 
 
 class Tensor(ctypes.Structure):

@@ -21,12 +21,13 @@ from . import _rt
 # (kind, itemsize) of a native numpy dtype -> RtDtype, and back.
 NP_CODE = {("f", 2): _rt.F16, ("f", 4): _rt.F32, ("f", 8): _rt.F64, ("b", 1): _rt.BOOL,
            ("i", 1): _rt.I8, ("i", 2): _rt.I16, ("i", 4): _rt.I32, ("i", 8): _rt.I64,
-           ("u", 1): _rt.U8, ("u", 2): _rt.U16, ("u", 4): _rt.U32, ("u", 8): _rt.U64}
+           ("u", 1): _rt.U8, ("u", 2): _rt.U16, ("u", 4): _rt.U32, ("u", 8): _rt.U64,
+           ("c", 8): _rt.C64, ("c", 16): _rt.C128}
 NP_DTYPE = {code: np.dtype(kind + str(size)) for (kind, size), code in NP_CODE.items()}
 NP_DTYPE[_rt.BOOL] = np.dtype(bool)
 RT_NAME = {_rt.F16: "f16", _rt.BF16: "bf16", _rt.F32: "f32", _rt.F64: "f64", _rt.BOOL: "i1",
            _rt.I8: "i8", _rt.I16: "i16", _rt.I32: "i32", _rt.I64: "i64", _rt.U8: "ui8",
-           _rt.U16: "ui16", _rt.U32: "ui32", _rt.U64: "ui64"}
+           _rt.U16: "ui16", _rt.U32: "ui32", _rt.U64: "ui64", _rt.C64: "c64", _rt.C128: "c128"}
 SIZE = {code: (2 if code == _rt.BF16 else NP_DTYPE[code].itemsize) for code in RT_NAME}
 _torch_codes = None
 
@@ -39,7 +40,8 @@ def torch_codes():
         _torch_codes = {torch.float16: _rt.F16, torch.bfloat16: _rt.BF16,
                         torch.float32: _rt.F32, torch.float64: _rt.F64, torch.bool: _rt.BOOL,
                         torch.int8: _rt.I8, torch.int16: _rt.I16, torch.int32: _rt.I32,
-                        torch.int64: _rt.I64, torch.uint8: _rt.U8}
+                        torch.int64: _rt.I64, torch.uint8: _rt.U8,
+                        torch.complex64: _rt.C64, torch.complex128: _rt.C128}
     return _torch_codes
 
 

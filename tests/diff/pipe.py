@@ -26,7 +26,8 @@ BIN = os.environ.get("FXPIPE_BIN", os.path.join(ROOT, "bin"))
 
 # numpy cannot hold bf16: vmrun reads and writes it as raw 16-bit words.
 TOL = {torch.float32: (1e-3, 1e-5), torch.float64: (1e-6, 1e-9),
-       torch.float16: (1e-2, 1e-2), torch.bfloat16: (3e-2, 3e-2)}
+       torch.float16: (1e-2, 1e-2), torch.bfloat16: (3e-2, 3e-2),
+       torch.complex64: (1e-3, 1e-5), torch.complex128: (1e-6, 1e-9)}
 
 
 class Failure(Exception):
@@ -128,6 +129,11 @@ def run_module(module, inputs, d, alt=None, tols=None):
         else:
             ga = np.load(os.path.join(d, "out%d.npy" % i))
         rtol, atol = TOL.get(w.dtype, (0, 0))
+        if np.iscomplexobj(wa):   # complex: the (real, imaginary) pairs
+            if ga.dtype != wa.dtype:
+                raise Failure("mismatch", "result %d: element type %s, expected %s"
+                              % (i, ga.dtype, wa.dtype))
+            ga, wa = (np.stack([a.real, a.imag], -1) for a in (ga, wa))
         if tols and tols[i] and w.is_floating_point():
             rtol, atol = max(rtol, tols[i][0]), max(atol, tols[i][1])
         if kind == "bf16":

@@ -70,7 +70,11 @@ expect_error() {
 }
 
 @test "unsupported dtype" {
-	expect_error dtype.json "fx-import: dtype.json: nodes[3].value.dtype: error: unsupported dtype 'complex64'"
+	expect_error dtype.json "fx-import: dtype.json: nodes[3].value.dtype: error: unsupported dtype 'complex32'"
+}
+
+@test "an op on complex tensors without a rule" {
+	expect_error complex-op.json "fx-import: complex-op.json: nodes[3]: error: 'aten.mm' on complex tensors is not supported (fxpipe computes complex values as pairs of reals; see man fx-import)"
 }
 
 @test "no input, unknown option, missing file" {

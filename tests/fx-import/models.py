@@ -75,3 +75,17 @@ class ScalarResults(nn.Module):
 def scalar_results():
     torch.manual_seed(0)
     return ScalarResults().eval(), (torch.randn(5, 3),)
+
+
+class ComplexOps(nn.Module):
+    """complex64 and complex128 tensors: fx-import gives them as [..., 2]
+    reals (complex.c): a promoting complex mul, rfft as DFT matmuls, the
+    real part, a transpose with negative dims."""
+
+    def forward(self, z, w, x):
+        return z * w, torch.fft.rfft(x), z.real, z.transpose(-1, -2)
+
+
+def complex_ops():
+    return ComplexOps(), (torch.randn(2, 3, dtype=torch.complex64),
+                          torch.randn(3, dtype=torch.complex128), torch.randn(4))

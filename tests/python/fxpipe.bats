@@ -48,4 +48,5 @@ check() {
 @test "fxpipe.compile: tests/e2e's MLP and convolution net against eager" { need_torch; check compile_models; }
 @test "fxpipe.compile: f64, i64 and bool inputs, size-0 and size-1 dims" { need_torch; check compile_dtypes; }
 @test "fxpipe.compile: a stage's error raises with its message" { need_torch; check compile_errors; }
+@test "fxpipe.compile: complex arguments and results" { need_torch; check complex_values; }
 @test "fxpipe: runtime-owned results are freed" { need_torch; check no_leak; }

@@ -116,3 +116,35 @@ print(np.fromfile('$T/d.bin', '<u2').tolist())"
   [ "$status" -eq 1 ]
   [ "$output" = "vmrun: error: cannot open '$T/nope.vmfb': No such file or directory" ]
 }
+
+@test "complex arguments and results: c64 / c128 .npy in and out, raw, printed" {
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "no numpy"
+  pack complex
+  run bin/vmpack --dump "$T/complex.vmfb"
+  [[ "$output" == *"@id_c64(tensor<2x3xc64>) -> (tensor<2x3xc64>)"* ]]
+  [[ "$output" == *"@parts_c128(tensor<3xc128>) -> (tensor<3x2xf64>)"* ]]
+  /usr/bin/python3 -c "
+import numpy as np
+np.save('$T/z.npy', (np.arange(6).reshape(2, 3) - 2.5j * np.arange(6).reshape(2, 3)).astype(np.complex64))
+np.save('$T/w.npy', np.array([1 + 2j, -3.5, 0.25j]))"
+  bin/vmrun "$T/complex.vmfb" --function=id_c64 --input=@"$T/z.npy" --output=@"$T/y.npy"
+  cmp "$T/z.npy" "$T/y.npy"
+  run bin/vmrun "$T/complex.vmfb" --function=id_c64 --input=@"$T/z.npy"
+  [ "$output" = "2x3xc64=[0+0j 1-2.5j 2-5j][3-7.5j 4-10j 5-12.5j]" ]
+  run bin/vmrun "$T/complex.vmfb" --function=parts_c128 --input=@"$T/w.npy"
+  [ "$output" = "3x2xf64=[1 2][-3.5 0][0 0.25]" ]
+  tail -c 48 "$T/z.npy" > "$T/z.bin"
+  run bin/vmrun "$T/complex.vmfb" --function=id_c64 --input=2x3xc64=@"$T/z.bin"
+  [ "$output" = "2x3xc64=[0+0j 1-2.5j 2-5j][3-7.5j 4-10j 5-12.5j]" ]
+  run bin/vmrun "$T/complex.vmfb" --function=id_c64 --input=@"$T/z.npy" --expected_output=@"$T/z.npy"
+  [ "$status" -eq 0 ]
+  run bin/vmrun "$T/complex.vmfb" --function=id_c64 --input=2x3xc64=1,2
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"complex values are read from .npy or raw files only"* ]]
+  run bin/vmrun "$T/complex.vmfb" --function=parts_c128 --input=3x2xf64
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"input 0: element type is f64, the function expects c128"* ]]
+  run bin/vmpack "$IN/complex-bad.mlir" -o "$T/bad.vmfb"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"a complex argument or result must be [..., 2] of f32 or f64"* ]]
+}

@@ -251,5 +251,12 @@ int host_build(Gen *g, Op *fn, FnPlan *fp, Op *newfn)
 		return -1;
 	}
 	op_set_attr(g->c, newfn, "fxvm.arena", at_int(g->c, arena, NULL));
+	/* the complex arguments and results (fx-import): for vmpack */
+	for (i = 0; i < 2; i++) {
+		const char *k = i ? "fxpipe.complex_results" : "fxpipe.complex_args";
+		Attr *cx = op_attr(fn, k);
+		if (cx)
+			op_set_attr(g->c, newfn, k, cx);
+	}
 	return 0;
 }

@@ -87,6 +87,10 @@ import_aten_node(Imp *im, Node *n, const char *path)
 	json_t *kwargs = jreq(im, n->j, "kwargs", JSON_OBJECT, path);
 	const char *opname = opname_of(im, jstr(im, n->j, "target", path));
 
+	if (complex_involved(im, n)) {
+		import_complex(im, n, opname, args, kwargs, path);
+		return;
+	}
 	check_indices(im, opname, args, path);
 	if (!strcmp(opname, "aten.squeeze.dims")) {
 		args = squeeze_dims_as_view(im, n, args, path);

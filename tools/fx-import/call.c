@@ -255,9 +255,32 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 		    "tensor whose own storage offset is unknown; not supported", opname, src->name);
 }
 
+json_t *
+bound_args(Imp *im, const char *opname, json_t *args, json_t *kwargs,
+	const char *path, int *n)
+{
+	const OpInfo *info = lookup(opname);
+	Schema *sc = schema_for(im, info, opname, args, kwargs);
+	Bound *b = bind(im, sc, opname, args, kwargs, path, 1);
+	json_t *a = json_array();
+	int k;
+
+	for (k = 0; k < sc->n; k++)
+		json_array_append(a, b[k].arg);
+	*n = sc->n;
+	return a;
+}
+
 void
 import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 	const char *path)
+{
+	import_call_self(im, n, opname, args, kwargs, path, NULL);
+}
+
+void
+import_call_self(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
+	const char *path, Value *self)
 {
 	const OpInfo *info = lookup(opname);
 	Schema *sc = schema_for(im, info, opname, args, kwargs);
@@ -269,7 +292,7 @@ import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 
 	check_as_strided(im, opname, b, sc->n);
 	for (k = 0; k < sc->n; k++)
-		v[k] = operand(im, &sc->p[k], &b[k], opname, &mutated);
+		v[k] = k == 0 && self ? self : operand(im, &sc->p[k], &b[k], opname, &mutated);
 	nres = result_types(im, n, sc, mutated != NULL, &types, path);
 	set_results(im, n, make_op(im, info, opname, sc->n, v, nres, types), mutated);
 	for (k = 0; k < n->nres; k++)

@@ -57,6 +57,13 @@ typedef struct Slot {
 	struct Slot *base;
 	unsigned writes, base_writes;
 	int written_via_view;
+	int cplx;              /* a complex tensor, as [..., 2] reals (complex.c) */
+	/* a quantized tensor, as its integers: scale and zero point, one
+	 * pair (qaxis -1) or tensors along dim qaxis */
+	int quant, qaxis;
+	double qscale;
+	int64_t qzp;
+	Value *qscales, *qzps;
 } Slot;
 
 typedef struct Node {
@@ -93,6 +100,10 @@ typedef struct Imp {
 	Block *body;
 	Loc *loc;              /* the current node's location */
 	Weights w;
+	/* the complex arguments and results of @main (fxpipe.complex_args,
+	 * fxpipe.complex_results) */
+	int64_t *cx_args, *cx_res;
+	int ncx_args, ncx_res;
 } Imp;
 
 /* ---- json.c: typed access, failing with the JSON path ---- */
@@ -122,7 +133,9 @@ size_t dtype_size(const char *dtype);        /* 0 if unknown */
 /* A JSON shape, checked: at most TORCH_MAXRANK sizes >= 0 whose size in
  * bytes (elements of elsize bytes) fits in int64_t; its element count. */
 uint64_t shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path);
-int dtype_enum(const char *dtype);           /* PyTorch's ScalarType, -1 */
+int dtype_enum(const char *dtype);
+int dtype_is_complex(const char *dtype);     /* complex64, complex128 */
+int dtype_is_quant(const char *dtype);       /* qint8, quint8, qint32 */           /* PyTorch's ScalarType, -1 */
 int64_t enum_value(Imp *im, json_t *arg, const char *path);  /* dtype etc. */
 Type *value_type(Imp *im, json_t *value, int handle, const char *path);
 Type *vtensor_of(Imp *im, json_t *value, int handle, const char *path);
@@ -162,6 +175,13 @@ int arg_fits(Imp *im, json_t *arg, SType *t);
 void import_call(Imp *im, Node *n, const char *opname, json_t *args,
 	json_t *kwargs, const char *path);
 int call_fits(Imp *im, const char *opname, json_t *args, json_t *kwargs);
+/* import_call with operand 0 taken from self instead of args[0]. */
+void import_call_self(Imp *im, Node *n, const char *opname, json_t *args,
+	json_t *kwargs, const char *path, Value *self);
+/* The op's arguments bound to its schema: a fresh positional array of
+ * *n JSON args (defaults filled in), borrowed from args and kwargs. */
+json_t *bound_args(Imp *im, const char *opname, json_t *args, json_t *kwargs,
+	const char *path, int *n);
 void set_results(Imp *im, Node *n, Op *op, Slot *mutated);
 Value *import_literal(Imp *im, const char *wname, const char *path);
 
@@ -177,6 +197,14 @@ void import_torch_function(Imp *im, Node *n, const char *path);
 void import_torch_method(Imp *im, Node *n, const char *path);
 void import_module(Imp *im, Node *n, const char *path);
 void import_tensor_index(Imp *im, Node *n, const char *path);
+
+/* ---- complex.c: complex tensors as pairs of reals ---- */
+/* 1 if node n reads or makes a complex tensor (or names a complex dtype),
+ * 2 if a quantized one. */
+int complex_involved(Imp *im, Node *n);
+/* Imports an aten node that involves complex tensors, or fails. */
+void import_complex(Imp *im, Node *n, const char *opname, json_t *args,
+	json_t *kwargs, const char *path);
 
 /* ---- weights.c ---- */
 void weights_open(Imp *im);

@@ -144,10 +144,17 @@ import_placeholder(Imp *im, Node *n, const char *path)
 
 	if (!jtag_is(v, "tensor"))
 		fail(im, vp, "graph input '%s' is not a tensor", n->name);
+	if (dtype_is_quant(json_string_value(json_object_get(v, "dtype"))))
+		fail(im, pkey(im, vp, "dtype"), "graph input '%s' is a quantized tensor; not "
+		    "supported (pass its int_repr and make it in the graph)", n->name);
 	n->nres = 1;
 	n->res = arena_alloc(im->c, sizeof *n->res);
 	n->res[0] = slot_new(im, block_add_arg(im->c, im->body, vtensor_of(im, v, 0, vp), im->loc));
 	n->res[0]->name = n->name;
+	if ((n->res[0]->cplx = dtype_is_complex(json_string_value(json_object_get(v, "dtype"))))) {
+		im->cx_args = xrealloc(im->cx_args, (im->ncx_args + 1) * sizeof *im->cx_args);
+		im->cx_args[im->ncx_args++] = im->body->nargs - 1;
+	}
 }
 
 static void
@@ -205,6 +212,13 @@ import_node(Imp *im, Node *n, const char *path)
 	size_t i;
 
 	im->loc = node_loc(im, n, path);
+	if (strcmp(op, "placeholder") && strcmp(op, "output") && complex_involved(im, n)) {
+		const char *t = json_string_value(json_object_get(n->j, "target"));
+		if (strcmp(op, "call_function") || !t || !is_op_target(im, t)
+		    || !strcmp(t, "operator.getitem"))
+			fail(im, path, "node '%s' (%s) involves complex or quantized tensors, "
+			    "which fxpipe supports in aten graphs only", n->name, t ? t : op);
+	}
 	for (i = 0; i < sizeof node_kinds / sizeof *node_kinds; i++) {
 		if (!strcmp(node_kinds[i].op, op)) {
 			node_kinds[i].fn(im, n, path);
@@ -250,6 +264,19 @@ result_value(Imp *im, Value *v, const char *path)
 	return emit1(im, "torch.aten.scalar_tensor", 5, o, ty_vtensor(im->c, 0, NULL, dt));
 }
 
+/* A complex result: its index, for fxpipe.complex_results. */
+static void
+note_complex_result(Imp *im, Slot *s, int n)
+{
+	if (s->quant)
+		fail(im, "outputs", "the graph returns a quantized tensor; a module result "
+		    "cannot carry its scale and zero point (return its int_repr or dequantize it)");
+	if (!s->cplx)
+		return;
+	im->cx_res = xrealloc(im->cx_res, (im->ncx_res + 1) * sizeof *im->cx_res);
+	im->cx_res[im->ncx_res++] = n - 1;
+}
+
 static void
 push_output(Value ***v, int *n, Value *x)
 {
@@ -275,13 +302,17 @@ collect_outputs(Imp *im, json_t *arg, const char *path, Value ***v, int *n)
 			 * its items, as the module returns them flattened */
 			if (!nd->unpacked)
 				list_unpack(im, nd, path);
-			for (k = 0; k < nd->nunpacked; k++)
+			for (k = 0; k < nd->nunpacked; k++) {
 				push_output(v, n, result_value(im,
 				    slot_read(im, nd->unpacked[k]), path));
+				note_complex_result(im, nd->unpacked[k], *n);
+			}
 			return;
 		}
-		for (k = 0; k < nd->nres; k++)
+		for (k = 0; k < nd->nres; k++) {
 			push_output(v, n, result_value(im, slot_read(im, nd->res[k]), path));
+			note_complex_result(im, nd->res[k], *n);
+		}
 	} else if (jtag_is(arg, "int") || jtag_is(arg, "float") || jtag_is(arg, "bool")) {
 		push_output(v, n, result_value(im, import_arg(im, arg,
 		    &(SType){SK_SCALAR}, "output", path), path));
@@ -334,6 +365,14 @@ finish_func(Imp *im, Op *module, json_t *outputs)
 		out[i] = v[i]->type;
 	op_set_attr(im->c, f, "function_type",
 	    at_type(im->c, ty_func(im->c, im->body->nargs, in, n, out)));
+	/* which arguments and results are complex tensors (as [..., 2] reals):
+	 * kept by every tool down to the module's signature (formats/vmfb.md) */
+	if (im->ncx_args)
+		op_set_attr(im->c, f, "fxpipe.complex_args",
+		    at_dense_array(im->c, ty_int(im->c, 64, SIGNLESS), im->ncx_args, im->cx_args));
+	if (im->ncx_res)
+		op_set_attr(im->c, f, "fxpipe.complex_results",
+		    at_dense_array(im->c, ty_int(im->c, 64, SIGNLESS), im->ncx_res, im->cx_res));
 	free(v);
 }
 

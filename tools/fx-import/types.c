@@ -23,6 +23,13 @@ static const struct {
 	{"float64", TY_F64, 0, 0, 8, 7},
 	{"bool", TY_INT, 1, SIGNLESS, 1, 11},
 	{"bfloat16", TY_BF16, 0, 0, 2, 15},
+	/* complex: a pair of reals (complex.c); -1: no dtype argument */
+	{"complex64", TY_F32, 0, 0, 8, -1},
+	{"complex128", TY_F64, 0, 0, 16, -1},
+	/* quantized: their integers (complex.c) */
+	{"qint8", TY_INT, 8, SIGNED, 1, -1},
+	{"quint8", TY_INT, 8, UNSIGNED, 1, -1},
+	{"qint32", TY_INT, 32, SIGNED, 4, -1},
 };
 enum { NDTYPES = sizeof dtypes / sizeof *dtypes };
 
@@ -42,11 +49,24 @@ dtype_type(Imp *im, const char *dtype, const char *path)
 {
 	int i = dtype_row(dtype);
 
-	if (i < 0)
+	if (i < 0 || dtype_is_complex(dtype) || dtype_is_quant(dtype))
 		fail(im, path, "unsupported dtype '%s'", dtype);
 	if (dtypes[i].kind == TY_INT)
 		return ty_int(im->c, dtypes[i].width, dtypes[i].sign);
 	return ty_float(im->c, dtypes[i].kind);
+}
+
+int
+dtype_is_complex(const char *dtype)
+{
+	return dtype && !strncmp(dtype, "complex", 7) && dtype_row(dtype) >= 0;
+}
+
+int
+dtype_is_quant(const char *dtype)
+{
+	return dtype && (!strcmp(dtype, "qint8") || !strcmp(dtype, "quint8")
+	    || !strcmp(dtype, "qint32"));
 }
 
 size_t
@@ -124,19 +144,31 @@ shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
 }
 
 /* The torch type of a tensor value {"type": "tensor", "shape", "dtype"};
- * handle: the non-value-semantic !torch.tensor. */
+ * handle: the non-value-semantic !torch.tensor.  A complex tensor is its
+ * real and imaginary parts on a trailing dimension of 2 (view_as_real),
+ * of f32 for complex64 and f64 for complex128; a quantized tensor is its
+ * integers, si8 for qint8, ui8 for quint8, si32 for qint32 (complex.c). */
 Type *
 vtensor_of(Imp *im, json_t *value, int handle, const char *path)
 {
 	json_t *shape = jreq(im, value, "shape", JSON_ARRAY, path);
 	const char *dtype = jstr(im, value, "dtype", path);
-	Type *dt = dtype_type(im, dtype, pkey(im, path, "dtype"));
+	int cx = dtype_is_complex(dtype), r = dtype_row(dtype);
+	Type *dt = cx ? ty_float(im->c, dtypes[r].kind)
+	    : dtype_is_quant(dtype) ? ty_int(im->c, dtypes[r].width, dtypes[r].sign)
+	    : dtype_type(im, dtype, pkey(im, path, "dtype"));
 	size_t i, n = json_array_size(shape);
-	int64_t *dims = arena_alloc(im->c, (n + 1) * sizeof *dims);
+	int64_t *dims = arena_alloc(im->c, (n + 2) * sizeof *dims);
 
 	shape_numel(im, shape, dtype_size(dtype), pkey(im, path, "shape"));
+	if (cx && n + 1 > TORCH_MAXRANK)
+		fail(im, pkey(im, path, "shape"), "a complex tensor of %zu dimensions; fxpipe "
+		    "supports at most %d (one more holds the real and imaginary parts)", n,
+		    TORCH_MAXRANK - 1);
 	for (i = 0; i < n; i++)
 		dims[i] = json_integer_value(json_array_get(shape, i));
+	if (cx)
+		dims[n++] = 2;
 	return handle ? ty_torch_tensor(im->c, n, dims, dt) : ty_vtensor(im->c, n, dims, dt);
 }
 

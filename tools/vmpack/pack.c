@@ -113,9 +113,11 @@ buf_size(Op *op, const Type *t)
 	return n * (int64_t)vmfb_dtype_size(dt);
 }
 
-/* Appends a VmfbType; returns its index or -1. */
+/* Appends a VmfbType; returns its index or -1.  complex: the type is
+ * [..., 2] of f32 or f64 (real, imaginary) and is recorded as c64 or c128
+ * of the leading dims (fxpipe.complex_args, fxpipe.complex_results). */
 static int
-add_type(Pack *pk, Op *op, const Type *t)
+add_type_cx(Pack *pk, Op *op, const Type *t, int complex)
 {
 	int64_t size = buf_size(op, t);
 	VmfbType vt = {0};
@@ -126,10 +128,43 @@ add_type(Pack *pk, Op *op, const Type *t)
 	vt.rank = t->rank;
 	vt.first_dim = COUNT(pk->dims, int64_t);
 	vt.nbytes = size;
-	if (t->rank)
-		buf_put(&pk->dims, t->dims, t->rank * sizeof(int64_t));
+	if (complex) {
+		if (!t->rank || t->dims[t->rank - 1] != 2 || (vt.dtype != DT_F32 && vt.dtype != DT_F64))
+			return fail(op, "a complex argument or result must be [..., 2] of f32 or "
+			    "f64%s", "");
+		vt.dtype = vt.dtype == DT_F32 ? DT_C64 : DT_C128;
+		vt.rank--;
+	}
+	if (vt.rank)
+		buf_put(&pk->dims, t->dims, vt.rank * sizeof(int64_t));
 	buf_put(&pk->types, &vt, sizeof vt);
 	return COUNT(pk->types, VmfbType) - 1;
+}
+
+static int
+add_type(Pack *pk, Op *op, const Type *t)
+{
+	return add_type_cx(pk, op, t, 0);
+}
+
+/* 1 if index i is listed in the function's array attribute name; -1 if
+ * the attribute is malformed. */
+static int
+listed(Op *fn, const char *name, int i, int n)
+{
+	Attr *a = op_attr(fn, name);
+
+	if (!a)
+		return 0;
+	if (a->kind != AT_DENSE_ARRAY)
+		return -1;
+	for (size_t k = 0; k < a->n; k++) {
+		if (a->ints[k] < 0 || a->ints[k] >= n)
+			return -1;
+		if (a->ints[k] == i)
+			return 1;
+	}
+	return 0;
 }
 
 static const char *
@@ -508,14 +543,24 @@ add_function(Pack *pk, Op *op)
 	f.arena_size = arena ? arena->i : 0;
 	f.first_arg = COUNT(pk->types, VmfbType);
 	f.nargs = ft->type->nin;
-	for (int i = 0; i < ft->type->nin; i++)
-		if (add_type(pk, op, ft->type->sub[i]) < 0)
+	for (int i = 0; i < ft->type->nin; i++) {
+		int cx = listed(op, "fxpipe.complex_args", i, ft->type->nin);
+		if (cx < 0)
+			return fail(op, "fxpipe.complex_args must be an array<i64> of argument "
+			    "numbers%s", "");
+		if (add_type_cx(pk, op, ft->type->sub[i], cx) < 0)
 			return -1;
+	}
 	f.first_result = COUNT(pk->types, VmfbType);
 	f.nresults = ft->type->nsub - ft->type->nin;
-	for (uint32_t i = 0; i < f.nresults; i++)
-		if (add_type(pk, op, ft->type->sub[ft->type->nin + i]) < 0)
+	for (uint32_t i = 0; i < f.nresults; i++) {
+		int cx = listed(op, "fxpipe.complex_results", i, f.nresults);
+		if (cx < 0)
+			return fail(op, "fxpipe.complex_results must be an array<i64> of result "
+			    "numbers%s", "");
+		if (add_type_cx(pk, op, ft->type->sub[ft->type->nin + i], cx) < 0)
 			return -1;
+	}
 	f.first_buf = COUNT(pk->bufs, VmfbBuf);
 	f.first_inst = COUNT(pk->insts, VmfbInst);
 	buf_put(&pk->funcs, &f, sizeof f);

@@ -228,7 +228,7 @@ static int
 compare(const RtTensor *got, const RtTensor *want, int idx, char *msg, size_t n)
 {
 	char gs[200], ws[200];
-	int64_t numel = rt_numel(got);
+	int64_t numel = rt_numel(got) * (is_complex(got->dtype) ? 2 : 1);
 
 	rt_type_str(got, gs, sizeof gs);
 	rt_type_str(want, ws, sizeof ws);
@@ -238,7 +238,7 @@ compare(const RtTensor *got, const RtTensor *want, int idx, char *msg, size_t n)
 	}
 	for (int64_t i = 0; i < numel; i++) {
 		int ok;
-		if (is_float(got->dtype)) {
+		if (is_float(got->dtype) || is_complex(got->dtype)) {
 			double g = elem_f(got, i), w = elem_f(want, i);
 			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= 1e-7 + 1e-3 * fabs(w);
 			if (!ok) {

@@ -1,5 +1,6 @@
 /* npy.c - NumPy .npy files (format versions 1.0, 2.0 and 3.0), little
- * endian, C order: f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool. */
+ * endian, C order: f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool, and
+ * complex64 / complex128 (c8 / c16: pairs of f32 / f64). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ static const struct {
 } descrs[] = {
 	{"f2", RT_F16}, {"f4", RT_F32}, {"f8", RT_F64}, {"i1", RT_I8}, {"i2", RT_I16},
 	{"i4", RT_I32}, {"i8", RT_I64}, {"u1", RT_U8}, {"u2", RT_U16}, {"u4", RT_U32},
-	{"u8", RT_U64}, {"b1", RT_BOOL},
+	{"u8", RT_U64}, {"b1", RT_BOOL}, {"c8", RT_C64}, {"c16", RT_C128},
 };
 
 int
@@ -62,9 +63,11 @@ parse_header(const char *h, RtTensor *t, const char *path, char *err, size_t err
 		return bad(err, errn, path, "big-endian .npy data is not supported");
 	if (d[1] != '<' && d[1] != '|' && d[1] != '=')
 		return bad(err, errn, path, "malformed .npy dtype");
-	for (i = 0; i < sizeof descrs / sizeof *descrs; i++)
-		if (!strncmp(d + 2, descrs[i].descr, 2) && d[4] == '\'')
+	for (i = 0; i < sizeof descrs / sizeof *descrs; i++) {
+		size_t dl = strlen(descrs[i].descr);
+		if (!strncmp(d + 2, descrs[i].descr, dl) && d[2 + dl] == '\'')
 			break;
+	}
 	if (i == sizeof descrs / sizeof *descrs) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "unsupported .npy dtype %.12s", d);
@@ -184,7 +187,7 @@ npy_write(const char *path, const RtTensor *t, char *err, size_t errn)
 		return -1;
 	}
 	k = snprintf(dict, sizeof dict, "{'descr': '%c%s', 'fortran_order': False, 'shape': (",
-	    descr[1] == '1' ? '|' : '<', descr);
+	    descr[1] == '1' && !descr[2] ? '|' : '<', descr);
 	for (int i = 0; i < t->rank; i++)
 		k += snprintf(dict + k, sizeof dict - k, "%lld,%s", (long long)t->dims[i],
 		    t->rank > 1 && i < t->rank - 1 ? " " : "");

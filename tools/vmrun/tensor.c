@@ -89,6 +89,12 @@ is_float(RtDtype d)
 }
 
 int
+is_complex(RtDtype d)
+{
+	return d == RT_C64 || d == RT_C128;
+}
+
+int
 is_unsigned(RtDtype d)
 {
 	return d == RT_U8 || d == RT_U16 || d == RT_U32 || d == RT_U64 || d == RT_BOOL;
@@ -104,6 +110,9 @@ elem_f(const RtTensor *t, int64_t i)
 	case RT_BF16: return bf16_to_float(((const uint16_t *)p)[i]);
 	case RT_F32: return ((const float *)p)[i];
 	case RT_F64: return ((const double *)p)[i];
+	/* complex: i counts the real and imaginary parts */
+	case RT_C64: return ((const float *)p)[i];
+	case RT_C128: return ((const double *)p)[i];
 	default: return is_unsigned(t->dtype) ? (double)elem_u(t, i) : (double)elem_i(t, i);
 	}
 }
@@ -157,6 +166,7 @@ static const struct {
 	{"i64", RT_I64}, {"si8", RT_I8}, {"si16", RT_I16}, {"si32", RT_I32}, {"si64", RT_I64},
 	{"ui8", RT_U8}, {"ui16", RT_U16}, {"ui32", RT_U32}, {"ui64", RT_U64},
 	{"u8", RT_U8}, {"u16", RT_U16}, {"u32", RT_U32}, {"u64", RT_U64},
+	{"c64", RT_C64}, {"c128", RT_C128},
 };
 
 /* "2x3xf32" (up to '=' or the end) into t's dtype, rank and dims. */
@@ -342,6 +352,11 @@ tensor_parse(const char *spec, RtTensor *t, const char *what, char *err, size_t 
 		return -1;
 	if (!eq)
 		return 0;   /* zeros */
+	if (is_complex(t->dtype) && eq[1] != '@') {
+		rt_tensor_free(t);
+		return perr(err, errn, what, "complex values are read from .npy or raw files only "
+		    "(@FILE.npy, SHAPExc64=@FILE)");
+	}
 	if ((eq[1] == '@' ? read_raw(eq + 2, t, what, err, errn) : parse_values(eq + 1, t, what, err, errn))) {
 		rt_tensor_free(t);
 		return -1;
@@ -354,7 +369,9 @@ tensor_parse(const char *spec, RtTensor *t, const char *what, char *err, size_t 
 static void
 print_elem(FILE *f, const RtTensor *t, int64_t i)
 {
-	if (is_float(t->dtype))
+	if (is_complex(t->dtype))
+		fprintf(f, "%g%+gj", elem_f(t, 2 * i), elem_f(t, 2 * i + 1));
+	else if (is_float(t->dtype))
 		fprintf(f, "%g", elem_f(t, i));
 	else if (is_unsigned(t->dtype))
 		fprintf(f, "%llu", (unsigned long long)elem_u(t, i));

@@ -13,6 +13,7 @@ int64_t elem_i(const RtTensor *t, int64_t i);
 uint64_t elem_u(const RtTensor *t, int64_t i);
 int is_float(RtDtype d);
 int is_unsigned(RtDtype d);
+int is_complex(RtDtype d);     /* elem_f(t, i) then reads part i (re, im, re, ...) */
 
 /* Parses an --input or --expected_output value (SHAPExTYPE=v,v,...,
  * @file.npy, SHAPExTYPE=@file.bin) into t (data from rt_alloc).  what
