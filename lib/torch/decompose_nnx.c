@@ -17,7 +17,7 @@
  *   var_mean.correction  var.correction and mean.dim;
  *   cumprod, logcumsumexp  an [.., n, n, ..] masked prod / logsumexp
  *                        (O(n^2) per row: for the short rows of models);
- *   norm.Scalar, norm.ScalarOpt_dim, renorm, _weight_norm_interface
+ *   renorm, _weight_norm_interface (norm.Scalar: decompose_cplx.c)
  *                        linalg_vector_norm;
  *   fake_quantize_per_tensor_affine_cachemask  round, clamp, rescale.
  */
@@ -711,26 +711,6 @@ vnorm(B *b, Value *x, Value *p, Value *dims, int keep, Value *dtype)
 	return b_op(b, "aten.linalg_vector_norm", 5, v);
 }
 
-/* norm.Scalar(x, p), norm.ScalarOpt_dim(x, p, dim, keepdim) */
-static int
-norm(B *b, Op *op)
-{
-	Value *x = OPND(op, 0), *p = OPND(op, 1);
-	int keep = 0, full = op->nopnds == 2;
-	double pv;
-
-	if (!is_float_t(x) || tt_rank(x->type) < 0)
-		return 0;
-	if (tv_none(p))
-		p = b_float(b, 2);
-	else if (!tv_float(p, &pv))
-		return 0;
-	if (!full && !tv_bool(OPND(op, 3), &keep))
-		return 0;
-	d_done(b, op, vnorm(b, x, p, full ? b_none(b) : OPND(op, 2), keep, b_none(b)));
-	return 1;
-}
-
 /* renorm(x, p, dim, maxnorm): slices along dim whose p-norm (over the
  * other dims, in the accumulation type, rounded to x's) passes maxnorm are
  * scaled by maxnorm / (norm + 1e-7). */
@@ -827,7 +807,6 @@ const Decomp decomp_nnx[] = {
 	{"aten.var_mean.correction", var_mean},
 	{"aten.native_group_norm_backward", group_norm_backward},
 	{"aten.cumprod", cumprod}, {"aten.logcumsumexp", logcumsumexp},
-	{"aten.norm.Scalar", norm}, {"aten.norm.ScalarOpt_dim", norm},
 	{"aten.renorm", renorm},
 	{"aten._weight_norm_interface", weight_norm},
 	{"aten.fake_quantize_per_tensor_affine_cachemask", fake_quant},
