@@ -10,5 +10,5 @@ const OpTable *const optable_lib[] = {
 	infer_elementwise_optables, infer_shape_optables, infer_nn_optables,
 	decomp_linalg_optables, decomp_nn_optables, decomp_misc_optables,
 	contract_optables, rewrite_optables, fold_constants_optables,
-	named_ops_optables, NULL,
+	named_ops_optables, decomp_pool_optables, NULL,
 };

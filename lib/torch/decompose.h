@@ -14,12 +14,14 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+extern const Decomp decomp_pool[];    /* decompose_pool.c */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);
 int d_adaptive_avg_alias(B *b, Op *op);
 int d_adaptive_pool1d(B *b, Op *op);
 int d_adaptive_pool3d(B *b, Op *op);
+int d_adaptive_max_pool3d_indices(B *b, Op *op);   /* decompose_pool.c */
 
 /* Shared helpers (decompose_misc.c). */
 Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */
