@@ -749,6 +749,127 @@ upsample_nearest_backward(B *b, Op *op)
 	return 1;
 }
 
+/* ---- grid_sampler_2d ---- */
+
+static Value *
+scal(B *b, const char *name, Value *x, double v)
+{
+	if (strstr(name, "add") || strstr(name, "sub"))
+		return b_op3(b, name, x, b_float(b, v), b_int(b, 1));
+	return b_op2(b, name, x, b_float(b, v));
+}
+
+/* where(m, x, 0) */
+static Value *
+masked(B *b, Value *m, Value *x)
+{
+	Value *v[3] = {m, x, b_float(b, 0)};
+
+	return b_op(b, "aten.where.ScalarOther", 3, v);
+}
+
+static Value *
+and_(B *b, Value *x, Value *y)
+{
+	return b_op2(b, "aten.logical_and", x, y);
+}
+
+/* -1 < c < n, c a float tensor of integral values */
+static Value *
+inside(B *b, Value *c, int64_t n)
+{
+	return and_(b, scal(b, "aten.gt.Scalar", c, -1), scal(b, "aten.lt.Scalar", c, (double)n));
+}
+
+/* input [N, C, H, W] at (yy, xx) [N, oH, oW] (float, integral) where m,
+ * else 0: [N, C, oH, oW] */
+static Value *
+corner(B *b, Value *in, Value *yy, Value *xx, Value *m, const int64_t *d, const int64_t *o)
+{
+	Type *t = in->type;
+	int64_t f[3] = {d[0], d[1], d[2] * d[3]}, ix[3] = {d[0], 1, o[0] * o[1]};
+	int64_t ex[3] = {d[0], d[1], o[0] * o[1]}, od[4] = {d[0], d[1], o[0], o[1]};
+	int64_t md[4] = {d[0], 1, o[0], o[1]};
+	Value *flat = d_add(b, scal(b, "aten.mul.Scalar", yy, (double)d[3]), xx), *g[4], *v;
+
+	flat = to_dtype(b, masked(b, m, flat), dt_i64(b->c));
+	flat = b_op3(b, "aten.expand", d_view(b, flat, 3, ix), b_ints(b, 3, ex), b_bool(b, 0));
+	g[0] = d_view(b, in, 3, f), g[1] = b_int(b, 2), g[2] = flat, g[3] = b_bool(b, 0);
+	v = d_view(b, b_op(b, "aten.gather", 4, g), 4, od);
+	(void)t;
+	return masked(b, d_view(b, m, 4, md), v);
+}
+
+/* grid_sampler_2d(input [N, C, H, W], grid [N, oH, oW, 2], interpolation,
+ * padding, align_corners): bilinear (0) and nearest (1), zeros (0) and
+ * border (1) padding, as PyTorch's CPU kernel: x = (gx + 1) * s (- 0.5),
+ * s = (W - 1) / 2 or W / 2; border clamps x to [0, W - 1]; bilinear sums
+ * the four corners' values (0 outside) times their weights, nearest reads
+ * round-half-even (x, y) (0 outside). */
+static int
+grid_sampler(B *b, Op *op)
+{
+	Value *in = OPND(op, 0), *gr = OPND(op, 1), *c[2], *y;
+	Type *t = in->type, *gt = gr->type, *dt = tt_dtype(t);
+	int64_t mode, pad, d[4], o[2], rd[4];
+	int ac, i;
+
+	if (tt_rank(t) != 4 || tt_rank(gt) != 4 || !ty_static(t) || !ty_static(gt) || !dt
+	    || (dt != dt_f32(b->c) && dt != dt_f64(b->c)) || tt_dtype(gt) != dt
+	    || !tv_int(OPND(op, 2), &mode) || !tv_int(OPND(op, 3), &pad)
+	    || !tv_bool(OPND(op, 4), &ac) || (mode != 0 && mode != 1) || (pad != 0 && pad != 1))
+		return 0;
+	memcpy(d, t->dims, sizeof d);
+	o[0] = gt->dims[1], o[1] = gt->dims[2];
+	if (gt->dims[0] != d[0] || gt->dims[3] != 2 || d[2] <= 0 || d[3] <= 0
+	    || d[2] * d[3] > (1 << 24))
+		return 0;
+	rd[0] = d[0], rd[1] = d[1], rd[2] = o[0], rd[3] = o[1];
+	if (!result_is(op, 0, 4, rd))
+		return 0;
+	if (ty_numel(RES(op, 0)->type) == 0)
+		return empty_results(b, op);
+	for (i = 0; i < 2; i++) {
+		int64_t n = d[3 - i];    /* x: W, y: H */
+		Value *v = b_op3(b, "aten.select.int", gr, b_int(b, 3), b_int(b, i));
+		v = scal(b, "aten.add.Scalar", v, 1);
+		v = scal(b, "aten.mul.Scalar", v, ac ? (double)(n - 1) / 2 : (double)n / 2);
+		if (!ac)
+			v = scal(b, "aten.sub.Scalar", v, 0.5);
+		if (pad == 1) {
+			Value *cl[3] = {v, b_float(b, 0), b_float(b, (double)(n - 1))};
+			v = b_op(b, "aten.clamp", 3, cl);
+		}
+		c[i] = v;
+	}
+	if (mode == 1) {
+		Value *xr = b_op1(b, "aten.round", c[0]), *yr = b_op1(b, "aten.round", c[1]);
+		Value *m = and_(b, inside(b, xr, d[3]), inside(b, yr, d[2]));
+		d_done(b, op, corner(b, in, yr, xr, m, d, o));
+		return 1;
+	}
+	{
+		Value *xw = b_op1(b, "aten.floor", c[0]), *yn = b_op1(b, "aten.floor", c[1]);
+		Value *xe = scal(b, "aten.add.Scalar", xw, 1), *ys = scal(b, "aten.add.Scalar", yn, 1);
+		Value *w = d_sub(b, c[0], xw), *n = d_sub(b, c[1], yn);
+		Value *e = scal(b, "aten.rsub.Scalar", w, 1), *s = scal(b, "aten.rsub.Scalar", n, 1);
+		Value *mw = inside(b, xw, d[3]), *me = inside(b, xe, d[3]);
+		Value *mn = inside(b, yn, d[2]), *ms = inside(b, ys, d[2]);
+		Value *cy[4] = {yn, yn, ys, ys}, *cx[4] = {xw, xe, xw, xe};
+		Value *cm[4] = {and_(b, mw, mn), and_(b, me, mn), and_(b, mw, ms), and_(b, me, ms)};
+		Value *cw[4] = {d_mul(b, s, e), d_mul(b, s, w), d_mul(b, n, e), d_mul(b, n, w)};
+		int64_t wd[4] = {d[0], 1, o[0], o[1]};
+		y = NULL;
+		for (i = 0; i < 4; i++) {
+			Value *v = d_mul(b, corner(b, in, cy[i], cx[i], cm[i], d, o),
+			    d_view(b, cw[i], 4, wd));
+			y = y ? d_add(b, y, v) : v;
+		}
+	}
+	d_done(b, op, y);
+	return 1;
+}
+
 const Decomp decomp_pool[] = {
 	{"aten.max_pool1d", pool1d}, {"aten.max_pool1d_with_indices", pool1d},
 	{"aten.avg_pool1d", pool1d},
@@ -763,6 +884,7 @@ const Decomp decomp_pool[] = {
 	{"aten.upsample_nearest1d_backward", upsample_nearest_backward},
 	{"aten.upsample_nearest2d_backward", upsample_nearest_backward},
 	{"aten.upsample_nearest3d_backward", upsample_nearest_backward},
+	{"aten.grid_sampler_2d", grid_sampler}, {"aten.grid_sampler", grid_sampler},
 	{NULL, NULL},
 };
 
