@@ -415,8 +415,8 @@ avg_pool3d(B *b, Op *op)
 static int
 pad3d(B *b, Op *op)
 {
-	const char *p2 = strstr(torch_opname(op), "reflection") ? "aten.reflection_pad2d" :
-		"aten.replication_pad2d";
+	int refl = strstr(torch_opname(op), "reflection") != NULL;
+	const char *p2 = refl ? "aten.reflection_pad2d" : "aten.replication_pad2d";
 	Value *x = OPND(op, 0);
 	Type *t = x->type;
 	int r = tt_rank(t), i;
@@ -432,6 +432,10 @@ pad3d(B *b, Op *op)
 		if (d[i] <= 0 && i >= r - 4)
 			return 0;
 		if (t->dims[i] <= 0 && i >= r - 4)
+			return 0;
+		/* PyTorch: a reflection stays inside the input */
+		if (refl && i >= r - 3 && (pd[2 * (r - 1 - i)] >= t->dims[i]
+		    || pd[2 * (r - 1 - i) + 1] >= t->dims[i]))
 			return 0;
 	}
 	if (!result_is(op, 0, r, d))
