@@ -169,7 +169,10 @@ def _up_backward(g, h, t):
             aten.upsample_nearest2d_backward(g, [6, 12], [2, 3, 9, 5], None, 0.7),
             aten.upsample_nearest1d_backward(h, [10], [2, 2, 4]),
             aten.upsample_nearest1d_backward(h, [10], [2, 2, 5]),
-            aten.upsample_nearest3d_backward(t, [4, 6, 3], [1, 2, 2, 3, 2]))
+            aten.upsample_nearest3d_backward(t, [4, 6, 3], [1, 2, 2, 3, 2]),
+            # twice and the same size read o / 2 and o, whatever the scale
+            aten.upsample_nearest2d_backward(g, [6, 12], [2, 3, 3, 12], 2.1, 1.05),
+            aten.upsample_nearest1d_backward(h, [10], [2, 2, 5], 2.1))
 
 
 def _scatters(x, y, v, i, g, p, pi, g3, x3, i3, ug, uh, ut):
