@@ -17,7 +17,9 @@
  *                        the 2-d pads over (H, W), then over (D, 1);
  *   unfold, im2col       index_select with constant tables, views;
  *   max_unpool{2,3}d, max_pool{2,3}d_with_indices_backward
- *                        scatter / scatter_add over each flattened plane;
+ *                        scatter / scatter_add over each flattened plane
+ *                        (torch-lower's scatter visits every pair of target
+ *                        and update: the product of the two sizes);
  *   upsample_nearest{1,2,3}d_backward
  *                        per dim, the sum of the gradient's positions that
  *                        read each input (gathers of a constant table, in
@@ -214,12 +216,12 @@ avg2(B *b, Value *x, const int64_t *k, const int64_t *s, const int64_t *p, int c
 static int
 pool1d(B *b, Op *op)
 {
-	int mx = strstr(torch_opname(op), "max") != NULL, i;
+	int mx = strstr(torch_opname(op), "max") != NULL, cip = 0, i;
 	int64_t k[2], s[2], p[2], d[2] = {1, 1};
-	Value *x, *v[2];
+	Value *x, *v[2], *a[7];
 	Pool q;
 
-	if (!pool_params(op, 1, mx, &q))
+	if (!pool_params(op, 1, mx, &q) || (!mx && !tv_bool(OPND(op, 5), &cip)))
 		return 0;
 	k[0] = s[0] = 1, p[0] = 0;
 	k[1] = q.K[0], s[1] = q.S[0], p[1] = q.P[0], d[1] = q.Dl[0];
@@ -231,16 +233,10 @@ pool1d(B *b, Op *op)
 		torch_replace(b->c, op, v);
 		return 1;
 	}
-	{
-		int cip;
-		Value *a[7];
-		if (!tv_bool(OPND(op, 5), &cip))
-			return 0;
-		a[0] = x, a[1] = b_ints(b, 2, k), a[2] = b_ints(b, 2, s), a[3] = b_ints(b, 2, p);
-		a[4] = b_bool(b, q.ceil), a[5] = b_bool(b, cip), a[6] = b_none(b);
-		d_done(b, op, b_op2(b, "aten.squeeze.dim", b_op(b, "aten.avg_pool2d", 7, a),
-		    b_int(b, -2)));
-	}
+	a[0] = x, a[1] = b_ints(b, 2, k), a[2] = b_ints(b, 2, s), a[3] = b_ints(b, 2, p);
+	a[4] = b_bool(b, q.ceil), a[5] = b_bool(b, cip), a[6] = b_none(b);
+	d_done(b, op, b_op2(b, "aten.squeeze.dim", b_op(b, "aten.avg_pool2d", 7, a),
+	    b_int(b, -2)));
 	return 1;
 }
 
@@ -651,9 +647,13 @@ max_pool_backward(B *b, Op *op)
 	    || memcmp(gt->dims, t->dims, sizeof f[0] * (r - k)) || tt_dtype(it) != dt_i64(b->c)
 	    || !dt || !dt_isfloat(dt) || tt_dtype(gt) != dt || !result_is(op, 0, r, t->dims))
 		return 0;
-	if (ty_numel(t) == 0 || ty_numel(gt) == 0)
-		return ty_numel(t) == 0 ? empty_results(b, op) :
-			(d_done(b, op, zeros(b, r, t->dims, dt)), 1);
+	if (ty_numel(t) == 0)
+		return empty_results(b, op);
+	if (ty_numel(gt) == 0) {
+		/* no gradient reaches the input */
+		d_done(b, op, zeros(b, r, t->dims, dt));
+		return 1;
+	}
 	S = prod(t->dims + r - k, k), OS = prod(gt->dims + r - k, k), P = ty_numel(t) / S;
 	f[0] = P, f[1] = S;
 	y = zeros(b, 2, f, dt);
@@ -790,7 +790,6 @@ inside(B *b, Value *c, int64_t n)
 static Value *
 corner(B *b, Value *in, Value *yy, Value *xx, Value *m, const int64_t *d, const int64_t *o)
 {
-	Type *t = in->type;
 	int64_t f[3] = {d[0], d[1], d[2] * d[3]}, ix[3] = {d[0], 1, o[0] * o[1]};
 	int64_t ex[3] = {d[0], d[1], o[0] * o[1]}, od[4] = {d[0], d[1], o[0], o[1]};
 	int64_t md[4] = {d[0], 1, o[0], o[1]};
@@ -800,7 +799,6 @@ corner(B *b, Value *in, Value *yy, Value *xx, Value *m, const int64_t *d, const 
 	flat = b_op3(b, "aten.expand", d_view(b, flat, 3, ix), b_ints(b, 3, ex), b_bool(b, 0));
 	g[0] = d_view(b, in, 3, f), g[1] = b_int(b, 2), g[2] = flat, g[3] = b_bool(b, 0);
 	v = d_view(b, b_op(b, "aten.gather", 4, g), 4, od);
-	(void)t;
 	return masked(b, d_view(b, m, 4, md), v);
 }
 
