@@ -22,12 +22,14 @@ extern const Decomp decomp_ew[];   /* decompose_ew.c */
 extern const Decomp decomp_nnx[];   /* losses, training norms, conv variants (decompose_nnx.c) */
 int d_batch_norm_train(B *b, Op *op);   /* native_batch_norm, training (decompose_nnx.c) */
 extern const Decomp decomp_cplx[];   /* decompose_cplx.c: norm */
+extern const Decomp decomp_pool[];    /* decompose_pool.c */
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);
 int d_adaptive_avg_alias(B *b, Op *op);
 int d_adaptive_pool1d(B *b, Op *op);
 int d_adaptive_pool3d(B *b, Op *op);
+int d_adaptive_max_pool3d_indices(B *b, Op *op);   /* decompose_pool.c */
 
 /* Shared helpers (decompose_misc.c). */
 Value *d_dim(B *b, Value *x, int i);           /* size i, constant if static */

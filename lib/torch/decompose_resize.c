@@ -333,8 +333,9 @@ d_adaptive_pool3d(B *b, Op *op)
 	int64_t o[3], d[TORCH_MAXRANK], s[2];
 	Op *p;
 
-	if ((r != 4 && r != 5) || !ty_static(t) || tv_ints(OPND(op, 1), o, 3) != 3
-	    || (mx && !d_unused_from(op, 1)))
+	if (mx && !d_unused_from(op, 1))
+		return d_adaptive_max_pool3d_indices(b, op);
+	if ((r != 4 && r != 5) || !ty_static(t) || tv_ints(OPND(op, 1), o, 3) != 3)
 		return 0;
 	for (i = 0; i < 3; i++)
 		if (o[i] <= 0 || t->dims[r - 3 + i] <= 0)

@@ -134,6 +134,7 @@ const InferRule infer_elementwise[] = {
 	{"aten.index_put", ew, EW(1, 1, M_SELF)}, {"aten.slice_scatter", ew, EW(1, 1, M_SELF)},
 	{"aten.as_strided_scatter", ew, EW(1, 1, M_SELF)},
 	{"aten.select_scatter", ew, EW(1, 1, M_SELF)},
+	{"aten.scatter.src", ew, EW(1, 1, M_SELF)}, {"aten.scatter_add", ew, EW(1, 1, M_SELF)},
 	/* unary, made floating */
 	{"aten.exp", ew, UFLOAT}, {"aten.expm1", ew, UFLOAT}, {"aten.log", ew, UFLOAT},
 	{"aten.log1p", ew, UFLOAT}, {"aten.log2", ew, UFLOAT}, {"aten.log10", ew, UFLOAT},

@@ -705,6 +705,8 @@ const InferRule infer_shape[] = {
 	{"aten.cat", cat, 0}, {"aten.stack", cat, 1}, {"aten.repeat", repeat, 0},
 	{"aten.constant_pad_nd", pad, 0}, {"aten.reflection_pad1d", pad, 0},
 	{"aten.reflection_pad2d", pad, 0}, {"aten.replication_pad2d", pad, 0},
+	{"aten.reflection_pad3d", pad, 0}, {"aten.replication_pad1d", pad, 0},
+	{"aten.replication_pad3d", pad, 0},
 	{"aten.index_select", index_select, 0}, {"aten.gather", gather, 0},
 	{"aten.embedding", embedding, 0},
 	{"aten.split.Tensor", keep_list, 0}, {"aten.split_with_sizes", keep_list, 0},

@@ -88,7 +88,8 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	ins[0] = in;
 	ins[1] = emit1(l, "tensor.empty", 0, NULL, ty_tensor(l->c, 2, w->K, in->type->elem));
 	outs[0] = filled(l, tensor_of(l->c, r, od, acc), ident(l, acc, mx));
-	outs[1] = want_idx ? filled(l, tensor_of(l->c, r, od, i64), cst_d(l, 0, i64)) : NULL;
+	/* -1: no position of the window read yet (see below) */
+	outs[1] = want_idx ? filled(l, tensor_of(l->c, r, od, i64), cst_d(l, -1, i64)) : NULL;
 	for (i = 0; i < nl; i++) {
 		it[i] = i < r ? 'p' : 'r';
 		if (i < r)
@@ -109,7 +110,7 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	maps[2] = maps[3] = map_of(l, nl, r, oe);
 	gen_begin(l, &g, 2, ins, want_idx ? 2 : 1, outs, maps, nl, it);
 	Value *x = g.arg[0], *a = g.arg[2];
-	Value *pos[2];
+	Value *pos[2], *valid = NULL;
 	for (i = 0; i < 2; i++) {
 		Value *o = lindex(l, lead + i), *k = lindex(l, r + i);
 		if (w->adaptive) {
@@ -119,11 +120,17 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 			Value *e0 = bin(l, "arith.divui", bin(l, "arith.addi",
 				bin(l, "arith.muli", o1, H), cst_idx(l, w->O[i] - 1)), O);
 			pos[i] = bin(l, "arith.addi", s0, k);
-			x = sel(l, cmpi(l, "ult", pos[i], e0), x, ident(l, acc, mx));
+			Value *in = cmpi(l, "ult", pos[i], e0);
+			x = sel(l, in, x, ident(l, acc, mx));
+			if (want_idx)
+				valid = valid ? bin(l, "arith.andi", valid, in) : in;
 		} else if (want_idx) {
 			pos[i] = bin(l, "arith.subi", bin(l, "arith.addi",
 				bin(l, "arith.muli", o, cst_idx(l, w->s[i])),
 				bin(l, "arith.muli", k, cst_idx(l, w->d[i]))), cst_idx(l, w->p[i]));
+			/* inside the input, not its padding: 0 <= pos < H */
+			Value *in = cmpi(l, "ult", pos[i], cst_idx(l, w->H[i]));
+			valid = valid ? bin(l, "arith.andi", valid, in) : in;
 		}
 	}
 	if (!mx) {
@@ -138,6 +145,13 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	if (dt_isfloat(acc))
 		better = bin(l, "arith.ori", better, want_idx ? cmpf(l, "uno", x, x) :
 			bin(l, "arith.andi", cmpf(l, "uno", x, x), cmpf(l, "ord", a, a)));
+	/* with indices, the window's first position in the input is taken
+	 * whatever its value: a window of -inf (or of the integer minimum)
+	 * gives its first position's index, as PyTorch's kernels, whose
+	 * index starts there */
+	if (want_idx)
+		better = bin(l, "arith.ori", better, bin(l, "arith.andi", valid,
+			cmpi(l, "eq", g.arg[3], cst_d(l, -1, i64))));
 	Value *y[2] = { sel(l, better, x, a), NULL };
 	if (want_idx) {
 		Value *flat = bin(l, "arith.addi", bin(l, "arith.muli", pos[0],
