@@ -8,11 +8,6 @@
 
 #include "fximport.h"
 
-typedef struct Bound {
-	json_t *arg;
-	const char *path;
-} Bound;
-
 /* Binds args and kwargs to sc's parameters; on a mismatch fails when
  * strict, else returns NULL. */
 static Bound *
@@ -146,7 +141,7 @@ set_results(Imp *im, Node *n, Op *op, Slot *mutated)
 
 /* Ops whose result aliases operand 0 (PyTorch's views): a write into
  * either is a write into both. */
-static int
+int
 is_view(const char *opname)
 {
 	static const char *const views[] = {
@@ -265,11 +260,17 @@ import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 	Value **v = arena_alloc(im->c, (sc->n + 1) * sizeof *v);
 	Slot *mutated = NULL;
 	Type **types = NULL;
+	int64_t off = 0;
+	const Layout *lsrc = as_strided_source(im, opname, b, sc->n, &off);
 	int k, nres;
 
-	check_as_strided(im, opname, b, sc->n);
+	/* as_strided of a tensor whose storage strided.c knows reads that
+	 * storage, from the absolute offset; else the row-major check */
+	if (!lsrc)
+		check_as_strided(im, opname, b, sc->n);
 	for (k = 0; k < sc->n; k++)
-		v[k] = operand(im, &sc->p[k], &b[k], opname, &mutated);
+		v[k] = lsrc && k == 0 ? storage_of(im, lsrc) : lsrc && k == 3 ? c_int(im, off)
+		    : operand(im, &sc->p[k], &b[k], opname, &mutated);
 	nres = result_types(im, n, sc, mutated != NULL, &types, path);
 	set_results(im, n, make_op(im, info, opname, sc->n, v, nres, types), mutated);
 	for (k = 0; k < n->nres; k++)
@@ -281,4 +282,5 @@ import_call(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwargs,
 		r->base = src->base ? src->base : src;
 		r->base_writes = r->base->writes;
 	}
+	layout_note(im, n, opname, b, sc->n);
 }
