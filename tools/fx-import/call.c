@@ -201,6 +201,23 @@ make_op(Imp *im, const OpInfo *info, const char *opname, int n, Value **v,
 	return op;
 }
 
+/* A getitem of a list of views (split, unbind, chunk): its slot has no
+ * base, but its storage is another tensor's. */
+static int
+piece_of_view(Imp *im, Node *nd)
+{
+	const char *t = json_string_value(json_object_get(nd->j, "target"));
+	json_t *from = json_array_get(json_object_get(nd->j, "args"), 0);
+	json_t *i = json_object_get(im->byname, json_string_value(json_object_get(from, "node")));
+
+	if (!t || strcmp(t, "operator.getitem") || !i)
+		return 0;
+	t = json_string_value(json_object_get(im->nodes[json_integer_value(i)].j, "target"));
+	if (t && !strncmp(t, "torch.", 6))
+		t += 6;
+	return t && is_view(t);
+}
+
 /* aten.as_strided and its copy and scatter forms address the operand's
  * storage, which a value tensor no longer has: torch-opt reads them over
  * the operand's elements in row-major order.  That is PyTorch's meaning
@@ -245,7 +262,7 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 		want *= d;
 	}
 	if (n > off && b[off].arg && !jtag_is(b[off].arg, "none")
-	    && src->nres == 1 && src->res[0]->base)
+	    && src->nres == 1 && (src->res[0]->base || piece_of_view(im, src)))
 		fail(im, b[off].path, "'%s' with a storage_offset on '%s', a view of another "
 		    "tensor whose own storage offset is unknown; not supported", opname, src->name);
 }

@@ -1,0 +1,162 @@
+"""Regression cases, as_strided of views (torch-mlir's AtenAsStridedAfter*
+tests): as_strided reads its operand's STORAGE, which for a view is its
+base's, from the view's own storage offset when none is given.  fx-import
+(tools/fx-import/strided.c) follows each view back to the tensor that owns
+the storage with PyTorch's stride and offset rules; each case reads
+through views of every kind with non-trivial strides and offsets, with and
+without an explicit storage_offset, against PyTorch eager."""
+import torch
+from cases import case
+
+S = torch.as_strided
+
+
+@case
+def as_strided_of_permuted_views():
+    # permute, transpose, t, movedim, numpy-style .T of a 3-d and a 2-d
+    # input: the strides asked for read the base in another order
+    return (lambda x, y: (S(x.permute(2, 0, 1), (3, 4), (4, 1), 5),
+                          S(x.transpose(0, 2), (2, 2, 3), (1, 12, 4)),
+                          S(y.t(), (3, 2), (1, 3)),
+                          S(torch.movedim(x, 0, 2), (4, 3), (1, 4)),
+                          S(x.permute(2, 1, 0), (4, 3, 2), (1, 4, 12), 0),
+                          S(x.transpose(1, 2).transpose(0, 1), (5,), (5,), 1))), \
+        [torch.randn(2, 3, 4), torch.randn(2, 3)]
+
+
+@case
+def as_strided_of_slices_inherits_their_offset():
+    # no storage_offset: the slice's own (start * stride), steps, negative
+    # starts, narrow; with one: absolute in the base's storage
+    return (lambda x: (S(x[1:3], (2, 3), (6, 1)),
+                       S(x[:, 1:5:2], (2, 2), (30, 2)),
+                       S(x[..., 2::3], (3, 2), (6, 3)),
+                       S(x[-2:, 3:], (2, 2), (7, 1)),
+                       S(torch.narrow(x, 2, 1, 3), (4, 3), (30, 2)),
+                       S(x[1:, 2:4, ::2], (3, 4), (1, 3), 0),
+                       S(x[2:][1:], (5,), (1,)),
+                       S(x[:, :, 5:], (2, 3), (30, 6)))), [torch.randn(4, 5, 6)]
+
+
+@case
+def as_strided_of_select_diagonal_unfold():
+    # select adds index * stride; diagonal offset*stride of dim2 (dim1 for
+    # a negative offset), a joint stride; unfold's window dim
+    return (lambda x, v: (S(x.select(1, 2), (2, 3), (20, 1)),
+                          S(x[:, -1], (3,), (7,)),
+                          S(torch.diagonal(x, 1, 1, 2), (3, 2), (5, 6)),
+                          S(torch.diagonal(x, -2, 2, 1), (2, 2), (21, 1)),
+                          S(torch.diagonal(x[0], 0), (4,), (6,)),
+                          S(v.unfold(0, 3, 2), (3, 2), (2, 1)),
+                          S(v[1:].unfold(0, 4, 3), (2, 3), (3, 2)),
+                          S(v.unfold(0, 2, 2).select(0, 3), (2,), (1,)))), \
+        [torch.randn(2, 4, 5), torch.randn(11)]
+
+
+@case
+def as_strided_of_expand_squeeze_and_views():
+    # expand (stride 0, a new leading dim of size 1), broadcast_to,
+    # expand_as, unsqueeze/squeeze, view/reshape/flatten/unflatten of a
+    # slice (keeping its offset); a reshape that copies owns its storage
+    return (lambda x, r: (S(r.expand(3, 4), (3, 3), (0, 1), 1),
+                          S(torch.broadcast_to(r[:, 1:], (2, 3)), (2, 2), (1, 1)),
+                          S(r.expand_as(x[:2, 0, :4]).unsqueeze(0)[:, :, 1:], (2,), (2,)),
+                          S(x[1:].squeeze(1).unsqueeze(2), (2, 5), (5, 1)),
+                          S(x[1:].view(2, 5), (3, 3), (3, 1)),
+                          S(x[2].reshape(5), (2, 2), (1, 2)),
+                          S(x[1:].flatten(), (4,), (2,)),
+                          S(torch.unflatten(x[1:].flatten(), 0, (5, 2)), (3, 2), (2, 1), 4),
+                          S(x[:, :, 1:].reshape(-1), (2, 3), (3, 1)),
+                          S(x.flatten()[:4].view(1, 4).expand(1, 1, 4)[:, 1:1], (2,), (1,)))), \
+        [torch.randn(3, 1, 5), torch.randn(1, 4)]
+
+
+@case
+def as_strided_nested_detach_and_a_fused_chain():
+    # as_strided of as_strided (no offset: the inner one's), of alias and
+    # detach, its result through elementwise ops and a reduction
+    def f(x):
+        a = S(x, (4, 3), (2, 1), 3)
+        b = S(a, (3, 3), (1, 2))
+        c = S(x[1:].detach(), (2, 5), (1, 2))
+        d = S(torch.ops.aten.alias(x.t()), (3, 4), (4, 1), 2)
+        return b, c, ((torch.relu(S(x.t()[1:], (3, 3), (1, 4))) + 1) * 2).sum(-1), d
+    return f, [torch.randn(4, 5)]
+
+
+class _ChannelsLast(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(2, 3, 2, 4).contiguous(memory_format=torch.channels_last),
+                                    requires_grad=False)
+
+    def forward(self, x):
+        a = x.contiguous(memory_format=torch.channels_last)
+        b = x.to(memory_format=torch.channels_last)
+        return (S(a, (2, 5, 3), (15, 3, 1), 2), S(b[1], (4, 3), (1, 4)),
+                S(self.w, (2, 8, 3), (24, 3, 1)), S(self.w[:, 1:], (3, 4), (1, 3)))
+
+
+@case
+def as_strided_of_channels_last_copies_and_weights():
+    # a channels-last copy of the input (contiguous and .to), a sliced
+    # copy, a channels-last weight: their storage is NHWC
+    return _ChannelsLast(), [torch.randn(2, 3, 4, 5)]
+
+
+@case
+def as_strided_of_a_non_contiguous_input():
+    # an input laid out transposed in eager: its storage is in that order
+    return (lambda x: (S(x, (4, 3), (3, 1)), S(x[1:], (2, 2), (1, 3)))), \
+        [torch.randn(3, 4).t()]
+
+
+@case
+def as_strided_of_views_int_f64_bool_empty():
+    return (lambda a, d, m: (S(a.t()[1:], (2, 2), (3, 1)),
+                             S(d[:, 1], (3,), (2,)),
+                             S(m.permute(1, 0), (2, 3), (1, 2)),
+                             S(a[1:], (0, 2), (1, 1)),
+                             S(d.select(0, 2), (1, 1), (1, 1)))), \
+        [torch.randint(-50, 50, (3, 3), dtype=torch.int32), torch.randn(4, 3, dtype=torch.float64),
+         torch.rand(3, 2) > 0.5]
+
+
+class _TransposeTorchLevel(torch.nn.Module):
+    def forward(self, x):
+        return S(x.transpose(0, 1).narrow(0, 1, 2), (2, 3), (1, 3))
+
+
+class _ChunkAsStrided(torch.nn.Module):
+    def forward(self, x):
+        return S(x.chunk(2)[1], (2,), (1,), 0)
+
+
+@case(graph="torch")
+def as_strided_of_a_view_torch_graph():
+    return _TransposeTorchLevel(), [torch.randn(3, 4)]
+
+
+@case(refuse="addresses past the last element")
+def as_strided_of_a_split_piece_past_it():
+    # a split piece is a view this importer does not follow: read over
+    # its own elements, past them is refused (PyTorch reads on in x)
+    return (lambda x: S(torch.split(x * 1, 2)[0], (3, 3), (3, 1))), [torch.randn(4, 3)]
+
+
+@case(refuse="storage offset is unknown")
+def as_strided_of_a_split_piece_with_an_offset():
+    # split's pieces are views this importer does not follow (the offset
+    # is x's: read over the piece it would be a wrong result)
+    return (lambda x: (S(torch.split(x, 3)[1], (2,), (1,), 0),)), [torch.randn(6)]
+
+
+@case(graph="torch", refuse="storage offset is unknown")
+def as_strided_of_a_chunk_with_an_offset_torch_graph():
+    return _ChunkAsStrided(), [torch.randn(6)]
+
+
+@case(refuse="not laid out row-major")
+def as_strided_of_a_view_of_a_transposed_product():
+    # x.t() * 1 keeps the transposed layout in eager; not proven here
+    return (lambda x: S((x.t() * 1)[1:], (2, 2), (2, 1))), [torch.randn(2, 3)]
