@@ -606,13 +606,14 @@ storage_of(Imp *im, const Layout *L)
 	int64_t dims[R];
 	int k, moved = 0;
 
-	for (k = 0; k < root->r; k++) {
+	for (k = 0; k < root->r; k++)
 		moved |= root->perm[k] != k;
+	if (!moved || is_row_major(root->r, root->perm, root->size))
+		return x;
+	for (k = 0; k < root->r; k++) {
 		dims[k] = root->size[root->perm[k]];
 		items[k] = c_int(im, root->perm[k]);
 	}
-	if (!moved || is_row_major(root->r, root->perm, root->size))
-		return x;
 	return emit1(im, "torch.aten.permute", 2, (Value *[]){x,
 	    list_construct(im, root->r, items, ty_torch(im->c, TY_TORCH_INT))},
 	    ty_vtensor(im->c, root->r, dims, x->type->elem));
