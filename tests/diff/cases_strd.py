@@ -160,3 +160,95 @@ def as_strided_of_a_chunk_with_an_offset_torch_graph():
 def as_strided_of_a_view_of_a_transposed_product():
     # x.t() * 1 keeps the transposed layout in eager; not proven here
     return (lambda x: S((x.t() * 1)[1:], (2, 2), (2, 1))), [torch.randn(2, 3)]
+
+
+def _random_chain(rng, x):
+    """A chain of 1 to 4 views of x drawn by rng, then an as_strided that
+    stays inside x's storage: a list of functions, checked on x."""
+    steps = []
+    t = x
+    for _ in range(rng.randint(1, 4)):
+        r = t.dim()
+        kind = rng.choice(["slice", "select", "permute", "transpose", "unsqueeze", "expand",
+                           "squeeze", "diagonal", "unfold", "narrow", "view", "detach", "as_strided"])
+        d = rng.randrange(r) if r else 0
+        n = t.shape[d] if r else 0
+        if kind == "slice" and r and n:
+            a, e, s = rng.randint(-n, n - 1), rng.randint(0, n + 1), rng.randint(1, 3)
+            f = lambda t, d=d, a=a, e=e, s=s: t[(slice(None),) * d + (slice(a, e, s),)]
+        elif kind == "select" and r and n:
+            i = rng.randint(-n, n - 1)
+            f = lambda t, d=d, i=i: t.select(d, i)
+        elif kind == "permute" and r:
+            p = list(range(r))
+            rng.shuffle(p)
+            f = lambda t, p=p: t.permute(*p)
+        elif kind == "transpose" and r:
+            e = rng.randrange(r)
+            f = lambda t, d=d, e=e: t.transpose(d, e)
+        elif kind == "unsqueeze":
+            u = rng.randint(-r - 1, r)
+            f = lambda t, u=u: t.unsqueeze(u)
+        elif kind == "expand" and 1 in t.shape:
+            shape = [3 if s == 1 and rng.random() < 0.7 else -1 for s in t.shape]
+            f = lambda t, shape=shape: t.expand(*shape)
+        elif kind == "squeeze":
+            f = (lambda t: t.squeeze()) if rng.random() < 0.5 or not r else (lambda t, d=d: t.squeeze(d))
+        elif kind == "diagonal" and r >= 2:
+            e = rng.choice([k for k in range(r) if k != d])
+            o = rng.randint(-2, 2)
+            f = lambda t, d=d, e=e, o=o: torch.diagonal(t, o, d, e)
+        elif kind == "unfold" and r and n:
+            size, step = rng.randint(1, n), rng.randint(1, 2)
+            f = lambda t, d=d, size=size, step=step: t.unfold(d, size, step)
+        elif kind == "narrow" and r and n:
+            a = rng.randint(0, n - 1)
+            ln = rng.randint(0, n - a)
+            f = lambda t, d=d, a=a, ln=ln: torch.narrow(t, d, a, ln)
+        elif kind == "view" and t.is_contiguous() and t.numel():
+            f = lambda t: t.view(-1)
+        elif kind == "detach":
+            f = lambda t: t.detach()
+        elif kind == "as_strided" and t.numel():
+            f = lambda t: torch.as_strided(t, (2, 2), (1, 2))
+        else:
+            continue
+        try:
+            t2 = f(t)
+        except (RuntimeError, IndexError):
+            continue
+        if t2.dim() > 6 or t2.numel() == 0 and rng.random() < 0.7:
+            continue
+        t = t2
+        steps.append(f)
+    room = x.numel() - t.storage_offset()
+    size = (rng.randint(1, 3), rng.randint(1, 3))
+    stride = (rng.randint(0, 7), rng.randint(0, 4))
+    ext = (size[0] - 1) * stride[0] + (size[1] - 1) * stride[1]
+    if ext >= x.numel():
+        size, ext = (1, 1), 0
+    off = None if ext < room and rng.random() < 0.7 else rng.randint(0, x.numel() - 1 - ext)
+    return steps, size, stride, off
+
+
+def _apply_chains(chains):
+    def f(x):
+        out = []
+        for steps, size, stride, off in chains:
+            t = x * 1
+            for s in steps:
+                t = s(t)
+            out.append(S(t, size, stride) if off is None else S(t, size, stride, off))
+        return tuple(out)
+    return f
+
+
+@case
+def as_strided_of_random_view_chains():
+    # 32 chains of views drawn with a fixed seed, none refused: each
+    # as_strided's result against eager (offsets and strides of every kind)
+    import random
+    rng = random.Random(19)
+    x = torch.randn(4, 5, 6)
+    chains = [_random_chain(rng, x) for _ in range(32)]
+    return _apply_chains(chains), [x]
