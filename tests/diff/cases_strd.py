@@ -252,3 +252,12 @@ def as_strided_of_random_view_chains():
     x = torch.randn(4, 5, 6)
     chains = [_random_chain(rng, x) for _ in range(32)]
     return _apply_chains(chains), [x]
+
+
+@case
+def arange_out_keeps_the_shape_of_out():
+    # arange(out=x) with x of as many elements keeps x's shape (PyTorch
+    # writes it row-major); functionalization's trace restrides x with
+    # as_strided_ and returns the 1-d arange, so the plain trace is taken
+    return (lambda x, y: (torch.arange(1, 13, out=x) * 2, torch.arange(10, -2, -2, out=y) + 0.5)), \
+        [torch.zeros(3, 4, dtype=torch.int64), torch.zeros(2, 1, 3, dtype=torch.float64)]

@@ -16,3 +16,4 @@ load helpers
 @test "as_strided of a split piece: past it and with an offset are refused" { regress as_strided_of_a_split_piece_past_it; regress as_strided_of_a_split_piece_with_an_offset; regress as_strided_of_a_chunk_with_an_offset_torch_graph; }
 @test "as_strided of a view of a product kept transposed is refused" { regress as_strided_of_a_view_of_a_transposed_product; }
 @test "as_strided of 32 random view chains (fixed seed)" { regress as_strided_of_random_view_chains; }
+@test "arange(out=x) keeps the shape of x, int64 and float64" { regress arange_out_keeps_the_shape_of_out; }
