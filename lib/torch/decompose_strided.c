@@ -1,8 +1,9 @@
 /*
  * decompose_strided.c - as_strided and its copy and scatter forms over a
- * value tensor.  fx-import lets them through only when the operand was laid
- * out row-major in eager (tools/fx-import/call.c, check_as_strided), so
- * the storage they address is the operand flattened: element
+ * value tensor.  fx-import lets them through only over the storage they
+ * address laid out row-major (tools/fx-import/call.c, check_as_strided;
+ * for a view, its base in storage order: tools/fx-import/strided.c), so
+ * that storage is the operand flattened: element
  * (i0, .., ik) of as_strided(x, size, stride, off) is
  * flat(x)[off + sum(ij * stride[j])].
  *

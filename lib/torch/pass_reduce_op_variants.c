@@ -200,6 +200,51 @@ renamed(Ctx *c, Op *op, const OpInfo *info)
 	return nop;
 }
 
+/* torch.operator "aten.arange.start_out" (or .out) of int constants: the
+ * arange in out's dtype, viewed to out's shape, overwrites out.  PyTorch
+ * keeps out's shape when the count is its element count (and writes it
+ * row-major); else it resizes out: left, refused. */
+static int
+arange_out(Ctx *c, Op *op)
+{
+	const char *name = torch_opname(op);
+	int full = name && !strcmp(name, "aten.arange.start_out"), n = op->nopnds, k;
+	int64_t a[3] = {0, 0, 1}, count;
+	Value *out, *r, *vals[1];
+	Type *t;
+	B b;
+
+	if (!name || (!full && strcmp(name, "aten.arange.out")) || n != (full ? 4 : 2)
+	    || op->nres != 1)
+		return 0;
+	out = OPND(op, n - 1);
+	if (out->type->kind != TY_TORCH_TENSOR || !ty_static(out->type) || !tt_dtype(out->type)
+	    || dt_code(tt_dtype(out->type)) < 0)
+		return 0;
+	for (k = 0; k < n - 1; k++)
+		if (!tv_int(OPND(op, k), &a[full ? k : 1]))
+			return 0;
+	if (a[2] == 0 || (a[2] > 0 && a[1] < a[0]) || (a[2] < 0 && a[1] > a[0]))
+		return 0;
+	count = a[2] > 0 ? (a[1] - a[0] + a[2] - 1) / a[2] : (a[0] - a[1] - a[2] - 1) / -a[2];
+	if (count != ty_numel(out->type))
+		return 0;
+	b = b_at(c, op);
+	r = b_op(&b, "aten.arange.start_step", 7, (Value *[]){b_int(&b, a[0]), b_int(&b, a[1]),
+	    b_int(&b, a[2]), b_int(&b, dt_code(tt_dtype(out->type))), b_none(&b), b_none(&b),
+	    b_none(&b)});
+	r = b_op(&b, "aten.view", 2, (Value *[]){r, b_ints(&b, out->type->rank, out->type->dims)});
+	overwrite(c, op, r, out);
+	vals[0] = out;
+	if ((t = RES(op, 0)->type) != out->type) {
+		Op *cast = op_new(c, "torch.tensor_static_info_cast", 1, vals, 1, &t, 0, op->loc);
+		op_insert_before(op, cast);
+		vals[0] = RES(cast, 0);
+	}
+	torch_replace(c, op, vals);
+	return 1;
+}
+
 static int reduce_op(Ctx *c, Op *op, int *changed);
 
 /* A torch.operator: an out= form, or a registered op under its name. */
@@ -212,6 +257,10 @@ generic(Ctx *c, Op *op, int *changed)
 
 	if (!name || strlen(name) > 140 || op->nregs)
 		return 0;
+	if (arange_out(c, op)) {
+		*changed = 1;
+		return 0;
+	}
 	if ((info = out_variant(name, op->nopnds)) && op->nopnds > 0) {
 		*changed = 1;
 		mutate(c, op, info->name, op->nopnds - 1, OPND(op, op->nopnds - 1));

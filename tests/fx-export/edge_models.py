@@ -40,3 +40,20 @@ class ChannelsLastStrided(nn.Module):
 
 def channels_last_strided():
     return ChannelsLastStrided(), (torch.arange(60, dtype=torch.float32).reshape(1, 3, 4, 5),)
+
+
+class ShiftingStrided(nn.Module):
+    """as_strided whose storage offset changes at each call: no trace
+    gives eager's values on the next call, so the export is refused."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls += 1
+        return torch.ops.aten.as_strided.default(x * 2, (2, 2), (1, 2), self.calls % 3)
+
+
+def shifting_strided():
+    return ShiftingStrided(), (torch.arange(12, dtype=torch.float32),)

@@ -8,11 +8,6 @@
 
 #include "fximport.h"
 
-typedef struct Bound {
-	json_t *arg;
-	const char *path;
-} Bound;
-
 /* Binds args and kwargs to sc's parameters; on a mismatch fails when
  * strict, else returns NULL. */
 static Bound *
@@ -146,7 +141,7 @@ set_results(Imp *im, Node *n, Op *op, Slot *mutated)
 
 /* Ops whose result aliases operand 0 (PyTorch's views): a write into
  * either is a write into both. */
-static int
+int
 is_view(const char *opname)
 {
 	static const char *const views[] = {
@@ -206,6 +201,23 @@ make_op(Imp *im, const OpInfo *info, const char *opname, int n, Value **v,
 	return op;
 }
 
+/* A getitem of a list of views (split, unbind, chunk): its slot has no
+ * base, but its storage is another tensor's. */
+static int
+piece_of_view(Imp *im, Node *nd)
+{
+	const char *t = json_string_value(json_object_get(nd->j, "target"));
+	json_t *from = json_array_get(json_object_get(nd->j, "args"), 0);
+	json_t *i = json_object_get(im->byname, json_string_value(json_object_get(from, "node")));
+
+	if (!t || strcmp(t, "operator.getitem") || !i)
+		return 0;
+	t = json_string_value(json_object_get(im->nodes[json_integer_value(i)].j, "target"));
+	if (t && !strncmp(t, "torch.", 6))
+		t += 6;
+	return t && is_view(t);
+}
+
 /* aten.as_strided and its copy and scatter forms address the operand's
  * storage, which a value tensor no longer has: torch-opt reads them over
  * the operand's elements in row-major order.  That is PyTorch's meaning
@@ -250,7 +262,7 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 		want *= d;
 	}
 	if (n > off && b[off].arg && !jtag_is(b[off].arg, "none")
-	    && src->nres == 1 && src->res[0]->base)
+	    && src->nres == 1 && (src->res[0]->base || piece_of_view(im, src)))
 		fail(im, b[off].path, "'%s' with a storage_offset on '%s', a view of another "
 		    "tensor whose own storage offset is unknown; not supported", opname, src->name);
 }
@@ -288,11 +300,18 @@ import_call_self(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwa
 	Value **v = arena_alloc(im->c, (sc->n + 1) * sizeof *v);
 	Slot *mutated = NULL;
 	Type **types = NULL;
+	int64_t off = 0;
+	/* a complex operand replaced by self (its magnitudes) has no layout */
+	const Layout *lsrc = self ? NULL : as_strided_source(im, opname, b, sc->n, &off);
 	int k, nres;
 
-	check_as_strided(im, opname, b, sc->n);
+	/* as_strided of a tensor whose storage strided.c knows reads that
+	 * storage, from the absolute offset; else the row-major check */
+	if (!lsrc)
+		check_as_strided(im, opname, b, sc->n);
 	for (k = 0; k < sc->n; k++)
-		v[k] = k == 0 && self ? self : operand(im, &sc->p[k], &b[k], opname, &mutated);
+		v[k] = k == 0 && self ? self : lsrc && k == 0 ? storage_of(im, lsrc)
+		    : lsrc && k == 3 ? c_int(im, off) : operand(im, &sc->p[k], &b[k], opname, &mutated);
 	nres = result_types(im, n, sc, mutated != NULL, &types, path);
 	set_results(im, n, make_op(im, info, opname, sc->n, v, nres, types), mutated);
 	for (k = 0; k < n->nres; k++)
@@ -304,4 +323,5 @@ import_call_self(Imp *im, Node *n, const char *opname, json_t *args, json_t *kwa
 		r->base = src->base ? src->base : src;
 		r->base_writes = r->base->writes;
 	}
+	layout_note(im, n, opname, b, sc->n);
 }

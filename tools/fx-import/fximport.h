@@ -75,6 +75,7 @@ typedef struct Node {
 	Slot **res;            /* one per result */
 	Slot **unpacked;       /* a list result, unpacked at its first getitem */
 	int nunpacked;
+	struct Layout *lay;    /* strided.c: where its elements are in storage */
 } Node;
 
 /* Safetensors file, mapped read-only. */
@@ -170,6 +171,12 @@ Value *import_arg(Imp *im, json_t *arg, SType *t, const char *opname,
 int arg_fits(Imp *im, json_t *arg, SType *t);
 
 /* ---- call.c: one op from a schema and bound arguments ---- */
+/* An argument bound to its schema parameter (or the default). */
+typedef struct Bound {
+	json_t *arg;
+	const char *path;
+} Bound;
+int is_view(const char *opname);   /* its result aliases operand 0 */
 /* Imports `opname` (without "torch.", e.g. "aten.add.Tensor") with FX
  * args/kwargs: a registered op, or torch.operator when it has no row. */
 void import_call(Imp *im, Node *n, const char *opname, json_t *args,
@@ -205,6 +212,16 @@ int complex_involved(Imp *im, Node *n);
 /* Imports an aten node that involves complex tensors, or fails. */
 void import_complex(Imp *im, Node *n, const char *opname, json_t *args,
 	json_t *kwargs, const char *path);
+
+/* ---- strided.c: storage layouts of views, for as_strided ---- */
+typedef struct Layout Layout;
+/* After a call is imported: the node's layout, from its operand's. */
+void layout_note(Imp *im, Node *n, const char *opname, Bound *b, int nargs);
+/* as_strided(_copy) whose operand's storage is known: its layout and the
+ * absolute storage offset it reads from; else NULL. */
+const Layout *as_strided_source(Imp *im, const char *opname, Bound *b, int nargs,
+	int64_t *off);
+Value *storage_of(Imp *im, const Layout *l);   /* the storage, permuted */
 
 /* ---- weights.c ---- */
 void weights_open(Imp *im);

@@ -258,6 +258,25 @@ def _weight_names(module):
 _STRIDED = {"as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter"}
 
 
+def _has_strided(gm):
+    return any(n.op == "call_function" and str(getattr(n.target, "__name__", "")).split(".")[0] in _STRIDED
+               for n in gm.graph.nodes)
+
+
+def _differs_from_eager(gm, module, args):
+    """Whether the graph's results on the example inputs are not eager's."""
+    def run(f):
+        with torch.no_grad():
+            out = f(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
+        return [t for t in pytree.tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
+    want, got = run(module), run(gm)
+    return not (len(want) == len(got) and all(
+        w.shape == g.shape and w.dtype == g.dtype and (
+            torch.allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True) if w.is_floating_point()
+            else torch.equal(g, w))
+        for w, g in zip(want, got)))
+
+
 def _check_strided(gm, module, args):
     """as_strided reads its operand's storage, and functionalization
     replays it on the base tensor without the layout an intervening op gave
@@ -265,20 +284,7 @@ def _check_strided(gm, module, args):
     as_strided: the trace reads x's own row-major storage).  Where the
     graph has one, the graph must give eager's values on the example
     inputs, or the export is refused rather than written wrong."""
-    if not any(n.op == "call_function" and str(getattr(n.target, "__name__", "")).split(".")[0] in _STRIDED
-               for n in gm.graph.nodes):
-        return
-    def run(f):
-        with torch.no_grad():
-            out = f(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
-        return [t for t in pytree.tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
-    want, got = run(module), run(gm)
-    same = len(want) == len(got) and all(
-        w.shape == g.shape and w.dtype == g.dtype and (
-            torch.allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True) if w.is_floating_point()
-            else torch.equal(g, w))
-        for w, g in zip(want, got))
-    if not same:
+    if _has_strided(gm) and _differs_from_eager(gm, module, args):
         raise ExportError("the traced graph's as_strided gives other values than eager on the example "
                           "inputs (tracing lost the layout of the storage it reads, e.g. a "
                           "contiguous(memory_format=...) before it); refused")
@@ -308,6 +314,18 @@ def _capture_aten_make_fx(module, args):
             # Unfunctionalized, writes into views stay copy_ into views;
             # fx-import refuses a graph that reads what they changed.
             gm = make_fx(module, decomposition_table=decompositions)(*args)
+        else:
+            if _has_strided(gm) and _differs_from_eager(gm, module, args):
+                # Functionalization replayed as_strided over a storage
+                # whose layout it dropped (clone to channels_last; an out=
+                # op that restrides its out).  The unfunctionalized trace
+                # keeps the op that made that layout: take it when it
+                # gives eager's values (fx-import refuses what it cannot
+                # read in it); else the check below refuses.
+                plain = make_fx(module, decomposition_table=decompositions)(
+                    *[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
+                if not _differs_from_eager(plain, module, args):
+                    gm = plain
     _check_strided(gm, module, args)
     _record_values(gm, args)
     _attach_frames(gm.graph, innermost_first=True)
