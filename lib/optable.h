@@ -49,6 +49,7 @@ extern const OpTable ops_optables[], verify_optables[], fold_optables[],
 	infer_nn_optables[], decomp_linalg_optables[], decomp_nn_optables[],
 	decomp_misc_optables[], contract_optables[], rewrite_optables[],
 	fold_constants_optables[], named_ops_optables[];
+extern const OpTable decomp_bwd_optables[];  /* lib/torch/decompose_bwd.c */
 extern const OpTable *const optable_lib[];
 
 #endif

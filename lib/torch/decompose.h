@@ -14,6 +14,8 @@ typedef struct Decomp {
 } Decomp;
 
 extern const Decomp decomp_linalg[], decomp_nn[], decomp_misc[];
+/* backward activations, softmax backward, prims (decompose_bwd.c) */
+extern const Decomp decomp_bwd[];
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

@@ -58,10 +58,12 @@ rule(const Op *op)
 		optable_require(decomp_linalg_optables);
 		optable_require(decomp_nn_optables);
 		optable_require(decomp_misc_optables);
+		optable_require(decomp_bwd_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);
 		add(decomp_misc);
+		add(decomp_bwd);
 	}
 	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
 	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
