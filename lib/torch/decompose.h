@@ -49,4 +49,15 @@ int d_msort(B *b, Op *op);
 int d_topk(B *b, Op *op);
 int d_kthvalue(B *b, Op *op);
 
+/* random ops by Philox4x32-10 (decompose_rng.c), rows in decomp_bwd. */
+int d_rand(B *b, Op *op);
+int d_randn(B *b, Op *op);
+int d_uniform(B *b, Op *op);
+int d_normal_functional(B *b, Op *op);
+int d_exponential(B *b, Op *op);
+int d_bernoulli(B *b, Op *op);
+int d_randint(B *b, Op *op);
+int d_native_dropout(B *b, Op *op);
+int d_multinomial(B *b, Op *op);
+
 #endif

@@ -477,6 +477,14 @@ const Decomp decomp_bwd[] = {
 	{"prims.view_of", view_of}, {"prims.convert_element_type", convert_element_type},
 	{"prims.squeeze", squeeze}, {"prims.split_dim", split_dim},
 	{"prims.sum", prims_sum}, {"prims.prod", prims_prod},
+	{"aten.rand", d_rand}, {"aten.rand_like", d_rand},
+	{"aten.randn", d_randn}, {"aten.randn.generator", d_randn}, {"aten.randn_like", d_randn},
+	{"aten.uniform", d_uniform}, {"aten.normal_functional", d_normal_functional},
+	{"aten.exponential", d_exponential},
+	{"aten.bernoulli", d_bernoulli}, {"aten.bernoulli.Tensor", d_bernoulli},
+	{"aten.bernoulli.p", d_bernoulli},
+	{"aten.randint", d_randint}, {"aten.randint.low", d_randint},
+	{"aten.native_dropout", d_native_dropout}, {"aten.multinomial", d_multinomial},
 	{NULL, NULL},
 };
 
