@@ -13,3 +13,16 @@ load helpers
 @test "prims view_of, squeeze, split_dim, sum, prod, convert_element_type" { regress prims_views_reductions_conversions; }
 @test "prims.sum of int32 is refused (eager and the prim disagree)" { regress prims_sum_int32_refused; }
 @test "rrelu_with_noise_backward, training, lower == upper: refused" { regress rrelu_backward_training_equal_bounds_refused; }
+
+# The random ops (decompose_rng.c): statistics, not eager's values (rng_stats.py).
+rng() {
+  need_torch
+  run "$PY" tests/diff/rng_stats.py run "$1"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+@test "rng: Philox4x32-10 known answer" { rng philox_known_answer; }
+@test "rng: rand f32/f64, two streams, neighbours, a second compile" { rng rand_f32_f64_two_streams; }
+@test "rng: randn, normal, uniform, exponential statistics" { rng randn_normal_uniform_exponential; }
+@test "rng: bernoulli, randint, native_dropout" { rng bernoulli_randint_dropout; }
+@test "rng: multinomial with and without replacement" { rng multinomial_with_and_without_replacement; }
