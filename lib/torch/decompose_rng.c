@@ -34,6 +34,11 @@
  *                   row's cumulative sum <= u * total; without: the n
  *                   smallest of E / p, E exponential (the sequential
  *                   draw's law), by topk.
+ * What PyTorch checks when it runs (probabilities in [0, 1] for bernoulli,
+ * non-negative rows with a positive sum for multinomial, enough non-zero
+ * categories without replacement) is not checked at run time: such inputs
+ * give numbers where PyTorch raises (without replacement, zero-probability
+ * categories come last).
  * Float results are float32 or float64 (others are refused); shapes must
  * be static and hold fewer than 2^32 elements; a generator argument other
  * than None is refused (its seed could not be honoured).

@@ -120,3 +120,47 @@ func.func @prims_split_squeeze_view(%x: !torch.vtensor<[6,1,5],f32>) -> (!torch.
   %2 = torch.operator "prims.view_of"(%x) : (!torch.vtensor<[6,1,5],f32>) -> !torch.vtensor<[6,1,5],f32>
   return %0, %1, %2 : !torch.vtensor<[3,2,1,5],f32>, !torch.vtensor<[6,5],f32>, !torch.vtensor<[6,1,5],f32>
 }
+
+// Random ops: Philox4x32-10 on the element index in int64 ops.  The key
+// is the function's torch.rng_seed (42: the first round's xor with
+// 42 + 0x9E3779B9 = 2654435811); each op takes the next stream, counted in
+// torch.rng_stream; the second op's stream 1 makes its first round's low
+// word M1 * 1 = 3449720151 a constant.
+// CHECK-LABEL: func.func @rand_seeded(
+// CHECK-SAME:    attributes {torch.rng_seed = 42 : i64, torch.rng_stream = 2 : i64}
+// CHECK-DAG:     torch.vtensor.literal(dense<2654435811> : tensor<i64>)
+// CHECK-DAG:     torch.vtensor.literal(dense<3449720151> : tensor<i64>)
+// CHECK:         %[[I:.*]] = torch.aten.arange.start_step %int0, %int4, %int1, %int4
+// CHECK-NEXT:    %[[P:.*]] = torch.aten.mul.Scalar %[[I]], %int3528531795
+// CHECK-NEXT:    %[[LO:.*]] = torch.aten.remainder.Scalar %[[P]], %int4294967296
+// CHECK-NEXT:    %[[Q:.*]] = torch.aten.div.Scalar_mode %[[P]], %int4294967296, %str
+// CHECK-NEXT:    %[[HI:.*]] = torch.aten.remainder.Scalar %[[Q]], %int4294967296
+// CHECK:         torch.aten.bitwise_xor.Tensor
+// CHECK:         %[[W:.*]] = torch.aten.div.Scalar_mode %{{.*}}, %int256, %str
+// CHECK-NEXT:    %[[F:.*]] = torch.aten.to.dtype %[[W]], %int6, {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK-NEXT:    %[[U:.*]] = torch.aten.mul.Scalar %[[F]], %float5.9604644775390625E-8
+// CHECK:         return %[[U]], %{{.*}} : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+func.func @rand_seeded() -> (!torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) attributes {torch.rng_seed = 42 : i64} {
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %0 = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.rand %0, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[4],f32>
+  %2 = torch.aten.rand %0, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[4],f32>
+  return %1, %2 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+}
+
+// float16 and a generator are refused: the ops stay.
+// CHECK-LABEL: func.func @rand_refused(
+// CHECK:         torch.aten.rand
+// CHECK:         torch.aten.uniform
+func.func @rand_refused(%x: !torch.vtensor<[4],f32>, %g: !torch.Generator) -> (!torch.vtensor<[4],f16>, !torch.vtensor<[4],f32>) {
+  %int4 = torch.constant.int 4
+  %int5 = torch.constant.int 5
+  %none = torch.constant.none
+  %f0 = torch.constant.float 0.000000e+00
+  %f1 = torch.constant.float 1.000000e+00
+  %0 = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.rand %0, %int5, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[4],f16>
+  %2 = torch.aten.uniform %x, %f0, %f1, %g : !torch.vtensor<[4],f32>, !torch.float, !torch.float, !torch.Generator -> !torch.vtensor<[4],f32>
+  return %1, %2 : !torch.vtensor<[4],f16>, !torch.vtensor<[4],f32>
+}
