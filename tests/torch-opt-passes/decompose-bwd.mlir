@@ -1,4 +1,5 @@
 // RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-reduce-op-variants %S/inputs/rng-inplace.mlir | FileCheck %S/inputs/rng-inplace.mlir
 
 // threshold_backward computes in the promoted dtype: the int64 input is
 // converted to the f32 of the grad before the compare.
