@@ -31,7 +31,8 @@
  *   randint         low + hi32(w0 (high - low)) (high - low < 2^32)
  *   dropout         mask u < 1 - p, x * mask / (1 - p) (0 when p = 1)
  *   multinomial     with replacement: the number of entries of the
- *                   row's cumulative sum <= u * total; without: the n
+ *                   row's cumulative sum <= u * total (a binary search
+ *                   of gathers); without: the n
  *                   smallest of E / p, E exponential (the sequential
  *                   draw's law), by topk.
  * What PyTorch checks when it runs (probabilities in [0, 1] for bernoulli,
@@ -454,21 +455,39 @@ multinomial(B *b, Op *op)
 		d_done(b, op, RES(b_opn(b, "aten.topk", 5, v), 1));
 		return 1;
 	}
-	/* u of [.., n, 1] times the row total, against the cdf as [.., 1, C] */
-	d[0] = r == 2 ? t->dims[0] : 1, d[1] = n, d[2] = 1;
-	st = tt_make(b->c, t, r + 1, r == 2 ? d : d + 1, dt);
+	/* u of [.., n] times the row total, its place in the row's cumulative
+	 * sum by binary search: lo = #{c : cdf[c] <= v}, the cdf
+	 * non-decreasing, each step a gather */
+	d[0] = r == 2 ? t->dims[0] : 1, d[1] = n;
+	st = tt_make(b->c, t, r, r == 2 ? d : d + 1, dt);
 	if (!(u = uniform_of(b, op, st)))
 		return 0;
 	v[0] = x, v[1] = b_int(b, -1), v[2] = b_none(b);
-	cdf = b_op2(b, "aten.unsqueeze", b_op(b, "aten.cumsum", 3, v), b_int(b, -2));
+	cdf = b_op(b, "aten.cumsum", 3, v);
 	v[0] = x, v[1] = b_ints(b, 1, (int64_t[]){-1}), v[2] = b_bool(b, 1), v[3] = b_none(b);
 	tot = b_op(b, "aten.sum.dim_IntList", 4, v);
-	if (r == 2)
-		tot = b_op2(b, "aten.unsqueeze", tot, b_int(b, -1));
 	u = d_mul(b, u, tot);
-	v[0] = b_op2(b, "aten.le.Tensor", cdf, u), v[1] = b_ints(b, 1, (int64_t[]){-1});
-	v[2] = b_bool(b, 0), v[3] = b_none(b);
-	cnt = b_op(b, "aten.sum.dim_IntList", 4, v);
+	{
+		int64_t step;
+		Value *g[4], *f[6] = {b_ints(b, st->rank, st->dims), b_int(b, 0),
+			b_int(b, dt_code(dt_i64(b->c))), b_none(b), b_none(b), b_none(b)};
+
+		cnt = b_op(b, "aten.full", 6, f);
+		for (step = 1; step * 2 <= c; step *= 2)
+			;
+		for (; step >= 1; step /= 2) {
+			Value *cand = b_op3(b, "aten.add.Scalar", cnt, b_int(b, step), b_int(b, 1));
+			Value *at = b_op2(b, "aten.clamp_max", b_op3(b, "aten.sub.Scalar", cand,
+			    b_int(b, 1), b_int(b, 1)), b_int(b, c - 1));
+			Value *ok;
+
+			g[0] = cdf, g[1] = b_int(b, -1), g[2] = at, g[3] = b_bool(b, 0);
+			ok = b_op2(b, "aten.logical_and",
+			    b_op2(b, "aten.le.Scalar", cand, b_int(b, c)),
+			    b_op2(b, "aten.le.Tensor", b_op(b, "aten.gather", 4, g), u));
+			cnt = b_op3(b, "aten.where.self", ok, cand, cnt);
+		}
+	}
 	d_done(b, op, b_op2(b, "aten.clamp_max", cnt, b_int(b, c - 1)));
 	return 1;
 }
