@@ -358,13 +358,15 @@ bernoulli(B *b, Op *op)
 			return 0;
 		m = b_op2(b, "aten.lt.Scalar", u, b_float(b, pv));
 	} else {
+		int64_t bd[TORCH_MAXRANK];
+
 		p = OPND(op, pt ? 1 : 0);
+		/* p broadcast beyond x is not bernoulli's */
 		if (tt_rank(p->type) < 0 || !tt_dtype(p->type) || !dt_isfloat(tt_dtype(p->type))
-		    || !(u = uniform_of(b, op, ut)))
+		    || tt_broadcast(t, p->type, bd) != t->rank
+		    || memcmp(bd, t->dims, t->rank * sizeof *bd) || !(u = uniform_of(b, op, ut)))
 			return 0;
 		m = b_op2(b, "aten.lt.Tensor", u, p);
-		if (tt_rank(m->type) != t->rank || memcmp(m->type->dims, t->dims, t->rank * sizeof *t->dims))
-			return 0;   /* p broadcast beyond x: not bernoulli's */
 	}
 	d_done(b, op, to_dt(b, m, tt_dtype(t)));
 	return 1;
