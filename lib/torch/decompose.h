@@ -23,6 +23,8 @@ extern const Decomp decomp_nnx[];   /* losses, training norms, conv variants (de
 int d_batch_norm_train(B *b, Op *op);   /* native_batch_norm, training (decompose_nnx.c) */
 extern const Decomp decomp_cplx[];   /* decompose_cplx.c: norm */
 extern const Decomp decomp_pool[];    /* decompose_pool.c */
+/* backward activations, softmax backward, prims (decompose_bwd.c) */
+extern const Decomp decomp_bwd[];
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);
@@ -56,5 +58,16 @@ int d_argsort_stable(B *b, Op *op);
 int d_msort(B *b, Op *op);
 int d_topk(B *b, Op *op);
 int d_kthvalue(B *b, Op *op);
+
+/* random ops by Philox4x32-10 (decompose_rng.c), rows in decomp_bwd. */
+int d_rand(B *b, Op *op);
+int d_randn(B *b, Op *op);
+int d_uniform(B *b, Op *op);
+int d_normal_functional(B *b, Op *op);
+int d_exponential(B *b, Op *op);
+int d_bernoulli(B *b, Op *op);
+int d_randint(B *b, Op *op);
+int d_native_dropout(B *b, Op *op);
+int d_multinomial(B *b, Op *op);
 
 #endif

@@ -68,6 +68,7 @@ rule(const Op *op)
 		optable_require(decomp_nnx_optables);
 		optable_require(decomp_cplx_optables);
 		optable_require(decomp_pool_optables);
+		optable_require(decomp_bwd_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		add(decomp_linalg);
 		add(decomp_nn);
@@ -78,6 +79,7 @@ rule(const Op *op)
 		add(decomp_nnx);
 		add(decomp_cplx);
 		add(decomp_pool);
+		add(decomp_bwd);
 	}
 	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
 	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))

@@ -129,6 +129,10 @@ value_variant(Ctx *c, const char *name)
 
 	if (n < 2 || base[n - 1] != '_' || strlen(name) >= sizeof buf)
 		return NULL;
+	if (!strcmp(name, "torch.aten.bernoulli_.float"))   /* not bernoulli.float */
+		return opinfo_lookup("torch.aten.bernoulli.p");
+	if (!strcmp(name, "torch.aten.normal_"))
+		return opinfo_lookup("torch.aten.normal_functional");
 	snprintf(buf, sizeof buf, "torch.aten.%.*s%s", (int)n - 1, base, base + n);
 	return opinfo_lookup(buf);
 }
