@@ -26,11 +26,6 @@ const OpTable *const optable_lib[] = {
 	decomp_nnx_optables,
 	decomp_cplx_optables,
 	decomp_pool_optables,
-	NULL,
-	ops_optables, fold_optables, verify_optables, torch_fold_optables,
-	infer_elementwise_optables, infer_shape_optables, infer_nn_optables,
-	decomp_linalg_optables, decomp_nn_optables, decomp_misc_optables,
 	decomp_bwd_optables,
-	contract_optables, rewrite_optables, fold_constants_optables,
-	named_ops_optables, NULL,
+	NULL,
 };
