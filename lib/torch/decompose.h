@@ -69,5 +69,7 @@ int d_bernoulli(B *b, Op *op);
 int d_randint(B *b, Op *op);
 int d_native_dropout(B *b, Op *op);
 int d_multinomial(B *b, Op *op);
+/* rrelu[_with_noise] in training, slopes from operand k (decompose_ew.c) */
+int d_rrelu_train(B *b, Op *op, int k, double lo, double hi);
 
 #endif

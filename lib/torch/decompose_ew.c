@@ -11,7 +11,8 @@
  *   bitwise_*.Scalar    bitwise_*.Tensor with a 0-d full
  *   shifts              a * 2^b and floor(a / 2^b), b clamped, outside
  *                       [0, width) PyTorch's 0 or sign
- *   rrelu (eval)        leaky_relu((lower + upper) / 2)
+ *   rrelu (eval)        leaky_relu((lower + upper) / 2); training: random
+ *                       slopes (d_rrelu_train, decompose_rng.c)
  *   atan, asin, acos    atan2 (asin x = atan2(x, sqrt((1-x)(1+x))))
  *   sinh, cosh          expm1 and exp of |x|, exp(|x|/2)^2/2 past 20
  *   asinh, acosh, atanh log1p forms of |x|, log(x) + ln 2 past 2^28
@@ -400,7 +401,7 @@ heaviside(B *b, Op *op)
 
 /* rrelu_with_noise(x, noise, lower, upper, training, gen) and rrelu(x,
  * lower, upper, training, gen) in eval mode: leaky_relu by the mean
- * slope.  Training draws random slopes: refused. */
+ * slope.  Training draws random slopes by Philox (d_rrelu_train). */
 static int
 rrelu(B *b, Op *op)
 {
@@ -408,8 +409,10 @@ rrelu(B *b, Op *op)
 	double lo, hi;
 
 	if (!tv_float(OPND(op, k), &lo) || !tv_float(OPND(op, k + 1), &hi)
-	    || !tv_bool(OPND(op, k + 2), &train) || train || !rdt(op))
+	    || !tv_bool(OPND(op, k + 2), &train) || !rdt(op))
 		return 0;
+	if (train)
+		return d_rrelu_train(b, op, k, lo, hi);
 	d_done(b, op, b_op2(b, "aten.leaky_relu", OPND(op, 0), b_float(b, (lo + hi) / 2)));
 	return 1;
 }

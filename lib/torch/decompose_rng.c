@@ -30,6 +30,10 @@
  *   bernoulli       u < p, in the op's dtype
  *   randint         low + hi32(w0 (high - low)) (high - low < 2^32)
  *   dropout         mask u < 1 - p, x * mask / (1 - p) (0 when p = 1)
+ *   rrelu, training where(x <= 0, x * s, x), s uniform(lower, upper) as
+ *                   above (lower when lower == upper); PyTorch also writes
+ *                   s (1 where x > 0) into its noise operand, which the
+ *                   value form drops: refused when noise has another use
  *   multinomial     with replacement: the number of entries of the
  *                   row's cumulative sum <= u * total (a binary search
  *                   of gathers); without: the n
@@ -491,6 +495,41 @@ multinomial(B *b, Op *op)
 		}
 	}
 	d_done(b, op, b_op2(b, "aten.clamp_max", cnt, b_int(b, c - 1)));
+	return 1;
+}
+
+/* rrelu_with_noise(x, noise, lower, upper, true, gen) (k = 2) and
+ * rrelu(x, lower, upper, true, gen) (k = 1), lower and upper known:
+ * like PyTorch's CPU kernel, x <= 0 (-0 and 0 too) takes x * s with s
+ * uniform in [lower, upper), others (NaN too) stay x.  Called from
+ * decompose_ew.c's rrelu for the training mode. */
+int
+d_rrelu_train(B *b, Op *op, int k, double lo, double hi)
+{
+	Type *t = result(op, b->c, 1);
+	Value *x = OPND(op, 0), *s, *neg;
+	double top;
+
+	if (!t || !tt_is(x->type) || tt_dtype(x->type) != tt_dtype(t) || !ty_static(x->type)
+	    || tt_rank(x->type) != t->rank
+	    || memcmp(x->type->dims, t->dims, t->rank * sizeof *t->dims)
+	    || !(lo <= hi) || !no_gen(OPND(op, k + 3)))
+		return 0;
+	/* the noise PyTorch writes is not produced: nothing else may read it */
+	if (k == 2 && !value_has_one_use(OPND(op, 1)))
+		return 0;
+	neg = b_op2(b, "aten.le.Scalar", x, b_float(b, 0));
+	if (lo == hi)
+		s = b_op2(b, "aten.mul.Scalar", x, b_float(b, lo));
+	else {
+		if (!(s = uniform_of(b, op, t)))
+			return 0;
+		s = b_op3(b, "aten.add.Scalar", b_op2(b, "aten.mul.Scalar", s, b_float(b, hi - lo)),
+		    b_float(b, lo), b_int(b, 1));
+		top = tt_dtype(t) == dt_f32(b->c) ? nextafterf((float)hi, -INFINITY) : nextafter(hi, -INFINITY);
+		s = b_op2(b, "aten.mul.Tensor", x, b_op2(b, "aten.clamp_max", s, b_float(b, top)));
+	}
+	d_done(b, op, b_op3(b, "aten.where.self", neg, s, x));
 	return 1;
 }
 

@@ -8,6 +8,8 @@ import torch
 import torch.nn.functional as F
 from cases import case
 
+A = torch.ops.aten
+
 NAN, INF = float("nan"), float("inf")
 
 
@@ -166,14 +168,16 @@ def chain_of_decompositions_fuses():
     return _chain, [torch.randn(2, 1, 5), torch.rand(3, 1) + 0.1]
 
 
-def _rrelu_train(x):
-    return F.rrelu(x, training=True)
+def _rrelu_noise_read(x, n):
+    # training writes the slopes into n; the value form returns only the
+    # result, so a later read of n could not be answered
+    return A.rrelu_with_noise(x, n, 0.1, 0.9, True), n * 2
 
 
-@case(refuse="not supported by the backend contract")
-def rrelu_training_refused():
-    # random slopes: left for the verifier, never a guess
-    return _rrelu_train, [torch.randn(3, 4)]
+@case(refuse="'aten.rrelu_with_noise' is not supported by the backend contract")
+def rrelu_training_noise_read_refused():
+    # random slopes where nothing reads the noise: rng_stats.py
+    return _rrelu_noise_read, [torch.randn(3, 4), torch.zeros(3, 4)]
 
 
 def _signs(x, y, i, h, d):

@@ -26,3 +26,4 @@ rng() {
 @test "rng: randn, normal, uniform, exponential statistics" { rng randn_normal_uniform_exponential; }
 @test "rng: bernoulli, randint, native_dropout" { rng bernoulli_randint_dropout; }
 @test "rng: multinomial with and without replacement" { rng multinomial_with_and_without_replacement; }
+@test "rng: rrelu in training, slopes in [lower, upper)" { rng rrelu_training_slopes; }

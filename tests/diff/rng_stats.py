@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 from cases import Fn  # noqa: E402
 from pipe import BIN, compile_module, save_input, sh  # noqa: E402
 
@@ -156,6 +157,45 @@ def multinomial_with_and_without_replacement():
     check("zero probabilities last", all(set(r[:4]) == {1, 3, 4, 5} for r in perm[1::2]))
     check("without replacement: distinct, no zero-probability ones in row 2",
           all(r[0] != r[1] for r in two) and all(set(r) <= {1, 3, 4, 5} for r in two[1::2]))
+
+
+@case
+def rrelu_training_slopes():
+    # F.rrelu in training reaches the pipe as rrelu_with_noise of an
+    # empty_like noise nothing else reads: x <= 0 takes x * s, s uniform
+    # in [lower, upper); others (NaN too) stay x; lower == upper: x * lower
+    def f(x, y):
+        return (F.rrelu(x, 0.1, 0.3, training=True), F.rrelu(x, 0.1, 0.3, training=True),
+                A.rrelu_with_noise(y, torch.empty_like(y), 0.25, 0.75, True),
+                F.rrelu(x, 0.2, 0.2, training=True))
+    x = torch.randn(400, 500)
+    x[0, :4] = torch.tensor([0.0, -0.0, float("nan"), -float("inf")])
+    y = torch.randn(300, 301, dtype=torch.float64)
+    a, b, c, e = run_pipe(f, [x, y], 4)
+    xs, ys = x.numpy(), y.numpy()
+    for name, out, inp, lo, hi, dt in (("rrelu f32", a, xs, 0.1, 0.3, np.float32),
+                                       ("rrelu f32 #2", b, xs, 0.1, 0.3, np.float32),
+                                       ("rrelu_with_noise f64", c, ys, 0.25, 0.75, np.float64)):
+        check(name + " dtype and shape", out.dtype == dt and out.shape == inp.shape)
+        pos = inp > 0
+        check(name + ": positives changed", (out[pos] == inp[pos]).all())
+        neg = inp < 0
+        check(name + ": negatives not negative", (out[neg] < 0).all())
+        fin = neg & np.isfinite(inp)
+        s = out[fin] / inp[fin]
+        # x * s rounds once: the slope back by a division is within an ulp or two
+        eps = 4 * np.finfo(dt).eps
+        check("%s: slopes outside [%g, %g): %r %r" % (name, lo, hi, s.min(), s.max()),
+              s.min() >= lo * (1 - eps) and s.max() <= hi * (1 + eps))
+        near(name + " slope mean", s.mean(), (lo + hi) / 2, 5 * (hi - lo) / (12 * s.size) ** 0.5)
+        near(name + " slope var", s.var(), (hi - lo) ** 2 / 12, 0.05 * (hi - lo) ** 2 / 12)
+    check("rrelu of 0, -0, NaN, -inf: %r" % a[0, :4],
+          a[0, 0] == 0 and not np.signbit(a[0, 0]) and a[0, 1] == 0 and np.signbit(a[0, 1])
+          and np.isnan(a[0, 2]) and a[0, 3] == -np.inf)
+    neg = xs < 0
+    check("two rrelu calls agree in %d places" % (a[neg] == b[neg]).sum(), (a[neg] == b[neg]).mean() < 1e-3)
+    check("rrelu lower == upper", np.array_equal(e, np.where(xs <= 0, xs * np.float32(0.2), xs),
+                                                 equal_nan=True))
 
 
 @case

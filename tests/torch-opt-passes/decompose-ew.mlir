@@ -61,10 +61,23 @@ func.func @rshift_scalar(%a: !torch.vtensor<[3],si8>) -> !torch.vtensor<[3],si8>
   return %0 : !torch.vtensor<[3],si8>
 }
 
-// rrelu in eval mode: leaky_relu by (lower + upper) / 2; training stays.
+// rrelu in eval mode: leaky_relu by (lower + upper) / 2.  Training
+// (decompose_rng.c): where(x <= 0, x * s, x), s a Philox uniform in
+// [lower, upper) (f32: 0.2 u + 0.4, clamped below 0.6), the function's
+// next stream.  %n is read by the eval op only, before the training op
+// would write it.
 // CHECK-LABEL: func.func @rrelu(
+// CHECK-SAME:    attributes {torch.rng_stream = 1 : i64}
 // CHECK:         torch.aten.leaky_relu %arg0, %float5.000000e-01
-// CHECK:         torch.aten.rrelu_with_noise %arg0, %arg1, %{{.*}}, %{{.*}}, %true
+// CHECK:         %[[NEG:.*]] = torch.aten.le.Scalar %arg0, %float0.000000e00
+// CHECK:         torch.aten.arange.start_step %int0, %int15
+// CHECK:         %[[U:.*]] = torch.aten.mul.Scalar %{{.*}}, %float5.9604644775390625E-8
+// CHECK:         %[[W:.*]] = torch.aten.mul.Scalar %[[U]], %float0.19999999999999996
+// CHECK:         %[[S:.*]] = torch.aten.add.Scalar %[[W]], %float4.000000e-01, %int1
+// CHECK:         %[[C:.*]] = torch.aten.clamp_max %[[S]], %float0.59999996423721313
+// CHECK:         %[[XS:.*]] = torch.aten.mul.Tensor %arg0, %[[C]]
+// CHECK:         %[[R:.*]] = torch.aten.where.self %[[NEG]], %[[XS]], %arg0
+// CHECK:         return %{{.*}}, %[[R]]
 func.func @rrelu(%x: !torch.vtensor<[5,3],f32>, %n: !torch.vtensor<[5,3],f32>) -> (!torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>) {
   %none = torch.constant.none
   %lo = torch.constant.float 4.000000e-01
@@ -74,6 +87,29 @@ func.func @rrelu(%x: !torch.vtensor<[5,3],f32>, %n: !torch.vtensor<[5,3],f32>) -
   %0 = torch.aten.rrelu_with_noise %x, %n, %lo, %hi, %false, %none : !torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.float, !torch.float, !torch.bool, !torch.none -> !torch.vtensor<[5,3],f32>
   %1 = torch.aten.rrelu_with_noise %x, %n, %lo, %hi, %true, %none : !torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.float, !torch.float, !torch.bool, !torch.none -> !torch.vtensor<[5,3],f32>
   return %0, %1 : !torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>
+}
+
+// Training whose noise is read afterwards (PyTorch writes the slopes into
+// it; the value form has no such result): stays.  aten.rrelu in training,
+// lower == upper: x * lower where x <= 0, no draw (f64).
+// CHECK-LABEL: func.func @rrelu_noise_read(
+// CHECK-NOT:     torch.rng_stream
+// CHECK:         torch.aten.rrelu_with_noise %arg0, %arg1, %{{.*}}, %{{.*}}, %true
+// CHECK:         %[[NEG:.*]] = torch.aten.le.Scalar %arg2, %float0.000000e00
+// CHECK:         %[[XS:.*]] = torch.aten.mul.Scalar %arg2, %float2.500000e-01
+// CHECK:         torch.aten.where.self %[[NEG]], %[[XS]], %arg2
+// CHECK-NOT:     torch.aten.rrelu
+func.func @rrelu_noise_read(%x: !torch.vtensor<[5,3],f32>, %n: !torch.vtensor<[5,3],f32>, %y: !torch.vtensor<[4],f64>) -> (!torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.vtensor<[4],f64>) {
+  %none = torch.constant.none
+  %lo = torch.constant.float 4.000000e-01
+  %hi = torch.constant.float 6.000000e-01
+  %q = torch.constant.float 2.500000e-01
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %0 = torch.aten.rrelu_with_noise %x, %n, %lo, %hi, %true, %none : !torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.float, !torch.float, !torch.bool, !torch.none -> !torch.vtensor<[5,3],f32>
+  %1 = torch.aten.add.Scalar %n, %q, %int1 : !torch.vtensor<[5,3],f32>, !torch.float, !torch.int -> !torch.vtensor<[5,3],f32>
+  %2 = torch.aten.rrelu %y, %q, %q, %true, %none : !torch.vtensor<[4],f64>, !torch.float, !torch.float, !torch.bool, !torch.none -> !torch.vtensor<[4],f64>
+  return %0, %1, %2 : !torch.vtensor<[5,3],f32>, !torch.vtensor<[5,3],f32>, !torch.vtensor<[4],f64>
 }
 
 // asin of an int: f32, atan2(x, sqrt((1 - x)(1 + x))).
