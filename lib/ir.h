@@ -541,6 +541,7 @@ typedef struct PrintOpts {
 	int encoder;     /* a big resource section is encoded by a thread of
 	                    its own while this one writes (worth it when the
 	                    section is costly to make: lazy resources) */
+	int local_scope; /* affine maps inline, no #map aliases */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

@@ -1826,7 +1826,10 @@ void print_module(FILE *f, Op *module, const PrintOpts *o)
 
 	printer_init(&pr, &b, o);
 	prepare(&pr, module);
-	print_aliases(&pr);
+	if (o && o->local_scope)
+		pr.nmaps = 0;     /* -mlir-print-local-scope: maps inline */
+	else
+		print_aliases(&pr);
 	print_op(&pr, module);
 	buf_putc(&b, '\n');
 	fwrite(b.p, 1, b.n, f);

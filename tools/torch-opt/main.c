@@ -10,9 +10,13 @@
 #include "pass.h"
 #include "tool.h"
 
+#ifndef FXPIPE_VERSION
+#define FXPIPE_VERSION "0.1.0"
+#endif
+
 typedef struct Opts {
 	const char *input, *output, *pipeline;
-	int split, list;
+	int split, list, dump_pipeline;
 	Buf extra;                  /* --PASSNAME flags, as a bare list */
 	const char *before[64], *after[64];
 	char *names[2];             /* storage behind before and after */
@@ -25,12 +29,14 @@ static const char usage[] =
 "  -p, --pass-pipeline=PIPELINE  passes to run, e.g. 'canonicalize,cse' or\n"
 "                                'builtin.module(func.func(cse))'; '' only\n"
 "                                parses, verifies and prints\n"
-"  --NAME                        append the registered pass NAME\n"
+"  --NAME[=OPTS]                 append the registered pass NAME (or a\n"
+"                                torch-mlir alias), OPTS as in NAME{OPTS}\n"
 "  -o FILE                       write to FILE (atomically) instead of stdout\n"
 "  --split-input-file            treat '// -----' chunks as separate inputs\n"
 "  --list-passes                 list the registered passes and pipelines\n"
 "  --print-ir-before=P[,P]       dump the module before pass P\n"
 "  --print-ir-after=P[,P]        dump the module after pass P\n"
+"  --print-ir-before-all         dump before every pass\n"
 "  --print-ir-after-all          dump after every pass\n"
 "  --print-ir-after-change       dump after every pass that changed the IR\n"
 "  --print-ir-after-failure      dump when a pass fails\n"
@@ -38,7 +44,12 @@ static const char usage[] =
 "  --timing                      per-pass wall time on stderr\n"
 "  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
 "  --mlir-print-op-generic       print every op in the generic form\n"
-"  --allow-unregistered-dialect  accept ops of unknown dialects\n";
+"  --allow-unregistered-dialect  accept ops of unknown dialects\n"
+"  --dump-pass-pipeline          print the parsed pipeline on stderr\n"
+"  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
+"  --version                     print the version and exit\n"
+"Long options take one dash or two (-split-input-file, -canonicalize,\n"
+"-pass-pipeline=...), and --mlir-print-ir-* are --print-ir-*, as in mlir-opt.\n";
 
 static void
 split_names(const char *v, const char **into, int *n, char **store)
@@ -59,6 +70,31 @@ flag(const char *a, const char *name)
 	return !strcmp(a, name);
 }
 
+/* MLIR's spellings to ours: -long-option is --long-option (-p, -o and
+ * -h stay), --mlir-print-ir-X is --print-ir-X.  Returns a string that
+ * lives as long as the program (or a itself). */
+static char *
+normalize(char *a)
+{
+	size_t n;
+	char *s;
+
+	if (a[0] != '-' || !a[1])
+		return a;
+	if (a[1] != '-') {
+		n = strcspn(a + 1, "={");
+		if (n < 2)
+			return a;
+		s = xmalloc(strlen(a) + 2);
+		s[0] = '-';
+		strcpy(s + 1, a);
+		a = s;
+	}
+	if (!strncmp(a, "--mlir-print-ir-", 16))
+		memmove(a + 2, a + 7, strlen(a + 7) + 1);
+	return a;
+}
+
 static void
 parse_args(int argc, char **argv, Opts *o)
 {
@@ -67,9 +103,13 @@ parse_args(int argc, char **argv, Opts *o)
 
 	o->pl.verify_each = 1;
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i] = normalize(argv[i]);
+		char *eq;
 		if (flag(a, "-h") || flag(a, "--help")) {
 			fputs(usage, stdout);
+			exit(0);
+		} else if (flag(a, "--version")) {
+			puts("torch-opt (fxpipe) " FXPIPE_VERSION);
 			exit(0);
 		} else if ((v = tool_optval(argc, argv, &i, "-p"))
 		    || (v = tool_optval(argc, argv, &i, "--pass-pipeline")))
@@ -80,7 +120,10 @@ parse_args(int argc, char **argv, Opts *o)
 			split_names(v, o->before, &o->nbefore, &o->names[0]);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-after")))
 			split_names(v, o->after, &o->nafter, &o->names[1]);
-		else if (flag(a, "--print-ir-after-all"))
+		else if (flag(a, "--print-ir-before-all")) {
+			o->before[0] = "all";
+			o->nbefore = 1;
+		} else if (flag(a, "--print-ir-after-all"))
 			o->pl.print_after_all = 1;
 		else if (flag(a, "--print-ir-after-change"))
 			o->pl.print_after_change = 1;
@@ -104,10 +147,29 @@ parse_args(int argc, char **argv, Opts *o)
 			o->pl.print.generic = 1;
 		else if (flag(a, "--allow-unregistered-dialect"))
 			ctx_allow_unregistered = 1;
+		else if (flag(a, "--dump-pass-pipeline"))
+			o->dump_pipeline = 1;
+		else if (flag(a, "--mlir-print-local-scope"))
+			o->pl.print.local_scope = 1;
 		else if (a[0] == '-' && a[1] == '-' && pass_lookup(a + 2)) {
 			if (o->extra.n)
 				buf_putc(&o->extra, ',');
 			buf_puts(&o->extra, a + 2);
+		} else if (a[0] == '-' && a[1] == '-' && (eq = strchr(a, '='))) {
+			/* --NAME=OPTS: the pass NAME with options {OPTS} */
+			char *name = strndup(a + 2, eq - a - 2);
+			int known = pass_lookup(name) != NULL;
+			if (known) {
+				if (o->extra.n)
+					buf_putc(&o->extra, ',');
+				buf_puts(&o->extra, name);
+				buf_putc(&o->extra, '{');
+				buf_puts(&o->extra, eq + 1);
+				buf_putc(&o->extra, '}');
+			}
+			free(name);
+			if (!known)
+				tool_fail("unknown option '%s' (see --help)", a);
 		} else if (a[0] == '-' && a[1])
 			tool_fail("unknown option '%s' (see --help)", a);
 		else if (o->input)
@@ -249,6 +311,8 @@ main(int argc, char **argv)
 		Pipeline *pl = pipeline_parse(o.pipeline);
 		if (!pl)
 			return 1;
+		if (o.dump_pipeline)
+			pipeline_print(stderr, pl);
 		pipeline_free(pl);
 	}
 	/* chunks are copies of the text: their blobs must be in them */
@@ -260,19 +324,23 @@ main(int argc, char **argv)
 		if (rc != 0)
 			return 1;
 	} else {
-		/* chunks print one by one: collect them, write only if all pass */
+		/* chunks print one by one, as mlir-opt's do: every chunk that
+		 * passes is written, a failing one leaves its place empty
+		 * between the separators, and the exit status says a chunk
+		 * failed */
 		FILE *mem = open_memstream(&obuf, &olen);
 		rc = process_split(&o, diag_fallback_file, text, len, mem);
 		fclose(mem);
 		tool_unmap(text);
-		if (rc != 0) {
-			free(obuf);
-			return 1;
+		/* -o FILE still appears only when the whole run succeeded */
+		if (rc == 0 || !o.output || !strcmp(o.output, "-")) {
+			FILE *out = tool_open_out(o.output);
+			fwrite(obuf, 1, olen, out);
+			tool_commit(out);
 		}
-		FILE *out = tool_open_out(o.output);
-		fwrite(obuf, 1, olen, out);
 		free(obuf);
-		tool_commit(out);
+		if (rc != 0)
+			return 1;
 	}
 	buf_free(&o.extra);
 	free(o.names[0]);

@@ -1,0 +1,143 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# torch-opt takes mlir-opt's and torch-mlir-opt's spellings of its flags
+# (issue 21): single-dash long options, torch-mlir's pass names, pass
+# options, --mlir-print-ir-*, --dump-pass-pipeline, --version.
+
+setup() {
+  IN="$BATS_TEST_DIRNAME/inputs"
+  T="$BATS_TEST_TMPDIR"
+}
+
+@test "single-dash long options mean the double-dash ones" {
+  run --separate-stderr bin/torch-opt -split-input-file -canonicalize -cse "$IN/split.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"func.func @ok"*"// -----"* ]]
+  [[ "$stderr" == *"split.mlir:6:10: error: "* ]]
+  run bin/torch-opt -pass-pipeline='builtin.module(func.func(canonicalize,cse))' "$IN/linear-torch.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"torch.aten.mm"* ]]
+  run bin/torch-opt -pass-pipeline 'builtin.module(cse)' "$IN/linear-torch.mlir"
+  [ "$status" -eq 0 ]
+  run bin/torch-opt -allow-unregistered-dialect -p '' "$IN/unregistered.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"foo.bar"'* ]]
+}
+
+@test "-p and -o keep their meaning; unknown single-dash options are refused" {
+  bin/torch-opt -p cse -o "$T/out.mlir" "$IN/linear-torch.mlir"
+  grep -q 'torch.aten.mm' "$T/out.mlir"
+  run --separate-stderr bin/torch-opt -no-such-flag "$IN/linear-torch.mlir"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"unknown option '--no-such-flag'"* ]]
+}
+
+@test "-split-input-file prints every passing chunk and fails for the bad one" {
+  run --separate-stderr bin/torch-opt -p '' -split-input-file "$IN/split.mlir"
+  [ "$status" -eq 1 ]
+  [ "$(printf '%s\n' "$output" | grep -c '^// -----$')" -eq 1 ]
+  [[ "$output" == *"@ok"* ]]
+  # -o FILE stays all-or-nothing
+  run bin/torch-opt -p '' -split-input-file -o "$T/o.mlir" "$IN/split.mlir"
+  [ "$status" -eq 1 ]
+  [ ! -e "$T/o.mlir" ]
+}
+
+@test "torch-mlir's pass names are aliases, listed by --list-passes" {
+  run bin/torch-opt --list-passes
+  [[ "$output" == *"torch-decompose-complex-ops"*"= torch-decompose"* ]]
+  [[ "$output" == *"torch-lower-to-backend-contract"*"= torch-backend-pipeline"* ]]
+  [[ "$output" == *"torch-verify-backend-contract-no-decompositions"*"= torch-verify-backend-contract"* ]]
+  run bin/torch-opt -torch-decompose-complex-ops "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"aten.softmax"* ]]
+  [[ "$output" == *"aten.amax"* ]]
+  run bin/torch-opt -pass-pipeline='builtin.module(torch-lower-to-backend-contract)' "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"aten.softmax"* ]]
+  run bin/torch-opt -torch-decompose-complex-ops -torch-verify-backend-contract-no-decompositions "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  run bin/torch-opt -torch-verify-backend-contract-no-decompositions "$IN/softmax.mlir"
+  [ "$status" -ne 0 ]
+}
+
+@test "legal-ops: the ops named there are not decomposed" {
+  run bin/torch-opt -torch-decompose-complex-ops="legal-ops=aten.foo,aten.softmax.int" "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"torch.aten.softmax.int"* ]]
+  [[ "$output" != *"aten.amax"* ]]
+  run bin/torch-opt -pass-pipeline='builtin.module(func.func(torch-decompose-complex-ops{legal-ops=torch.aten.softmax.int}))' "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"torch.aten.softmax.int"* ]]
+  run bin/torch-opt -pass-pipeline='builtin.module(func.func(torch-decompose-complex-ops{legal-ops=aten.bar}))' "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"aten.softmax"* ]]
+}
+
+@test "an unknown pass option or a bad value is an error naming it" {
+  run --separate-stderr bin/torch-opt -pass-pipeline='builtin.module(func.func(torch-decompose-complex-ops{bogus=1}))' "$IN/softmax.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"unknown option 'bogus'"* ]]
+  run --separate-stderr bin/torch-opt -torch-decompose-complex-ops="legal-ops=aten.x,,aten.y" "$IN/softmax.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"bad value 'aten.x,,aten.y' for option 'legal-ops'"* ]]
+  run --separate-stderr bin/torch-opt -cse=foo=1 "$IN/softmax.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"cse"* ]]
+}
+
+@test "-mlir-print-ir-* are the --print-ir-* dumps" {
+  run --separate-stderr bin/torch-opt -mlir-print-ir-before-all -canonicalize -cse "$IN/linear-torch.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"IR Dump Before canonicalize"*"IR Dump Before cse"* ]]
+  [[ "$stderr" != *"IR Dump After"* ]]
+  run --separate-stderr bin/torch-opt --mlir-print-ir-after-all -p canonicalize,cse "$IN/linear-torch.mlir"
+  [[ "$stderr" == *"IR Dump After canonicalize"*"IR Dump After cse"* ]]
+  run --separate-stderr bin/torch-opt -mlir-print-ir-after-change -p canonicalize "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" != *"IR Dump After"* ]]
+  run --separate-stderr bin/torch-opt -mlir-print-ir-after-change -torch-decompose "$IN/softmax.mlir"
+  [[ "$stderr" == *"IR Dump After torch-decompose"* ]]
+  run --separate-stderr bin/torch-opt -mlir-print-ir-after-failure -torch-verify-backend-contract "$IN/softmax.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"IR Dump After Failed torch-verify-backend-contract"* ]]
+}
+
+@test "-mlir-print-debuginfo prints locations; -mlir-print-local-scope is accepted" {
+  run bin/torch-opt -p '' -mlir-print-debuginfo "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"loc("* ]]
+  run bin/torch-opt -p '' -mlir-print-local-scope "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(bin/torch-opt -p '' "$IN/softmax.mlir")" ]
+  # linalg IR: #map aliases become inline affine_map<...>, and read back
+  bin/torch-opt -p '' "$IN/linear-linalg.mlir" > "$T/alias.mlir"
+  grep -q '^#map' "$T/alias.mlir"
+  bin/torch-opt -p '' -mlir-print-local-scope "$IN/linear-linalg.mlir" > "$T/local.mlir"
+  ! grep -q '#map' "$T/local.mlir"
+  grep -q 'indexing_maps = \[affine_map<' "$T/local.mlir"
+  bin/torch-opt -p '' "$T/local.mlir" | diff "$T/alias.mlir" -
+}
+
+@test "-dump-pass-pipeline prints the parsed pipeline on stderr" {
+  run --separate-stderr bin/torch-opt -dump-pass-pipeline -canonicalize -torch-decompose-complex-ops="legal-ops=aten.a,aten.b" "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "builtin.module(canonicalize,func.func(torch-decompose{legal-ops=aten.a,aten.b}))" ]
+  [[ "$output" == *"torch.aten.softmax.int"* ]] || true
+}
+
+@test "--version and -version print the version" {
+  run bin/torch-opt --version
+  [ "$status" -eq 0 ]
+  [[ "$output" == "torch-opt (fxpipe) "[0-9]* ]]
+  run bin/torch-opt -version
+  [ "$status" -eq 0 ]
+  [[ "$output" == "torch-opt (fxpipe) "* ]]
+}
+
+@test "--help documents the new flags" {
+  run bin/torch-opt --help
+  for f in --version --dump-pass-pipeline --mlir-print-local-scope --print-ir-before-all "one dash or two"; do
+    [[ "$output" == *"$f"* ]] || { echo "missing $f"; false; }
+  done
+}
