@@ -497,6 +497,9 @@ void loc_error(const Loc *l, const char *fmt, ...) __attribute__((format(printf,
 void loc_diag(const Loc *l, const char *kind, const char *fmt, va_list ap);
 extern int diag_errors;
 extern const char *diag_fallback_file;   /* for ops with unknown location */
+/* When set, each diagnostic goes to it instead of stderr (torch-opt's
+ * --verify-diagnostics); errors are still counted. */
+extern void (*diag_hook)(const Loc *l, const char *kind, const char *msg);
 
 /* ---- text form (parse.c, print.c) -------------------------------------- */
 

@@ -141,3 +141,45 @@ setup() {
     [[ "$output" == *"$f"* ]] || { echo "missing $f"; false; }
   done
 }
+
+@test "-verify-diagnostics: @+N, @-N, @above, @below, same line, {{regex}}" {
+  run --separate-stderr bin/torch-opt -torch-verify-backend-contract -split-input-file -verify-diagnostics "$IN/verify-diags.mlir"
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  # every chunk's output, a failing chunk's place empty
+  [ "$(printf '%s\n' "$output" | grep -c '^// -----$')" -eq 5 ]
+  [[ "$output" == *"func.func @ok"* ]]
+  # without the flag the same file fails
+  run bin/torch-opt -torch-verify-backend-contract -split-input-file "$IN/verify-diags.mlir"
+  [ "$status" -eq 1 ]
+}
+
+@test "-verify-diagnostics: unmatched and unexpected diagnostics fail as in mlir-opt" {
+  run --separate-stderr bin/torch-opt -p '' -split-input-file -verify-diagnostics "$IN/verify-diags-bad.mlir"
+  [ "$status" -eq 1 ]
+  f="$IN/verify-diags-bad.mlir"
+  [[ "$stderr" == *"$f:2:6: error: expected error \"use of undeclared SSA value\" was not produced"* ]]
+  [[ "$stderr" == *"$f:3:10: error: unexpected error: use of undeclared SSA value name"* ]]
+  [[ "$stderr" == *"$f:9:10: error: unexpected error: "* ]]
+  [[ "$stderr" == *"$f:15:6: error: expected error \"no such message\" was not produced"* ]]
+  [[ "$stderr" == *"$f:22:6: error: expected warning \"undeclared\" was not produced"* ]]
+  [[ "$output" == *"func.func @fine"* ]]
+}
+
+@test "-verify-diagnostics: a malformed expectation is an error" {
+  printf 'func.func @f() {\n  // expected-error @sideways {{x}}\n  return\n}\n' > "$T/m.mlir"
+  run --separate-stderr bin/torch-opt -p '' -verify-diagnostics "$T/m.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"expected '@above', '@below' or '@+N'/'@-N'"* ]]
+  printf 'func.func @f() {\n  // expected-error {{x\n  return\n}\n' > "$T/m.mlir"
+  run --separate-stderr bin/torch-opt -p '' -verify-diagnostics "$T/m.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"expected {{message}}"* ]]
+}
+
+@test "-verify-diagnostics: a failure that no diagnostic explains still fails" {
+  run --separate-stderr bin/torch-opt -verify-diagnostics -pass-pipeline='builtin.module(torch-decompose)' "$IN/softmax.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"runs on 'func.func'"* ]]
+}

@@ -3,6 +3,8 @@
  * Reads IR (a file or stdin), runs a pass pipeline, writes IR to stdout or
  * -o FILE.  With no -p it runs the default pipeline for the input's level.
  */
+#include <ctype.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,7 @@
 
 typedef struct Opts {
 	const char *input, *output, *pipeline;
-	int split, list, dump_pipeline;
+	int split, list, dump_pipeline, verify_diags;
 	Buf extra;                  /* --PASSNAME flags, as a bare list */
 	const char *before[64], *after[64];
 	char *names[2];             /* storage behind before and after */
@@ -46,6 +48,8 @@ static const char usage[] =
 "  --mlir-print-op-generic       print every op in the generic form\n"
 "  --allow-unregistered-dialect  accept ops of unknown dialects\n"
 "  --dump-pass-pipeline          print the parsed pipeline on stderr\n"
+"  --verify-diagnostics          check the diagnostics against the input's\n"
+"                                expected-error/warning/note/remark comments\n"
 "  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
 "  --version                     print the version and exit\n"
 "Long options take one dash or two (-split-input-file, -canonicalize,\n"
@@ -147,6 +151,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->pl.print.generic = 1;
 		else if (flag(a, "--allow-unregistered-dialect"))
 			ctx_allow_unregistered = 1;
+		else if (flag(a, "--verify-diagnostics"))
+			o->verify_diags = 1;
 		else if (flag(a, "--dump-pass-pipeline"))
 			o->dump_pipeline = 1;
 		else if (flag(a, "--mlir-print-local-scope"))
@@ -211,6 +217,177 @@ default_pipeline(Op *module)
 	return "canonicalize,cse";
 }
 
+/* ---- --verify-diagnostics: expected-error/warning/note/remark comments,
+ * matched as mlir-opt matches them ---- */
+
+typedef struct Expect {
+	const char *kind;     /* "error", "warning", "note", "remark" */
+	int line, at, col;    /* the line it names; where it is written */
+	char *text;           /* between {{ and the last }}, for messages */
+	regex_t re;
+	int matched;
+} Expect;
+
+static struct {
+	const char *file;
+	Expect *e;
+	int n, failed;
+} vd;
+
+/* The message pattern: literal text, with {{regex}} parts. */
+static int
+compile_expect(Expect *e)
+{
+	Buf b = {0};
+	const char *p = e->text;
+	int rc;
+
+	while (*p) {
+		const char *q = strstr(p, "{{");
+		const char *lit_end = q ? q : p + strlen(p);
+		for (; p < lit_end; p++) {
+			if (strchr(".[]()*+?{}|^$\\", *p))
+				buf_putc(&b, '\\');
+			buf_putc(&b, *p);
+		}
+		if (!q)
+			break;
+		const char *r = strstr(q + 2, "}}");
+		if (!r)
+			return -1;
+		buf_putc(&b, '(');
+		buf_put(&b, q + 2, r - q - 2);
+		buf_putc(&b, ')');
+		p = r + 2;
+	}
+	buf_putc(&b, 0);
+	rc = regcomp(&e->re, b.p, REG_EXTENDED | REG_NOSUB);
+	buf_free(&b);
+	return rc ? -1 : 0;
+}
+
+/* Reads the expectations of one chunk (its text padded to file lines). */
+static void
+collect_expects(const char *text, size_t len)
+{
+	static const char *const kinds[] = {"error", "warning", "note", "remark"};
+	const char *p = text, *end = text + len;
+	int line = 1, k;
+
+	for (; p < end; line++) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *next = eol ? eol + 1 : end;
+		size_t n = (eol ? eol : end) - p;
+		char *l = strndup(p, n), *m;
+		for (m = l; (m = strstr(m, "expected-")); m++) {
+			const char *q = m + 9;
+			for (k = 0; k < 4; k++)
+				if (!strncmp(q, kinds[k], strlen(kinds[k])))
+					break;
+			if (k == 4)
+				continue;
+			q += strlen(kinds[k]);
+			while (*q == ' ')
+				q++;
+			int target = line;
+			if (*q == '@') {
+				q++;
+				if (!strncmp(q, "above", 5)) {
+					target = line - 1;
+					q += 5;
+				} else if (!strncmp(q, "below", 5)) {
+					target = line + 1;
+					q += 5;
+				} else if ((*q == '+' || *q == '-') && isdigit((unsigned char)q[1])) {
+					char *e;
+					long d = strtol(q + 1, &e, 10);
+					target = *q == '+' ? line + (int)d : line - (int)d;
+					q = e;
+				} else {
+					fprintf(stderr, "%s:%d:%d: error: expected '@above', '@below' or '@+N'/'@-N'\n",
+					    vd.file, line, (int)(q - l) + 1);
+					vd.failed = 1;
+					continue;
+				}
+				while (*q == ' ')
+					q++;
+			}
+			const char *o = strstr(q, "{{"), *c = NULL, *r;
+			for (r = o ? o + 2 : NULL; r && (r = strstr(r, "}}")); r += 2)
+				c = r;
+			if (!o || o != q || !c) {
+				fprintf(stderr, "%s:%d:%d: error: expected {{message}} after 'expected-%s'\n",
+				    vd.file, line, (int)(m - l) + 1, kinds[k]);
+				vd.failed = 1;
+				continue;
+			}
+			vd.e = xrealloc(vd.e, mulsz(vd.n + 1, sizeof *vd.e));
+			Expect *e = &vd.e[vd.n];
+			memset(e, 0, sizeof *e);
+			e->kind = kinds[k];
+			e->line = target;
+			e->at = line;
+			e->col = (int)(m - l) + 1;
+			e->text = strndup(o + 2, c - o - 2);
+			if (compile_expect(e) != 0) {
+				fprintf(stderr, "%s:%d:%d: error: invalid regex in 'expected-%s {{%s}}'\n",
+				    vd.file, line, (int)(m - l) + 1, kinds[k], e->text);
+				free(e->text);
+				vd.failed = 1;
+				continue;
+			}
+			vd.n++;
+		}
+		free(l);
+		p = next;
+	}
+}
+
+static void
+verify_hook(const Loc *l, const char *kind, const char *msg)
+{
+	const Loc *fl = loc_filepos(l);
+	int i;
+
+	if (fl && !strcmp(fl->file, vd.file))
+		for (i = 0; i < vd.n; i++) {
+			Expect *e = &vd.e[i];
+			if (!e->matched && e->line == fl->line && !strcmp(e->kind, kind)
+			    && regexec(&e->re, msg, 0, NULL, 0) == 0) {
+				e->matched = 1;
+				return;
+			}
+		}
+	/* unexpected: say so at its place, as mlir-opt does */
+	if (fl)
+		fprintf(stderr, "%s:%d:%d: error: unexpected %s: %s\n", fl->file, fl->line,
+		    fl->col, kind, msg);
+	else
+		fprintf(stderr, "%s: error: unexpected %s: %s\n", vd.file, kind, msg);
+	vd.failed = 1;
+}
+
+/* Ends one chunk's check: expectations nothing produced fail it. */
+static void
+finish_expects(void)
+{
+	int i;
+
+	for (i = 0; i < vd.n; i++) {
+		Expect *e = &vd.e[i];
+		if (!e->matched) {
+			fprintf(stderr, "%s:%d:%d: error: expected %s \"%s\" was not produced\n",
+			    vd.file, e->at, e->col, e->kind, e->text);
+			vd.failed = 1;
+		}
+		regfree(&e->re);
+		free(e->text);
+	}
+	free(vd.e);
+	vd.e = NULL;
+	vd.n = 0;
+}
+
 /* One input (or one chunk of a split input): parse, run, print into out,
  * or into the real output (-o or stdout) when out is NULL.  Returns 0 on
  * success, having printed nothing otherwise. */
@@ -223,6 +400,11 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 	int rc = -1;
 
 	diag_errors = 0;
+	if (o->verify_diags) {
+		vd.file = name;
+		collect_expects(text, len);
+		diag_hook = verify_hook;
+	}
 	m = parse_module(c, name, text, len);
 	if (!m || diag_errors)
 		goto done;
@@ -251,6 +433,16 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 done:
 	pipeline_free(pl);
 	ctx_free(c);
+	if (o->verify_diags) {
+		diag_hook = NULL;
+		finish_expects();
+		/* a failure no diagnostic explains (printed as it was) fails */
+		if (rc != 0 && !diag_errors)
+			vd.failed = 1;
+		/* with --verify-diagnostics, success is every diagnostic
+		 * matching an expectation, whether or not the passes failed */
+		return 0;
+	}
 	return rc;
 }
 
@@ -345,5 +537,5 @@ main(int argc, char **argv)
 	buf_free(&o.extra);
 	free(o.names[0]);
 	free(o.names[1]);
-	return 0;
+	return vd.failed ? 1 : 0;
 }
