@@ -545,6 +545,8 @@ typedef struct PrintOpts {
 	                    its own while this one writes (worth it when the
 	                    section is costly to make: lazy resources) */
 	int local_scope; /* affine maps inline, no #map aliases */
+	long elide_larger; /* >0: elements attrs with more elements print as
+	                      dense_resource<__elided__> (not readable back) */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

@@ -46,6 +46,7 @@ typedef struct PipelineOpts {
 	int verify_each;
 	int timing;
 	PrintOpts print;
+	long elide_larger;            /* the dumps' elide_larger */
 	FILE *dump;                   /* where --print-ir-* go (stderr) */
 } PipelineOpts;
 

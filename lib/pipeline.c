@@ -356,7 +356,10 @@ dump(Run *r, const char *when, const Node *n, Op *op)
 
 	fprintf(r->o->dump, "// -----// IR Dump %s %s (%s)%s%s //----- //\n",
 	    when, n->pass->name, op->name, sym ? " @" : "", sym ? sym : "");
-	print_module(r->o->dump, r->module, &r->o->print);
+	PrintOpts po = r->o->print;
+
+	po.elide_larger = r->o->elide_larger;
+	print_module(r->o->dump, r->module, &po);
 	fflush(r->o->dump);
 }
 

@@ -183,3 +183,22 @@ setup() {
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"runs on 'func.func'"* ]]
 }
+
+@test "-mlir-elide-elementsattrs-if-larger=N elides big literals in dumps only" {
+  run --separate-stderr bin/torch-opt -p cse -mlir-print-ir-after-all -mlir-elide-elementsattrs-if-larger=4 "$IN/literals.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"torch.vtensor.literal(dense_resource<__elided__> : tensor<2x3xf32>)"* ]]
+  [[ "$stderr" == *"torch.vtensor.literal(dense_resource<__elided__> : tensor<8xf32>)"* ]]
+  [[ "$stderr" == *"dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>"* ]]
+  [[ "$stderr" != *"blob8"* ]]
+  # the output itself is whole and reads back
+  [[ "$output" != *"__elided__"* ]]
+  [[ "$output" == *"blob8"* ]]
+  printf '%s\n' "$output" | bin/torch-opt -p '' > /dev/null
+  # without the flag the dumps are whole
+  run --separate-stderr bin/torch-opt -p cse -mlir-print-ir-after-all "$IN/literals.mlir"
+  [[ "$stderr" != *"__elided__"* ]]
+  run --separate-stderr bin/torch-opt -p cse -mlir-elide-elementsattrs-if-larger=x "$IN/literals.mlir"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"bad value 'x'"* ]]
+}

@@ -48,6 +48,9 @@ static const char usage[] =
 "  --mlir-print-op-generic       print every op in the generic form\n"
 "  --allow-unregistered-dialect  accept ops of unknown dialects\n"
 "  --dump-pass-pipeline          print the parsed pipeline on stderr\n"
+"  --mlir-elide-elementsattrs-if-larger=N\n"
+"                                in --print-ir-* dumps, literals of more than\n"
+"                                N elements print as dense_resource<__elided__>\n"
 "  --verify-diagnostics          check the diagnostics against the input's\n"
 "                                expected-error/warning/note/remark comments\n"
 "  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
@@ -151,7 +154,13 @@ parse_args(int argc, char **argv, Opts *o)
 			o->pl.print.generic = 1;
 		else if (flag(a, "--allow-unregistered-dialect"))
 			ctx_allow_unregistered = 1;
-		else if (flag(a, "--verify-diagnostics"))
+		else if ((v = tool_optval(argc, argv, &i, "--mlir-elide-elementsattrs-if-larger"))) {
+			char *e;
+			long n = strtol(v, &e, 10);
+			if (!*v || *e || n < 0)
+				tool_fail("bad value '%s' for --mlir-elide-elementsattrs-if-larger (a count of elements)", v);
+			o->pl.elide_larger = n;
+		} else if (flag(a, "--verify-diagnostics"))
 			o->verify_diags = 1;
 		else if (flag(a, "--dump-pass-pipeline"))
 			o->dump_pipeline = 1;
