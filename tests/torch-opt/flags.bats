@@ -202,3 +202,17 @@ setup() {
   [ "$status" -ne 0 ]
   [[ "$stderr" == *"bad value 'x'"* ]]
 }
+
+@test "-mlir-pass-statistics counts runs, changes and ops per pass" {
+  run --separate-stderr bin/torch-opt -mlir-pass-statistics -canonicalize -torch-decompose "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"... Pass statistics report ..."* ]]
+  printf '%s\n' "$stderr" > "$T/s.txt"
+  # canonicalize changed nothing on the module; torch-decompose grew its function
+  grep -A4 '^  canonicalize$' "$T/s.txt" | grep -q '(changed)    0 '
+  grep -A4 '^    torch-decompose$' "$T/s.txt" | grep -q '(changed)    1 '
+  grep -A4 '^    torch-decompose$' "$T/s.txt" | grep -q '(ops-before) 5 '
+  grep -q "^  'func.func' Pipeline$" "$T/s.txt"
+  run --separate-stderr bin/torch-opt -canonicalize "$IN/softmax.mlir"
+  [[ "$stderr" != *"statistics"* ]]
+}

@@ -44,6 +44,8 @@ static const char usage[] =
 "  --print-ir-after-failure      dump when a pass fails\n"
 "  --verify-each[=0|1]           verify after each pass (default 1)\n"
 "  --timing                      per-pass wall time on stderr\n"
+"  --mlir-pass-statistics        per pass: runs, runs that changed the IR,\n"
+"                                ops before and after, on stderr\n"
 "  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
 "  --mlir-print-op-generic       print every op in the generic form\n"
 "  --allow-unregistered-dialect  accept ops of unknown dialects\n"
@@ -144,6 +146,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->pl.verify_each = 0;
 		else if (flag(a, "--timing") || flag(a, "--mlir-timing"))
 			o->pl.timing = 1;
+		else if (flag(a, "--mlir-pass-statistics"))
+			o->pl.statistics = 1;
 		else if (flag(a, "--list-passes"))
 			o->list = 1;
 		else if (flag(a, "--split-input-file"))
