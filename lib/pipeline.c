@@ -111,7 +111,9 @@ parse_opts(P *p, Node *n)
 			while (*o && strcmp(*o, k))
 				o++;
 			if (!*o) {
-				perr(p, "unknown option", k);
+				char msg[160];
+				snprintf(msg, sizeof msg, "pass '%s' has no option", n->pass->name);
+				perr(p, msg, k);
 				free(k);
 				free(v);
 				return;

@@ -427,6 +427,12 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 	pl = pipeline_parse(text_pl);
 	if (!pl)
 		goto done;
+	if (o->dump_pipeline && !o->pipeline) {
+		/* the default pipeline, chosen by the input's level */
+		static int dumped;
+		if (!dumped++)
+			pipeline_print(stderr, pl);
+	}
 	if (pipeline_run(c, pl, m, &o->pl) != 0)
 		goto done;
 	/* Whatever the passes did, print only what reads back. */
