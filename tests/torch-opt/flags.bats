@@ -222,3 +222,11 @@ setup() {
   run --separate-stderr bin/torch-opt -canonicalize "$IN/softmax.mlir"
   [[ "$stderr" != *"statistics"* ]]
 }
+
+@test "-mlir-disable-threading and -mlir-print-ir-module-scope are accepted and change nothing" {
+  run --separate-stderr bin/torch-opt -mlir-disable-threading -mlir-print-ir-module-scope -mlir-print-ir-after-all -canonicalize "$IN/softmax.mlir"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(bin/torch-opt -canonicalize "$IN/softmax.mlir" 2>/dev/null)" ]
+  run bin/torch-opt --help
+  [[ "$output" == *"--mlir-disable-threading"* ]]
+}

@@ -57,6 +57,9 @@ static const char usage[] =
 "                                expected-error/warning/note/remark comments\n"
 "  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
 "  --version                     print the version and exit\n"
+"  --mlir-disable-threading, --mlir-print-ir-module-scope\n"
+"                                accepted: passes run on one thread and\n"
+"                                dumps are whole modules already\n"
 "Long options take one dash or two (-split-input-file, -canonicalize,\n"
 "-pass-pipeline=...), and --mlir-print-ir-* are --print-ir-*, as in mlir-opt.\n";
 
@@ -168,6 +171,9 @@ parse_args(int argc, char **argv, Opts *o)
 			o->verify_diags = 1;
 		else if (flag(a, "--dump-pass-pipeline"))
 			o->dump_pipeline = 1;
+		else if (flag(a, "--mlir-disable-threading")
+		    || flag(a, "--print-ir-module-scope"))
+			;   /* we run on one thread and dump whole modules anyway */
 		else if (flag(a, "--mlir-print-local-scope"))
 			o->pl.print.local_scope = 1;
 		else if (a[0] == '-' && a[1] == '-' && pass_lookup(a + 2)) {
