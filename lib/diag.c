@@ -1,5 +1,7 @@
 /* diag.c - user-facing diagnostics: FILE:LINE:COL: error: message. */
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -24,9 +26,21 @@ where(const Loc *l, FILE *f)
 		fputs("<unknown>: ", f);
 }
 
+void (*diag_hook)(const Loc *l, const char *kind, const char *msg);
+
 void
 loc_diag(const Loc *l, const char *kind, const char *fmt, va_list ap)
 {
+	if (diag_hook) {
+		char *msg = NULL;
+		if (vasprintf(&msg, fmt, ap) < 0)
+			msg = NULL;
+		diag_hook(l, kind, msg ? msg : fmt);
+		free(msg);
+		if (!strcmp(kind, "error"))
+			diag_errors++;
+		return;
+	}
 	fflush(stdout);
 	where(l, stderr);
 	fprintf(stderr, "%s: ", kind);

@@ -497,6 +497,9 @@ void loc_error(const Loc *l, const char *fmt, ...) __attribute__((format(printf,
 void loc_diag(const Loc *l, const char *kind, const char *fmt, va_list ap);
 extern int diag_errors;
 extern const char *diag_fallback_file;   /* for ops with unknown location */
+/* When set, each diagnostic goes to it instead of stderr (torch-opt's
+ * --verify-diagnostics); errors are still counted. */
+extern void (*diag_hook)(const Loc *l, const char *kind, const char *msg);
 
 /* ---- text form (parse.c, print.c) -------------------------------------- */
 
@@ -541,6 +544,9 @@ typedef struct PrintOpts {
 	int encoder;     /* a big resource section is encoded by a thread of
 	                    its own while this one writes (worth it when the
 	                    section is costly to make: lazy resources) */
+	int local_scope; /* affine maps inline, no #map aliases */
+	long elide_larger; /* >0: elements attrs with more elements print as
+	                      dense_resource<__elided__> (not readable back) */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

@@ -45,7 +45,9 @@ typedef struct PipelineOpts {
 	int print_after_failure;
 	int verify_each;
 	int timing;
+	int statistics;               /* --mlir-pass-statistics */
 	PrintOpts print;
+	long elide_larger;            /* the dumps' elide_larger */
 	FILE *dump;                   /* where --print-ir-* go (stderr) */
 } PipelineOpts;
 

@@ -30,8 +30,19 @@ static const PassInfo *const registry[] = {
 
 enum { NPASS = sizeof registry / sizeof *registry };
 
-const PassInfo *
-pass_lookup(const char *name)
+/* torch-mlir's names for passes that behave as ours. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{"torch-decompose-complex-ops", "torch-decompose"},
+	{"torch-lower-to-backend-contract", "torch-backend-pipeline"},
+	{"torch-verify-backend-contract-no-decompositions", "torch-verify-backend-contract"},
+};
+
+enum { NALIAS = sizeof aliases / sizeof *aliases };
+
+static const PassInfo *
+lookup_exact(const char *name)
 {
 	int i;
 
@@ -39,6 +50,17 @@ pass_lookup(const char *name)
 		if (!strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
+}
+
+const PassInfo *
+pass_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NALIAS; i++)
+		if (!strcmp(aliases[i].alias, name))
+			return lookup_exact(aliases[i].name);
+	return lookup_exact(name);
 }
 
 void
@@ -54,6 +76,9 @@ pass_list(FILE *f)
 	for (i = 0; i < NPASS; i++)
 		if (registry[i]->pipeline)
 			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
+	fputs("Aliases (torch-mlir's names):\n", f);
+	for (i = 0; i < NALIAS; i++)
+		fprintf(f, "  %-34s = %s\n", aliases[i].alias, aliases[i].name);
 }
 
 const char *

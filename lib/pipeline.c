@@ -18,6 +18,8 @@ struct Node {
 	Node **kids;
 	int nkids;
 	double secs;            /* --timing */
+	long runs, changed;     /* --mlir-pass-statistics */
+	long ops_before, ops_after;
 };
 
 struct Pipeline {
@@ -109,7 +111,9 @@ parse_opts(P *p, Node *n)
 			while (*o && strcmp(*o, k))
 				o++;
 			if (!*o) {
-				perr(p, "unknown option", k);
+				char msg[160];
+				snprintf(msg, sizeof msg, "pass '%s' has no option", n->pass->name);
+				perr(p, msg, k);
 				free(k);
 				free(v);
 				return;
@@ -356,11 +360,31 @@ dump(Run *r, const char *when, const Node *n, Op *op)
 
 	fprintf(r->o->dump, "// -----// IR Dump %s %s (%s)%s%s //----- //\n",
 	    when, n->pass->name, op->name, sym ? " @" : "", sym ? sym : "");
-	print_module(r->o->dump, r->module, &r->o->print);
+	PrintOpts po = r->o->print;
+
+	po.elide_larger = r->o->elide_larger;
+	print_module(r->o->dump, r->module, &po);
 	fflush(r->o->dump);
 }
 
 static int run_node(Run *r, Node *n, Op *op);
+
+static int
+count_one(Op *op, void *env)
+{
+	++*(long *)env;
+	return 0;
+}
+
+/* The ops under op, op itself included. */
+static long
+count_ops(Op *op)
+{
+	long n = 0;
+
+	op_walk(op, count_one, &n);
+	return n;
+}
 
 static int
 run_pass(Run *r, Node *n, Op *op)
@@ -377,9 +401,17 @@ run_pass(Run *r, Node *n, Op *op)
 	if (listed(o->print_before, n->pass->name))
 		dump(r, "Before", n, op);
 	n->args.changed = 0;
+	if (o->statistics)
+		n->ops_before += count_ops(op);
 	t0 = now();
 	rc = n->pass->run(r->c, op, &n->args);
 	n->secs += now() - t0;
+	if (o->statistics) {
+		n->runs++;
+		n->changed += n->args.changed != 0;
+		if (rc == 0)
+			n->ops_after += count_ops(op);
+	}
 	if (rc != 0) {
 		if (o->print_after_failure)
 			dump(r, "After Failed", n, op);
@@ -452,6 +484,27 @@ report_timing(Run *r, double total)
 	fprintf(stderr, "    %.4f (100.0%%)  Total\n", total);
 }
 
+/* What each pass did, in MLIR's report form; the counts are ours: the
+ * ops a pass found and left on its anchors, and how many of its runs
+ * changed the IR. */
+static void
+report_statistics(FILE *f, Node *n, int depth)
+{
+	int i;
+
+	if (n->pass) {
+		fprintf(f, "%*s%s\n", 2 * depth, "", n->pass->name);
+		fprintf(f, "%*s(runs)       %ld - anchors the pass ran on\n", 2 * depth + 2, "", n->runs);
+		fprintf(f, "%*s(changed)    %ld - runs that changed the IR\n", 2 * depth + 2, "", n->changed);
+		fprintf(f, "%*s(ops-before) %ld - ops under its anchors before it ran\n", 2 * depth + 2, "", n->ops_before);
+		fprintf(f, "%*s(ops-after)  %ld - ops under its anchors after it ran\n", 2 * depth + 2, "", n->ops_after);
+		return;
+	}
+	fprintf(f, "%*s'%s' Pipeline\n", 2 * depth, "", n->opname);
+	for (i = 0; i < n->nkids; i++)
+		report_statistics(f, n->kids[i], depth + 1);
+}
+
 int
 pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o)
 {
@@ -470,6 +523,13 @@ pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o)
 	if (o->timing) {
 		collect(&r, pl->root);
 		report_timing(&r, now() - t0);
+	}
+	if (o->statistics) {
+		fprintf(stderr,
+		    "===-------------------------------------------------------------------------===\n"
+		    "                         ... Pass statistics report ...\n"
+		    "===-------------------------------------------------------------------------===\n");
+		report_statistics(stderr, pl->root, 0);
 	}
 	return rc;
 }

@@ -1058,8 +1058,19 @@ static void attr_out(Printer *pr, Buf *b, const Attr *a, int elide)
 		buf_putc(b, ']');
 		return;
 	case AT_DICT: dict_out(pr, b, a->dict, a->n); return;
-	case AT_DENSE: dense_out(b, a); return;
+	case AT_DENSE:
 	case AT_DENSE_RESOURCE:
+		/* -mlir-elide-elementsattrs-if-larger=N, in dumps: as MLIR */
+		if (pr && pr->o.elide_larger > 0 && a->type
+		    && ty_numel(a->type) > pr->o.elide_larger) {
+			buf_puts(b, "dense_resource<__elided__> : ");
+			print_type(b, a->type);
+			return;
+		}
+		if (a->kind == AT_DENSE) {
+			dense_out(b, a);
+			return;
+		}
 		note_resource(pr, a->res);
 		buf_puts(b, "dense_resource<");
 		keyword_or_string(b, a->res ? a->res->name : "?");
@@ -1826,7 +1837,10 @@ void print_module(FILE *f, Op *module, const PrintOpts *o)
 
 	printer_init(&pr, &b, o);
 	prepare(&pr, module);
-	print_aliases(&pr);
+	if (o && o->local_scope)
+		pr.nmaps = 0;     /* -mlir-print-local-scope: maps inline */
+	else
+		print_aliases(&pr);
 	print_op(&pr, module);
 	buf_putc(&b, '\n');
 	fwrite(b.p, 1, b.n, f);

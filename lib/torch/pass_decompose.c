@@ -12,6 +12,7 @@
  *              decompose further).  Results are numerically PyTorch's.
  * invalidates: op identities.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,8 +89,32 @@ rule(const Op *op)
 	return NULL;
 }
 
+/* legal-ops=aten.foo,torch.aten.bar: ops the pass leaves alone. */
 static int
-sweep(Ctx *c, Block *blk)
+legal(const char *legal_ops, const char *name)
+{
+	const char *p = legal_ops;
+	size_t n;
+
+	if (!p)
+		return 0;
+	if (!strncmp(name, "torch.", 6))
+		name += 6;
+	while (*p) {
+		if (!strncmp(p, "torch.", 6))
+			p += 6;
+		n = strcspn(p, ",");
+		if (n == strlen(name) && !strncmp(p, name, n))
+			return 1;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int
+sweep(Ctx *c, Block *blk, const char *legal_ops)
 {
 	Op *op, *next;
 	DecompFn fn;
@@ -97,7 +122,7 @@ sweep(Ctx *c, Block *blk)
 
 	for (op = blk->first; op; op = next) {
 		next = op->next;
-		if (!(fn = rule(op)))
+		if (!(fn = rule(op)) || legal(legal_ops, op->name))
 			continue;
 		B b = b_at(c, op);
 		if (fn(&b, op))
@@ -111,18 +136,36 @@ run(Ctx *c, Op *fn, PassArgs *a)
 {
 	Block *b = fn->nregs ? fn->regs[0].first : NULL;
 	int i, errors = diag_errors;
+	const char *legal_ops = pass_opt(a, "legal-ops", NULL);
+
+	if (legal_ops) {
+		/* op names, comma-separated: aten.foo or torch.aten.foo */
+		const char *p = legal_ops;
+		int ok = *p != 0;
+		for (; *p && ok; p++)
+			ok = isalnum((unsigned char)*p) || strchr("._,", *p);
+		if (!ok || strstr(legal_ops, ",,") || *legal_ops == ','
+		    || legal_ops[strlen(legal_ops) - 1] == ',') {
+			fprintf(stderr, "error: torch-decompose: bad value '%s' for option 'legal-ops' (op names, comma-separated)\n",
+			    legal_ops);
+			return -1;
+		}
+	}
 
 	for (; b; b = b->next)
-		for (i = 0; i < 16 && sweep(c, b); i++)
+		for (i = 0; i < 16 && sweep(c, b, legal_ops); i++)
 			a->changed = 1;
 	/* a decomposition that refused its op with an error (as_strided past
 	 * its operand) stops the pipeline there */
 	return diag_errors > errors ? -1 : 0;
 }
 
+static const char *const decompose_options[] = {"legal-ops", NULL};
+
 const PassInfo pass_torch_decompose = {
 	.name = "torch-decompose",
 	.summary = "decompose composite torch ops into the backend contract's ops",
 	.anchor = "func.func",
+	.options = decompose_options,
 	.run = run,
 };
