@@ -33,18 +33,6 @@
 #include "decompose.h"
 
 static Value *
-to_dt(B *b, Value *x, Type *dt)
-{
-	Value *v[5];
-
-	if (tt_dtype(x->type) == dt)
-		return x;
-	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
-	v[4] = b_none(b);
-	return b_op(b, "aten.to.dtype", 5, v);
-}
-
-static Value *
 mul_s(B *b, Value *x, double s)
 {
 	return b_op2(b, "aten.mul.Scalar", x, b_float(b, s));
@@ -88,7 +76,7 @@ tensors(Op *op, int i, int j)
 static void
 done(B *b, Op *op, Value *v, Type *rdt)
 {
-	d_done(b, op, to_dt(b, v, rdt));
+	d_done(b, op, d_to(b, v, rdt));
 }
 
 /* ---- activations ---- */
@@ -104,7 +92,7 @@ threshold_backward(B *b, Op *op)
 
 	if (!dtypes(b, op, 0, &rdt, &odt) || !tensors(op, 0, 1) || !tv_float(OPND(op, 2), &t))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), x = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), x = d_to(b, OPND(op, 1), odt);
 	if (dt_isfloat(odt))
 		th = b_float(b, t);
 	else if (fabs(t) < 9.2e18)
@@ -127,7 +115,7 @@ hardtanh_backward(B *b, Op *op)
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1) || !tv_float(OPND(op, 2), &lo)
 	    || !tv_float(OPND(op, 3), &hi))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), x = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), x = d_to(b, OPND(op, 1), odt);
 	c = b_op2(b, "aten.logical_or", b_op2(b, "aten.le.Scalar", x, b_float(b, lo)),
 	    b_op2(b, "aten.ge.Scalar", x, b_float(b, hi)));
 	done(b, op, b_op3(b, "aten.where.ScalarSelf", c, b_float(b, 0), g), rdt);
@@ -151,7 +139,7 @@ leaky_relu_backward(B *b, Op *op)
 
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1) || !tv_float(OPND(op, 2), &s))
 		return 0;
-	done(b, op, leaky(b, to_dt(b, OPND(op, 0), odt), to_dt(b, OPND(op, 1), odt), s), rdt);
+	done(b, op, leaky(b, d_to(b, OPND(op, 0), odt), d_to(b, OPND(op, 1), odt), s), rdt);
 	return 1;
 }
 
@@ -176,7 +164,7 @@ rrelu_with_noise_backward(B *b, Op *op)
 		done(b, op, b_op2(b, "aten.mul.Tensor", OPND(op, 0), OPND(op, 2)), rdt);
 		return 1;
 	}
-	done(b, op, leaky(b, to_dt(b, OPND(op, 0), odt), to_dt(b, OPND(op, 1), odt),
+	done(b, op, leaky(b, d_to(b, OPND(op, 0), odt), d_to(b, OPND(op, 1), odt),
 	    (lo + hi) / 2), rdt);
 	return 1;
 }
@@ -194,7 +182,7 @@ elu_backward(B *b, Op *op)
 	    || !tv_float(OPND(op, 2), &scale) || !tv_float(OPND(op, 3), &is)
 	    || !tv_bool(OPND(op, 4), &res))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), x = to_dt(b, OPND(op, 5), odt);
+	g = d_to(b, OPND(op, 0), odt), x = d_to(b, OPND(op, 5), odt);
 	if (res)    /* y = a * s * (exp(x * is) - 1): the derivative is is * (y + a * s) */
 		neg = d_mul(b, mul_s(b, g, is), add_s(b, x, alpha * scale));
 	else
@@ -216,7 +204,7 @@ softplus_backward(B *b, Op *op)
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1) || !tv_float(OPND(op, 2), &beta)
 	    || !tv_float(OPND(op, 3), &th))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), x = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), x = d_to(b, OPND(op, 1), odt);
 	xb = mul_s(b, x, beta);
 	z = b_op1(b, "aten.exp", xb);
 	c = b_op2(b, "aten.gt.Scalar", xb, b_float(b, th));
@@ -237,7 +225,7 @@ gelu_backward(B *b, Op *op)
 
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1) || !tv_str(OPND(op, 2), &mode))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), x = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), x = d_to(b, OPND(op, 1), odt);
 	if (!strcmp(mode, "none")) {
 		/* cdf + x * pdf, cdf = (1 + erf(x / sqrt 2)) / 2, pdf = exp(-x^2 / 2) / sqrt(2 pi) */
 		Value *cdf = mul_s(b, add_s(b, b_op1(b, "aten.erf", mul_s(b, x, sqrt1_2)), 1), 0.5);
@@ -269,7 +257,7 @@ tanh_backward(B *b, Op *op)
 
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), y = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), y = d_to(b, OPND(op, 1), odt);
 	done(b, op, d_mul(b, g, rsub_s(b, d_mul(b, y, y), 1)), rdt);
 	return 1;
 }
@@ -282,7 +270,7 @@ sigmoid_backward(B *b, Op *op)
 
 	if (!dtypes(b, op, 1, &rdt, &odt) || !tensors(op, 0, 1))
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), y = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), y = d_to(b, OPND(op, 1), odt);
 	done(b, op, d_mul(b, g, d_mul(b, y, rsub_s(b, y, 1))), rdt);
 	return 1;
 }
@@ -305,7 +293,7 @@ softmax_bwd_at(B *b, Op *op, int logf)
 	r = tt_rank(OPND(op, 0)->type);
 	if (tt_dim(dim, r ? r : 1) < 0)
 		return 0;
-	g = to_dt(b, OPND(op, 0), odt), y = to_dt(b, OPND(op, 1), odt);
+	g = d_to(b, OPND(op, 0), odt), y = d_to(b, OPND(op, 1), odt);
 	if (!logf)
 		g = d_mul(b, g, y);
 	v[0] = g, v[1] = b_ints(b, r ? 1 : 0, &dim), v[2] = b_bool(b, 1), v[3] = b_none(b);
@@ -344,7 +332,7 @@ convert_element_type(B *b, Op *op)
 	if (tt_rank(OPND(op, 0)->type) < 0 || !tt_dtype(OPND(op, 0)->type)
 	    || !tv_int(OPND(op, 1), &code) || !(dt = dt_from_code(b->c, code)) || dt_code(dt) < 0)
 		return 0;
-	d_done(b, op, to_dt(b, OPND(op, 0), dt));
+	d_done(b, op, d_to(b, OPND(op, 0), dt));
 	return 1;
 }
 
@@ -445,7 +433,7 @@ reduce_at(B *b, Op *op, int prod)
 	if (!n && !prod)
 		return 0;
 	if (!n) {
-		d_done(b, op, to_dt(b, x, dt));
+		d_done(b, op, d_to(b, x, dt));
 		return 1;
 	}
 	if (!prod) {

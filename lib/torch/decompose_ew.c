@@ -37,18 +37,6 @@ rdt(Op *op)
 	return op->nres && tt_is(RES(op, 0)->type) ? tt_dtype(RES(op, 0)->type) : NULL;
 }
 
-static Value *
-conv(B *b, Value *x, Type *dt)
-{
-	Value *v[5];
-
-	if (tt_dtype(x->type) == dt)
-		return x;
-	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
-	v[4] = b_none(b);
-	return b_op(b, "aten.to.dtype", 5, v);
-}
-
 /* A 0-d tensor of dtype dt holding fill. */
 static Value *
 full0(B *b, Value *fill, Type *dt)
@@ -84,14 +72,14 @@ fbegin(B *b, Op *op, int i, Value **x)
 	if (!dt || !dt_isfloat(dt) || !tt_is(OPND(op, i)->type) || !tt_dtype(OPND(op, i)->type))
 		return NULL;
 	ct = dt_opmath(b->c, dt);
-	*x = conv(b, OPND(op, i), ct);
+	*x = d_to(b, OPND(op, i), ct);
 	return ct;
 }
 
 static void
 fdone(B *b, Op *op, Value *v)
 {
-	d_done(b, op, conv(b, v, rdt(op)));
+	d_done(b, op, d_to(b, v, rdt(op)));
 }
 
 /* r, the function of |x|, given x's sign (odd functions); x itself
@@ -114,8 +102,8 @@ xlogy(B *b, Op *op)
 	if (!dt || !dt_isfloat(dt) || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
 	ct = dt_opmath(b->c, dt);
-	x = conv(b, OPND(op, 0), ct);
-	y = conv(b, OPND(op, 1), ct);
+	x = d_to(b, OPND(op, 0), ct);
+	y = d_to(b, OPND(op, 1), ct);
 	r = d_mul(b, x, u(b, "aten.log", y));
 	r = b_op3(b, "aten.where.ScalarSelf", cmps(b, "aten.eq.Scalar", x, b_float(b, 0)),
 	    b_float(b, 0), r);
@@ -156,8 +144,8 @@ logaddexp_like(B *b, Op *op, int two)
 	if (!dt || !dt_isfloat(dt) || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
 	ct = dt_opmath(b->c, dt);
-	x = conv(b, OPND(op, 0), ct);
-	y = conv(b, OPND(op, 1), ct);
+	x = d_to(b, OPND(op, 0), ct);
+	y = d_to(b, OPND(op, 1), ct);
 	d = u(b, "aten.neg", u(b, "aten.abs", d_sub(b, x, y)));
 	d = two ? b_op2(b, "aten.pow.Scalar", b_float(b, 2), d) : u(b, "aten.exp", d);
 	d = u(b, "aten.log1p", d);
@@ -207,7 +195,7 @@ log_sigmoid(B *b, Op *op)
 	}
 	/* the buffer is unused: the result list takes r twice */
 	Value *vals[2];
-	vals[0] = conv(b, r, rdt(op));
+	vals[0] = d_to(b, r, rdt(op));
 	vals[1] = vals[0];
 	if (tt_dtype(RES(op, 1)->type) && tt_dtype(RES(op, 1)->type) != rdt(op))
 		return 0;
@@ -393,8 +381,8 @@ heaviside(B *b, Op *op)
 
 	if (!dt || !tt_dtype(x->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
-	vals = conv(b, OPND(op, 1), dt);
-	pos = conv(b, cmps(b, "aten.gt.Scalar", x, b_int(b, 0)), dt);
+	vals = d_to(b, OPND(op, 1), dt);
+	pos = d_to(b, cmps(b, "aten.gt.Scalar", x, b_int(b, 0)), dt);
 	d_done(b, op, where(b, cmps(b, "aten.eq.Scalar", x, b_int(b, 0)), vals, pos));
 	return 1;
 }
@@ -492,8 +480,8 @@ fmaxmin(B *b, Op *op)
 
 	if (!dt || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
-	x = conv(b, OPND(op, 0), dt);
-	y = conv(b, OPND(op, 1), dt);
+	x = d_to(b, OPND(op, 0), dt);
+	y = d_to(b, OPND(op, 1), dt);
 	r = b_op2(b, m, x, y);
 	if (dt_isfloat(dt))
 		r = where(b, u(b, "aten.isnan", x), y, where(b, u(b, "aten.isnan", y), x, r));
@@ -560,7 +548,7 @@ copysign_(B *b, Op *op)
 	if (!dt || !dt_isfloat(dt) || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
 	ct = dt_opmath(b->c, dt);
-	a = u(b, "aten.abs", conv(b, OPND(op, 0), ct));
+	a = u(b, "aten.abs", d_to(b, OPND(op, 0), ct));
 	s = u(b, "aten.signbit", OPND(op, 1));
 	fdone(b, op, where(b, s, u(b, "aten.neg", a), a));
 	return 1;
@@ -643,7 +631,7 @@ bitwise_scalar(B *b, Op *op)
 	if (!dt || dt_isfloat(dt) || !tt_dtype(OPND(op, 0)->type))
 		return 0;
 	snprintf(name, sizeof name, "aten.bitwise_%s.Tensor", n[13] == 'a' ? "and" : n[13] == 'o' ? "or" : "xor");
-	d_done(b, op, b_op2(b, name, conv(b, OPND(op, 0), dt), full0(b, OPND(op, 1), dt)));
+	d_done(b, op, b_op2(b, name, d_to(b, OPND(op, 0), dt), full0(b, OPND(op, 1), dt)));
 	return 1;
 }
 
@@ -680,8 +668,8 @@ shift_tensor(B *b, Op *op)
 
 	if (!w || !tt_dtype(OPND(op, 0)->type) || !tt_dtype(OPND(op, 1)->type))
 		return 0;
-	a = conv(b, OPND(op, 0), dt);
-	s = conv(b, OPND(op, 1), dt);
+	a = d_to(b, OPND(op, 0), dt);
+	s = d_to(b, OPND(op, 1), dt);
 	sc = b_op3(b, "aten.clamp", s, b_int(b, 0), b_int(b, maxs - 1));
 	p = b_op2(b, "aten.pow.Scalar", b_int(b, 2), sc);
 	oob = b_op2(b, "aten.logical_or", cmps(b, "aten.lt.Scalar", s, b_int(b, 0)),

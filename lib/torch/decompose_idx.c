@@ -26,18 +26,6 @@
 
 #include "decompose.h"
 
-static Value *
-to_dt(B *b, Value *x, Type *dt)
-{
-	Value *v[5];
-
-	if (tt_dtype(x->type) == dt)
-		return x;
-	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
-	v[4] = b_none(b);
-	return b_op(b, "aten.to.dtype", 5, v);
-}
-
 /* arange(lo, hi) int64, viewed at rank with its extent at dim at */
 static Value *
 arange_at(B *b, int64_t lo, int64_t hi, int rank, int at)
@@ -206,7 +194,7 @@ d_index_put_bool(B *b, Op *op)
 		for (i = 1; i <= vt->rank; i++)
 			if (vt->dims[vt->rank - i] != 1 && vt->dims[vt->rank - i] != st->dims[r - i])
 				return 0;
-		g = to_dt(b, v, dt);
+		g = d_to(b, v, dt);
 		goto put;
 	}
 	/* v is [K, rest'], rest' broadcasting to self's dims k.. */
@@ -215,7 +203,7 @@ d_index_put_bool(B *b, Op *op)
 	for (i = 1; i < vt->rank; i++)
 		if (vt->dims[i] != 1 && vt->dims[i] != st->dims[k + i - 1])
 			return 0;
-	g = b_op3(b, "aten.index_select", to_dt(b, v, dt), b_int(b, 0), places(b, m));
+	g = b_op3(b, "aten.index_select", d_to(b, v, dt), b_int(b, 0), places(b, m));
 	for (i = 0; i < k; i++)
 		d[i] = mt->dims[i];
 	for (i = 1; i < vt->rank; i++)
@@ -259,7 +247,7 @@ masked_scatter(B *b, Op *op)
 		return 1;
 	}
 	m = b_op3(b, "aten.expand", m, b_ints(b, st->rank, st->dims), b_bool(b, 0));
-	src = b_op2(b, "aten.view", to_dt(b, src, dt), b_ints(b, 1, &ns));
+	src = b_op2(b, "aten.view", d_to(b, src, dt), b_ints(b, 1, &ns));
 	g = b_op3(b, "aten.index_select", src, b_int(b, 0), places(b, m));
 	g = b_op2(b, "aten.view", g, b_ints(b, st->rank, st->dims));
 	d_done(b, op, b_op3(b, "aten.where.self", m, g, self));
@@ -322,7 +310,7 @@ scatter_reduce(B *b, Op *op)
 		return 1;
 	}
 	/* src's index-shaped corner */
-	src = to_dt(b, src, dt);
+	src = d_to(b, src, dt);
 	for (i = 0; i < r; i++)
 		if (src->type->dims[i] != xt->dims[i]) {
 			Value *s[5] = {src, b_int(b, i), b_int(b, 0), b_int(b, xt->dims[i]), b_int(b, 1)};
@@ -385,12 +373,12 @@ scatter_reduce(B *b, Op *op)
 			cnt = b_op3(b, "aten.add.Scalar", cnt, b_int(b, 1), b_int(b, 1));
 		} else
 			cnt = b_op3(b, "aten.where.ScalarOther", has, cnt, b_int(b, 1));
-		cnt = to_dt(b, cnt, dt);
+		cnt = d_to(b, cnt, dt);
 		y = dt_isfloat(dt) ? d_div(b, val, cnt)
 		    : b_op3(b, "aten.div.Tensor_mode", val, cnt, b_str(b, "floor"));
 		break;
 	}
-	d_done(b, op, b_op3(b, "aten.where.self", has, to_dt(b, y, dt), self));
+	d_done(b, op, b_op3(b, "aten.where.self", has, d_to(b, y, dt), self));
 	return 1;
 }
 
@@ -551,7 +539,7 @@ sized:
 	c[0] = rp, c[1] = b_int(b, 0), c[2] = b_int(b, dt_code(dt_i64(b->c)));
 	cum = b_op2(b, "aten.unsqueeze", b_op(b, "aten.cumsum", 3, c), b_int(b, 0));  /* [1, n] */
 	j = arange_at(b, 0, L, 2, 0);                                               /* [L, 1] */
-	d_done(b, op, to_dt(b, sum_dim(b, b_op2(b, "aten.le.Tensor", cum, j), 1, dt_i64(b->c)), dt));
+	d_done(b, op, d_to(b, sum_dim(b, b_op2(b, "aten.le.Tensor", cum, j), 1, dt_i64(b->c)), dt));
 	return 1;
 }
 

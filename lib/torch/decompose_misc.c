@@ -253,8 +253,9 @@ static int zero(B *b, Op *op) { return creation(b, op, like_size(b, op), scalar_
 
 /* ---- dtype conversions ---- */
 
-static Value *
-to_dtype(B *b, Value *x, Type *dt)
+/* x converted to dtype dt (aten.to.dtype); x itself when it has it */
+Value *
+d_to(B *b, Value *x, Type *dt)
 {
 	Value *v[5];
 
@@ -273,7 +274,7 @@ to_result_dtype(B *b, Op *op)
 
 	if (!dt || dt_code(dt) < 0)
 		return 0;
-	d_done(b, op, to_dtype(b, OPND(op, 0), dt));
+	d_done(b, op, d_to(b, OPND(op, 0), dt));
 	return 1;
 }
 
@@ -286,7 +287,7 @@ copy(B *b, Op *op)
 
 	if (!dt || dt_code(dt) < 0 || tt_rank(self->type) < 0 || tt_rank(src->type) < 0)
 		return 0;
-	src = to_dtype(b, src, dt);
+	src = d_to(b, src, dt);
 	if (src->type->rank != self->type->rank
 	    || memcmp(src->type->dims, self->type->dims, self->type->rank * sizeof(int64_t))
 	    || !ty_static(self->type))
@@ -535,7 +536,7 @@ index_put_mask(B *b, Op *op)
 		v = d_view(b, v, 0, NULL);
 	for (i = mt->rank; i < r; i++)
 		m = b_op2(b, "aten.unsqueeze", m, b_int(b, i));
-	v = to_dtype(b, v, dt);
+	v = d_to(b, v, dt);
 	if (acc)
 		v = d_add(b, self, v);
 	d_done(b, op, b_op3(b, "aten.where.self", m, v, self));
@@ -562,7 +563,7 @@ fill_tensor(B *b, Op *op)
 
 	if (!dt || dt_code(dt) < 0 || tt_rank(self->type) < 0 || tt_rank(v->type) != 0)
 		return 0;
-	v = to_dtype(b, v, dt);
+	v = d_to(b, v, dt);
 	d_done(b, op, b_op3(b, "aten.expand", v, d_shape(b, self), b_bool(b, 0)));
 	return 1;
 }
@@ -605,7 +606,7 @@ any_all_u8(B *b, Op *op)
 	for (i = 1; i < op->nopnds && i < 4; i++)
 		v[i] = OPND(op, i);
 	v[0] = b_op(b, op->name + 6, op->nopnds, v);
-	d_done(b, op, to_dtype(b, v[0], dt));
+	d_done(b, op, d_to(b, v[0], dt));
 	return 1;
 }
 

@@ -180,18 +180,6 @@ draw(B *b, Op *op, const Type *t, W w[4])
 	return 1;
 }
 
-static Value *
-to_dt(B *b, Value *x, Type *dt)
-{
-	Value *v[5];
-
-	if (tt_dtype(x->type) == dt)
-		return x;
-	v[0] = x, v[1] = b_int(b, dt_code(dt)), v[2] = b_bool(b, 0), v[3] = b_bool(b, 0);
-	v[4] = b_none(b);
-	return b_op(b, "aten.to.dtype", 5, v);
-}
-
 /* uniform [0, 1) in dt (f32 or f64) from words x (and y for f64) */
 static Value *
 unit(B *b, Type *dt, W x, W y)
@@ -199,11 +187,11 @@ unit(B *b, Type *dt, W x, W y)
 	Value *m;
 
 	if (dt == dt_f32(b->c))
-		return b_op2(b, "aten.mul.Scalar", to_dt(b, floordiv_(b, x.v, 256), dt),
+		return b_op2(b, "aten.mul.Scalar", d_to(b, floordiv_(b, x.v, 256), dt),
 		    b_float(b, ldexp(1, -24)));
 	m = b_op3(b, "aten.add.Tensor", b_op2(b, "aten.mul.Scalar", floordiv_(b, x.v, 32),
 	    b_int(b, (int64_t)1 << 26)), floordiv_(b, y.v, 64), b_int(b, 1));
-	return b_op2(b, "aten.mul.Scalar", to_dt(b, m, dt), b_float(b, ldexp(1, -53)));
+	return b_op2(b, "aten.mul.Scalar", d_to(b, m, dt), b_float(b, ldexp(1, -53)));
 }
 
 /* The result type of op: static, float32 or float64 when fl, else any
@@ -372,7 +360,7 @@ bernoulli(B *b, Op *op)
 			return 0;
 		m = b_op2(b, "aten.lt.Tensor", u, p);
 	}
-	d_done(b, op, to_dt(b, m, tt_dtype(t)));
+	d_done(b, op, d_to(b, m, tt_dtype(t)));
 	return 1;
 }
 
@@ -400,7 +388,7 @@ randint(B *b, Op *op)
 		r = b_op2(b, "aten.mul.Scalar", r, b_int(b, 0));
 	if (lo)
 		r = b_op3(b, "aten.add.Scalar", r, b_int(b, lo), b_int(b, 1));
-	d_done(b, op, to_dt(b, r, tt_dtype(t)));
+	d_done(b, op, d_to(b, r, tt_dtype(t)));
 	return 1;
 }
 
