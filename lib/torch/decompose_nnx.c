@@ -681,10 +681,14 @@ scan(B *b, Op *op, int lse)
 		v[0] = vals, v[1] = b_ints(b, 1, (int64_t[]){dim + 1}), v[2] = b_bool(b, 0);
 		d_done(b, op, b_op(b, "aten.logsumexp", 3, v));
 	} else {
+		/* eager's CPU scan runs in the accumulation type, double for
+		 * f32: a running product past f32's range comes back into it */
+		if (dt->kind == TY_F32)
+			xj = to_dt(b, xj, ty_float(b->c, TY_F64));
 		vals = b_op3(b, "aten.where.ScalarOther", mask, xj,
 		    dt_isfloat(dt) ? b_float(b, 1) : b_int(b, 1));
 		v[0] = vals, v[1] = b_int(b, dim + 1), v[2] = b_bool(b, 0), v[3] = b_none(b);
-		d_done(b, op, b_op(b, "aten.prod.dim_int", 4, v));
+		d_done(b, op, to_dt(b, b_op(b, "aten.prod.dim_int", 4, v), dt));
 	}
 	return 1;
 }

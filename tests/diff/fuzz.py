@@ -618,6 +618,10 @@ def _rot90(r, x):
 @op("pixel_shuffle", ALL, minrank=3)
 def _pixel_shuffle(r, x):
     c, h, w = x.shape[-3:]
+    # eager's pixel_(un)shuffle of no elements returns its input's shape
+    # ([1, 8, 0] unshuffled by 2 stays [1, 8, 0], not [4, 4, 0])
+    if x.numel() == 0:
+        return None
     rs = [f for f in (1, 2, 3) if c % (f * f) == 0]
     us = [f for f in (1, 2, 3) if h % f == 0 and w % f == 0]
     k = r.choice(["shuffle", "unshuffle", "channel"])
