@@ -14,7 +14,7 @@
  *   conv_tbc             conv1d on [B, C, T] views;
  *   _trilinear           unsqueeze, multiply, sum over sumdim;
  *   native_batch_norm    training mode: batch mean, biased variance;
- *   var_mean.correction  var.correction and mean.dim;
+ *   var_mean.correction  var.correction and mean.dim (std_mean: std.correction);
  *   cumprod, logcumsumexp  an [.., n, n, ..] masked prod / logsumexp
  *                        (O(n^2) per row: for the short rows of models);
  *   renorm, _weight_norm_interface (norm.Scalar: decompose_cplx.c)
@@ -629,7 +629,7 @@ group_norm_backward(B *b, Op *op)
 	return 1;
 }
 
-/* ---- var_mean.correction(x, dim, correction, keepdim) ---- */
+/* ---- var_mean.correction, std_mean.correction(x, dim, correction, keepdim) ---- */
 
 static int
 var_mean(B *b, Op *op)
@@ -639,7 +639,8 @@ var_mean(B *b, Op *op)
 	if (!is_float_t(x) || tt_rank(x->type) < 0)
 		return 0;
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 2), v[3] = OPND(op, 3);
-	vals[0] = b_op(b, "aten.var.correction", 4, v);
+	vals[0] = b_op(b, torch_is(op, "aten.std_mean.correction") ? "aten.std.correction"
+	    : "aten.var.correction", 4, v);
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 3), v[3] = b_none(b);
 	vals[1] = b_op(b, "aten.mean.dim", 4, v);
 	torch_replace(b->c, op, vals);
@@ -808,7 +809,7 @@ const Decomp decomp_nnx[] = {
 	{"aten.convolution_backward", convolution_backward},
 	{"aten.conv_tbc", conv_tbc},
 	{"aten._trilinear", trilinear},
-	{"aten.var_mean.correction", var_mean},
+	{"aten.var_mean.correction", var_mean}, {"aten.std_mean.correction", var_mean},
 	{"aten.native_group_norm_backward", group_norm_backward},
 	{"aten.cumprod", cumprod}, {"aten.logcumsumexp", logcumsumexp},
 	{"aten.renorm", renorm},

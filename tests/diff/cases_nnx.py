@@ -143,11 +143,13 @@ def _var_mean(x, y):
     return (torch.var_mean(x, dim=(0, 2), correction=0, keepdim=True)
             + torch.var_mean(x, unbiased=True)
             + torch.var_mean(x.transpose(0, 1), dim=-1, correction=2)
-            + torch.var_mean(y, 0) + torch.var_mean(y, 1))
+            + torch.var_mean(y, 0) + torch.var_mean(y, 1)
+            + torch.std_mean(x, dim=1, correction=0) + torch.std_mean(y, unbiased=True))
 
 
 def var_mean_corrections():
-    # correction 0, 1, 2, keepdim, all dims, f64, an extent-1 dim (nan var)
+    # correction 0, 1, 2, keepdim, all dims, f64, an extent-1 dim (nan var);
+    # std_mean
     return _var_mean, [torch.randn(3, 4, 5), torch.randn(7, 1, dtype=torch.float64)]
 
 
