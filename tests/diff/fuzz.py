@@ -794,6 +794,32 @@ def _cplx(p, x):
     return torch.view_as_real(c).reshape(x.shape)
 
 
+
+# as_strided reads its operand's storage: drawn only where that storage is
+# an input's (the operand an input or a view of one), with a window inside
+# it from the operand's storage offset or an explicit one; the reference's
+# inputs are copies of the same layout (f64 for floats).
+@op("as_strided", ALL)
+def _as_strided(r, x):
+    n = x.storage().size()
+    if n == 0:
+        return None
+    rank = r.choice([0, 1, 1, 2, 2, 3])
+    size = [r.choice([0, 1, 2, 3, 4, 5, 7]) for _ in range(rank)]
+    stride = [r.choice([0, 1, 1, 2, 3, 5, 7, 13]) for _ in range(rank)]
+    off = None if r.random() < 0.5 else r.randrange(n)
+    base = x.storage_offset() if off is None else off
+    while size and base + sum((a - 1) * b for a, b in zip(size, stride) if a) >= n:
+        k = size.index(max(size))
+        if size[k] == 0:
+            break
+        size[k] -= 1
+    if base + sum((a - 1) * b for a, b in zip(size, stride) if a) >= n or base >= n:
+        return None
+    return {"s": size, "st": stride, "o": off}, \
+        lambda p, x: torch.as_strided(x, p["s"], p["st"], p["o"])
+
+
 # ---- programs ---------------------------------------------------------
 # A program is plain data, JSON in a replay command:
 #   {"in": [[shape, dtype], ...], "ops": [[name, params, [value ids]], ...]}
@@ -942,6 +968,10 @@ def pick(r, prog, vals, exact, name, x_id, fresh):
     if name in ("sin", "cos") and not exact[x_id] and x.numel() and \
             x.is_floating_point() and x.abs().nan_to_num(0, 0, 0).max() > 64:
         return False
+    if name == "as_strided" and not any(
+            x.storage().data_ptr() == vals[i].storage().data_ptr()
+            for i in range(len(prog["in"]))):
+        return False
     got = o["fn"](r, x)
     if got is None:
         return False
@@ -1003,7 +1033,8 @@ SHAPE_OPS = {"transpose", "permute", "slice", "select", "unsqueeze", "squeeze",
              "neg", "abs", "relu", "maximum", "minimum", "clamp", "index_select",
              "gather", "embedding", "masked_fill", "amax", "amin",
              "diagonal", "diag", "diag_embed", "rot90", "pixel_shuffle", "unfold",
-             "pad_nd", "fmax", "fmin", "copysign", "frac", "sgn", "nan_to_num"}
+             "pad_nd", "fmax", "fmin", "copysign", "frac", "sgn", "nan_to_num",
+             "as_strided"}
 NONCONTIG = ["transpose", "permute", "slice", "expand"]
 
 
