@@ -349,6 +349,22 @@ atanh_(B *b, Op *op)
 	return 1;
 }
 
+/* c rounded to the result dtype, as eager's mul by a wrapped scalar
+ * tensor does (rad2deg of bf16 multiplies by 57.25): f16 keeps 11
+ * significant bits, bf16 8; c is a normal number of either. */
+static double
+in_rdt(Op *op, double c)
+{
+	Type *dt = rdt(op);
+	int e, bits = dt->kind == TY_F16 ? 11 : dt->kind == TY_BF16 ? 8 : 0;
+	double m;
+
+	if (!bits)
+		return c;
+	m = frexp(c, &e);
+	return ldexp(nearbyint(ldexp(m, bits)), e - bits);
+}
+
 static int
 rad2deg(B *b, Op *op)
 {
@@ -356,7 +372,7 @@ rad2deg(B *b, Op *op)
 
 	if (!fbegin(b, op, 0, &x))
 		return 0;
-	fdone(b, op, muls(b, x, 57.295779513082320876798154814105170332405472466564));
+	fdone(b, op, muls(b, x, in_rdt(op, 57.295779513082320876798154814105170332405472466564)));
 	return 1;
 }
 
@@ -367,7 +383,7 @@ deg2rad(B *b, Op *op)
 
 	if (!fbegin(b, op, 0, &x))
 		return 0;
-	fdone(b, op, muls(b, x, 0.017453292519943295769236907684886127134428718885417));
+	fdone(b, op, muls(b, x, in_rdt(op, 0.017453292519943295769236907684886127134428718885417)));
 	return 1;
 }
 

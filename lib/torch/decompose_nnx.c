@@ -14,7 +14,7 @@
  *   conv_tbc             conv1d on [B, C, T] views;
  *   _trilinear           unsqueeze, multiply, sum over sumdim;
  *   native_batch_norm    training mode: batch mean, biased variance;
- *   var_mean.correction  var.correction and mean.dim;
+ *   var_mean.correction  var.correction and mean.dim (std_mean: std.correction);
  *   cumprod, logcumsumexp  an [.., n, n, ..] masked prod / logsumexp
  *                        (O(n^2) per row: for the short rows of models);
  *   renorm, _weight_norm_interface (norm.Scalar: decompose_cplx.c)
@@ -28,16 +28,6 @@
 #include "decompose.h"
 
 /* ---- helpers ---- */
-
-static Value *
-to_dt(B *b, Value *x, Type *dt)
-{
-	Value *v[5] = {x, b_int(b, dt_code(dt)), b_bool(b, 0), b_bool(b, 0), b_none(b)};
-
-	if (tt_dtype(x->type) == dt)
-		return x;
-	return b_op(b, "aten.to.dtype", 5, v);
-}
 
 static Value *
 sum_dims(B *b, Value *x, int n, const int64_t *dims, int keep)
@@ -150,7 +140,7 @@ nll_setup(B *b, Value *x, Value *t, Value *weight, Value *ii, Nll *s)
 	s->valid = b_op2(b, "aten.ne.Scalar", t, b_int(b, ign));
 	s->t = b_op3(b, "aten.where.ScalarOther", s->valid, t, b_int(b, 0));
 	if (tv_none(weight))
-		wv = to_dt(b, s->valid, dt);
+		wv = d_to(b, s->valid, dt);
 	else
 		wv = b_op3(b, "aten.where.ScalarOther", s->valid,
 		    b_op3(b, "aten.index_select", weight, b_int(b, 0), s->t), b_float(b, 0));
@@ -629,7 +619,7 @@ group_norm_backward(B *b, Op *op)
 	return 1;
 }
 
-/* ---- var_mean.correction(x, dim, correction, keepdim) ---- */
+/* ---- var_mean.correction, std_mean.correction(x, dim, correction, keepdim) ---- */
 
 static int
 var_mean(B *b, Op *op)
@@ -639,7 +629,8 @@ var_mean(B *b, Op *op)
 	if (!is_float_t(x) || tt_rank(x->type) < 0)
 		return 0;
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 2), v[3] = OPND(op, 3);
-	vals[0] = b_op(b, "aten.var.correction", 4, v);
+	vals[0] = b_op(b, torch_is(op, "aten.std_mean.correction") ? "aten.std.correction"
+	    : "aten.var.correction", 4, v);
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 3), v[3] = b_none(b);
 	vals[1] = b_op(b, "aten.mean.dim", 4, v);
 	torch_replace(b->c, op, vals);
@@ -659,7 +650,7 @@ scan(B *b, Op *op, int lse)
 	if (!dt || dt_code(dt) < 0 || r < 0 || r >= TORCH_MAXRANK || !tv_int(OPND(op, 1), &dim))
 		return 0;
 	if (r == 0) {   /* a 0-d tensor is its own scan */
-		d_done(b, op, to_dt(b, x, dt));
+		d_done(b, op, d_to(b, x, dt));
 		return 1;
 	}
 	if ((dim = tt_dim(dim, r)) < 0 || (n = x->type->dims[dim]) == DYN)
@@ -668,7 +659,7 @@ scan(B *b, Op *op, int lse)
 		return 0;
 	if (dt_isbool(dt))
 		return 0;
-	x = to_dt(b, x, dt);
+	x = d_to(b, x, dt);
 	if (n == 0) {
 		d_done(b, op, x);
 		return 1;
@@ -681,10 +672,14 @@ scan(B *b, Op *op, int lse)
 		v[0] = vals, v[1] = b_ints(b, 1, (int64_t[]){dim + 1}), v[2] = b_bool(b, 0);
 		d_done(b, op, b_op(b, "aten.logsumexp", 3, v));
 	} else {
+		/* eager's CPU scan runs in the accumulation type, double for
+		 * f32: a running product past f32's range comes back into it */
+		if (dt->kind == TY_F32)
+			xj = d_to(b, xj, ty_float(b->c, TY_F64));
 		vals = b_op3(b, "aten.where.ScalarOther", mask, xj,
 		    dt_isfloat(dt) ? b_float(b, 1) : b_int(b, 1));
 		v[0] = vals, v[1] = b_int(b, dim + 1), v[2] = b_bool(b, 0), v[3] = b_none(b);
-		d_done(b, op, b_op(b, "aten.prod.dim_int", 4, v));
+		d_done(b, op, d_to(b, b_op(b, "aten.prod.dim_int", 4, v), dt));
 	}
 	return 1;
 }
@@ -734,12 +729,12 @@ renorm(B *b, Op *op)
 		if (i != dim)
 			dims[k++] = i;
 	nrm = vnorm(b, x, b_float(b, p), b_ints(b, k, dims), 1, b_int(b, dt_code(acc)));
-	nrm = to_dt(b, to_dt(b, nrm, dt), acc);
+	nrm = d_to(b, d_to(b, nrm, dt), acc);
 	f = d_div(b, full0(b, maxnorm, acc), b_op3(b, "aten.add.Scalar", nrm, b_float(b, 1e-7),
 	    b_int(b, 1)));
 	f = b_op3(b, "aten.where.ScalarOther", b_op2(b, "aten.gt.Scalar", nrm, b_float(b, maxnorm)),
 	    f, b_float(b, 1));
-	d_done(b, op, d_mul(b, x, to_dt(b, f, dt)));
+	d_done(b, op, d_mul(b, x, d_to(b, f, dt)));
 	return 1;
 }
 
@@ -804,7 +799,7 @@ const Decomp decomp_nnx[] = {
 	{"aten.convolution_backward", convolution_backward},
 	{"aten.conv_tbc", conv_tbc},
 	{"aten._trilinear", trilinear},
-	{"aten.var_mean.correction", var_mean},
+	{"aten.var_mean.correction", var_mean}, {"aten.std_mean.correction", var_mean},
 	{"aten.native_group_norm_backward", group_norm_backward},
 	{"aten.cumprod", cumprod}, {"aten.logcumsumexp", logcumsumexp},
 	{"aten.renorm", renorm},

@@ -252,3 +252,14 @@ def f16_to_uint8_in_a_vectorized_loop():
         u = x.to(torch.uint8)
         return torch.where(u > 0, u, y) >= 1, x.to(torch.int8) * 3
     return f, [(torch.randn(5, 70) * 20).clamp(-120, 120).half(), torch.randn(1, 1).bfloat16()]
+
+
+@case
+def gather_of_no_columns_padded():
+    # x[i] of a [31, 0] x is [4, 0]; padding it to [4, 1] fused the gather
+    # into the pad's select, whose source index clamped into an extent of 0
+    # is out of range: the kernel stopped at the gather's bounds check
+    # (found by fuzz-diff through diag_embed's pad)
+    def f(x, i, y):
+        return F.pad(x[i], [0, 1]), torch.diag_embed(y[i], -2), F.pad(x[i], [1, 2], value=3.0)
+    return f, [torch.randn(31, 0), torch.tensor([1, 30, 0, 4]), torch.randn(31, 0, dtype=torch.float64)]

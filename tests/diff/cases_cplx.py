@@ -52,6 +52,20 @@ def complex_abs_angle_norms():
     return _mags, [_c(2, 3, 5), _c(0, 4, dtype=torch.complex128)]
 
 
+def _empty_inf_norms(e, f):
+    inf = float("inf")
+    return (torch.norm(e, inf), torch.norm(e, -inf), torch.norm(f, inf, 1),
+            torch.norm(f, -inf, 1, keepdim=True), torch.norm(f, inf, 0), torch.norm(f, 3, 1))
+
+
+@case
+def norm_inf_of_nothing():
+    # torch.norm's inf and -inf norms over no elements are 0 (the max or min
+    # of no magnitudes; eager's linalg.vector_norm refuses them): found by
+    # tests/diff/fuzz.py, the pipe gave the reduction's -inf
+    return _empty_inf_norms, [torch.randn(0), torch.randn(3, 0)]
+
+
 def _make(re, im, m, a, c, f, i):
     z = torch.complex(re, im)
     p = torch.polar(m.abs(), a)

@@ -223,3 +223,18 @@ def _view_wider(x):
 @case(refuse="to a wider dtype")
 def view_dtype_wider_refused():
     return _view_wider, [torch.randn(3, 4)]
+
+
+def _degrees_reduced(x, h):
+    # as integers, so that one ulp is not lost in bf16's tolerance
+    return ((torch.rad2deg(x).float() * 4).to(torch.int64), torch.rad2deg(x),
+            (torch.deg2rad(h * 100).float() * 1024).to(torch.int64), torch.rad2deg(h))
+
+
+@case
+def degrees_of_f16_bf16_by_a_rounded_constant():
+    # eager multiplies a bf16 (f16) tensor by 180/pi (pi/180) rounded to
+    # bf16 (f16): rad2deg(-2.125) is -121.5 in bf16, not -122 (the
+    # product by the double constant); found by tests/diff/fuzz.py
+    x = torch.arange(-32, 33, dtype=torch.float64) / 8
+    return _degrees_reduced, [x.bfloat16(), x.half()]

@@ -143,11 +143,13 @@ def _var_mean(x, y):
     return (torch.var_mean(x, dim=(0, 2), correction=0, keepdim=True)
             + torch.var_mean(x, unbiased=True)
             + torch.var_mean(x.transpose(0, 1), dim=-1, correction=2)
-            + torch.var_mean(y, 0) + torch.var_mean(y, 1))
+            + torch.var_mean(y, 0) + torch.var_mean(y, 1)
+            + torch.std_mean(x, dim=1, correction=0) + torch.std_mean(y, unbiased=True))
 
 
 def var_mean_corrections():
-    # correction 0, 1, 2, keepdim, all dims, f64, an extent-1 dim (nan var)
+    # correction 0, 1, 2, keepdim, all dims, f64, an extent-1 dim (nan var);
+    # std_mean
     return _var_mean, [torch.randn(3, 4, 5), torch.randn(7, 1, dtype=torch.float64)]
 
 
@@ -252,6 +254,19 @@ def nnx_losses():
                  nll_loss_backward_reductions, mse_loss_reductions_mixed_dtypes)
 
 
+def _cumprod_f32(x):
+    return torch.cumprod(x, 0), torch.cumprod(x.t(), 1)
+
+
+def cumprod_f32_past_range():
+    # a running f32 product past f32's range (inf in f32) comes back into
+    # it: eager's CPU scan accumulates in double (found by tests/diff/fuzz.py)
+    x = torch.full((8, 2), 1e19)
+    x[5:] = 1e-19
+    x[6, 1] = -1e-19
+    return _cumprod_f32, [x]
+
+
 @case
 def nnx_convolutions_trilinear():
     return _join(convolution_flags_and_conv_tbc, convolution_backward_grouped_strided_dilated,
@@ -266,5 +281,5 @@ def nnx_normalizations():
 
 @case
 def nnx_scans_norms_quantize():
-    return _join(cumprod_logcumsumexp, norm_p_values_dims, renorm_and_weight_norm,
+    return _join(cumprod_logcumsumexp, cumprod_f32_past_range, norm_p_values_dims, renorm_and_weight_norm,
                  fake_quantize_cachemask)

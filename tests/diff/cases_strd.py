@@ -261,3 +261,13 @@ def arange_out_keeps_the_shape_of_out():
     # as_strided_ and returns the 1-d arange, so the plain trace is taken
     return (lambda x, y: (torch.arange(1, 13, out=x) * 2, torch.arange(10, -2, -2, out=y) + 0.5)), \
         [torch.zeros(3, 4, dtype=torch.int64), torch.zeros(2, 1, 3, dtype=torch.float64)]
+
+
+@case
+def as_strided_of_empty_inputs():
+    # an input with an extent of 0 has PyTorch's contiguous strides, an
+    # extent of 0 stepping as 1 ([4, 0, 33]: (33, 33, 1)); fx-import took
+    # them for another layout and refused (found by tests/diff/fuzz.py)
+    return (lambda x, y: (torch.as_strided(x, [3, 0], [1, 1]), torch.as_strided(y, [0], [1]),
+                          torch.as_strided(x.transpose(0, 2), [2, 0, 1], [1, 1, 1]))), \
+        [torch.zeros(4, 0, 33, dtype=torch.int64), torch.zeros(0, 5)]

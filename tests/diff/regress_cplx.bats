@@ -6,6 +6,7 @@ load helpers
 @test "complex: view_as_real/complex, real, imag, slices, reshape, permute, flip, conj, neg" { regress complex_views_parts_conj; }
 @test "complex: mul, add, sub promoted (complex128, float, int64), broadcast, 0-d" { regress complex_mul_add_sub_promoted; }
 @test "complex: abs, angle, vector norms, torch.norm, an empty input" { regress complex_abs_angle_norms; }
+@test "torch.norm: inf and -inf norms of no elements are 0" { regress norm_inf_of_nothing; }
 @test "complex: torch.complex, torch.polar, cat and hstack promoting" { regress complex_create_polar_cat; }
 @test "rfft: dims, norms, odd/even/1 lengths, f64, rfft2, a chain" { regress rfft_dims_norms_sizes; }
 @test "stft of a batch with a window" { regress stft_batch_window; }

@@ -18,9 +18,9 @@ regress_all() {
   regress_all inverse_and_hyperbolic_trig_special_values_f32 inverse_and_hyperbolic_trig_f64_wide \
     inverse_and_hyperbolic_trig_int_bf16_empty
 }
-@test "log10, exp2, logaddexp[2], logit, logsigmoid, shrinks, celu, prelu, rrelu, fmax, nan_to_num, round, glu, signbit, copysign, view.dtype, a chain; rrelu training reading the noise and a wider view.dtype refused" {
+@test "log10, exp2, logaddexp[2], logit, logsigmoid, shrinks, celu, prelu, rrelu, fmax, nan_to_num, round, glu, signbit, copysign, view.dtype, a chain, degrees of bf16/f16; rrelu training reading the noise and a wider view.dtype refused" {
   regress_all log10_exp2_logaddexp_logit_logsigmoid heaviside_shrinks_celu_prelu_rrelu_fmax \
     nan_to_num_frac_sgn_isinf_degrees_round_glu signbit_copysign_negative_zero_and_nan \
     view_dtype_same_and_narrower view_dtype_wider_refused \
-    chain_of_decompositions_fuses rrelu_training_noise_read_refused
+    chain_of_decompositions_fuses rrelu_training_noise_read_refused degrees_of_f16_bf16_by_a_rounded_constant
 }

@@ -17,3 +17,4 @@ load helpers
 @test "as_strided of a view of a product kept transposed is refused" { regress as_strided_of_a_view_of_a_transposed_product; }
 @test "as_strided of 32 random view chains (fixed seed)" { regress as_strided_of_random_view_chains; }
 @test "arange(out=x) keeps the shape of x, int64 and float64" { regress arange_out_keeps_the_shape_of_out; }
+@test "as_strided of inputs with an extent of 0 (PyTorch strides)" { regress as_strided_of_empty_inputs; }

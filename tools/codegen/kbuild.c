@@ -213,6 +213,12 @@ static KExpr *load_insert(KB *kb, Op *op, IExpr **ix, Attr *off, Attr *sz, Attr 
 	int r = 0, unit = 1, todrop = (int)off->n - srct->rank;
 	size_t i;
 
+	/* an empty slice inserts nothing: the source is not read (a clamp
+	 * into an extent of 0 has no index, and a gather's check of one
+	 * stopped the kernel: a gather of no rows padded) */
+	for (i = 0; i < off->n; i++)
+		if (sz->ints[i] == 0)
+			return load(kb, dst, ix);
 	in = kx_new(k->c, KX_INRANGE, ty_int(k->c, 1, SIGNLESS), 0);
 	in->rank = (int)off->n;
 	in->ix = arena_alloc(k->c, sizeof *in->ix * (2 * off->n + 1));

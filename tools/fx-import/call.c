@@ -259,7 +259,7 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 			fail(im, b[0].path, "'%s' reads the storage of '%s', which is not laid out "
 			    "row-major in PyTorch (its strides are not those of its shape); not "
 			    "supported", opname, src->name);
-		want *= d;
+		want *= d > 1 ? d : 1;   /* PyTorch's: an extent of 0 steps as 1 */
 	}
 	if (n > off && b[off].arg && !jtag_is(b[off].arg, "none")
 	    && src->nres == 1 && (src->res[0]->base || piece_of_view(im, src)))

@@ -125,7 +125,7 @@ dense_order(int r, const int64_t *size, const int64_t *stride, int *perm)
 	for (j = r - 1; j >= 0 && size[perm[j]] != 1; j--) {
 		if (stride[perm[j]] != want)
 			return 0;
-		want *= size[perm[j]];
+		want *= size[perm[j]] > 1 ? size[perm[j]] : 1;   /* PyTorch's: 0 steps as 1 */
 	}
 	return 1;
 }

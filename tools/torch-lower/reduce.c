@@ -405,6 +405,12 @@ f_powinv(L *l, Value *a, Value *b, Type *d, const double *p)
 	return bin(l, "math.powf", a, cst_f(l, 1.0 / p[0], d));
 }
 
+static Value *
+f_zero(L *l, Value *a, Value *b, Type *d, const double *p)
+{
+	return cst_f(l, 0, d);
+}
+
 int
 lower_norm(L *l, Op *op, const void *arg)
 {
@@ -417,8 +423,16 @@ lower_norm(L *l, Op *op, const void *arg)
 
 	if (!ty_static(st) || !dt_isfloat(rt) || red_dims(l, op, 2, st->rank, red, &keep))
 		return -1;
-	if (isinf(ord))
+	if (isinf(ord)) {
 		r = reduce(l, v, st->elem, red, ord > 0 ? "max" : "min", acc, pre_abs, NULL);
+		/* the max (min) of no magnitudes: torch.norm's 0 (eager's
+		 * linalg.vector_norm refuses it), not the reduction's -inf (inf) */
+		for (int i = 0; i < st->rank; i++)
+			if (red[i] && st->dims[i] == 0) {
+				r = map2(l, r, NULL, NULL, 0, acc, acc, f_zero, NULL);
+				break;
+			}
+	}
 	else if (ord == 0)
 		r = reduce(l, v, st->elem, red, "sum", acc, pre_nonzero, NULL);
 	else if (ord == 1)
