@@ -35,7 +35,7 @@ batched(B *b, Value *x, int nb, const int64_t *batch)
 		d[i] = batch[i];
 	d[nb] = t->dims[r - 2];
 	d[nb + 1] = t->dims[r - 1];
-	if (r != nb + 2 || memcmp(t->dims, d, (nb + 2) * sizeof *d))
+	if (r != nb + 2 || !dims_eq(t->dims, d, nb + 2))
 		x = b_op3(b, "aten.expand", x, b_ints(b, nb + 2, d), b_bool(b, 0));
 	v[0] = prod(batch, nb);
 	v[1] = d[nb];

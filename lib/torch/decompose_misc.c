@@ -45,7 +45,7 @@ d_view(B *b, Value *x, int n, const int64_t *dims)
 		if (d[i] == DYN && dyn++)
 			return NULL;
 	}
-	if (tt_rank(x->type) == n && !memcmp(x->type->dims, d, n * sizeof *d) && !dyn)
+	if (tt_rank(x->type) == n && dims_eq(x->type->dims, d, n) && !dyn)
 		return x;
 	return b_op2(b, "aten.view", x, b_ints(b, n, d));
 }
@@ -289,7 +289,7 @@ copy(B *b, Op *op)
 		return 0;
 	src = d_to(b, src, dt);
 	if (src->type->rank != self->type->rank
-	    || memcmp(src->type->dims, self->type->dims, self->type->rank * sizeof(int64_t))
+	    || !dims_eq(src->type->dims, self->type->dims, self->type->rank)
 	    || !ty_static(self->type))
 		src = b_op3(b, "aten.expand", src, d_shape(b, self), b_bool(b, 0));
 	d_done(b, op, src);

@@ -576,7 +576,7 @@ group_norm_backward(B *b, Op *op)
 	for (i = 2, d4[0] = 1; i < r; i++)
 		d4[0] *= xt->dims[i];
 	if (d4[0] != hw || tt_rank(dy->type) != r || !ty_static(dy->type)
-	    || memcmp(dy->type->dims, xt->dims, r * sizeof *xt->dims) || tt_dtype(dy->type) != dt
+	    || !dims_eq(dy->type->dims, xt->dims, r) || tt_dtype(dy->type) != dt
 	    || tt_rank(mean->type) != 2 || tt_rank(rstd->type) != 2 || !ty_static(mean->type)
 	    || !ty_static(rstd->type) || mean->type->dims[0] != n || mean->type->dims[1] != g
 	    || rstd->type->dims[0] != n || rstd->type->dims[1] != g

@@ -356,7 +356,7 @@ bernoulli(B *b, Op *op)
 		/* p broadcast beyond x is not bernoulli's */
 		if (tt_rank(p->type) < 0 || !tt_dtype(p->type) || !dt_isfloat(tt_dtype(p->type))
 		    || tt_broadcast(t, p->type, bd) != t->rank
-		    || memcmp(bd, t->dims, t->rank * sizeof *bd) || !(u = uniform_of(b, op, ut)))
+		    || !dims_eq(bd, t->dims, t->rank) || !(u = uniform_of(b, op, ut)))
 			return 0;
 		m = b_op2(b, "aten.lt.Tensor", u, p);
 	}
@@ -500,7 +500,7 @@ d_rrelu_train(B *b, Op *op, int k, double lo, double hi)
 
 	if (!t || !tt_is(x->type) || tt_dtype(x->type) != tt_dtype(t) || !ty_static(x->type)
 	    || tt_rank(x->type) != t->rank
-	    || memcmp(x->type->dims, t->dims, t->rank * sizeof *t->dims)
+	    || !dims_eq(x->type->dims, t->dims, t->rank)
 	    || !(lo <= hi) || !no_gen(OPND(op, k + 3)))
 		return 0;
 	/* the noise PyTorch writes is not produced: nothing else may read it */

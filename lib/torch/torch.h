@@ -6,6 +6,8 @@
 #ifndef FX_TORCH_H
 #define FX_TORCH_H
 
+#include <string.h>
+
 #include "ir.h"
 
 enum { TORCH_MAXRANK = TY_MAXRANK };
@@ -160,5 +162,14 @@ int torch_rewrite_each(Ctx *c, Op *fn, int (*rewrite)(Ctx *c, Op *op));
 int torch_refine_op(Ctx *c, Op *op);
 /* Updates the enclosing function's result types from its return op. */
 void torch_sync_func_type(Ctx *c, Op *ret);
+
+/* Two size lists of n entries are equal; n may be 0 with NULL lists (a
+ * 0-d type has no dims array, and memcmp of NULL is undefined even for
+ * 0 bytes). */
+static inline int
+dims_eq(const int64_t *a, const int64_t *b, int n)
+{
+	return n <= 0 || !memcmp(a, b, n * sizeof *a);
+}
 
 #endif
