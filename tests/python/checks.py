@@ -86,7 +86,10 @@ def bad_inputs(path):
                  m.main, a, b.reshape(1, 3), c)
     expect_error(TypeError, "input 1: a list", m.main, a, [1.0, 2.0, 3.0], c)
     expect_error(TypeError, "input 0: a float", m.main, 1.0, b, c)
-    expect_error(TypeError, "input 0: numpy dtype complex64 has no runtime element type",
+    expect_error(TypeError, "input 0: numpy dtype float128 has no runtime element type",
+                 m.main, a.astype(np.longdouble), b, c)
+    # complex64 is a runtime element type now (c64): a mismatch, not a TypeError
+    expect_error(fxpipe.Error, "input 0: element type is c64, the function expects f32",
                  m.main, a.astype(np.complex64), b, c)
     # A failed call leaves the function usable, with right answers.
     close(m.main(a, b, c)[0], linear_reference(a, b, c)[0])
