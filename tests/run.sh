@@ -14,7 +14,7 @@ gen=$out/lit.bats
 	done
 } > "$gen"
 files=$(find tests -name '*.bats' -not -path 'tests/out/*' | sort)
-bats --tap $files "$gen" > "$out/tap.txt" 2>&1
+bats --tap --timing $files "$gen" > "$out/tap.txt" 2>&1
 cat "$out/tap.txt"
 pass=$(grep -c '^ok ' "$out/tap.txt")
 fail=$(grep -c '^not ok ' "$out/tap.txt")
