@@ -161,3 +161,32 @@ def fft_ifft_complex_and_real():
     # _fft_c2c forward and inverse (every norm), over one and two dims, of a
     # complex64 input; fft and ifft of a float64 input; a round trip
     return _ffts, [_c(3, 5), torch.randn(2, 6, dtype=torch.float64)]
+
+
+def _special(a, b, r):
+    return (a + b, a - b, a * b, a + r, r + a, a - r, r - a, a * r, r * a, a + a,
+            a * 2.5, a + 2.5, a - 2.5, a.abs(), torch.view_as_real(a.conj() * a), a.angle())
+
+
+@case
+def complex_inf_nan_parts_as_eager():
+    # inf and NaN in either part: eager's kernels compute a + b as a + (1,0) b
+    # and a real operand as (r, 0), so (NaN, 1) + (NaN, 1) is (NaN, NaN) and
+    # (1, inf) * 2 is (NaN, inf); a fuzz-diff program found (NaN, y) + (NaN, y)
+    # computed as (NaN, 2y)
+    v = [0.0, -0.0, 1.5, -2.0, float("inf"), float("-inf"), float("nan")]
+    re = torch.tensor([p for p in v for q in v])
+    im = torch.tensor([q for p in v for q in v])
+    a = torch.complex(re, im)
+    b = torch.complex(im.flip(0), re)
+    r = torch.tensor([p for p in v for q in v]).roll(3)
+    return _special, [a, b, r]
+
+
+@case
+def complex_inf_nan_parts_as_eager_c128():
+    v = [0.0, 1.5, float("inf"), float("-inf"), float("nan")]
+    re = torch.tensor([p for p in v for q in v], dtype=torch.float64)
+    im = torch.tensor([q for p in v for q in v], dtype=torch.float64)
+    a = torch.complex(re, im)
+    return _special, [a, a.flip(0) * 1j, re.roll(2)]

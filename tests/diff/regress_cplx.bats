@@ -14,3 +14,6 @@ load helpers
 @test "complex: an op without a rule is refused clearly" { regress complex_exp_refused; }
 @test "quantized: quantize_per_tensor, int_repr, dequantize per tensor and per channel" { regress quantize_dequantize_int_repr; }
 @test "quantized: a quantized result is refused clearly" { regress quantized_result_refused; }
+@test "complex: inf and NaN in either part of add, sub, mul with complex, real and scalar operands, as eager (fuzz-diff)" {
+  regress complex_inf_nan_parts_as_eager complex_inf_nan_parts_as_eager_c128
+}

@@ -171,13 +171,32 @@ arg_value(Cx *x, json_t *arg, const char *path, int *cplx)
 
 /* The real and imaginary parts of a tensor argument in fk (imag NULL for
  * a real tensor). */
+static Value *
+scalar_of(Cx *x, json_t *v, const char *path, TypeKind fk)
+{
+	Value *o[6] = {b_ints(&x->b, 0, NULL), b_float(&x->b, jfloatval(x->im, v, path)),
+	    b_int(&x->b, fk == TY_F64 ? 7 : 6), b_none(&x->b), b_none(&x->b), b_none(&x->b)};
+
+	return b_op(&x->b, "aten.full", 6, o);
+}
+
 static void
 parts(Cx *x, json_t *arg, const char *path, TypeKind fk, Value **re, Value **im)
 {
 	int cplx;
-	Value *v = arg_value(x, arg, path, &cplx);
+	Value *v;
 
-	v = to_float(x, v, fk);
+	/* a Python number: PyTorch's wrapped scalar, (v, 0) or (real, imag) */
+	if (jtag_is(arg, "int") || jtag_is(arg, "float")) {
+		*re = scalar_of(x, json_object_get(arg, "value"), path, fk), *im = NULL;
+		return;
+	}
+	if (jtag_is(arg, "complex")) {
+		*re = scalar_of(x, json_object_get(arg, "real"), path, fk);
+		*im = scalar_of(x, json_object_get(arg, "imag"), path, fk);
+		return;
+	}
+	v = to_float(x, arg_value(x, arg, path, &cplx), fk);
 	if (!cplx) {
 		*re = v, *im = NULL;
 		return;
@@ -415,7 +434,36 @@ views(Cx *x, Node *n, json_t *a)
 	return 0;
 }
 
-/* mul, add, sub of tensors (complex by either operand) */
+static Value *scalar_op(Cx *, const char *, Value *, double);
+
+/* p q, p - q, p + q where a NULL is an exact 0 (a missing part): p 0 is
+ * still NaN where p is not finite */
+static Value *
+cmul(Cx *x, Value *p, Value *q)
+{
+	if (!p || !q)
+		return p || q ? scalar_op(x, "aten.mul.Scalar", p ? p : q, 0.0) : NULL;
+	return binop(x, "aten.mul.Tensor", p, q);
+}
+
+static Value *
+cadd(Cx *x, Value *p, Value *q, int sub)
+{
+	if (!q)
+		return p;
+	if (!p)
+		return sub ? b_op1(&x->b, "aten.neg", q) : q;
+	return binop(x, sub ? "aten.sub.Tensor" : "aten.add.Tensor", p, q);
+}
+
+/*
+ * mul, add, sub of tensors (complex by either operand), as PyTorch's
+ * kernels compute them: a real operand is the complex (r, 0), a product is
+ * (ar br - ai bi, ar bi + ai br) in full, and a + b is a + alpha b with the
+ * complex alpha (1, 0).  The terms with a zero change nothing where the
+ * values are finite; where one is inf or NaN they carry NaN into the other
+ * part as eager's do (c + c of (NaN, 1) is (NaN, NaN)).
+ */
 static int
 arith(Cx *x, Node *n, json_t *a)
 {
@@ -424,7 +472,7 @@ arith(Cx *x, Node *n, json_t *a)
 	Value *ar, *ai, *br, *bi, *re, *im;
 	int64_t dims[TORCH_MAXRANK];
 	TypeKind fk;
-	int r;
+	int r, sub;
 
 	if (strcmp(op, "aten.mul.Tensor") && strcmp(op, "aten.add.Tensor")
 	    && strcmp(op, "aten.sub.Tensor"))
@@ -438,23 +486,23 @@ arith(Cx *x, Node *n, json_t *a)
 	r = value_dims(x, val, dims);
 	parts(x, json_array_get(a, 0), x->path, fk, &ar, &ai);
 	parts(x, json_array_get(a, 1), x->path, fk, &br, &bi);
+	sub = !strcmp(op, "aten.sub.Tensor");
 	if (!strcmp(op, "aten.mul.Tensor")) {
-		/* (ar + i ai)(br + i bi) */
-		re = binop(x, "aten.mul.Tensor", ar, br);
-		if (ai && bi)
-			re = binop(x, "aten.sub.Tensor", re, binop(x, "aten.mul.Tensor", ai, bi));
-		im = bi ? binop(x, "aten.mul.Tensor", ar, bi) : NULL;
-		if (ai) {
-			Value *t = binop(x, "aten.mul.Tensor", ai, br);
-			im = im ? binop(x, "aten.add.Tensor", im, t) : t;
-		}
+		/* (ar + i ai)(br + i bi); one op a statement, in order */
+		Value *p = cmul(x, ar, br), *q = cmul(x, ai, bi);
+
+		re = cadd(x, p, q, 1);
+		p = cmul(x, ar, bi), q = cmul(x, ai, br);
+		im = cadd(x, p, q, 0);
 	} else {
-		const char *f = op + 5;   /* add.Tensor, sub.Tensor */
-		char name[32];
-		snprintf(name, sizeof name, "aten.%s", f);
-		re = binop(x, name, ar, br);
-		im = ai && bi ? binop(x, name, ai, bi) : ai ? ai
-		    : bi && !strcmp(op, "aten.sub.Tensor") ? b_op1(&x->b, "aten.neg", bi) : bi;
+		/* a + alpha b, alpha b = (br - 0 bi, bi + 0 br) */
+		Value *q = cmul(x, NULL, bi), *tr, *ti;
+
+		tr = cadd(x, br, q, 1);
+		q = cmul(x, NULL, br);
+		ti = cadd(x, bi, q, 0);
+		re = cadd(x, ar, tr, sub);
+		im = cadd(x, ai, ti, sub);
 	}
 	set_value(x, n, pair(x, re, im, r, dims), 1);
 	return 1;
