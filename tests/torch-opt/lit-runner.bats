@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# scripts/torch-mlir-lit on a made-up torch-mlir tree (issue 21): RUN lines
+# run as written with torch-opt for torch-mlir-opt, per function within a
+# split-input-file chunk, files of other passes left out unless --all.
+
+setup() {
+  T="$BATS_TEST_TMPDIR/tm"
+  mkdir -p "$T/test/Dialect/Torch" "$T/test/Conversion/TorchToLinalg"
+  # chunk 1: one function that folds as checked; chunk 2: two functions,
+  # the second with a check that cannot match; chunk 3 does not parse
+  cat > "$T/test/Dialect/Torch/canonicalize.mlir" <<'MLIR'
+// RUN: torch-mlir-opt %s -canonicalize --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @add
+// CHECK-NEXT:    %[[C:.*]] = torch.constant.int 10
+// CHECK-NEXT:    return %[[C]]
+func.func @add() -> !torch.int {
+  %int7 = torch.constant.int 7
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.add.int %int7, %int3 : !torch.int, !torch.int -> !torch.int
+  return %0 : !torch.int
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mul
+// CHECK-NEXT:    %[[C:.*]] = torch.constant.int 21
+func.func @mul() -> !torch.int {
+  %int7 = torch.constant.int 7
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.mul.int %int7, %int3 : !torch.int, !torch.int -> !torch.int
+  return %0 : !torch.int
+}
+
+// CHECK-LABEL: func.func @wrong
+// CHECK-NEXT:    torch.constant.int 99
+func.func @wrong() -> !torch.int {
+  %int7 = torch.constant.int 7
+  %0 = torch.aten.neg.int %int7 : !torch.int -> !torch.int
+  return %0 : !torch.int
+}
+
+// -----
+
+func.func @bad() {
+  %0 = torch.no_such_op
+  return
+}
+MLIR
+  cat > "$T/test/Dialect/Torch/other.mlir" <<'MLIR'
+// RUN: torch-mlir-opt %s -torch-no-such-pass | FileCheck %s
+// CHECK: func.func @f
+func.func @f() {
+  return
+}
+MLIR
+}
+
+@test "torch-mlir-lit counts functions per chunk, blames each function's own checks" {
+  run scripts/torch-mlir-lit "$T" --failures --jobs 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"test/Dialect/Torch/canonicalize.mlir"*" 2 /    4"* ]]
+  [[ "$output" == *"chunk 1 @wrong: "*"error"* ]]
+  [[ "$output" == *"chunk 2 @bad: "*"torch.no_such_op"* ]]
+  [[ "$output" != *"@mul:"* ]]
+  [[ "$output" == *"2 of 4 test functions pass (50.0%)"* ]]
+  [[ "$output" != *"other.mlir"* ]]
+}
+
+@test "torch-mlir-lit --all runs the files of passes torch-opt lacks, counted apart" {
+  run scripts/torch-mlir-lit "$T" --all --jobs 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"other.mlir"*" 0 /    1"* ]]
+  [[ "$output" == *"other passes: 0 of 1"* ]]
+  [[ "$output" == *"2 of 4 test functions pass"* ]]
+}
+
+@test "torch-mlir-lit reads a bare git repository at HEAD, and refuses what is neither" {
+  git -C "$T" init -q && git -C "$T" add -A && git -C "$T" -c user.name=t -c user.email=t@t commit -qm t
+  git clone -q --bare "$T" "$BATS_TEST_TMPDIR/bare.git"
+  run scripts/torch-mlir-lit "$BATS_TEST_TMPDIR/bare.git" --jobs 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"2 of 4 test functions pass"* ]]
+  run scripts/torch-mlir-lit "$BATS_TEST_TMPDIR" --jobs 1
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"torch-mlir-lit: error: "*"neither"* ]]
+}
