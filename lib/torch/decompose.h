@@ -42,6 +42,7 @@ int d_unused_from(Op *op, int i);              /* results i.. are unused */
 /* A view of a per-channel [C] tensor as [1, C, 1, ...] for rank r. */
 Value *d_channel(B *b, Value *v, int r);
 Value *d_to(B *b, Value *x, Type *dt);          /* aten.to.dtype unless x has dt */
+Value *d_int_scale(B *b, Value *v);   /* an int scale as PyTorch truncates it, or NULL */
 Value *d_add(B *b, Value *x, Value *y);        /* add.Tensor, alpha 1 */
 Value *d_sub(B *b, Value *x, Value *y);
 Value *d_mul(B *b, Value *x, Value *y);

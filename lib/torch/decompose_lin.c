@@ -512,21 +512,6 @@ aminmax_op(B *b, Op *op)
 	return 1;
 }
 
-/* A scale of an integer product as an int, NULL when not an integral
- * constant. */
-static Value *
-int_scale(B *b, Value *v)
-{
-	int64_t i;
-	double f;
-
-	if (tv_int(v, &i))
-		return v;
-	if (!tv_float(v, &f) || f != trunc(f) || !(f > -9.2e18 && f < 9.2e18))
-		return NULL;
-	return b_int(b, (int64_t)f);
-}
-
 /* addbmm(self, b1 [B, n, m], b2 [B, m, p], beta, alpha): the batch
  * folded into the contraction: [n, B m] @ [B m, p]. */
 static int
@@ -543,7 +528,7 @@ addbmm_op(B *b, Op *op)
 	    || xt->dims[0] != yt->dims[0]
 	    || xt->dims[2] != yt->dims[1])
 		return 0;
-	if (!dt_isfloat(dt) && (!(beta = int_scale(b, beta)) || !(alpha = int_scale(b, alpha))))
+	if (!dt_isfloat(dt) && (!(beta = d_int_scale(b, beta)) || !(alpha = d_int_scale(b, alpha))))
 		return 0;
 	if (!tv_float(beta, &f) || !tv_float(alpha, &f))
 		return 0;

@@ -141,10 +141,10 @@ is_one(Value *v)
 	return tv_float(v, &f) && f == 1;
 }
 
-/* A scale of an integer addmm: PyTorch converts it to the integer type
- * (truncating 1.5 to 1); NULL when not a constant. */
-static Value *
-int_scale(B *b, Value *v)
+/* A scale of an integer addmm, baddbmm, addbmm: PyTorch converts it to
+ * the integer type (truncating 1.5 to 1); NULL when not a constant. */
+Value *
+d_int_scale(B *b, Value *v)
 {
 	int64_t i;
 	double f;
@@ -165,8 +165,8 @@ scaled(B *b, Op *op, const char *mm)
 	double f;
 
 	/* a float scale would make an integer result float */
-	if (!dt || (!dt_isfloat(dt) && (!(beta = int_scale(b, beta))
-	    || !(alpha = int_scale(b, alpha)))))
+	if (!dt || (!dt_isfloat(dt) && (!(beta = d_int_scale(b, beta))
+	    || !(alpha = d_int_scale(b, alpha)))))
 		return 0;
 	y = b_op2(b, mm, OPND(op, 1), OPND(op, 2));
 	if (!is_one(alpha))

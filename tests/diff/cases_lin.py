@@ -165,13 +165,16 @@ def aminmax_dims_nan_int():
 def _addbmm(s, b1, b2, v, i, j, k, e1, e2):
     return (torch.addbmm(s, b1, b2, beta=0.0, alpha=2.0), torch.addbmm(s, b1, b2, beta=0.5),
             torch.addbmm(v, b1, b2), torch.addbmm(v, b1[:1], b2[:1], beta=-1, alpha=0.25),
-            torch.addbmm(k, i, j, beta=2, alpha=3), torch.addbmm(s, e1, e2, beta=2.0))
+            torch.addbmm(k, i, j, beta=2, alpha=3), torch.addbmm(s, e1, e2, beta=2.0),
+            # int64 with float scales: eager truncates them (1.5 -> 1, -2.7 -> -2)
+            torch.addbmm(k, i, j, beta=1.5, alpha=-2.7), torch.addmm(k, i[0], j[0], beta=2.9, alpha=0.5),
+            torch.baddbmm(k.expand(3, 2, 5), i, j, beta=-1.5, alpha=3.99))
 
 
 @case
 def addbmm_beta_zero_nan_int_empty():
     # beta 0 ignores NaN and inf in self; a broadcast self; batch 1 and 0;
-    # int64 with integer scales
+    # int64 with integer scales, and with float ones (truncated as eager does)
     s = torch.randn(2, 7)
     s[0, 0], s[1, 3] = float("nan"), float("inf")
     return _addbmm, [s, torch.randn(5, 2, 9), torch.randn(5, 9, 7), torch.randn(7),
