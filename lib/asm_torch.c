@@ -39,8 +39,12 @@ Op *asm_parse_torch(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	if (!nres && info->nres > 0)
 		nres = info->nres;
 	if (p_oprefs(p, &refs, &n) || p_attr_dict(p, &al) || p_expect(p, ":") ||
-			types_n(p, n, &in) || p_expect(p, "->") ||
-			types_n(p, nres, &out))
+			types_n(p, n, &in))
+		return free(al.v), NULL;
+	/* an op of no results has no `-> ...` (torch.aten._assert_*) */
+	out = NULL;
+	if ((nres || p_is(p, "->")) &&
+			(p_expect(p, "->") || types_n(p, nres, &out)))
 		return free(al.v), NULL;
 	vals = p_alloc(p, sizeof *vals * (size_t)(n + 1));
 	if (p_resolve_list(p, n, refs, n, in, vals))
@@ -55,6 +59,8 @@ void asm_print_torch(Printer *pr, Op *op)
 	pr_attr_dict(pr, op, NULL, 0);
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, op->nopnds);
+	if (!op->nres)
+		return;
 	pr_puts(pr, " -> ");
 	pr_result_types(pr, op);
 }

@@ -552,6 +552,7 @@ void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */
 void print_op_buf(Buf *b, Op *op, const PrintOpts *o);
 void print_type(Buf *b, const Type *t);
+void print_torch_inner(Buf *b, const Type *t);  /* `int`, not `!torch.int` */
 void print_attr(Buf *b, const Attr *a);
 void print_loc(Buf *b, const Loc *l);
 /* A float value as MLIR prints it (1.000000e+00, 0x7FC00000), no type. */

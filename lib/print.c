@@ -384,10 +384,7 @@ static void torch_body(Buf *b, const Type *t)
 		return;
 	case TY_TORCH_LIST: case TY_TORCH_OPTIONAL:
 		buf_putc(b, '<');
-		if (is_torch(t->elem))
-			torch_body(b, t->elem);
-		else
-			print_type(b, t->elem);
+		print_torch_inner(b, t->elem);
 		buf_putc(b, '>');
 		return;
 	case TY_TORCH_TUPLE: case TY_TORCH_UNION:
@@ -395,16 +392,26 @@ static void torch_body(Buf *b, const Type *t)
 		for (i = 0; i < t->nsub; i++) {
 			if (i)
 				buf_puts(b, ", ");
-			if (is_torch(t->sub[i]))
-				torch_body(b, t->sub[i]);
-			else
-				print_type(b, t->sub[i]);
+			print_torch_inner(b, t->sub[i]);
 		}
 		buf_putc(b, '>');
 		return;
 	default:
 		return;
 	}
+}
+
+/* A type inside a torch container, as torch-mlir prints it: torch types
+ * without their `!torch.` (the opaque ones, !torch.dict<...> and the
+ * like, too), others in full. */
+void print_torch_inner(Buf *b, const Type *t)
+{
+	if (t && is_torch(t))
+		torch_body(b, t);
+	else if (t && t->kind == TY_OPAQUE && !strncmp(t->text, "!torch.", 7))
+		buf_puts(b, t->text + 7);
+	else
+		print_type(b, t);
 }
 
 static void dims_x(Buf *b, const Type *t)
