@@ -31,4 +31,15 @@ int verify_needs(Op *op);             /* op->info->needs' rows */
 
 int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 
+/* verify_torch.c */
+int torch_subtype(const Type *t, const Type *super);   /* t's values are super's */
+int verify_derefine(Op *op);
+int verify_unchecked_cast(Op *op);
+int verify_static_info_cast(Op *op);
+int verify_list_construct(Op *op);
+int verify_overwrite(Op *op);
+int verify_literal(Op *op);
+int verify_permute(Op *op);
+int verify_type_bounds(Op *func, const Type *ft);   /* from verify_func */
+
 #endif

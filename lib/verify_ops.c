@@ -46,6 +46,8 @@ verify_func(Op *op)
 		op_error(op, "'func.func' op requires a function type 'function_type'");
 		return -1;
 	}
+	if (verify_type_bounds(op, ft))
+		return -1;
 	if (!entry)
 		return 0;
 	if (entry->nargs != ft->nin) {
@@ -297,6 +299,22 @@ verify_torch_constant(Op *op)
 /* ---- torch.aten ops against their schema ---- */
 
 /* Does type t fit the schema type s (e.g. "Optional[List[int]]")? */
+/* A Scalar: a number, or a union of numbers (!torch.union<float, int>). */
+static int
+is_scalar(const Type *t)
+{
+	int i;
+
+	if (t->kind == TY_TORCH_UNION) {
+		for (i = 0; i < t->nsub; i++)
+			if (!is_scalar(t->sub[i]))
+				return 0;
+		return t->nsub > 0;
+	}
+	return t->kind == TY_TORCH_INT || t->kind == TY_TORCH_FLOAT
+	    || t->kind == TY_TORCH_BOOL || t->kind == TY_TORCH_NUMBER;
+}
+
 static int
 fits(const Type *t, const char *s, size_t n)
 {
@@ -327,8 +345,7 @@ fits(const Type *t, const char *s, size_t n)
 	if (IS("Generator"))
 		return t->kind == TY_TORCH_GENERATOR;
 	if (IS("Scalar"))
-		return t->kind == TY_TORCH_INT || t->kind == TY_TORCH_FLOAT
-		    || t->kind == TY_TORCH_BOOL || t->kind == TY_TORCH_NUMBER;
+		return is_scalar(t);
 	return 1;   /* generic `t` and the rest: anything */
 #undef IS
 }
@@ -439,6 +456,14 @@ const OpHook verify_hooks[] = {
 	{"linalg.depthwise_conv_*", verify_structured},
 	{"linalg.pooling_*", verify_structured},
 	{"torch.constant.*", verify_torch_constant},
+	{"torch.derefine", verify_derefine},
+	{"torch.prim.unchecked_cast", verify_unchecked_cast},
+	{"torch.tensor_static_info_cast", verify_static_info_cast},
+	{"torch.prim.ListConstruct", verify_list_construct},
+	{"torch.overwrite.tensor.contents", verify_overwrite},
+	{"torch.tensor.literal", verify_literal},
+	{"torch.vtensor.literal", verify_literal},
+	{"torch.aten.permute", verify_permute},
 	{"arith.addf", verify_same_type}, {"arith.subf", verify_same_type},
 	{"arith.mulf", verify_same_type}, {"arith.divf", verify_same_type},
 	{"arith.remf", verify_same_type}, {"arith.maxf", verify_same_type},

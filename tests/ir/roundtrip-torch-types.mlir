@@ -26,3 +26,29 @@ func.func @no_results(%arg0: !torch.int) {
   torch.aten._assert_scalar %arg0, %str : !torch.int, !torch.str
   return
 }
+
+// Casts and lists that the verifier accepts: a derefine widens, an
+// unchecked_cast narrows, a static-info cast trades known for unknown
+// sizes, a list holds tensors more refined than its element type, a
+// permutation may count from the end.
+// CHECK-LABEL: func.func @accepted(
+func.func @accepted(%arg0: !torch.int, %arg1: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[3,2],f32> {
+  // CHECK: torch.derefine %arg0 : !torch.int to !torch.optional<int>
+  %0 = torch.derefine %arg0 : !torch.int to !torch.optional<int>
+  // CHECK: torch.prim.unchecked_cast %0 : !torch.optional<int> -> !torch.int
+  %1 = torch.prim.unchecked_cast %0 : !torch.optional<int> -> !torch.int
+  // CHECK: torch.tensor_static_info_cast %arg1 : !torch.vtensor<[2,3],f32> to !torch.vtensor<[?,3],unk>
+  %2 = torch.tensor_static_info_cast %arg1 : !torch.vtensor<[2,3],f32> to !torch.vtensor<[?,3],unk>
+  // CHECK: torch.prim.ListConstruct %arg1 : (!torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
+  %3 = torch.prim.ListConstruct %arg1 : (!torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
+  %intm1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %perm = torch.prim.ListConstruct %intm1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // CHECK: torch.aten.permute %arg1, %{{.*}} : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[3,2],f32>
+  %4 = torch.aten.permute %arg1, %perm : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[3,2],f32>
+  return %4 : !torch.vtensor<[3,2],f32>
+}
+
+// A declaration may name its arguments; the names are not kept.
+// CHECK: func.func private @named_decl(!torch.vtensor {torch.type_bound = !torch.vtensor<[2],f32>}, !torch.int)
+func.func private @named_decl(%arg0: !torch.vtensor {torch.type_bound = !torch.vtensor<[2],f32>}, %n: !torch.int)

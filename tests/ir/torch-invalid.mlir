@@ -13,3 +13,139 @@ func.func private @dtype_torch_int() -> !torch.tensor<*,!torch.int>
 
 // expected-error @+1 {{invalid element type for complex}}
 func.func private @complex_of_int() -> !torch.tensor<*,complex<i32>>
+
+// -----
+
+func.func @derefine_narrows(%arg0: !torch.optional<int>) -> !torch.int {
+  // expected-error @+1 {{'torch.derefine' op operand type '!torch.optional<int>' and result type '!torch.int' are cast incompatible}}
+  %0 = torch.derefine %arg0 : !torch.optional<int> to !torch.int
+  return %0 : !torch.int
+}
+
+// -----
+
+func.func @unchecked_cast_widens(%arg0: !torch.int) -> !torch.union<int, float> {
+  // expected-error @+1 {{'torch.prim.unchecked_cast' op operand type '!torch.int' and result type '!torch.union<int, float>' are cast incompatible}}
+  %0 = torch.prim.unchecked_cast %arg0 : !torch.int -> !torch.union<int, float>
+  return %0 : !torch.union<int, float>
+}
+
+// -----
+
+func.func @static_info_cast_rank(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[?],f32> {
+  // expected-error @+1 {{'torch.tensor_static_info_cast' op operand type '!torch.vtensor<[2,3],f32>' and result type '!torch.vtensor<[?],f32>' are cast incompatible}}
+  %0 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2,3],f32> to !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+func.func @static_info_cast_size(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,4],f32> {
+  // expected-error @+1 {{are cast incompatible}}
+  %0 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2,3],f32> to !torch.vtensor<[2,4],f32>
+  return %0 : !torch.vtensor<[2,4],f32>
+}
+
+// -----
+
+func.func @list_of_wrong_elements(%arg0: !torch.vtensor<[2],f32>) -> !torch.list<vtensor<[3],f32>> {
+  // expected-error @+1 {{operand types should have the same type as the list contained type}}
+  %0 = torch.prim.ListConstruct %arg0 : (!torch.vtensor<[2],f32>) -> !torch.list<vtensor<[3],f32>>
+  return %0 : !torch.list<vtensor<[3],f32>>
+}
+
+// -----
+
+func.func @overwrite_other_dtype(%arg0: !torch.vtensor<[2],f64>, %arg1: !torch.tensor<[2],f32>) {
+  // expected-error @+1 {{'torch.overwrite.tensor.contents' op failed to verify that overwritten tensor type is corresponding !torch.tensor of value tensor type}}
+  torch.overwrite.tensor.contents %arg0 overwrites %arg1 : !torch.vtensor<[2],f64>, !torch.tensor<[2],f32>
+  return
+}
+
+// -----
+
+func.func @literal_shape() {
+  // expected-error @+1 {{'torch.vtensor.literal' op result #0 must be Multi-dimensional array modeling Torch's Tensor type, but got '!torch.vtensor<[3],f32>' for a literal of type 'tensor<2xf32>'}}
+  %0 = torch.vtensor.literal(dense<1.0> : tensor<2xf32>) : !torch.vtensor<[3],f32>
+  return
+}
+
+// -----
+
+func.func @literal_value_kind() {
+  // expected-error @+1 {{'torch.tensor.literal' op result #0 must be}}
+  %0 = torch.tensor.literal(dense<1.0> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  return
+}
+
+// -----
+
+func.func @permute_rank(%arg0: !torch.vtensor<[4,5],f32>) -> !torch.vtensor<[5,4,1],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %perm = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{expected input and output tensors to have same rank, but 2 != 3}}
+  %0 = torch.aten.permute %arg0, %perm : !torch.vtensor<[4,5],f32>, !torch.list<int> -> !torch.vtensor<[5,4,1],f32>
+  return %0 : !torch.vtensor<[5,4,1],f32>
+}
+
+// -----
+
+func.func @permute_long(%arg0: !torch.vtensor<[4,5],f32>) -> !torch.vtensor<[5,4],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %perm = torch.prim.ListConstruct %int1, %int0, %int0 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{The permutation has 3 elements, the output has rank 2}}
+  %0 = torch.aten.permute %arg0, %perm : !torch.vtensor<[4,5],f32>, !torch.list<int> -> !torch.vtensor<[5,4],f32>
+  return %0 : !torch.vtensor<[5,4],f32>
+}
+
+// -----
+
+func.func @permute_out_of_range(%arg0: !torch.vtensor<[4,5],f32>) -> !torch.vtensor<[5,4],f32> {
+  %int0 = torch.constant.int 0
+  %intm3 = torch.constant.int -3
+  %perm = torch.prim.ListConstruct %intm3, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{observed invalid index in permutation (-3) for input tensor of rank 2.}}
+  %0 = torch.aten.permute %arg0, %perm : !torch.vtensor<[4,5],f32>, !torch.list<int> -> !torch.vtensor<[5,4],f32>
+  return %0 : !torch.vtensor<[5,4],f32>
+}
+
+// -----
+
+func.func @permute_twice(%arg0: !torch.vtensor<[4,4],f32>) -> !torch.vtensor<[4,4],f32> {
+  %int0 = torch.constant.int 0
+  %intm2 = torch.constant.int -2
+  %perm = torch.prim.ListConstruct %int0, %intm2 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op has a duplicate dimension (0) in its permutation}}
+  %0 = torch.aten.permute %arg0, %perm : !torch.vtensor<[4,4],f32>, !torch.list<int> -> !torch.vtensor<[4,4],f32>
+  return %0 : !torch.vtensor<[4,4],f32>
+}
+
+// -----
+
+func.func @permute_sizes(%arg0: !torch.vtensor<[4,5],f32>) -> !torch.vtensor<[4,5],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %perm = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{The input shape in dimension 1 is 5, and the output shape in dimension 0 is 4}}
+  %0 = torch.aten.permute %arg0, %perm : !torch.vtensor<[4,5],f32>, !torch.list<int> -> !torch.vtensor<[4,5],f32>
+  return %0 : !torch.vtensor<[4,5],f32>
+}
+
+// -----
+
+// expected-error @+1 {{'torch.type_bound' must be TypeAttr}}
+func.func private @bound_not_type(%arg0: !torch.vtensor {torch.type_bound = "f32"})
+
+// -----
+
+// expected-error @+1 {{'torch.type_bound' must be of !torch.tensor/!torch.vtensor type}}
+func.func private @bound_not_tensor(%arg0: !torch.vtensor {torch.type_bound = !torch.int})
+
+// -----
+
+// expected-error @+1 {{'torch.type_bound' must be attached to an argument of !torch.tensor/!torch.vtensor type}}
+func.func @bound_on_int(%arg0: !torch.int {torch.type_bound = !torch.vtensor<[2],f32>}) {
+  return
+}
