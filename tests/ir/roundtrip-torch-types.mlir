@@ -52,3 +52,17 @@ func.func @accepted(%arg0: !torch.int, %arg1: !torch.vtensor<[2,3],f32>) -> !tor
 // A declaration may name its arguments; the names are not kept.
 // CHECK: func.func private @named_decl(!torch.vtensor {torch.type_bound = !torch.vtensor<[2],f32>}, !torch.int)
 func.func private @named_decl(%arg0: !torch.vtensor {torch.type_bound = !torch.vtensor<[2],f32>}, %n: !torch.int)
+
+// Ops newer than the PyTorch release torch_ops.def comes from, and the
+// prims, in torch-mlir's spelling, checked against their schemas.
+// CHECK-LABEL: func.func @newer_ops(
+func.func @newer_ops(%a: !torch.vtensor<[4,8],si8>, %b: !torch.vtensor<[8,2],si8>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[4,2],si32> {
+  // CHECK: torch.aten._int_mm %arg0, %arg1 : !torch.vtensor<[4,8],si8>, !torch.vtensor<[8,2],si8> -> !torch.vtensor<[4,2],si32>
+  %0 = torch.aten._int_mm %a, %b : !torch.vtensor<[4,8],si8>, !torch.vtensor<[8,2],si8> -> !torch.vtensor<[4,2],si32>
+  %int6 = torch.constant.int 6
+  // CHECK: torch.prims.convert_element_type %arg2, %{{.*}} : !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[3],f32>
+  %1 = torch.prims.convert_element_type %s, %int6 : !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[3],f32>
+  // CHECK: torch.prims.view_of %{{.*}} : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  %2 = torch.prims.view_of %1 : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[4,2],si32>
+}

@@ -149,3 +149,19 @@ func.func private @bound_not_tensor(%arg0: !torch.vtensor {torch.type_bound = !t
 func.func @bound_on_int(%arg0: !torch.int {torch.type_bound = !torch.vtensor<[2],f32>}) {
   return
 }
+
+// -----
+
+func.func @prims_schema(%arg0: !torch.vtensor<[3],f32>, %arg1: !torch.float) -> !torch.vtensor<[3],f32> {
+  // expected-error @+1 {{'torch.prims.convert_element_type' op operand #1 must be 'int', but got '!torch.float'}}
+  %0 = torch.prims.convert_element_type %arg0, %arg1 : !torch.vtensor<[3],f32>, !torch.float -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+func.func @assert_metadata_newer_schema(%arg0: !torch.vtensor<[3],f32>, %none: !torch.none) {
+  // expected-error @+1 {{'torch.aten._assert_tensor_metadata' op requires 6 operands but found 4}}
+  torch.aten._assert_tensor_metadata %arg0, %none, %none, %none : !torch.vtensor<[3],f32>, !torch.none, !torch.none, !torch.none
+  return
+}
