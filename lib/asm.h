@@ -127,7 +127,8 @@ void pr_functional(Printer *pr, Op *op, int from, int n);
 ASM(module) ASM(func) ASM(return) ASM(call)
 /* torch */
 ASM(torch) ASM(tconst) ASM(tnone) ASM(tlist) ASM(tliteral) ASM(tcopy)
-ASM(toverwrite) ASM(toperator) ASM(tassert)
+ASM(toverwrite) ASM(toperator) ASM(tassert) ASM(tif) ASM(tloop) ASM(tloopcond)
+ASM(tcalc)
 /* arith and math */
 ASM(aconst) ASM(same) ASM(cmp) ASM(select)
 /* `%x : T to R`: arith casts, tensor.cast, torch casts */

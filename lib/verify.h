@@ -41,5 +41,8 @@ int verify_overwrite(Op *op);
 int verify_literal(Op *op);
 int verify_permute(Op *op);
 int verify_type_bounds(Op *func, const Type *ft);   /* from verify_func */
+int verify_prim_if(Op *op);
+int verify_prim_loop(Op *op);
+int verify_calculate(Op *op);
 
 #endif

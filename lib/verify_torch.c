@@ -278,3 +278,89 @@ verify_type_bounds(Op *func, const Type *ft)
 	}
 	return 0;
 }
+
+/* Region i of op ends in a term whose operands from `from` on have the
+ * types of op's results. */
+static int
+yields_results(Op *op, int i, const char *term, int from)
+{
+	Block *b = op->regs[i].first;
+	Op *t = b ? block_terminator(b) : NULL;
+	int j;
+
+	if (!t || !op_is(t, term)) {
+		op_error(op, "'%s' op region #%d must end in '%s'", op->name, i, term);
+		return -1;
+	}
+	if (t->nopnds - from != op->nres) {
+		op_error(t, "'%s' op yields %d values to the %d results of '%s'",
+		    t->name, t->nopnds - from, op->nres, op->name);
+		return -1;
+	}
+	for (j = 0; j < op->nres; j++)
+		if (OPND(t, from + j)->type != RES(op, j)->type) {
+			Buf a = {0}, c = {0};
+
+			op_error(t, "'%s' op value #%d is '%s' but '%s' result #%d is '%s'",
+			    t->name, j, tystr(OPND(t, from + j)->type, &a), op->name, j,
+			    tystr(RES(op, j)->type, &c));
+			buf_free(&a);
+			buf_free(&c);
+			return -1;
+		}
+	return 0;
+}
+
+/* torch.prim.If: both branches yield the results. */
+int
+verify_prim_if(Op *op)
+{
+	return yields_results(op, 0, "torch.prim.If.yield", 0)
+	    || yields_results(op, 1, "torch.prim.If.yield", 0) ? -1 : 0;
+}
+
+/* torch.prim.Loop: the body takes the iteration number and the carried
+ * values, and hands the carried values on; they are the results. */
+int
+verify_prim_loop(Op *op)
+{
+	Block *b = op->regs[0].first;
+	int i, n = op->nopnds - 2;
+
+	if (n < 0 || n != op->nres) {
+		op_error(op, "'%s' op has %d initial values for %d results", op->name, n, op->nres);
+		return -1;
+	}
+	if (!b || b->nargs != n + 1 || b->args[0]->type->kind != TY_TORCH_INT) {
+		op_error(op, "'%s' op body must take the iteration number (!torch.int) and the %d carried values", op->name, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (OPND(op, i + 2)->type != RES(op, i)->type
+		    || b->args[i + 1]->type != RES(op, i)->type) {
+			op_error(op, "'%s' op carried value #%d has differing types", op->name, i);
+			return -1;
+		}
+	return yields_results(op, 0, "torch.prim.Loop.condition", 1);
+}
+
+/* torch.shape.calculate, torch.dtype.calculate: the body yields the
+ * results; the other region yields shapes or dtypes, one per result. */
+int
+verify_calculate(Op *op)
+{
+	int shape = strstr(op->name, "shape") != NULL;
+	Op *t;
+
+	if (yields_results(op, 0, shape ? "torch.shape.calculate.yield"
+	    : "torch.dtype.calculate.yield", 0))
+		return -1;
+	t = op->regs[1].first ? block_terminator(op->regs[1].first) : NULL;
+	if (!t || !op_is(t, shape ? "torch.shape.calculate.yield.shapes"
+	    : "torch.dtype.calculate.yield.dtypes") || t->nopnds != op->nres) {
+		op_error(op, "'%s' op region #1 must end in a yield of one %s per result",
+		    op->name, shape ? "shape" : "dtype");
+		return -1;
+	}
+	return 0;
+}

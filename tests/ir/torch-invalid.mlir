@@ -165,3 +165,26 @@ func.func @assert_metadata_newer_schema(%arg0: !torch.vtensor<[3],f32>, %none: !
   torch.aten._assert_tensor_metadata %arg0, %none, %none, %none : !torch.vtensor<[3],f32>, !torch.none, !torch.none, !torch.none
   return
 }
+
+// -----
+
+func.func @if_yields_other_type(%arg0: !torch.bool, %arg1: !torch.float) -> !torch.int {
+  %0 = torch.prim.If %arg0 -> (!torch.int) {
+    // expected-error @+1 {{'torch.prim.If.yield' op value #0 is '!torch.float' but 'torch.prim.If' result #0 is '!torch.int'}}
+    torch.prim.If.yield %arg1 : !torch.float
+  } else {
+    torch.prim.If.yield %arg1 : !torch.float
+  }
+  return %0 : !torch.int
+}
+
+// -----
+
+func.func @loop_without_counter(%n: !torch.int, %c: !torch.bool) {
+  // expected-error @+1 {{'torch.prim.Loop' op body must take the iteration number (!torch.int) and the 0 carried values}}
+  torch.prim.Loop %n, %c, init() {
+  ^bb0(%i: !torch.float):
+    torch.prim.Loop.condition %c, iter()
+  } : (!torch.int, !torch.bool) -> ()
+  return
+}
