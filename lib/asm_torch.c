@@ -27,38 +27,51 @@ static int types_n(Parser *p, int n, Type ***v)
 
 /* ---- the default form: `%a, %b {attrs} : T, U -> R, S` ---- */
 
-Op *asm_parse_torch(Parser *p, const OpInfo *info, int nres, Loc *loc)
+/* `%a, %b {attrs} : T, U`, the operands resolved into *vals. */
+int p_torch_operands(Parser *p, AttrList *al, Value ***vals, int *n)
 {
-	AttrList al = {0, 0, NULL};
 	OpRef *refs;
-	Type **in, **out;
-	Value **vals;
-	int n;
+	Type **in;
 
-	/* unbound results (no `%r =`) still exist: take the table's count */
-	if (!nres && info->nres > 0)
-		nres = info->nres;
-	if (p_oprefs(p, &refs, &n) || p_attr_dict(p, &al) || p_expect(p, ":") ||
-			types_n(p, n, &in))
-		return free(al.v), NULL;
-	/* an op of no results has no `-> ...` (torch.aten._assert_*) */
-	out = NULL;
-	if ((nres || p_is(p, "->")) &&
-			(p_expect(p, "->") || types_n(p, nres, &out)))
-		return free(al.v), NULL;
-	vals = p_alloc(p, sizeof *vals * (size_t)(n + 1));
-	if (p_resolve_list(p, n, refs, n, in, vals))
-		return free(al.v), NULL;
-	return p_make(p, info, n, vals, nres, out, 0, loc, &al);
+	if (p_oprefs(p, &refs, n) || p_attr_dict(p, al) || p_expect(p, ":") ||
+			types_n(p, *n, &in))
+		return -1;
+	*vals = p_alloc(p, sizeof **vals * (size_t)(*n + 1));
+	return p_resolve_list(p, *n, refs, *n, in, *vals);
 }
 
-void asm_print_torch(Printer *pr, Op *op)
+void pr_torch_operands(Printer *pr, Op *op)
 {
 	pr_puts(pr, " ");
 	pr_operands(pr, op, 0, op->nopnds);
 	pr_attr_dict(pr, op, NULL, 0);
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, op->nopnds);
+}
+
+Op *asm_parse_torch(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	Type **out;
+	Value **vals;
+	int n;
+
+	/* unbound results (no `%r =`) still exist: take the table's count */
+	if (!nres && info->nres > 0)
+		nres = info->nres;
+	if (p_torch_operands(p, &al, &vals, &n))
+		return free(al.v), NULL;
+	/* an op of no results has no `-> ...` (torch.aten._assert_*) */
+	out = NULL;
+	if ((nres || p_is(p, "->")) &&
+			(p_expect(p, "->") || types_n(p, nres, &out)))
+		return free(al.v), NULL;
+	return p_make(p, info, n, vals, nres, out, 0, loc, &al);
+}
+
+void asm_print_torch(Printer *pr, Op *op)
+{
+	pr_torch_operands(pr, op);
 	if (!op->nres)
 		return;
 	pr_puts(pr, " -> ");
@@ -370,15 +383,14 @@ void asm_print_tassert(Printer *pr, Op *op)
 	pr_attr_dict(pr, op, elide, 0);
 }
 
-/* Parses regions into op, n of them, read one by one by the caller; a
- * helper that frees al and returns NULL on failure. */
+/* Makes op (p_make takes al's entries) and moves the regions the caller
+ * read into it. */
 static Op *make_with_regions(Parser *p, const OpInfo *info, int n, Value **v,
 	int nres, Type **rt, int nregs, Region *regs, Loc *loc, AttrList *al)
 {
 	Op *op = p_make(p, info, n, v, nres, rt, nregs, loc, al);
 	int i;
 
-	free(al->v);
 	for (i = 0; op && i < nregs; i++)
 		p_take_region(op, i, &regs[i]);
 	return op;

@@ -328,12 +328,51 @@ static int valid_dtype(const Type *t)
 	return t->text[0] != '!' && t->text[0] != '#';
 }
 
+/* The dimensions an encoding's map takes: `map = (d0, d1) -> ...`, or
+ * `map = [s0](d0) -> ...`; -1 when it has no map. */
+static int encoding_dims(const char *s)
+{
+	const char *m = strstr(s, "map"), *e;
+	int n = 0;
+
+	if (!m || !(m = strchr(m, '(')))
+		return -1;
+	if (!(e = strchr(m, ')')))
+		return -1;
+	for (m++; m < e; m++)
+		if (*m == 'd' && (m[-1] == '(' || m[-1] == ' ' || m[-1] == ','))
+			n++;
+	return n;
+}
+
+/* A torch tensor's third part: a #sparse_tensor.encoding<...>, whose map
+ * takes as many dimensions as the tensor has. */
+static const char *sparse_encoding(Parser *p, const Tok *at, int rank)
+{
+	static const char want[] = "#sparse_tensor.encoding<";
+	Attr *a = p_attr(p, NULL);
+	int n;
+
+	if (!a)
+		return NULL;
+	if (a->kind != AT_OPAQUE || strncmp(a->s, want, sizeof want - 1)) {
+		p_error_at(p, at, "invalid sparsity encoding attribute");
+		return NULL;
+	}
+	if (rank >= 0 && (n = encoding_dims(a->s)) >= 0 && n != rank) {
+		p_error_at(p, at, "dimension-rank mismatch between encoding and tensor shape: %d != %d", n, rank);
+		return NULL;
+	}
+	return a->s;
+}
+
 static Type *torch_tensor(Parser *p, int value)
 {
 	int64_t *dims = NULL;
 	int rank = -1, cap = 0;
 	Type *dtype = NULL, *t;
-	Tok at, dt;
+	Tok at, dt, et;
+	const char *enc = NULL;
 
 	if (!p_eat(p, "<"))
 		goto done;
@@ -371,11 +410,16 @@ static Type *torch_tensor(Parser *p, int value)
 		buf_free(&b);
 		goto fail;
 	}
+	et = p->tok;
+	if (p_eat(p, ",") && !(enc = sparse_encoding(p, &et, rank)))
+		goto fail;
 	if (p_expect(p, ">"))
 		goto fail;
 done:
 	t = value ? ty_vtensor(p->c, rank, dims, dtype)
 		: ty_torch_tensor(p->c, rank, dims, dtype);
+	if (enc)
+		t = ty_torch_encoded(p->c, t, enc);
 	free(dims);
 	return rank < 0 ? t : shape_limits(p, &at, t);
 fail:
@@ -508,6 +552,8 @@ static int raw_body(Parser *p, const char *start, const char **end)
 					q++;
 		} else if (*q == '<' || *q == '(' || *q == '[' || *q == '{') {
 			depth++;
+		} else if (*q == '>' && q > start && q[-1] == '-') {
+			continue;   /* `->` of an affine map, as MLIR's lexer reads it */
 		} else if (*q == '>' || *q == ')' || *q == ']' || *q == '}') {
 			if (--depth == 0) {
 				*end = q + 1;

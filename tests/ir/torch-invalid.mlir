@@ -188,3 +188,14 @@ func.func @loop_without_counter(%n: !torch.int, %c: !torch.bool) {
   } : (!torch.int, !torch.bool) -> ()
   return
 }
+
+// -----
+
+// expected-error @+1 {{invalid sparsity encoding attribute}}
+func.func private @encoding_not_sparse() -> !torch.vtensor<[4],f32,"dense">
+
+// -----
+
+#M = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
+// expected-error @+1 {{dimension-rank mismatch between encoding and tensor shape: 2 != 3}}
+func.func private @encoding_rank() -> !torch.vtensor<[4,4,4],f32,#M>
