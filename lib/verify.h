@@ -32,6 +32,7 @@ int verify_needs(Op *op);             /* op->info->needs' rows */
 int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 
 /* verify_torch.c */
+const char *type_text(const Type *t, Buf *b);   /* t printed into b, for messages */
 int torch_subtype(const Type *t, const Type *super);   /* t's values are super's */
 int verify_derefine(Op *op);
 int verify_unchecked_cast(Op *op);
@@ -44,5 +45,12 @@ int verify_type_bounds(Op *func, const Type *ft);   /* from verify_func */
 int verify_prim_if(Op *op);
 int verify_prim_loop(Op *op);
 int verify_calculate(Op *op);
+
+/* verify_torch_module.c */
+int verify_class_type(Op *op);
+int verify_method(Op *op);
+int verify_nn_module(Op *op);
+int verify_module_initializer(Op *op);
+int verify_bind_symbolic_shape(Op *op);
 
 #endif

@@ -9,8 +9,9 @@
 #include "torch/torch.h"
 #include "verify.h"
 
-static const char *
-tystr(const Type *t, Buf *b)
+
+const char *
+type_text(const Type *t, Buf *b)
 {
 	b->n = 0;
 	print_type(b, t);
@@ -81,7 +82,7 @@ cast_error(Op *op)
 	Buf a = {0}, b = {0};
 
 	op_error(op, "'%s' op operand type '%s' and result type '%s' are cast incompatible",
-	    op->name, tystr(OPND(op, 0)->type, &a), tystr(RES(op, 0)->type, &b));
+	    op->name, type_text(OPND(op, 0)->type, &a), type_text(RES(op, 0)->type, &b));
 	buf_free(&a);
 	buf_free(&b);
 	return -1;
@@ -194,7 +195,7 @@ verify_literal(Op *op)
 	    && !memcmp(r->dims, lt->dims, sizeof *r->dims * (size_t)r->rank))))))
 		return 0;
 	op_error(op, "'%s' op result #0 must be Multi-dimensional array modeling Torch's Tensor type, but got '%s' for a literal of type '%s'",
-	    op->name, tystr(r, &a), lt ? tystr(lt, &b) : "?");
+	    op->name, type_text(r, &a), lt ? type_text(lt, &b) : "?");
 	buf_free(&a);
 	buf_free(&b);
 	return -1;
@@ -302,8 +303,8 @@ yields_results(Op *op, int i, const char *term, int from)
 			Buf a = {0}, c = {0};
 
 			op_error(t, "'%s' op value #%d is '%s' but '%s' result #%d is '%s'",
-			    t->name, j, tystr(OPND(t, from + j)->type, &a), op->name, j,
-			    tystr(RES(op, j)->type, &c));
+			    t->name, j, type_text(OPND(t, from + j)->type, &a), op->name, j,
+			    type_text(RES(op, j)->type, &c));
 			buf_free(&a);
 			buf_free(&c);
 			return -1;

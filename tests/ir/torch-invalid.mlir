@@ -199,3 +199,154 @@ func.func private @encoding_not_sparse() -> !torch.vtensor<[4],f32,"dense">
 #M = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
 // expected-error @+1 {{dimension-rank mismatch between encoding and tensor shape: 2 != 3}}
 func.func private @encoding_rank() -> !torch.vtensor<[4,4,4],f32,#M>
+
+// -----
+
+torch.class_type @K {
+  // expected-error @+1 {{'torch.slot' op is not allowed inside `torch.class_type`}}
+  torch.slot "x", %x : !torch.int
+}
+%x = torch.constant.int 1
+
+// -----
+
+// expected-error @+1 {{'torch.class_type' op has duplicate attr/method with name 'x'}}
+torch.class_type @K {
+  // expected-note @+1 {{see first conflicting attr/method here}}
+  torch.attr "x" : !torch.int
+  // expected-note @+1 {{see second conflicting attr/method here}}
+  torch.method "x", @m
+}
+func.func private @m(%arg0: !torch.nn.Module<"K">) {
+  return
+}
+
+// -----
+
+torch.class_type @K {
+  // expected-error @+1 {{the referenced function 'm' must have a first argument of type '!torch.nn.Module<"K">'}}
+  torch.method "m", @m
+}
+func.func private @m(%arg0: !torch.int) {
+  return
+}
+
+// -----
+
+torch.class_type @K {
+  // expected-error @+1 {{'@m' must reference a private function}}
+  torch.method "m", @m
+}
+func.func @m(%arg0: !torch.nn.Module<"K">) {
+  return
+}
+
+// -----
+
+torch.class_type @K {
+  torch.attr "a" : !torch.int
+  // expected-note @+1 {{see torch.attr at corresponding index 1 here}}
+  torch.attr "b" : !torch.float
+}
+%i = torch.constant.int 1
+%0 = torch.nn_module {
+  torch.slot "a", %i : !torch.int
+  // expected-error @+1 {{'torch.slot' op is expected to match type and name of '"torch.attr"() <{name = "b", type = !torch.float}> : () -> ()'}}
+  torch.slot "b", %i : !torch.int
+} : !torch.nn.Module<"K">
+
+// -----
+
+torch.class_type @K {
+  torch.attr "a" : !torch.int
+}
+// expected-error @+1 {{number of 'torch.slot's in a 'torch.nn_module' must match number of 'torch.attr's in the corresponding 'torch.class_type'}}
+%0 = torch.nn_module {
+} : !torch.nn.Module<"K">
+
+// -----
+
+// expected-error @+1 {{'Nothing' does not reference a valid class type}}
+%0 = torch.nn_module {
+} : !torch.nn.Module<"Nothing">
+
+// -----
+
+torch.global_slot @a : !torch.int
+// expected-note @+1 {{missing global slot initializer for @b}}
+torch.global_slot @b : !torch.int
+torch.global_slot.module_initializer {
+  %0 = torch.constant.int 1
+  // expected-error @below {{'torch.initialize.global_slots' op must have one initializer for each global slot in the module}}
+  // expected-note @below {{unexpected global slot initializer for non-existent global slot @c}}
+  torch.initialize.global_slots [
+    @a(%0 : !torch.int)
+    @c(%0 : !torch.int)
+  ]
+}
+
+// -----
+
+torch.global_slot @a : !torch.int
+torch.global_slot.module_initializer {
+  %0 = torch.constant.int 1
+  // expected-error @+1 {{duplicate initialization of global slot: @a}}
+  torch.initialize.global_slots [
+    @a(%0 : !torch.int)
+    @a(%0 : !torch.int)
+  ]
+}
+
+// -----
+
+torch.global_slot @t : !torch.tensor<[2],f32>
+torch.global_slot.module_initializer {
+  %0 = torch.tensor.literal(dense<0.0> : tensor<3xf32>) : !torch.tensor
+  // expected-error @+1 {{'torch.initialize.global_slots' op initial value for global slot @t has type '!torch.tensor' which is not within the bound '!torch.tensor<[2],f32>'}}
+  torch.initialize.global_slots [
+    @t(%0 : !torch.tensor)
+  ]
+}
+
+// -----
+
+torch.global_slot @i : !torch.int
+torch.global_slot.module_initializer {
+  %0 = torch.constant.int 1
+  // expected-error @+1 {{'torch.aten.add.int' op is not allowed in a module initializer}}
+  %1 = torch.aten.add.int %0, %0 : !torch.int, !torch.int -> !torch.int
+  torch.initialize.global_slots [
+    @i(%1 : !torch.int)
+  ]
+}
+
+// -----
+
+// expected-error @+1 {{there must be only one global slot initializer}}
+torch.global_slot.module_initializer {
+  torch.initialize.global_slots [
+  ]
+}
+// expected-error @+1 {{there must be only one global slot initializer}}
+torch.global_slot.module_initializer {
+  torch.initialize.global_slots [
+  ]
+}
+
+// -----
+
+func.func @bind_two_symbols(%t: !torch.vtensor<[?,?],f32>) {
+  %s0 = torch.symbolic_int "s0" {min_val = 1, max_val = 8} : !torch.int
+  // expected-error @+1 {{op requires equal number of shape symbol args and symbol args to the attached affine map, since they are 1:1 mapped}}
+  torch.bind_symbolic_shape %t, [%s0], affine_map<()[s0, s1] -> (s0, s1)> : !torch.vtensor<[?,?],f32>
+  return
+}
+
+// -----
+
+func.func @bind_constant(%t: !torch.vtensor<[?],f32>) {
+  %int4 = torch.constant.int 4
+  // expected-error @+1 {{shape symbol must be produced by a SymbolicIntOp}}
+  torch.bind_symbolic_shape %t, [%int4], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  return
+}
