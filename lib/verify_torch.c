@@ -9,7 +9,6 @@
 #include "torch/torch.h"
 #include "verify.h"
 
-
 const char *
 type_text(const Type *t, Buf *b)
 {
