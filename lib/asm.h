@@ -142,7 +142,7 @@ ASM(toverwrite) ASM(toperator) ASM(tassert) ASM(tif) ASM(tloop) ASM(tloopcond)
 ASM(tcalc)
 /* torch module structure (asm_torch_module.c) */
 ASM(tclass) ASM(tmember) ASM(tnnmodule) ASM(tslot) ASM(tglobal)
-ASM(tinit) ASM(tinitslots) ASM(tlparams) ASM(tsymint) ASM(tbindshape)
+ASM(tinit) ASM(tinitslots) ASM(tlparams) ASM(tsymint) ASM(tbindshape) ASM(tdict)
 /* arith and math */
 ASM(aconst) ASM(same) ASM(cmp) ASM(select)
 /* `%x : T to R`: arith casts, tensor.cast, torch casts */

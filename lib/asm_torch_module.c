@@ -363,3 +363,60 @@ void asm_print_tbindshape(Printer *pr, Op *op)
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, 1);
 }
+
+/* ---- torch.prim.DictConstruct keys(%k : T) values(%v : U) -> R ----
+ * The operands are the keys, then as many values. */
+
+static int group(Parser *p, const char *kw, OpRef **refs, int *n, Type ***t, int *nt)
+{
+	*nt = 0;
+	if (p_expect(p, kw) || p_expect(p, "(") || p_oprefs(p, refs, n))
+		return -1;
+	if (*n && (p_expect(p, ":") || p_types(p, t, nt)))
+		return -1;
+	return p_expect(p, ")");
+}
+
+Op *asm_parse_tdict(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	OpRef *kr, *vr;
+	Type **kt = NULL, **vt = NULL, *rt;
+	Value **vals;
+	int nk, nv, nkt, nvt;
+
+	if (group(p, "keys", &kr, &nk, &kt, &nkt) || group(p, "values", &vr, &nv, &vt, &nvt))
+		return NULL;
+	if (nk != nv)
+		return p_error(p, "expected as many values as keys"), NULL;
+	if (p_attr_dict(p, &al) || p_expect(p, "->") || !(rt = p_type(p)))
+		return free(al.v), NULL;
+	vals = p_alloc(p, sizeof *vals * (size_t)(nk + nv + 1));
+	if (p_resolve_list(p, nk, kr, nkt, kt, vals) ||
+			p_resolve_list(p, nv, vr, nvt, vt, vals + nk))
+		return free(al.v), NULL;
+	return p_make(p, info, nk + nv, vals, 1, &rt, 0, loc, &al);
+}
+
+static void pr_group(Printer *pr, Op *op, const char *kw, int from, int n)
+{
+	pr_puts(pr, kw);
+	pr_puts(pr, "(");
+	if (n) {
+		pr_operands(pr, op, from, n);
+		pr_puts(pr, " : ");
+		pr_operand_types(pr, op, from, n);
+	}
+	pr_puts(pr, ")");
+}
+
+void asm_print_tdict(Printer *pr, Op *op)
+{
+	int n = op->nopnds / 2;
+
+	pr_group(pr, op, " keys", 0, n);
+	pr_group(pr, op, " values", n, n);
+	pr_attr_dict(pr, op, NULL, 0);
+	pr_puts(pr, " -> ");
+	pr_result_types(pr, op);
+}

@@ -77,3 +77,33 @@ func.func @values(%w: !torch.tensor, %b: !torch.tensor, %t: !torch.vtensor<[?,4]
   torch.bind_symbolic_shape %t, [%s0], affine_map<()[s0] -> (s0, 4)> : !torch.vtensor<[?,4],f32>
   return %0, %s0 : !torch.LinearParams, !torch.int
 }
+
+// Dicts: built from as many values as keys, read by TorchScript's dict ops.
+// CHECK-LABEL: func.func @dicts(
+// CHECK: %[[D:.*]] = torch.prim.DictConstruct keys(%{{.*}}, %{{.*}} : !torch.str, !torch.str) values(%arg0, %arg1 : !torch.int, !torch.int) -> !torch.dict<str, int>
+// CHECK: torch.aten.__contains__.str %[[D]], %{{.*}} : !torch.dict<str, int>, !torch.str -> !torch.bool
+// CHECK: torch.prim.DictConstruct keys() values() -> !torch.dict<str, int>
+func.func @dicts(%a: !torch.int, %b: !torch.int) -> !torch.bool {
+  %ka = torch.constant.str "a"
+  %kb = torch.constant.str "b"
+  %d = torch.prim.DictConstruct keys(%ka, %kb : !torch.str, !torch.str) values(%a, %b : !torch.int, !torch.int) -> !torch.dict<str, int>
+  %0 = torch.aten.__contains__.str %d, %ka : !torch.dict<str, int>, !torch.str -> !torch.bool
+  %e = torch.prim.DictConstruct keys() values() -> !torch.dict<str, int>
+  return %0 : !torch.bool
+}
+
+// Gradients that output_mask leaves uncomputed are none.
+// CHECK-LABEL: func.func @conv_bwd_mask(
+// CHECK: torch.aten.convolution_backward {{.*}} -> !torch.none, !torch.vtensor<[4,2,3,3],f32>, !torch.none
+func.func @conv_bwd_mask(%g: !torch.vtensor<[1,4,6,6],f32>, %x: !torch.vtensor<[1,2,8,8],f32>, %w: !torch.vtensor<[4,2,3,3],f32>) -> !torch.vtensor<[4,2,3,3],f32> {
+  %none = torch.constant.none
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %ones = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %zeros = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %mask = torch.prim.ListConstruct %false, %true, %false : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %0:3 = torch.aten.convolution_backward %g, %x, %w, %none, %ones, %zeros, %ones, %false, %zeros, %int1, %mask : !torch.vtensor<[1,4,6,6],f32>, !torch.vtensor<[1,2,8,8],f32>, !torch.vtensor<[4,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.none, !torch.vtensor<[4,2,3,3],f32>, !torch.none
+  return %0#1 : !torch.vtensor<[4,2,3,3],f32>
+}

@@ -350,3 +350,20 @@ func.func @bind_constant(%t: !torch.vtensor<[?],f32>) {
   torch.bind_symbolic_shape %t, [%int4], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
   return
 }
+
+// -----
+
+func.func @dict_odd(%a: !torch.int) {
+  %k = torch.constant.str "a"
+  // expected-error @+1 {{expected as many values as keys}}
+  %d = torch.prim.DictConstruct keys(%k, %k : !torch.str, !torch.str) values(%a : !torch.int) -> !torch.dict<str, int>
+  return
+}
+
+// -----
+
+func.func @none_result_without_mask(%a: !torch.vtensor<[2],f32>) {
+  // expected-error @+1 {{'torch.aten.relu' op result #0 must be 'Tensor', but got '!torch.none'}}
+  %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.none
+  return
+}
