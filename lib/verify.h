@@ -46,6 +46,9 @@ int verify_prim_if(Op *op);
 int verify_prim_loop(Op *op);
 int verify_calculate(Op *op);
 
+/* verify_scaled_mm.c */
+int verify_scaled_mm(Op *op);
+
 /* verify_torch_module.c */
 int verify_class_type(Op *op);
 int verify_method(Op *op);

@@ -474,6 +474,7 @@ const OpHook verify_hooks[] = {
 	{"torch.tensor.literal", verify_literal},
 	{"torch.vtensor.literal", verify_literal},
 	{"torch.aten.permute", verify_permute},
+	{"torch.aten._scaled_mm", verify_scaled_mm},
 	{"torch.prim.If", verify_prim_if},
 	{"torch.prim.Loop", verify_prim_loop},
 	{"torch.shape.calculate", verify_calculate},

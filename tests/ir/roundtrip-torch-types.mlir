@@ -66,3 +66,14 @@ func.func @newer_ops(%a: !torch.vtensor<[4,8],si8>, %b: !torch.vtensor<[8,2],si8
   %2 = torch.prims.view_of %1 : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[4,2],si32>
 }
+
+// A rowwise-scaled fp8 matmul the verifier accepts.
+// CHECK-LABEL: func.func @scaled_mm_rowwise(
+// CHECK: torch.aten._scaled_mm
+func.func @scaled_mm_rowwise(%a: !torch.vtensor<[32,64],f8E4M3FN>, %b: !torch.vtensor<[64,16],f8E5M2>, %sa: !torch.vtensor<[32,1],f32>, %sb: !torch.vtensor<[1,16],f32>, %bias: !torch.vtensor<[16],bf16>) -> !torch.vtensor<[32,16],bf16> {
+  %none = torch.constant.none
+  %int15 = torch.constant.int 15
+  %false = torch.constant.bool false
+  %0 = torch.aten._scaled_mm %a, %b, %sa, %sb, %bias, %none, %int15, %false : !torch.vtensor<[32,64],f8E4M3FN>, !torch.vtensor<[64,16],f8E5M2>, !torch.vtensor<[32,1],f32>, !torch.vtensor<[1,16],f32>, !torch.vtensor<[16],bf16>, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[32,16],bf16>
+  return %0 : !torch.vtensor<[32,16],bf16>
+}

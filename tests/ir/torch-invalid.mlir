@@ -367,3 +367,47 @@ func.func @none_result_without_mask(%a: !torch.vtensor<[2],f32>) {
   %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.none
   return
 }
+
+// -----
+
+func.func @scaled_mm_int8(%a: !torch.vtensor<[32,32],si8>, %b: !torch.vtensor<[32,32],f8E4M3FN>, %s: !torch.vtensor<[],f32>) -> !torch.vtensor<[32,32],bf16> {
+  %none = torch.constant.none
+  %int15 = torch.constant.int 15
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten._scaled_mm' op expected self to have an FP8 or FP4 dtype, but got 'si8'}}
+  %0 = torch.aten._scaled_mm %a, %b, %s, %s, %none, %none, %int15, %false : !torch.vtensor<[32,32],si8>, !torch.vtensor<[32,32],f8E4M3FN>, !torch.vtensor<[],f32>, !torch.vtensor<[],f32>, !torch.none, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[32,32],bf16>
+  return %0 : !torch.vtensor<[32,32],bf16>
+}
+
+// -----
+
+func.func @scaled_mm_k(%a: !torch.vtensor<[32,48],f8E4M3FN>, %b: !torch.vtensor<[32,32],f8E4M3FN>, %s: !torch.vtensor<[],f32>) -> !torch.vtensor<[32,32],bf16> {
+  %none = torch.constant.none
+  %int15 = torch.constant.int 15
+  %false = torch.constant.bool false
+  // expected-error @+1 {{expected self and mat2 contracting dimensions to match, but got 48 and 32}}
+  %0 = torch.aten._scaled_mm %a, %b, %s, %s, %none, %none, %int15, %false : !torch.vtensor<[32,48],f8E4M3FN>, !torch.vtensor<[32,32],f8E4M3FN>, !torch.vtensor<[],f32>, !torch.vtensor<[],f32>, !torch.none, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[32,32],bf16>
+  return %0 : !torch.vtensor<[32,32],bf16>
+}
+
+// -----
+
+func.func @scaled_mm_half_tensorwise(%a: !torch.vtensor<[32,32],f8E4M3FN>, %b: !torch.vtensor<[32,32],f8E4M3FN>, %s: !torch.vtensor<[],f32>, %r: !torch.vtensor<[32,1],f32>) -> !torch.vtensor<[32,32],bf16> {
+  %none = torch.constant.none
+  %int15 = torch.constant.int 15
+  %false = torch.constant.bool false
+  // expected-error @+1 {{expected scale_a and scale_b to both be scalar for tensorwise scaling}}
+  %0 = torch.aten._scaled_mm %a, %b, %s, %r, %none, %none, %int15, %false : !torch.vtensor<[32,32],f8E4M3FN>, !torch.vtensor<[32,32],f8E4M3FN>, !torch.vtensor<[],f32>, !torch.vtensor<[32,1],f32>, !torch.none, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[32,32],bf16>
+  return %0 : !torch.vtensor<[32,32],bf16>
+}
+
+// -----
+
+func.func @scaled_mm_mx_blocks(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %s: !torch.vtensor<[128],f8E8M0FNU>) -> !torch.vtensor<[128,128],bf16> {
+  %none = torch.constant.none
+  %int15 = torch.constant.int 15
+  %false = torch.constant.bool false
+  // expected-error @+1 {{invalid blockwise scaling configuration: expected scale_a to have 512 elements and scale_b to have 512 elements, but got 128 and 128}}
+  %0 = torch.aten._scaled_mm %a, %b, %s, %s, %none, %none, %int15, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.vtensor<[128],f8E8M0FNU>, !torch.vtensor<[128],f8E8M0FNU>, !torch.none, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return %0 : !torch.vtensor<[128,128],bf16>
+}
