@@ -48,6 +48,7 @@ int verify_calculate(Op *op);
 
 /* verify_scaled_mm.c */
 int verify_scaled_mm(Op *op);
+int verify_scaled_mm_v2(Op *op);
 
 /* verify_torch_module.c */
 int verify_class_type(Op *op);

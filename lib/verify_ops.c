@@ -475,6 +475,7 @@ const OpHook verify_hooks[] = {
 	{"torch.vtensor.literal", verify_literal},
 	{"torch.aten.permute", verify_permute},
 	{"torch.aten._scaled_mm", verify_scaled_mm},
+	{"torch.aten._scaled_mm_v2", verify_scaled_mm_v2},
 	{"torch.prim.If", verify_prim_if},
 	{"torch.prim.Loop", verify_prim_loop},
 	{"torch.shape.calculate", verify_calculate},

@@ -77,3 +77,22 @@ func.func @scaled_mm_rowwise(%a: !torch.vtensor<[32,64],f8E4M3FN>, %b: !torch.vt
   %0 = torch.aten._scaled_mm %a, %b, %sa, %sb, %bias, %none, %int15, %false : !torch.vtensor<[32,64],f8E4M3FN>, !torch.vtensor<[64,16],f8E5M2>, !torch.vtensor<[32,1],f32>, !torch.vtensor<[1,16],f32>, !torch.vtensor<[16],bf16>, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[32,16],bf16>
   return %0 : !torch.vtensor<[32,16],bf16>
 }
+
+// A tensorwise-scaled _scaled_mm_v2 the verifier accepts.
+// CHECK-LABEL: func.func @v2_tensorwise_ok(
+// CHECK: torch.aten._scaled_mm_v2
+func.func @v2_tensorwise_ok(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[],f32>, %sb0: !torch.vtensor<[],f32>) {
+  %i0 = torch.constant.int 0
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}

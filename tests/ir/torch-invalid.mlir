@@ -411,3 +411,161 @@ func.func @scaled_mm_mx_blocks(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch
   %0 = torch.aten._scaled_mm %a, %b, %s, %s, %none, %none, %int15, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.vtensor<[128],f8E8M0FNU>, !torch.vtensor<[128],f8E8M0FNU>, !torch.none, !torch.none, !torch.int, !torch.bool -> !torch.vtensor<[128,128],bf16>
   return %0 : !torch.vtensor<[128,128],bf16>
 }
+
+// -----
+
+func.func @v2_mixed_recipes(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[],f32>, %sb0: !torch.vtensor<[128,1],f32>) {
+  %i0 = torch.constant.int 0
+  %i1 = torch.constant.int 1
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[128,1],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i1 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{invalid scaling configuration for recipe_a and recipe_b}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_rowwise_dtype(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[128],bf16>, %sb0: !torch.vtensor<[128],f32>) {
+  %i0 = torch.constant.int 0
+  %i1 = torch.constant.int 1
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[128],bf16>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i1 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[128],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i1 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{expected rowwise scale_a and scale_b to have f32 dtype}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_rowwise_count(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[64],f32>, %sb0: !torch.vtensor<[128],f32>) {
+  %i0 = torch.constant.int 0
+  %i1 = torch.constant.int 1
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[64],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i1 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[128],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i1 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{invalid rowwise scaling configuration: expected scale_a to have 128 elements and scale_b to have 128 elements, but got 64 and 128}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_mx_unswizzled(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[256],f8E8M0FNU>, %sb0: !torch.vtensor<[256],f8E8M0FNU>) {
+  %i0 = torch.constant.int 0
+  %i3 = torch.constant.int 3
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[256],f8E8M0FNU>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i3 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[256],f8E8M0FNU>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i3 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{expected blockwise swizzle_a and swizzle_b to be SWIZZLE_32_4_4}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_recipe_lengths(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sa0: !torch.vtensor<[],f32>, %sb0: !torch.vtensor<[],f32>) {
+  %i0 = torch.constant.int 0
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i0, %i0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{expected scale_a and recipe_a lists to have the same length}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_empty(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[64,128],f8E4M3FN>, %sb0: !torch.vtensor<[],f32>) {
+  %i0 = torch.constant.int 0
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct : () -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{expected scale_a, recipe_a, scale_b and recipe_b lists to be non-empty}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[64,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_contraction_dims(%a: !torch.vtensor<[128,64],f8E4M3FN>, %b: !torch.vtensor<[32,128],f8E4M3FN>, %sa0: !torch.vtensor<[],f32>, %sb0: !torch.vtensor<[],f32>) {
+  %i0 = torch.constant.int 0
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %i1 = torch.constant.int 1
+  %cd = torch.prim.ListConstruct %i1, %i0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{expected self and mat2 contraction_dim-selected dimensions to match, but got 64 and 32}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,64],f8E4M3FN>, !torch.vtensor<[32,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
+
+// -----
+
+func.func @v2_f32_blocks(%a: !torch.vtensor<[128,256],f8E4M3FN>, %b: !torch.vtensor<[256,128],f8E4M3FN>, %sa0: !torch.vtensor<[128,1],f32>, %sb0: !torch.vtensor<[128,2],f32>) {
+  %i0 = torch.constant.int 0
+  %i4 = torch.constant.int 4
+  %i15 = torch.constant.int 15
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sa = torch.prim.ListConstruct %sa0 : (!torch.vtensor<[128,1],f32>) -> !torch.list<vtensor>
+  %ra = torch.prim.ListConstruct %i4 : (!torch.int) -> !torch.list<int>
+  %wa = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %sb = torch.prim.ListConstruct %sb0 : (!torch.vtensor<[128,2],f32>) -> !torch.list<vtensor>
+  %rb = torch.prim.ListConstruct %i4 : (!torch.int) -> !torch.list<int>
+  %wb = torch.prim.ListConstruct %i0 : (!torch.int) -> !torch.list<int>
+  %cd = torch.prim.ListConstruct : () -> !torch.list<int>
+  // expected-error @+1 {{invalid 1x128 x 1x128 blockwise scaling configuration: expected scale_a shape [128, 2] and scale_b shape [128, 2]}}
+  %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,256],f8E4M3FN>, !torch.vtensor<[256,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
+  return
+}
