@@ -324,7 +324,7 @@ static int valid_dtype(const Type *t)
 	if (t->kind != TY_OPAQUE)
 		return 0;
 	if (!strncmp(t->text, "!torch.", 7))
-		return strstr(t->text, "int") != NULL;
+		return t->text[7] == 'q';   /* the quantized ones of torch_opaque */
 	return t->text[0] != '!' && t->text[0] != '#';
 }
 

@@ -569,3 +569,8 @@ func.func @v2_f32_blocks(%a: !torch.vtensor<[128,256],f8E4M3FN>, %b: !torch.vten
   %0 = torch.aten._scaled_mm_v2 %a, %b, %sa, %ra, %wa, %sb, %rb, %wb, %none, %i15, %cd, %false : !torch.vtensor<[128,256],f8E4M3FN>, !torch.vtensor<[256,128],f8E4M3FN>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.list<vtensor>, !torch.list<int>, !torch.list<int>, !torch.none, !torch.int, !torch.list<int>, !torch.bool -> !torch.vtensor<[128,128],bf16>
   return
 }
+
+// -----
+
+// expected-error @+1 {{invalid dtype '!torch.nn.Module<"qint8">' for !torch.vtensor type}}
+func.func private @dtype_module() -> !torch.vtensor<[2],!torch.nn.Module<"qint8">>
