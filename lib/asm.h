@@ -92,6 +92,10 @@ void p_take_region(Op *op, int i, Region *r);
 Op *p_make(Parser *p, const OpInfo *info, int nopnds, Value *const *opnds,
 	int nres, Type *const *restypes, int nregs, Loc *loc, AttrList *al);
 
+/* The default torch form's operands, `%a, %b {attrs} : T, U`, resolved
+ * into *vals (asm_torch.c); pr_torch_operands prints them. */
+int p_torch_operands(Parser *p, AttrList *al, Value ***vals, int *n);
+
 /* ---- printing ---- */
 
 const PrintOpts *pr_opts(Printer *pr);
@@ -117,6 +121,13 @@ void pr_argdef(Printer *pr, Value *arg, const Attr *attrs);
 void pr_region(Printer *pr, Region *r, int entry_args);
 /* `(T, U) -> R` for the op's operands [from, from+n) and results. */
 void pr_functional(Printer *pr, Op *op, int from, int n);
+void pr_torch_operands(Printer *pr, Op *op);  /* ` %a, %b {attrs} : T, U` */
+/* ` ATTR {rest of the dict}`: the attribute name first, without its name. */
+void pr_lead_attr(Printer *pr, Op *op, const char *name);
+/* `{region 0} {attrs} : R` */
+void pr_region_tail(Printer *pr, Op *op, int entry_args);
+/* A line break, then the op's indentation plus extra spaces. */
+void pr_newline(Printer *pr, int extra);
 
 /* ---- the custom forms (asm_*.c), named in ops.def ---- */
 
@@ -127,7 +138,11 @@ void pr_functional(Printer *pr, Op *op, int from, int n);
 ASM(module) ASM(func) ASM(return) ASM(call)
 /* torch */
 ASM(torch) ASM(tconst) ASM(tnone) ASM(tlist) ASM(tliteral) ASM(tcopy)
-ASM(toverwrite) ASM(toperator) ASM(tassert)
+ASM(toverwrite) ASM(toperator) ASM(tassert) ASM(tif) ASM(tloop) ASM(tloopcond)
+ASM(tcalc)
+/* torch module structure (asm_torch_module.c) */
+ASM(tclass) ASM(tmember) ASM(tnnmodule) ASM(tslot) ASM(tglobal)
+ASM(tinit) ASM(tinitslots) ASM(tlparams) ASM(tsymint) ASM(tbindshape) ASM(tdict)
 /* arith and math */
 ASM(aconst) ASM(same) ASM(cmp) ASM(select)
 /* `%x : T to R`: arith casts, tensor.cast, torch casts */

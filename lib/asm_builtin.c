@@ -191,10 +191,7 @@ Op *asm_parse_func(Parser *p, const OpInfo *info, int nres, Loc *loc)
 		if (p_region(p, &body, nargs, args))
 			goto out;
 		hasbody = 1;
-	} else if (named == 1) {
-		p_error(p, "expected '{' to begin a region");
-		goto out;
-	}
+	}   /* a declaration may name its arguments; the names go, as in MLIR */
 	at = xcalloc((size_t)nargs + 1, sizeof *at);
 	aa = xcalloc((size_t)nargs + 1, sizeof *aa);
 	for (i = 0; i < nargs; i++) {

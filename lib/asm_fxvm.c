@@ -143,13 +143,7 @@ Op *asm_parse_fxconst(Parser *p, const OpInfo *info, int nres, Loc *loc)
 
 void asm_print_fxconst(Printer *pr, Op *op)
 {
-	static const char *const elide[] = { "global", NULL };
-	Attr *g = op_attr(op, "global");
-
-	pr_puts(pr, " ");
-	if (g)
-		pr_attr(pr, g);
-	pr_attr_dict(pr, op, elide, 0);
+	pr_lead_attr(pr, op, "global");
 	pr_puts(pr, " : ");
 	pr_result_types(pr, op);
 }

@@ -534,10 +534,7 @@ void asm_print_generate(Printer *pr, Op *op)
 	pr_operands(pr, op, 0, op->nopnds);
 	if (op->nopnds)
 		pr_puts(pr, " ");
-	pr_region(pr, &op->regs[0], 1);
-	pr_attr_dict(pr, op, NULL, 0);
-	pr_puts(pr, " : ");
-	pr_result_types(pr, op);
+	pr_region_tail(pr, op, 1);
 }
 
 /* ---- yields: `linalg.yield %a, %b : T, U` ---- */

@@ -27,34 +27,53 @@ static int types_n(Parser *p, int n, Type ***v)
 
 /* ---- the default form: `%a, %b {attrs} : T, U -> R, S` ---- */
 
-Op *asm_parse_torch(Parser *p, const OpInfo *info, int nres, Loc *loc)
+/* `%a, %b {attrs} : T, U`, the operands resolved into *vals. */
+int p_torch_operands(Parser *p, AttrList *al, Value ***vals, int *n)
 {
-	AttrList al = {0, 0, NULL};
 	OpRef *refs;
-	Type **in, **out;
-	Value **vals;
-	int n;
+	Type **in;
 
-	/* unbound results (no `%r =`) still exist: take the table's count */
-	if (!nres && info->nres > 0)
-		nres = info->nres;
-	if (p_oprefs(p, &refs, &n) || p_attr_dict(p, &al) || p_expect(p, ":") ||
-			types_n(p, n, &in) || p_expect(p, "->") ||
-			types_n(p, nres, &out))
-		return free(al.v), NULL;
-	vals = p_alloc(p, sizeof *vals * (size_t)(n + 1));
-	if (p_resolve_list(p, n, refs, n, in, vals))
-		return free(al.v), NULL;
-	return p_make(p, info, n, vals, nres, out, 0, loc, &al);
+	if (p_oprefs(p, &refs, n) || p_attr_dict(p, al) || p_expect(p, ":") ||
+			types_n(p, *n, &in))
+		return -1;
+	*vals = p_alloc(p, sizeof **vals * (size_t)(*n + 1));
+	return p_resolve_list(p, *n, refs, *n, in, *vals);
 }
 
-void asm_print_torch(Printer *pr, Op *op)
+void pr_torch_operands(Printer *pr, Op *op)
 {
 	pr_puts(pr, " ");
 	pr_operands(pr, op, 0, op->nopnds);
 	pr_attr_dict(pr, op, NULL, 0);
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, op->nopnds);
+}
+
+Op *asm_parse_torch(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	Type **out;
+	Value **vals;
+	int n;
+
+	/* unbound results (no `%r =`) still exist: take the table's count */
+	if (!nres && info->nres > 0)
+		nres = info->nres;
+	if (p_torch_operands(p, &al, &vals, &n))
+		return free(al.v), NULL;
+	/* an op of no results has no `-> ...` (torch.aten._assert_*) */
+	out = NULL;
+	if ((nres || p_is(p, "->")) &&
+			(p_expect(p, "->") || types_n(p, nres, &out)))
+		return free(al.v), NULL;
+	return p_make(p, info, n, vals, nres, out, 0, loc, &al);
+}
+
+void asm_print_torch(Printer *pr, Op *op)
+{
+	pr_torch_operands(pr, op);
+	if (!op->nres)
+		return;
 	pr_puts(pr, " -> ");
 	pr_result_types(pr, op);
 }
@@ -85,9 +104,16 @@ static Attr *const_value(Parser *p, const char *op)
 	if (!strcmp(op, "torch.constant.float"))
 		return p_attr(p, ty_float(c, TY_F64));
 	if (!strcmp(op, "torch.constant.bool")) {
-		if (!p_is(p, "true") && !p_is(p, "false"))
+		/* an i1 literal: true, false, or 1 and 0 as torch-mlir reads */
+		const Tok *t = p_tok(p);
+
+		if (t->kind == T_INT && (tok_is(t, "0") || tok_is(t, "1"))) {
+			v = tok_is(t, "1");
+		} else if (!p_is(p, "true") && !p_is(p, "false")) {
 			return p_error(p, "expected 'true' or 'false'"), NULL;
-		v = p_is(p, "true");
+		} else {
+			v = p_is(p, "true");
+		}
 		p_skip(p);
 		return at_bool(c, (int)v);
 	}
@@ -355,4 +381,162 @@ void asm_print_tassert(Printer *pr, Op *op)
 	if (msg)
 		pr_attr(pr, msg);
 	pr_attr_dict(pr, op, elide, 0);
+}
+
+/* Makes op (p_make takes al's entries) and moves the regions the caller
+ * read into it. */
+static Op *make_with_regions(Parser *p, const OpInfo *info, int n, Value **v,
+	int nres, Type **rt, int nregs, Region *regs, Loc *loc, AttrList *al)
+{
+	Op *op = p_make(p, info, n, v, nres, rt, nregs, loc, al);
+	int i;
+
+	for (i = 0; op && i < nregs; i++)
+		p_take_region(op, i, &regs[i]);
+	return op;
+}
+
+/* ---- torch.prim.If %c -> (T) {then} else {else} ---- */
+
+Op *asm_parse_tif(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	Region r[2];
+	OpRef c;
+	Type **rt = NULL;
+	Value *v;
+	int nrt = 0;
+
+	if (p_opref(p, &c) || p_expect(p, "->") || p_type_group(p, &rt, &nrt) ||
+			p_region(p, &r[0], -1, NULL) || p_expect(p, "else") ||
+			p_region(p, &r[1], -1, NULL) || p_attr_dict(p, &al) ||
+			!(v = p_resolve(p, &c, ty_torch(p_ctx(p), TY_TORCH_BOOL))))
+		return free(al.v), NULL;
+	return make_with_regions(p, info, 1, &v, nrt, rt, 2, r, loc, &al);
+}
+
+/* `(T, U)`, always in parentheses, as torch-mlir prints result lists */
+static void pr_paren_results(Printer *pr, Op *op)
+{
+	pr_puts(pr, "(");
+	pr_result_types(pr, op);
+	pr_puts(pr, ")");
+}
+
+void asm_print_tif(Printer *pr, Op *op)
+{
+	pr_puts(pr, " ");
+	pr_value(pr, OPND(op, 0));
+	pr_puts(pr, " -> ");
+	pr_paren_results(pr, op);
+	pr_puts(pr, " ");
+	pr_region(pr, &op->regs[0], 0);
+	pr_puts(pr, " else ");
+	pr_region(pr, &op->regs[1], 0);
+	pr_attr_dict(pr, op, NULL, 0);
+}
+
+/* ---- torch.prim.Loop %max, %cond, init(%x) {body} : (T...) -> (R...) ---- */
+
+Op *asm_parse_tloop(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	OpRef *refs, *inits, two[2];
+	Region r;
+	Type **in, **out;
+	Value **vals;
+	int n, nin, nout;
+
+	if (p_opref(p, &two[0]) || p_expect(p, ",") || p_opref(p, &two[1]) ||
+			p_expect(p, ",") || p_expect(p, "init") || p_expect(p, "(") ||
+			p_oprefs(p, &inits, &n) || p_expect(p, ")") ||
+			p_region(p, &r, -1, NULL) || p_attr_dict(p, &al) ||
+			p_expect(p, ":") || p_functional(p, &in, &nin, &out, &nout))
+		return free(al.v), NULL;
+	refs = p_alloc(p, sizeof *refs * (size_t)(n + 2));
+	refs[0] = two[0];
+	refs[1] = two[1];
+	memcpy(refs + 2, inits, sizeof *refs * (size_t)n);
+	vals = p_alloc(p, sizeof *vals * (size_t)(n + 2));
+	if (p_resolve_list(p, n + 2, refs, nin, in, vals))
+		return free(al.v), NULL;
+	return make_with_regions(p, info, n + 2, vals, nout, out, 1, &r, loc, &al);
+}
+
+void asm_print_tloop(Printer *pr, Op *op)
+{
+	pr_puts(pr, " ");
+	pr_operands(pr, op, 0, 2);
+	pr_puts(pr, ", init(");
+	pr_operands(pr, op, 2, op->nopnds - 2);
+	pr_puts(pr, ") ");
+	pr_region(pr, &op->regs[0], 1);
+	pr_attr_dict(pr, op, NULL, 0);
+	pr_puts(pr, " : ");
+	pr_functional(pr, op, 0, op->nopnds);
+}
+
+/* ---- torch.prim.Loop.condition %c, iter(%x : T) ---- */
+
+Op *asm_parse_tloopcond(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	OpRef *refs, c;
+	Type **t = NULL;
+	Value **vals;
+	int n, nt = 0;
+
+	if (p_opref(p, &c) || p_expect(p, ",") || p_expect(p, "iter") ||
+			p_expect(p, "(") || p_oprefs(p, &refs, &n) ||
+			(n && (p_expect(p, ":") || p_types(p, &t, &nt))) ||
+			p_expect(p, ")") || p_attr_dict(p, &al))
+		return free(al.v), NULL;
+	vals = p_alloc(p, sizeof *vals * (size_t)(n + 1));
+	if (!(vals[0] = p_resolve(p, &c, ty_torch(p_ctx(p), TY_TORCH_BOOL))) ||
+			p_resolve_list(p, n, refs, nt, t, vals + 1))
+		return free(al.v), NULL;
+	return make_with_regions(p, info, n + 1, vals, 0, NULL, 0, NULL, loc, &al);
+}
+
+void asm_print_tloopcond(Printer *pr, Op *op)
+{
+	pr_puts(pr, " ");
+	pr_value(pr, OPND(op, 0));
+	pr_puts(pr, ", iter(");
+	if (op->nopnds > 1) {
+		pr_operands(pr, op, 1, op->nopnds - 1);
+		pr_puts(pr, " : ");
+		pr_operand_types(pr, op, 1, op->nopnds - 1);
+	}
+	pr_puts(pr, ")");
+	pr_attr_dict(pr, op, NULL, 0);
+}
+
+/* ---- torch.shape.calculate {body} shapes {shapes} : T, and
+ * torch.dtype.calculate {body} dtypes {dtypes} : T ---- */
+
+Op *asm_parse_tcalc(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	const char *kw = strstr(info->name, "shape") ? "shapes" : "dtypes";
+	Region r[2];
+	Type **rt = NULL;
+	int nrt = 0;
+
+	if (p_region(p, &r[0], -1, NULL) || p_expect(p, kw) ||
+			p_region(p, &r[1], -1, NULL) || p_attr_dict(p, &al) ||
+			p_expect(p, ":") || (nres && p_types(p, &rt, &nrt)))
+		return free(al.v), NULL;
+	return make_with_regions(p, info, 0, NULL, nrt, rt, 2, r, loc, &al);
+}
+
+void asm_print_tcalc(Printer *pr, Op *op)
+{
+	pr_puts(pr, " ");
+	pr_region(pr, &op->regs[0], 0);
+	pr_puts(pr, strstr(op->name, "shape") ? " shapes " : " dtypes ");
+	pr_region(pr, &op->regs[1], 0);
+	pr_attr_dict(pr, op, NULL, 0);
+	pr_puts(pr, " : ");
+	pr_result_types(pr, op);
 }

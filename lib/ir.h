@@ -106,7 +106,8 @@ struct Type {
 	int nsub;             /* TY_FUNC: nin + nout; tuples, unions */
 	Type *const *sub;     /* TY_FUNC: inputs then outputs */
 	int nin;              /* TY_FUNC */
-	const char *text;     /* TY_OPAQUE: "!dialect.name<...>" */
+	const char *text;     /* TY_OPAQUE: "!dialect.name<...>"; torch
+	                         tensors: their sparse encoding or NULL */
 };
 
 Type *ty_int(Ctx *c, int width, Signedness s);
@@ -131,6 +132,9 @@ Type *ty_torch_optional(Ctx *c, Type *elem);
 Type *ty_torch_tuple(Ctx *c, int n, Type *const *elems);
 Type *ty_torch_union(Ctx *c, int n, Type *const *elems);
 Type *ty_opaque(Ctx *c, const char *text);
+/* t (a torch tensor type) with a sparse encoding, its text (`#sparse_tensor.
+ * encoding<...>`) in ->text; NULL: dense */
+Type *ty_torch_encoded(Ctx *c, const Type *t, const char *enc);
 
 int ty_isfloat(const Type *t);     /* f16, bf16, f32, f64 */
 int ty_isint(const Type *t);       /* TY_INT */
@@ -552,6 +556,7 @@ void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */
 void print_op_buf(Buf *b, Op *op, const PrintOpts *o);
 void print_type(Buf *b, const Type *t);
+void print_torch_inner(Buf *b, const Type *t);  /* `int`, not `!torch.int` */
 void print_attr(Buf *b, const Attr *a);
 void print_loc(Buf *b, const Loc *l);
 /* A float value as MLIR prints it (1.000000e+00, 0x7FC00000), no type. */

@@ -1,7 +1,8 @@
 /*
  * ops.c - the op table.  Every known op is one row: lib/ops.def for the
  * builtin, func, arith, math, tensor, linalg, scf and torch structural ops,
- * lib/torch_ops.def (generated from PyTorch's registry) for torch.aten.*.
+ * lib/torch_ops.def (generated from PyTorch's registry) for torch.aten.*,
+ * lib/torch_ops_newer.def for aten schemas newer than that registry.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static OpInfo table[] = {
 static const TorchSig sigs[] = {
 #define ATEN(name, no, nr, tr, args, rets) {args, rets},
 #include "torch_ops.def"
+#include "torch_ops_newer.def"
 #undef ATEN
 };
 
@@ -32,10 +34,19 @@ static OpInfo aten[] = {
 #define ATEN(name, no, nr, tr, args, rets) \
 	{name, no, nr, 0, tr, asm_parse_torch, asm_print_torch, NULL, NULL, NULL, 0},
 #include "torch_ops.def"
+#include "torch_ops_newer.def"
 #undef ATEN
 };
 
-enum { NTABLE = sizeof table / sizeof *table, NATEN = sizeof aten / sizeof *aten };
+/* the rows of torch_ops_newer.def, which come last in aten[] */
+static const char *const newer[] = {
+#define ATEN(name, no, nr, tr, args, rets) name,
+#include "torch_ops_newer.def"
+#undef ATEN
+};
+
+enum { NTABLE = sizeof table / sizeof *table, NATEN = sizeof aten / sizeof *aten,
+	NNEWER = sizeof newer / sizeof *newer };
 
 static const OpInfo **index_;
 static size_t indexcap;
@@ -61,14 +72,19 @@ is_random(const char *name)
 	return 0;
 }
 
+/* replace: a row of torch_ops_newer.def takes the place of the generated
+ * row of the same name (a schema PyTorch has grown since). */
 static void
-insert(const OpInfo *info)
+insert(const OpInfo *info, int replace)
 {
 	size_t i = strhash(info->name) & (indexcap - 1);
 
 	while (index_[i]) {
-		if (!strcmp(index_[i]->name, info->name))
-			die("op '%s' declared twice", info->name);
+		if (!strcmp(index_[i]->name, info->name)) {
+			if (!replace)
+				die("op '%s' declared twice", info->name);
+			break;
+		}
 		i = (i + 1) & (indexcap - 1);
 	}
 	index_[i] = info;
@@ -140,10 +156,10 @@ build_index(void)
 			aten[i].traits |= TR_PURE;
 		if (aten[i].traits & TR_VIEW)
 			aten[i].traits |= TR_PURE;
-		insert(&aten[i]);
+		insert(&aten[i], i >= NATEN - NNEWER);
 	}
 	for (i = 0; i < NTABLE; i++)
-		insert(&table[i]);
+		insert(&table[i], 0);
 	for (i = 0; i < NATEN; i++)
 		aten[i].verify = verify_torch_op;
 	check_tables();

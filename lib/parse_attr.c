@@ -469,7 +469,8 @@ static Attr *parse_hash_attr(Parser *p)
 		return NULL;
 	}
 	if (!ctx_allow_unregistered && strncmp(key, "#arith.", 7) &&
-			strncmp(key, "#linalg.", 8) && strncmp(key, "#torch.", 7)) {
+			strncmp(key, "#linalg.", 8) && strncmp(key, "#torch.", 7) &&
+			strncmp(key, "#sparse_tensor.", 15)) {
 		p_error(p, "dialect '%.*s' is unknown",
 			(int)((const char *)memchr(p->tok.s, '.', p->tok.n) - p->tok.s - 1),
 			p->tok.s + 1);

@@ -197,10 +197,52 @@ static Type *parse_tuple(Parser *p)
 	return ty_tuple(p->c, n, v);
 }
 
+/* Float types the IR carries but no stage computes in (f8 and f4 kinds,
+ * tf32, f80, f128): kept as their spelling, an opaque type, so that they
+ * parse, compare and print back; a stage that meets one refuses it. */
+static const char *const other_floats[] = {
+	"f8E5M2", "f8E4M3", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ",
+	"f8E4M3B11FNUZ", "f8E3M4", "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN",
+	"f4E2M1FN", "tf32", "f80", "f128",
+};
+
+/* `complex<T>`, T a float type: opaque, as above. */
+static Type *parse_complex(Parser *p)
+{
+	Type *e;
+	Buf b = {0};
+
+	p_skip(p);
+	if (p_expect(p, "<") || !(e = p_type(p)))
+		return NULL;
+	if (!ty_isfloat(e) && !(e->kind == TY_OPAQUE && e->text[0] != '!'
+			&& strncmp(e->text, "complex", 7))) {
+		p_error(p, "invalid element type for complex");
+		return NULL;
+	}
+	if (p_expect(p, ">"))
+		return NULL;
+	buf_puts(&b, "complex<");
+	print_type(&b, e);
+	buf_puts(&b, ">");
+	buf_putc(&b, 0);
+	e = ty_opaque(p->c, b.p);
+	buf_free(&b);
+	return e;
+}
+
 static Type *parse_builtin_type(Parser *p)
 {
 	size_t i;
 	Type *t;
+
+	for (i = 0; i < sizeof other_floats / sizeof *other_floats; i++)
+		if (tok_is(&p->tok, other_floats[i])) {
+			p_skip(p);
+			return ty_opaque(p->c, other_floats[i]);
+		}
+	if (tok_is(&p->tok, "complex"))
+		return parse_complex(p);
 
 	for (i = 0; i < sizeof simple_types / sizeof *simple_types; i++)
 		if (tok_is(&p->tok, simple_types[i].name)) {
@@ -273,12 +315,64 @@ static Type *torch_inner(Parser *p)
 	return ty;
 }
 
+/* What a torch tensor may hold: integers, floats (the opaque ones too),
+ * complex numbers and torch's quantized types. */
+static int valid_dtype(const Type *t)
+{
+	if (ty_isint(t) || ty_isfloat(t))
+		return 1;
+	if (t->kind != TY_OPAQUE)
+		return 0;
+	if (!strncmp(t->text, "!torch.", 7))
+		return t->text[7] == 'q';   /* the quantized ones of torch_opaque */
+	return t->text[0] != '!' && t->text[0] != '#';
+}
+
+/* The dimensions an encoding's map takes: `map = (d0, d1) -> ...`, or
+ * `map = [s0](d0) -> ...`; -1 when it has no map. */
+static int encoding_dims(const char *s)
+{
+	const char *m = strstr(s, "map"), *e;
+	int n = 0;
+
+	if (!m || !(m = strchr(m, '(')))
+		return -1;
+	if (!(e = strchr(m, ')')))
+		return -1;
+	for (m++; m < e; m++)
+		if (*m == 'd' && (m[-1] == '(' || m[-1] == ' ' || m[-1] == ','))
+			n++;
+	return n;
+}
+
+/* A torch tensor's third part: a #sparse_tensor.encoding<...>, whose map
+ * takes as many dimensions as the tensor has. */
+static const char *sparse_encoding(Parser *p, const Tok *at, int rank)
+{
+	static const char want[] = "#sparse_tensor.encoding<";
+	Attr *a = p_attr(p, NULL);
+	int n;
+
+	if (!a)
+		return NULL;
+	if (a->kind != AT_OPAQUE || strncmp(a->s, want, sizeof want - 1)) {
+		p_error_at(p, at, "invalid sparsity encoding attribute");
+		return NULL;
+	}
+	if (rank >= 0 && (n = encoding_dims(a->s)) >= 0 && n != rank) {
+		p_error_at(p, at, "dimension-rank mismatch between encoding and tensor shape: %d != %d", n, rank);
+		return NULL;
+	}
+	return a->s;
+}
+
 static Type *torch_tensor(Parser *p, int value)
 {
 	int64_t *dims = NULL;
 	int rank = -1, cap = 0;
 	Type *dtype = NULL, *t;
-	Tok at;
+	Tok at, dt, et;
+	const char *enc = NULL;
 
 	if (!p_eat(p, "<"))
 		goto done;
@@ -303,13 +397,29 @@ static Type *torch_tensor(Parser *p, int value)
 	}
 	if (p_expect(p, ","))
 		goto fail;
+	dt = p->tok;
 	if (!p_eat(p, "unk") && !(dtype = p_type(p)))
+		goto fail;
+	if (dtype && !valid_dtype(dtype)) {
+		Buf b = {0};
+
+		print_type(&b, dtype);
+		buf_putc(&b, 0);
+		p_error_at(p, &dt, "invalid dtype '%s' for !torch.%s type", b.p,
+		    value ? "vtensor" : "tensor");
+		buf_free(&b);
+		goto fail;
+	}
+	et = p->tok;
+	if (p_eat(p, ",") && !(enc = sparse_encoding(p, &et, rank)))
 		goto fail;
 	if (p_expect(p, ">"))
 		goto fail;
 done:
 	t = value ? ty_vtensor(p->c, rank, dims, dtype)
 		: ty_torch_tensor(p->c, rank, dims, dtype);
+	if (enc)
+		t = ty_torch_encoded(p->c, t, enc);
 	free(dims);
 	return rank < 0 ? t : shape_limits(p, &at, t);
 fail:
@@ -338,6 +448,58 @@ static Type *torch_multi(Parser *p, int isunion)
 	return t;
 }
 
+/* torch types no stage computes with (quantized dtypes, packed linear
+ * parameters): opaque types spelled `!torch.NAME`. */
+static const char *const torch_opaque[] = {
+	"qint8", "quint8", "qint16", "qint32", "quint4x2", "quint2x4",
+	"LinearParams",
+};
+
+static Type *torch_opaque_type(Parser *p, Buf *b)
+{
+	Type *t;
+
+	buf_putc(b, 0);
+	t = ty_opaque(p->c, b->p);
+	buf_free(b);
+	return t;
+}
+
+/* `nn.Module<"name">`: the type of a torch.nn_module of class @name. */
+static Type *torch_module_type(Parser *p)
+{
+	Buf b = {0};
+	const char *s;
+	size_t n, i;
+
+	if (p_expect(p, "<") || p_string(p, &s, &n))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 0x20)
+			return p_error(p, "invalid class name in !torch.nn.Module"), NULL;
+	if (p_expect(p, ">"))
+		return NULL;
+	buf_printf(&b, "!torch.nn.Module<\"%.*s\">", (int)n, s);
+	return torch_opaque_type(p, &b);
+}
+
+/* `dict<K, V>`. */
+static Type *torch_dict_type(Parser *p)
+{
+	Buf b = {0};
+	Type *k, *v;
+
+	if (p_expect(p, "<") || !(k = torch_inner(p)) || p_expect(p, ",")
+			|| !(v = torch_inner(p)) || p_expect(p, ">"))
+		return NULL;
+	buf_puts(&b, "!torch.dict<");
+	print_torch_inner(&b, k);
+	buf_puts(&b, ", ");
+	print_torch_inner(&b, v);
+	buf_puts(&b, ">");
+	return torch_opaque_type(p, &b);
+}
+
 static Type *torch_type_body(Parser *p, const char *name, size_t n)
 {
 	Tok t = { T_IDENT, name, n, 0, 0 };
@@ -347,6 +509,17 @@ static Type *torch_type_body(Parser *p, const char *name, size_t n)
 	for (i = 0; i < sizeof torch_scalars / sizeof *torch_scalars; i++)
 		if (tok_is(&t, torch_scalars[i].name))
 			return ty_torch(p->c, torch_scalars[i].kind);
+	for (i = 0; i < sizeof torch_opaque / sizeof *torch_opaque; i++)
+		if (tok_is(&t, torch_opaque[i])) {
+			Buf b = {0};
+
+			buf_printf(&b, "!torch.%s", torch_opaque[i]);
+			return torch_opaque_type(p, &b);
+		}
+	if (tok_is(&t, "nn.Module"))
+		return torch_module_type(p);
+	if (tok_is(&t, "dict"))
+		return torch_dict_type(p);
 	if (tok_is(&t, "vtensor"))
 		return torch_tensor(p, 1);
 	if (tok_is(&t, "tensor"))
@@ -379,6 +552,8 @@ static int raw_body(Parser *p, const char *start, const char **end)
 					q++;
 		} else if (*q == '<' || *q == '(' || *q == '[' || *q == '{') {
 			depth++;
+		} else if (*q == '>' && q > start && q[-1] == '-') {
+			continue;   /* `->` of an affine map, as MLIR's lexer reads it */
 		} else if (*q == '>' || *q == ')' || *q == ']' || *q == '}') {
 			if (--depth == 0) {
 				*end = q + 1;

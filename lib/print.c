@@ -32,6 +32,8 @@ struct Printer {
 	int collect;     /* first pass: gather aliases, print to scratch */
 	AffMap **maps;
 	int nmaps, cmaps;
+	const char **encs;   /* sparse encodings of tensor types: #sparse aliases */
+	int nencs, cencs;
 	Resource **res;
 	int nres, cres;
 	PMap resset;     /* Resource -> 1: those in res */
@@ -351,6 +353,30 @@ static const char *const torch_names[] = {
 };
 
 /* A torch type without the `!torch.` prefix, as used inside containers. */
+/* The printer of the module being printed, for the aliases of tensor
+ * encodings: types print without a printer at hand. */
+static Printer *enc_pr;
+
+/* A tensor type's encoding: `#sparse` (an alias, as MLIR prints it) when
+ * a module is printed, else inline. */
+static void enc_out(Buf *b, const char *text)
+{
+	int i;
+
+	for (i = 0; enc_pr && i < enc_pr->nencs; i++)
+		if (enc_pr->encs[i] == text)
+			break;
+	if (enc_pr && i == enc_pr->nencs && enc_pr->collect)
+		PUSH(enc_pr->encs, enc_pr->nencs, enc_pr->cencs, text);
+	if (!enc_pr || i == enc_pr->nencs) {
+		buf_puts(b, text);
+		return;
+	}
+	buf_puts(b, "#sparse");
+	if (i)
+		buf_printf(b, "%d", i);
+}
+
 static void torch_body(Buf *b, const Type *t)
 {
 	int i;
@@ -380,14 +406,15 @@ static void torch_body(Buf *b, const Type *t)
 			print_type(b, t->elem);
 		else
 			buf_puts(b, "unk");
+		if (t->text) {
+			buf_putc(b, ',');
+			enc_out(b, t->text);
+		}
 		buf_putc(b, '>');
 		return;
 	case TY_TORCH_LIST: case TY_TORCH_OPTIONAL:
 		buf_putc(b, '<');
-		if (is_torch(t->elem))
-			torch_body(b, t->elem);
-		else
-			print_type(b, t->elem);
+		print_torch_inner(b, t->elem);
 		buf_putc(b, '>');
 		return;
 	case TY_TORCH_TUPLE: case TY_TORCH_UNION:
@@ -395,16 +422,26 @@ static void torch_body(Buf *b, const Type *t)
 		for (i = 0; i < t->nsub; i++) {
 			if (i)
 				buf_puts(b, ", ");
-			if (is_torch(t->sub[i]))
-				torch_body(b, t->sub[i]);
-			else
-				print_type(b, t->sub[i]);
+			print_torch_inner(b, t->sub[i]);
 		}
 		buf_putc(b, '>');
 		return;
 	default:
 		return;
 	}
+}
+
+/* A type inside a torch container, as torch-mlir prints it: torch types
+ * without their `!torch.` (the opaque ones, !torch.dict<...> and the
+ * like, too), others in full. */
+void print_torch_inner(Buf *b, const Type *t)
+{
+	if (t && is_torch(t))
+		torch_body(b, t);
+	else if (t && t->kind == TY_OPAQUE && !strncmp(t->text, "!torch.", 7))
+		buf_puts(b, t->text + 7);
+	else
+		print_type(b, t);
 }
 
 static void dims_x(Buf *b, const Type *t)
@@ -1332,6 +1369,33 @@ static void indent(Printer *pr, int n)
 		buf_putc(pr->b, ' ');
 }
 
+void pr_lead_attr(Printer *pr, Op *op, const char *name)
+{
+	const char *elide[] = { name, NULL };
+	Attr *a = op_attr(op, name);
+
+	pr_puts(pr, " ");
+	if (a)
+		pr_attr(pr, a);
+	pr_attr_dict(pr, op, elide, 0);
+}
+
+void pr_region_tail(Printer *pr, Op *op, int entry_args)
+{
+	pr_region(pr, &op->regs[0], entry_args);
+	pr_attr_dict(pr, op, NULL, 0);
+	pr_puts(pr, " : ");
+	pr_result_types(pr, op);
+}
+
+/* A new line at the current indentation plus extra: for custom forms that
+ * spread over lines (torch.initialize.global_slots). */
+void pr_newline(Printer *pr, int extra)
+{
+	buf_putc(pr->b, '\n');
+	indent(pr, pr->indent + extra);
+}
+
 /* The predecessors of a region's blocks, each list in block order without
  * repeats: built once per region, as a scan per block is quadratic. */
 typedef struct Preds {
@@ -1545,6 +1609,7 @@ static void printer_free(Printer *pr)
 	pmap_free(&pr->names);
 	ns_free(&pr->used);
 	free(pr->maps);
+	free(pr->encs);
 	free(pr->res);
 	pmap_free(&pr->resset);
 }
@@ -1575,6 +1640,12 @@ static void print_aliases(Printer *pr)
 		pr_puts(pr, " = affine_map<");
 		affmap_out(pr->b, pr->maps[i]);
 		pr_puts(pr, ">\n");
+	}
+	for (i = 0; i < pr->nencs; i++) {
+		pr_puts(pr, "#sparse");
+		if (i)
+			pr_printf(pr, "%d", i);
+		pr_printf(pr, " = %s\n", pr->encs[i]);
 	}
 }
 
@@ -1836,12 +1907,15 @@ void print_module(FILE *f, Op *module, const PrintOpts *o)
 	Buf b = {0};
 
 	printer_init(&pr, &b, o);
+	if (!o || !o->local_scope)
+		enc_pr = &pr;
 	prepare(&pr, module);
 	if (o && o->local_scope)
 		pr.nmaps = 0;     /* -mlir-print-local-scope: maps inline */
 	else
 		print_aliases(&pr);
 	print_op(&pr, module);
+	enc_pr = NULL;
 	buf_putc(&b, '\n');
 	fwrite(b.p, 1, b.n, f);
 	buf_free(&b);

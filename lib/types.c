@@ -199,6 +199,15 @@ ty_torch_optional(Ctx *c, Type *elem)
 }
 
 Type *
+ty_torch_encoded(Ctx *c, const Type *t, const char *enc)
+{
+	Type e = *t;
+
+	e.text = enc ? intern(c, enc) : NULL;
+	return unique(c, &e);
+}
+
+Type *
 ty_opaque(Ctx *c, const char *text)
 {
 	Type t = {.kind = TY_OPAQUE, .text = intern(c, text)};

@@ -31,4 +31,30 @@ int verify_needs(Op *op);             /* op->info->needs' rows */
 
 int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 
+/* verify_torch.c */
+const char *type_text(const Type *t, Buf *b);   /* t printed into b, for messages */
+int torch_subtype(const Type *t, const Type *super);   /* t's values are super's */
+int verify_derefine(Op *op);
+int verify_unchecked_cast(Op *op);
+int verify_static_info_cast(Op *op);
+int verify_list_construct(Op *op);
+int verify_overwrite(Op *op);
+int verify_literal(Op *op);
+int verify_permute(Op *op);
+int verify_type_bounds(Op *func, const Type *ft);   /* from verify_func */
+int verify_prim_if(Op *op);
+int verify_prim_loop(Op *op);
+int verify_calculate(Op *op);
+
+/* verify_scaled_mm.c */
+int verify_scaled_mm(Op *op);
+int verify_scaled_mm_v2(Op *op);
+
+/* verify_torch_module.c */
+int verify_class_type(Op *op);
+int verify_method(Op *op);
+int verify_nn_module(Op *op);
+int verify_module_initializer(Op *op);
+int verify_bind_symbolic_shape(Op *op);
+
 #endif

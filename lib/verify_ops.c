@@ -46,6 +46,8 @@ verify_func(Op *op)
 		op_error(op, "'func.func' op requires a function type 'function_type'");
 		return -1;
 	}
+	if (verify_type_bounds(op, ft))
+		return -1;
 	if (!entry)
 		return 0;
 	if (entry->nargs != ft->nin) {
@@ -297,6 +299,22 @@ verify_torch_constant(Op *op)
 /* ---- torch.aten ops against their schema ---- */
 
 /* Does type t fit the schema type s (e.g. "Optional[List[int]]")? */
+/* A Scalar: a number, or a union of numbers (!torch.union<float, int>). */
+static int
+is_scalar(const Type *t)
+{
+	int i;
+
+	if (t->kind == TY_TORCH_UNION) {
+		for (i = 0; i < t->nsub; i++)
+			if (!is_scalar(t->sub[i]))
+				return 0;
+		return t->nsub > 0;
+	}
+	return t->kind == TY_TORCH_INT || t->kind == TY_TORCH_FLOAT
+	    || t->kind == TY_TORCH_BOOL || t->kind == TY_TORCH_NUMBER;
+}
+
 static int
 fits(const Type *t, const char *s, size_t n)
 {
@@ -327,10 +345,19 @@ fits(const Type *t, const char *s, size_t n)
 	if (IS("Generator"))
 		return t->kind == TY_TORCH_GENERATOR;
 	if (IS("Scalar"))
-		return t->kind == TY_TORCH_INT || t->kind == TY_TORCH_FLOAT
-		    || t->kind == TY_TORCH_BOOL || t->kind == TY_TORCH_NUMBER;
+		return is_scalar(t);
 	return 1;   /* generic `t` and the rest: anything */
 #undef IS
+}
+
+/* A none result where the schema says Tensor: the gradients that an
+ * op's output_mask leaves uncomputed (convolution_backward), as
+ * torch-mlir types them. */
+static int
+undefined_ok(Op *op, int i)
+{
+	return op->res[i].type->kind == TY_TORCH_NONE
+	    && strstr(op->info->sig->args, "List[bool] output_mask") != NULL;
 }
 
 static const char *
@@ -372,7 +399,7 @@ verify_torch_op(Op *op)
 	for (i = 0; i < op->nres && *p; i++) {
 		q = strchr(p, ',');
 		size_t n = q ? (size_t)(q - p) : strlen(p);
-		if (!fits(op->res[i].type, p, n)) {
+		if (!fits(op->res[i].type, p, n) && !undefined_ok(op, i)) {
 			op_error(op, "'%s' op result #%d must be '%s', but got '%s'",
 			    op->name, i, describe(p, n, want, sizeof want), tystr(op->res[i].type));
 			return -1;
@@ -393,6 +420,17 @@ const AttrNeed attr_needs[] = {
 	{"tensor.collapse_shape", "reassociation", AT_ARRAY, -1, "an array"},
 	{"torch.operator", "name", AT_STR, -1, "a string"},
 	{"torch.runtime.assert", "message", AT_STR, -1, "a string"},
+	{"torch.class_type", "sym_name", AT_STR, -1, "a string"},
+	{"torch.attr", "name", AT_STR, -1, "a string"},
+	{"torch.attr", "type", AT_TYPE, -1, "a type"},
+	{"torch.method", "name", AT_STR, -1, "a string"},
+	{"torch.method", "function", AT_SYMREF, 0, "a flat symbol reference"},
+	{"torch.slot", "name", AT_STR, -1, "a string"},
+	{"torch.global_slot", "sym_name", AT_STR, -1, "a string"},
+	{"torch.global_slot", "typeBound", AT_TYPE, -1, "a type"},
+	{"torch.initialize.global_slots", "slotSymNames", AT_ARRAY, -1, "an array"},
+	{"torch.symbolic_int", "symbol_name", AT_STR, -1, "a string"},
+	{"torch.bind_symbolic_shape", "shape_expressions", AT_AFFINE_MAP, -1, "an affine map"},
 	{"fxvm.executable", "sym_name", AT_STR, -1, "a string"},
 	{"fxvm.kernel", "sym_name", AT_STR, -1, "a string"},
 	{"fxvm.global", "sym_name", AT_STR, -1, "a string"},
@@ -439,6 +477,25 @@ const OpHook verify_hooks[] = {
 	{"linalg.depthwise_conv_*", verify_structured},
 	{"linalg.pooling_*", verify_structured},
 	{"torch.constant.*", verify_torch_constant},
+	{"torch.derefine", verify_derefine},
+	{"torch.prim.unchecked_cast", verify_unchecked_cast},
+	{"torch.tensor_static_info_cast", verify_static_info_cast},
+	{"torch.prim.ListConstruct", verify_list_construct},
+	{"torch.overwrite.tensor.contents", verify_overwrite},
+	{"torch.tensor.literal", verify_literal},
+	{"torch.vtensor.literal", verify_literal},
+	{"torch.aten.permute", verify_permute},
+	{"torch.aten._scaled_mm", verify_scaled_mm},
+	{"torch.aten._scaled_mm_v2", verify_scaled_mm_v2},
+	{"torch.prim.If", verify_prim_if},
+	{"torch.prim.Loop", verify_prim_loop},
+	{"torch.shape.calculate", verify_calculate},
+	{"torch.dtype.calculate", verify_calculate},
+	{"torch.class_type", verify_class_type},
+	{"torch.method", verify_method},
+	{"torch.nn_module", verify_nn_module},
+	{"torch.global_slot.module_initializer", verify_module_initializer},
+	{"torch.bind_symbolic_shape", verify_bind_symbolic_shape},
 	{"arith.addf", verify_same_type}, {"arith.subf", verify_same_type},
 	{"arith.mulf", verify_same_type}, {"arith.divf", verify_same_type},
 	{"arith.remf", verify_same_type}, {"arith.maxf", verify_same_type},

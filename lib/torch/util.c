@@ -12,7 +12,8 @@ torch_opname(const Op *op)
 {
 	Attr *n;
 
-	if (!strncmp(op->name, "torch.aten.", 11))
+	/* torch.aten.*, torch.prims.*...: the ops with a schema */
+	if (!strncmp(op->name, "torch.aten.", 11) || (op->info && op->info->sig))
 		return op->name + 6;
 	if (!op_is(op, "torch.operator"))
 		return NULL;

@@ -285,6 +285,22 @@ compile_expect(Expect *e)
 	return rc ? -1 : 0;
 }
 
+/* The line an `@below` expectation on the line before p (numbered line)
+ * is for. */
+static int
+below_target(const char *p, const char *end, int line)
+{
+	for (; p < end; line++) {
+		const char *eol = memchr(p, '\n', end - p);
+		size_t n = (eol ? eol : end) - p;
+
+		if (!memmem(p, n, "expected-", 9))
+			return line;
+		p = eol ? eol + 1 : end;
+	}
+	return line;
+}
+
 /* Reads the expectations of one chunk (its text padded to file lines). */
 static void
 collect_expects(const char *text, size_t len)
@@ -315,7 +331,9 @@ collect_expects(const char *text, size_t len)
 					target = line - 1;
 					q += 5;
 				} else if (!strncmp(q, "below", 5)) {
-					target = line + 1;
+					/* as in MLIR: the next line that holds no
+					 * expectation of its own */
+					target = below_target(next, end, line + 1);
 					q += 5;
 				} else if ((*q == '+' || *q == '-') && isdigit((unsigned char)q[1])) {
 					char *e;
