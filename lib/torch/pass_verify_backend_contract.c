@@ -54,6 +54,9 @@ type_problem(const Type *t, int want_static)
 		return "has no known rank";
 	if (!t->elem)
 		return "has no known dtype";
+	/* f8, complex<>, quantized dtypes: parsed and printed, never lowered */
+	if (t->elem->kind == TY_OPAQUE)
+		return "has a dtype the backend has no kernels for";
 	if (want_static && !ty_static(t))
 		return "has a dynamic size where the input is static";
 	return NULL;
