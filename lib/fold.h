@@ -10,4 +10,8 @@ Attr *value_const(Value *v);
 /* Integer behind v: torch.constant.int / arith.constant; 1 if found. */
 int value_int(Value *v, int64_t *out);
 
+/* Torch canonicalization patterns (lib/torch/canon.c): rewrites op in
+ * place or replaces it by new ops; 1 if the IR changed. */
+int torch_canon_pattern(Ctx *c, Op *op);
+
 #endif

@@ -1,0 +1,32 @@
+/* canon.h - torch canonicalization patterns for canonicalize
+ * (lib/pass_canonicalize.c calls torch_canon_pattern when no fold hook
+ * applies).  A pattern may replace its op by constants, existing values
+ * or new ops; it returns 1 when it changed the IR. */
+#ifndef FX_TORCH_CANON_H
+#define FX_TORCH_CANON_H
+
+#include "torch.h"
+
+typedef int (*CanonFn)(Ctx *c, Op *op);
+typedef struct CanonRule {
+	const char *op;      /* full name, "torch.aten.len.t" */
+	CanonFn fn;
+} CanonRule;
+
+/* One table per family, NULL-ended. */
+extern const CanonRule canon_scalar_rules[];  /* canon_scalar.c */
+extern const CanonRule canon_list_rules[];    /* canon_list.c */
+extern const CanonRule canon_tensor_rules[];  /* canon_tensor.c */
+
+/* Replace op's single result by a constant a (its type the result's). */
+int canon_const(Ctx *c, Op *op, Attr *a);
+int canon_int(Ctx *c, Op *op, int64_t v);
+int canon_bool(Ctx *c, Op *op, int v);
+int canon_float(Ctx *c, Op *op, double v);
+/* Replace op's single result by v when v has the very type. */
+int canon_value(Op *op, Value *v);
+/* The torch.prim.ListConstruct behind list when nothing may mutate the
+ * list (every user only reads it), or NULL. */
+Op *canon_list(Value *list);
+
+#endif
