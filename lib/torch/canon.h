@@ -29,4 +29,16 @@ int canon_value(Op *op, Value *v);
  * list (every user only reads it), or NULL. */
 Op *canon_list(Value *list);
 
+/* v as a value of type want: itself, a tensor_static_info_cast between
+ * compatible tensor types, a derefine into an optional; NULL otherwise. */
+Value *canon_adapt(Ctx *c, Op *before, Value *v, Type *want);
+/* Replace op's results by vals, adapted to the results' types; 0 (and
+ * nothing changed) when some cannot be. */
+int canon_replace(Ctx *c, Op *op, Value *const *vals);
+/* A new torch.prim.ListConstruct of type t before before. */
+Value *canon_new_list(Ctx *c, Op *before, Type *t, int n, Value *const *elts);
+
+/* A new op name(v...) of one result of type t, before before. */
+Value *canon_op(Ctx *c, Op *before, const char *name, int n, Value *const *v, Type *t);
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "canon.h"
 #include "fold.h"
 #include "optable.h"
 #include "torch.h"
@@ -131,14 +132,14 @@ fold_to(Ctx *c, Op *op, Value **outv, Attr **outa)
 	return to_value(OPND(op, 0), outv);
 }
 
-/* len(list), list[i] of a ListConstruct. */
+/* len(list), list[i] of a ListConstruct that nothing mutates. */
 static int
 fold_list(Ctx *c, Op *op, Value **outv, Attr **outa)
 {
-	Op *d = OPND(op, 0)->def;
+	Op *d = canon_list(OPND(op, 0));
 	int64_t i;
 
-	if (!d || !op_is(d, "torch.prim.ListConstruct"))
+	if (!d)
 		return 0;
 	if (torch_is(op, "aten.len.t")) {
 		outa[0] = at_int(c, d->nopnds, NULL);
