@@ -4,6 +4,14 @@
 
 #include "ir.h"
 
+/* A constant scalar: an int (i) or a float (f, isf set); lib/fold.c
+ * reads an int or float attribute or a splat's element into one. */
+typedef struct Num {
+	int isf;
+	int64_t i;
+	double f;
+} Num;
+
 /* The constant attribute behind v (arith.constant, torch.constant.*,
  * torch.vtensor.literal), or NULL. */
 Attr *value_const(Value *v);
