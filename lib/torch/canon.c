@@ -9,7 +9,7 @@
 #include "pass.h"
 
 static const CanonRule *const tables[] = {
-	canon_scalar_rules, canon_list_rules, canon_tensor_rules,
+	canon_scalar_rules, canon_list_rules, canon_tensor_rules, canon_create_rules,
 };
 
 int
@@ -138,7 +138,9 @@ canon_adapt(Ctx *c, Op *before, Value *v, Type *want)
 	if (tensors_compatible(v->type, want))
 		return make1(c, before, "torch.tensor_static_info_cast", v, want);
 	if ((want->kind == TY_TORCH_OPTIONAL && (want->elem == v->type
-	    || v->type->kind == TY_TORCH_NONE)) || want->kind == TY_TORCH_ANY)
+	    || v->type->kind == TY_TORCH_NONE)) || want->kind == TY_TORCH_ANY
+	    || (want->kind == TY_TORCH_NUMBER && (v->type->kind == TY_TORCH_INT
+	    || v->type->kind == TY_TORCH_FLOAT)))
 		return make1(c, before, "torch.derefine", v, want);
 	return NULL;
 }

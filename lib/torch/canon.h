@@ -17,6 +17,7 @@ typedef struct CanonRule {
 extern const CanonRule canon_scalar_rules[];  /* canon_scalar.c */
 extern const CanonRule canon_list_rules[];    /* canon_list.c */
 extern const CanonRule canon_tensor_rules[];  /* canon_tensor.c */
+extern const CanonRule canon_create_rules[];  /* canon_create.c */
 
 /* Replace op's single result by a constant a (its type the result's). */
 int canon_const(Ctx *c, Op *op, Attr *a);
@@ -40,5 +41,30 @@ Value *canon_new_list(Ctx *c, Op *before, Type *t, int n, Value *const *elts);
 
 /* A new op name(v...) of one result of type t, before before. */
 Value *canon_op(Ctx *c, Op *before, const char *name, int n, Value *const *v, Type *t);
+
+/* ---- constant tensors (canon_tensor.c) ---- */
+
+#include "fold.h"
+
+/* One constant operand: a dense vtensor literal (a, of static type t),
+ * or a scalar (also behind prim.NumToTensor.Scalar). */
+typedef struct Src {
+	Attr *a;
+	Type *t;
+	int isf;            /* scalar: a float */
+	int64_t i;
+	double f;
+} Src;
+
+int ct_src(Value *v, Src *s);
+Num ct_at(const Src *s, int64_t k);         /* element k, s's dtype */
+double ct_f(Num n);
+int64_t ct_wrap(const Type *d, int64_t v);  /* an int as dtype d holds it */
+int ct_fits(const Type *d, int64_t v);
+int ct_exact(Num n, const Type *d);         /* n exact in float dtype d */
+int ct_float_dt(const Type *d);             /* f32 or f64 */
+void ct_put(uint8_t *p, const Type *d, Num v);
+/* A vtensor literal of vt from data (malloc'd, taken) before before. */
+Value *ct_literal(Ctx *c, Op *before, Type *vt, uint8_t *data, size_t nb);
 
 #endif

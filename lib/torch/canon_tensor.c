@@ -21,18 +21,8 @@
 
 enum { MAXFOLD = 1 << 16 };   /* most elements a fold makes */
 
-/* One constant operand: a tensor (a, of static type t) or a scalar. */
-typedef struct Src {
-	Attr *a;
-	Type *t;
-	int isf;            /* scalar: a float */
-	int64_t i;
-	double f;
-} Src;
-
-
-static int
-src_of(Value *v, Src *s)
+int
+ct_src(Value *v, Src *s)
 {
 	Attr *a;
 	Op *d = v->def;
@@ -40,7 +30,7 @@ src_of(Value *v, Src *s)
 	memset(s, 0, sizeof *s);
 	if (tt_is(v->type)) {
 		if (d && op_is(d, "torch.prim.NumToTensor.Scalar") && tt_dtype(v->type))
-			return src_of(OPND(d, 0), s);
+			return ct_src(OPND(d, 0), s);
 		a = value_const(v);
 		if (!a || a->kind != AT_DENSE || !ty_static(v->type) || !tt_dtype(v->type)
 		    || ty_numel(v->type) > MAXFOLD || !a->type || !a->type->elem
@@ -58,8 +48,8 @@ src_of(Value *v, Src *s)
 
 /* An int of dtype d as PyTorch holds it: wrapped to d's width, signed or
  * not. */
-static int64_t
-wrap(const Type *d, int64_t v)
+int64_t
+ct_wrap(const Type *d, int64_t v)
 {
 	int w = d->width;
 
@@ -72,15 +62,15 @@ wrap(const Type *d, int64_t v)
 	return (int64_t)((uint64_t)v << (64 - w)) >> (64 - w);
 }
 
-static int
-fits(const Type *d, int64_t v)
+int
+ct_fits(const Type *d, int64_t v)
 {
-	return wrap(d, v) == v;
+	return ct_wrap(d, v) == v;
 }
 
 /* Element k of s (a flat index into s's own shape), with s's dtype. */
-static Num
-src_at(const Src *s, int64_t k)
+Num
+ct_at(const Src *s, int64_t k)
 {
 	Num n = {s->isf, s->i, s->f};
 	Type *d;
@@ -93,7 +83,7 @@ src_at(const Src *s, int64_t k)
 	if (n.isf)
 		n.f = dense_get_f(s->a, k);
 	else
-		n.i = wrap(d, dense_get_i(s->a, k));
+		n.i = ct_wrap(d, dense_get_i(s->a, k));
 	return n;
 }
 
@@ -134,17 +124,17 @@ src_fits(const Src *s, int r, const int64_t *dims)
 	return 1;
 }
 
-static double
-num_f(Num n)
+double
+ct_f(Num n)
 {
 	return n.isf ? n.f : (double)n.i;
 }
 
 /* Is n exact in the float dtype d? */
-static int
-exact_in(Num n, const Type *d)
+int
+ct_exact(Num n, const Type *d)
 {
-	double f = num_f(n);
+	double f = ct_f(n);
 
 	if (!n.isf && (n.i > (1LL << 53) || n.i < -(1LL << 53)))
 		return 0;
@@ -171,10 +161,10 @@ k_arith(const char *op, const Num *v, const Type *fd, Num *out)
 		if (isf) {
 			/* alpha * b must be exact in fd: PyTorch rounds it
 			 * (scalar loop) or fuses it (vector loop) */
-			double p = num_f(v[2]) * num_f(v[1]);
-			if (fma(num_f(v[2]), num_f(v[1]), -p) != 0 || fp_round(p, fd) != p)
+			double p = ct_f(v[2]) * ct_f(v[1]);
+			if (fma(ct_f(v[2]), ct_f(v[1]), -p) != 0 || fp_round(p, fd) != p)
 				return 0;
-			out->f = sub ? num_f(v[0]) - p : num_f(v[0]) + p;
+			out->f = sub ? ct_f(v[0]) - p : ct_f(v[0]) + p;
 			return 1;
 		}
 		uint64_t p = (uint64_t)v[2].i * (uint64_t)v[1].i;
@@ -183,17 +173,17 @@ k_arith(const char *op, const Num *v, const Type *fd, Num *out)
 	}
 	if (!strncmp(op, "torch.aten.mul.", 15)) {
 		if (isf)
-			out->f = num_f(v[0]) * num_f(v[1]);
+			out->f = ct_f(v[0]) * ct_f(v[1]);
 		else
 			out->i = (int64_t)((uint64_t)v[0].i * (uint64_t)v[1].i);
 		return 1;
 	}
 	if (!strncmp(op, "torch.aten.remainder.", 21)) {
 		if (isf) {
-			double b = num_f(v[1]), r;
+			double b = ct_f(v[1]), r;
 			if (b == 0)
 				return 0;
-			r = fmod(num_f(v[0]), b);
+			r = fmod(ct_f(v[0]), b);
 			out->f = r != 0 && (r < 0) != (b < 0) ? r + b : r;
 			return 1;
 		}
@@ -217,12 +207,12 @@ k_div(const char *op, const Num *v, const Type *fd, Num *out)
 
 	(void)op;
 	out->isf = isf;
-	if (num_f(v[1]) == 0 || (!v[1].isf && !v[0].isf && v[1].i == 0))
+	if (ct_f(v[1]) == 0 || (!v[1].isf && !v[0].isf && v[1].i == 0))
 		return 0;
 	if (isf) {
 		if (mode == 1)
 			return 0;
-		out->f = num_f(v[0]) / num_f(v[1]);
+		out->f = ct_f(v[0]) / ct_f(v[1]);
 		out->i = mode;   /* trunc after rounding to the dtype */
 		return 1;
 	}
@@ -242,7 +232,7 @@ k_compare(const char *op, const Num *v, const Type *fd, Num *out)
 	int lt, eq;
 
 	if (isf) {
-		double a = num_f(v[0]), b = num_f(v[1]);
+		double a = ct_f(v[0]), b = ct_f(v[1]);
 		if (isnan(a) || isnan(b)) {
 			out->i = !strncmp(n, "ne.", 3);
 			out->isf = 0;
@@ -278,8 +268,8 @@ typedef struct Fold {
 	Type *fd;            /* the float dtype values must be exact in */
 } Fold;
 
-static int
-is_float_dt(const Type *d)
+int
+ct_float_dt(const Type *d)
 {
 	return d && (d->kind == TY_F32 || d->kind == TY_F64);
 }
@@ -301,13 +291,13 @@ fold_sources(Op *op, Fold *f)
 
 	f->n = k;
 	for (i = 0; i < k; i++)
-		if (!src_of(OPND(op, i), &f->s[i]))
+		if (!ct_src(OPND(op, i), &f->s[i]))
 			return 0;
 	f->extra = (Num){0, 1, 1};
 	if (!strncmp(n, "torch.aten.add.", 15) || !strncmp(n, "torch.aten.sub.", 15)
 	    || !strncmp(n, "torch.aten.rsub.", 16)) {
 		Src a;
-		if (op->nopnds != 3 || !src_of(OPND(op, 2), &a) || a.a)
+		if (op->nopnds != 3 || !ct_src(OPND(op, 2), &a) || a.a)
 			return 0;
 		f->extra = (Num){a.isf, a.i, a.isf ? a.f : (double)a.i};
 	} else if (!strcmp(n, "torch.aten.div.Tensor_mode") || !strcmp(n, "torch.aten.div.Scalar_mode")) {
@@ -335,12 +325,12 @@ values_ok(Fold *f, Kernel k)
 		if (k == k_where && i == 0)
 			continue;
 		for (j = 0; j < m; j++) {
-			Num v = src_at(s, j);
-			if (f->isf ? !exact_in(v, f->fd) : (v.isf || (!s->a && !fits(f->d, v.i))))
+			Num v = ct_at(s, j);
+			if (f->isf ? !ct_exact(v, f->fd) : (v.isf || (!s->a && !ct_fits(f->d, v.i))))
 				return 0;
 		}
 	}
-	if (k == k_arith && (f->isf ? !exact_in(f->extra, f->fd) : f->extra.isf))
+	if (k == k_arith && (f->isf ? !ct_exact(f->extra, f->fd) : f->extra.isf))
 		return 0;
 	return 1;
 }
@@ -369,15 +359,15 @@ compute_type(Ctx *c, Fold *f, Kernel k, Type *rd)
 		for (i = 0; i < f->n && !f->isf; i++)
 			if (f->s[i].a)
 				f->d = tt_dtype(f->s[i].t);
-		return !f->isf || is_float_dt(f->fd);
+		return !f->isf || ct_float_dt(f->fd);
 	}
 	if (k == k_where)
 		return 1;
-	return f->isf ? is_float_dt(rd) : rd->width > 1;
+	return f->isf ? ct_float_dt(rd) : rd->width > 1;
 }
 
-static void
-put_elem(uint8_t *p, const Type *d, Num v)
+void
+ct_put(uint8_t *p, const Type *d, Num v)
 {
 	uint64_t bits;
 	size_t i, n = elem_size(d);
@@ -385,7 +375,7 @@ put_elem(uint8_t *p, const Type *d, Num v)
 	if (ty_isfloat(d))
 		bits = fp_bits(v.isf ? v.f : (double)v.i, d);
 	else
-		bits = d->width == 1 ? (uint64_t)(v.isf ? v.f != 0 : v.i != 0) : (uint64_t)wrap(d, v.i);
+		bits = d->width == 1 ? (uint64_t)(v.isf ? v.f != 0 : v.i != 0) : (uint64_t)ct_wrap(d, v.i);
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)(bits >> (8 * i));
 }
@@ -397,15 +387,15 @@ store_ok(const Type *d, Num v, Kernel k)
 	if (k != k_where)
 		return 1;
 	if (ty_isfloat(d))
-		return is_float_dt(d) && exact_in(v, d);
-	return !v.isf && fits(d, v.i);
+		return ct_float_dt(d) && ct_exact(v, d);
+	return !v.isf && ct_fits(d, v.i);
 }
 
 /* A vtensor literal of vt holding data (taken): a dense attribute typed
  * with the dtype itself (si64 stays si64), splat when all elements are
  * equal; big ones become resources. */
-static Value *
-literal(Ctx *c, Op *before, Type *vt, uint8_t *data, size_t nb)
+Value *
+ct_literal(Ctx *c, Op *before, Type *vt, uint8_t *data, size_t nb)
 {
 	Type *d = tt_dtype(vt), *bt = ty_tensor(c, vt->rank, vt->dims, d);
 	size_t esz = elem_size(d), i;
@@ -449,7 +439,7 @@ fold_elementwise(Ctx *c, Op *op, Kernel k)
 	for (j = 0; j < n; j++) {
 		Num v[3], r;
 		for (int i = 0; i < f.n; i++)
-			v[i] = src_at(&f.s[i], src_index(&f.s[i], rt->rank, rt->dims, j));
+			v[i] = ct_at(&f.s[i], src_index(&f.s[i], rt->rank, rt->dims, j));
 		if (k != k_where)
 			v[2] = f.extra;
 		if (!k(op->name, v, f.isf ? f.fd : NULL, &r) || !store_ok(rd, r, k)) {
@@ -458,9 +448,9 @@ fold_elementwise(Ctx *c, Op *op, Kernel k)
 		}
 		if (r.isf && k == k_div && r.i == 0)
 			r.f = trunc(fp_round(r.f, rd));
-		put_elem(buf + j * esz, rd, r);
+		ct_put(buf + j * esz, rd, r);
 	}
-	return canon_value(op, literal(c, op, rt, buf, n * esz));
+	return canon_value(op, ct_literal(c, op, rt, buf, n * esz));
 }
 
 static int
@@ -492,13 +482,40 @@ compare(Ctx *c, Op *op)
 	buf = xmalloc(k ? k : 1);
 	memset(buf, strncmp(n, "eq.", 3) && strncmp(n, "le.", 3) && strncmp(n, "ge.", 3) ? 0 : 1,
 	    k ? k : 1);
-	return canon_value(op, literal(c, op, rt, buf, k));
+	return canon_value(op, ct_literal(c, op, rt, buf, k));
 }
 
+/* where(c, a, b) of a splat c: a or b when it has the result's type
+ * (no broadcast or cast is lost); else per element. */
 static int
 where(Ctx *c, Op *op)
 {
+	Src s;
+
+	if (ct_src(OPND(op, 0), &s) && (!s.a || s.a->splat)
+	    && canon_value(op, OPND(op, ct_at(&s, 0).i ? 1 : 2)))
+		return 1;
 	return fold_elementwise(c, op, k_where);
+}
+
+/* NumToTensor of a constant: a literal holding it exactly. */
+static int
+num_to_tensor(Ctx *c, Op *op)
+{
+	Type *rt = RES(op, 0)->type, *d = tt_dtype(rt);
+	Src s;
+	Num v;
+	uint8_t *buf;
+
+	if (!d || rt->kind != TY_TORCH_VTENSOR || !ty_static(rt) || ty_numel(rt) != 1
+	    || !ct_src(OPND(op, 0), &s) || s.a)
+		return 0;
+	v = (Num){s.isf, s.i, s.f};
+	if (ty_isfloat(d) ? !ct_float_dt(d) || !ct_exact(v, d) : v.isf || !ct_fits(d, v.i))
+		return 0;
+	buf = xmalloc(elem_size(d));
+	ct_put(buf, d, v);
+	return canon_value(op, ct_literal(c, op, rt, buf, elem_size(d)));
 }
 
 /* The one element of a constant tensor or the scalar behind a
@@ -516,11 +533,11 @@ scalar_read(Ctx *c, Op *op)
 	if (x->def && op_is(x->def, "torch.prim.NumToTensor.Scalar")
 	    && canon_replace(c, op, &OPND(x->def, 0)))
 		return 1;
-	if (!tt_is(x->type) || ty_numel(x->type) != 1 || !src_of(x, &s))
+	if (!tt_is(x->type) || ty_numel(x->type) != 1 || !ct_src(x, &s))
 		return 0;
-	v = src_at(&s, 0);
+	v = ct_at(&s, 0);
 	if (rt->kind == TY_TORCH_FLOAT || (rt->kind != TY_TORCH_INT && v.isf))
-		k = b_float(&b, num_f(v));
+		k = b_float(&b, ct_f(v));
 	else if (v.isf)
 		return 0;  /* int(2.5): leave the truncation to the op */
 	else if (rt->kind == TY_TORCH_BOOL)
@@ -549,6 +566,7 @@ const CanonRule canon_tensor_rules[] = {
 	{"torch.aten.where.Scalar", where},
 	{"torch.aten.where.ScalarOther", where},
 	{"torch.aten.where.ScalarSelf", where},
+	{"torch.prim.NumToTensor.Scalar", num_to_tensor},
 	{"torch.aten.Int.Tensor", scalar_read},
 	{"torch.aten.Float.Tensor", scalar_read},
 	{"torch.aten.Bool.Tensor", scalar_read},

@@ -1,0 +1,65 @@
+// RUN: torch-opt %s -canonicalize -split-input-file | FileCheck %s
+
+// dtype conversions and reshapes of literals (lib/torch/canon_create.c).
+
+// f32 -> si32 truncates toward zero; si64 -> si32 wraps; f64 -> f16 rounds
+// through f32 as c10 does; anything -> bool is "!= 0" (NaN is true).
+// CHECK-LABEL: func.func @convert(
+// CHECK-DAG:     torch.vtensor.literal(dense<[-2, 2]> : tensor<2xsi32>)
+// CHECK-DAG:     torch.vtensor.literal(dense<-2147483648> : tensor<2xsi32>)
+// CHECK-DAG:     torch.vtensor.literal(dense<[true, false]> : tensor<2xi1>)
+// CHECK:         %[[N:.*]] = torch.aten.to.dtype
+// CHECK:         %[[B:.*]] = torch.aten.to.dtype
+// CHECK:         return {{.*}}, %[[N]], %[[B]]
+func.func @convert() -> (!torch.vtensor<[2],si32>, !torch.vtensor<[2],si32>, !torch.vtensor<[2],i1>, !torch.vtensor<[2],si32>, !torch.vtensor<[2],si32>) {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %int3 = torch.constant.int 3
+  %int11 = torch.constant.int 11
+  %f = torch.vtensor.literal(dense<[-2.75, 2.5]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %l = torch.vtensor.literal(dense<2147483648> : tensor<2xsi64>) : !torch.vtensor<[2],si64>
+  %n = torch.vtensor.literal(dense<[0x7FC00000, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %big = torch.vtensor.literal(dense<[1.0e10, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %0 = torch.aten.to.dtype %f, %int3, %false, %false, %none : !torch.vtensor<[2],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  %1 = torch.aten.to.dtype %l, %int3, %false, %false, %none : !torch.vtensor<[2],si64>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  %2 = torch.aten.to.dtype %n, %int11, %false, %false, %none : !torch.vtensor<[2],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],i1>
+  // NaN and out-of-range floats to ints are undefined: left
+  %3 = torch.aten.to.dtype %n, %int3, %false, %false, %none : !torch.vtensor<[2],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  %4 = torch.aten.to.dtype %big, %int3, %false, %false, %none : !torch.vtensor<[2],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],si32>
+  return %0, %1, %2, %3, %4 : !torch.vtensor<[2],si32>, !torch.vtensor<[2],si32>, !torch.vtensor<[2],i1>, !torch.vtensor<[2],si32>, !torch.vtensor<[2],si32>
+}
+
+// -----
+
+// 1.2 (f64) -> f32 1.20000005 -> f16 1.2002
+// CHECK-LABEL: func.func @to_half(
+// CHECK:         torch.vtensor.literal(dense<1.200200e+00> : tensor<2xf16>)
+func.func @to_half() -> !torch.vtensor<[2],f16> {
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %int5 = torch.constant.int 5
+  %d = torch.vtensor.literal(dense<1.2> : tensor<2xf64>) : !torch.vtensor<[2],f64>
+  %0 = torch.aten.to.dtype %d, %int5, %false, %false, %none : !torch.vtensor<[2],f64>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],f16>
+  return %0 : !torch.vtensor<[2],f16>
+}
+
+// -----
+
+// Views keep the row-major order; a broadcast only of a splat.
+// CHECK-LABEL: func.func @reshape(
+// CHECK-DAG:     %[[V:.*]] = torch.vtensor.literal(dense<{{\[}}[1, 2, 3], [4, 5, 6]]> : tensor<2x3xsi64>)
+// CHECK-DAG:     %[[S:.*]] = torch.vtensor.literal(dense<7> : tensor<2x3xsi64>)
+// CHECK:         %[[E:.*]] = torch.aten.broadcast_to
+// CHECK:         return %[[V]], %[[S]], %[[E]]
+func.func @reshape() -> (!torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>) {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %a = torch.vtensor.literal(dense<[1, 2, 3, 4, 5, 6]> : tensor<6xsi64>) : !torch.vtensor<[6],si64>
+  %s = torch.vtensor.literal(dense<7> : tensor<3xsi64>) : !torch.vtensor<[3],si64>
+  %r = torch.vtensor.literal(dense<[1, 2, 3]> : tensor<3xsi64>) : !torch.vtensor<[3],si64>
+  %shape = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %a, %shape : !torch.vtensor<[6],si64>, !torch.list<int> -> !torch.vtensor<[2,3],si64>
+  %1 = torch.aten.broadcast_to %s, %shape : !torch.vtensor<[3],si64>, !torch.list<int> -> !torch.vtensor<[2,3],si64>
+  %2 = torch.aten.broadcast_to %r, %shape : !torch.vtensor<[3],si64>, !torch.list<int> -> !torch.vtensor<[2,3],si64>
+  return %0, %1, %2 : !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>
+}
