@@ -18,6 +18,8 @@ extern const CanonRule canon_scalar_rules[];  /* canon_scalar.c */
 extern const CanonRule canon_list_rules[];    /* canon_list.c */
 extern const CanonRule canon_tensor_rules[];  /* canon_tensor.c */
 extern const CanonRule canon_create_rules[];  /* canon_create.c */
+extern const CanonRule canon_gather_rules[];  /* canon_create.c */
+extern const CanonRule canon_cast_rules[];    /* canon_cast.c */
 
 /* Replace op's single result by a constant a (its type the result's). */
 int canon_const(Ctx *c, Op *op, Attr *a);

@@ -126,3 +126,124 @@ const CanonRule canon_create_rules[] = {
 	{"torch.aten.broadcast_to", reshape},
 	{NULL, NULL},
 };
+
+/* Copies the elements of s (static shape sd) whose index along dim is
+ * idx[0..n), in row-major order, into buf (esz bytes each). */
+static void
+gather(const Src *s, int dim, const int64_t *idx, int64_t n, uint8_t *buf, size_t esz)
+{
+	const Type *t = s->t;
+	int64_t outer = 1, inner = 1, o, j, i, k = 0;
+	size_t nb;
+	const uint8_t *p = dense_bytes(s->a, &nb);
+
+	for (i = 0; i < dim; i++)
+		outer *= t->dims[i];
+	for (i = dim + 1; i < t->rank; i++)
+		inner *= t->dims[i];
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < inner; i++, k++) {
+				int64_t from = s->a->splat ? 0 : (o * t->dims[dim] + idx[j]) * inner + i;
+				memcpy(buf + k * esz, p + from * esz, esz);
+			}
+}
+
+/* select.int(x, dim, i) and index_select(x, dim, index) of a literal x
+ * with constant indices in range (negative ones only for select, as in
+ * PyTorch, whose index_select refuses them). */
+static int
+select_fold(Ctx *c, Op *op)
+{
+	Type *t = static_result(op);
+	int sel = !strcmp(op->name, "torch.aten.select.int");
+	int64_t dim, idx[64], n = 1, j;
+	Src s, is;
+	size_t esz;
+	uint8_t *buf;
+
+	if (!sel && t && OPND(op, 0)->type == t && ct_src(OPND(op, 2), &is) && is.a
+	    && ty_numel(is.t) == 1)
+		return canon_value(op, OPND(op, 0));
+	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t))
+		return 0;
+	esz = elem_size(tt_dtype(t));
+	if (s.a->splat) {
+		/* whatever it selects (when it runs at all) is the splat */
+		size_t nb;
+		buf = xmalloc(esz);
+		memcpy(buf, dense_bytes(s.a, &nb), esz);
+		return canon_value(op, ct_literal(c, op, t, buf, esz));
+	}
+	if (!tv_int(OPND(op, 1), &dim) || dim < -s.t->rank || dim >= s.t->rank)
+		return 0;
+	dim = tt_dim(dim, s.t->rank);
+	if (sel) {
+		if (!tv_int(OPND(op, 2), &idx[0]))
+			return 0;
+		if (idx[0] < 0)
+			idx[0] += s.t->dims[dim];
+	} else {
+		Type *id;
+		if (!ct_src(OPND(op, 2), &is) || !is.a || is.t->rank > 1
+		    || (n = ty_numel(is.t)) > 64 || !(id = tt_dtype(is.t)) || id->kind != TY_INT
+		    || (id->width != 32 && id->width != 64) || id->sign == UNSIGNED)
+			return 0;
+		for (j = 0; j < n; j++)
+			idx[j] = ct_at(&is, j).i;
+	}
+	for (j = 0; j < n; j++)
+		if (idx[j] < 0 || idx[j] >= s.t->dims[dim])
+			return 0;
+	if (ty_numel(t) != ty_numel(s.t) / s.t->dims[dim] * n)
+		return 0;
+	buf = xmalloc(mulsz(ty_numel(t) ? ty_numel(t) : 1, esz));
+	gather(&s, (int)dim, idx, n, buf, esz);
+	return canon_value(op, ct_literal(c, op, t, buf, ty_numel(t) * esz));
+}
+
+/* cat of one tensor of the result's type; of literals along dim 0
+ * (the other dims then match the result's, by the type). */
+static int
+cat_fold(Ctx *c, Op *op)
+{
+	Op *l = canon_list(OPND(op, 0));
+	Type *t = static_result(op);
+	int64_t dim, off = 0, m;
+	size_t esz;
+	uint8_t *buf;
+	Src s;
+	int i;
+
+	if (!l || !l->nopnds)
+		return 0;
+	if (l->nopnds == 1 && canon_value(op, OPND(l, 0)))
+		return 1;
+	if (!t || !tv_int(OPND(op, 1), &dim) || tt_dim(dim, t->rank) != 0)
+		return 0;
+	esz = elem_size(tt_dtype(t));
+	buf = xmalloc(mulsz(ty_numel(t) ? ty_numel(t) : 1, esz));
+	for (i = 0; i < l->nopnds; i++) {
+		if (!ct_src(OPND(l, i), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t)
+		    || s.t->rank != t->rank || off + (m = ty_numel(s.t)) > ty_numel(t)) {
+			free(buf);
+			return 0;
+		}
+		/* along dim 0 each input's row-major data is one run */
+		for (int64_t j = 0; j < m; j++)
+			ct_put(buf + (off + j) * esz, tt_dtype(t), ct_at(&s, j));
+		off += m;
+	}
+	if (off != ty_numel(t)) {
+		free(buf);
+		return 0;
+	}
+	return canon_value(op, ct_literal(c, op, t, buf, off * esz));
+}
+
+const CanonRule canon_gather_rules[] = {
+	{"torch.aten.select.int", select_fold},
+	{"torch.aten.index_select", select_fold},
+	{"torch.aten.cat", cat_fold},
+	{NULL, NULL},
+};
