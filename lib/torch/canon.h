@@ -19,6 +19,7 @@ extern const CanonRule canon_list_rules[];    /* canon_list.c */
 extern const CanonRule canon_tensor_rules[];  /* canon_tensor.c */
 extern const CanonRule canon_create_rules[];  /* canon_create.c */
 extern const CanonRule canon_gather_rules[];  /* canon_create.c */
+extern const CanonRule canon_misc_rules[];    /* canon_create.c */
 extern const CanonRule canon_cast_rules[];    /* canon_cast.c */
 
 /* Replace op's single result by a constant a (its type the result's). */

@@ -70,6 +70,8 @@ to_dtype(Ctx *c, Op *op)
 	uint8_t *buf;
 	Num v;
 
+	if (OPND(op, 0)->type == RES(op, 0)->type && tt_dtype(RES(op, 0)->type))
+		return canon_value(op, OPND(op, 0));   /* to its own dtype */
 	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || s.t->rank != t->rank
 	    || ty_numel(s.t) != ty_numel(t))
 		return 0;
@@ -245,5 +247,85 @@ const CanonRule canon_gather_rules[] = {
 	{"torch.aten.select.int", select_fold},
 	{"torch.aten.index_select", select_fold},
 	{"torch.aten.cat", cat_fold},
+	{NULL, NULL},
+};
+
+/* floor, ceil, round, trunc of an integer tensor: itself. */
+static int
+int_rounding(Ctx *c, Op *op)
+{
+	Type *d = tt_dtype(OPND(op, 0)->type);
+
+	(void)c;
+	return d && !ty_isfloat(d) && canon_value(op, OPND(op, 0));
+}
+
+/* torch.tensor(x) of constants: a literal when the dtype holds each
+ * value exactly. */
+static int
+tensor_of(Ctx *c, Op *op)
+{
+	Type *t = static_result(op), *d;
+	int64_t n = 1, k;
+	size_t esz;
+	uint8_t *buf;
+	Op *l = NULL;
+	Src s;
+	Num v;
+
+	if (!t)
+		return 0;
+	if (!strcmp(op->name, "torch.aten.tensor")) {
+		if (!(l = canon_list(OPND(op, 0))) || t->rank != 1)
+			return 0;
+		n = l->nopnds;
+	}
+	d = tt_dtype(t);
+	esz = elem_size(d);
+	if (ty_numel(t) != n)
+		return 0;
+	buf = xmalloc(mulsz(n ? n : 1, esz));
+	for (k = 0; k < n; k++) {
+		Value *x = l ? OPND(l, k) : OPND(op, 0);
+		if (!ct_src(x, &s) || s.a || !convert(c, (v = (Num){s.isf, s.i, s.f}), d, d, &v)
+		    || (ty_isfloat(d) ? v.f != (s.isf ? s.f : (double)s.i) : v.i != s.i || s.isf)) {
+			free(buf);
+			return 0;
+		}
+		ct_put(buf + k * esz, d, v);
+	}
+	return canon_value(op, ct_literal(c, op, t, buf, n * esz));
+}
+
+/* Python's a + b of two scalar constants (aten.add of Scalars) */
+static int
+scalar_add(Ctx *c, Op *op)
+{
+	Src a, b;
+	Value *k;
+	B bb = b_at(c, op);
+
+	if (!ct_src(OPND(op, 0), &a) || a.a || !ct_src(OPND(op, 1), &b) || b.a)
+		return 0;
+	if (a.isf || b.isf)
+		k = b_float(&bb, (a.isf ? a.f : (double)a.i) + (b.isf ? b.f : (double)b.i));
+	else
+		k = b_int(&bb, (int64_t)((uint64_t)a.i + (uint64_t)b.i));
+	if (canon_replace(c, op, &k))
+		return 1;
+	op_erase(k->def);
+	return 0;
+}
+
+const CanonRule canon_misc_rules[] = {
+	{"torch.aten.floor", int_rounding},
+	{"torch.aten.ceil", int_rounding},
+	{"torch.aten.round", int_rounding},
+	{"torch.aten.trunc", int_rounding},
+	{"torch.aten.tensor", tensor_of},
+	{"torch.aten.tensor.int", tensor_of},
+	{"torch.aten.tensor.float", tensor_of},
+	{"torch.aten.tensor.bool", tensor_of},
+	{"torch.aten.add", scalar_add},
 	{NULL, NULL},
 };

@@ -30,14 +30,22 @@ fold_noop(Ctx *c, Op *op, Value **outv, Attr **outa)
 {
 	Type *t = RES(op, 0)->type;
 
-	if (op->nopnds < 1 || OPND(op, 0)->type != t || !ty_static(t))
+	if (op->nopnds < 1 || OPND(op, 0)->type != t)
 		return 0;
-	if (torch_is(op, "aten.permute") || torch_is(op, "aten.transpose.int")) {
-		int64_t p[TORCH_MAXRANK], a, b;
+	if (torch_is(op, "aten.transpose.int") && tt_rank(t) > 0) {
+		int64_t a, b;
+		/* swapping a dim with itself is the identity, static or not */
+		if (tv_int(OPND(op, 1), &a) && tv_int(OPND(op, 2), &b)
+		    && tt_dim(a, t->rank) == tt_dim(b, t->rank))
+			return to_value(OPND(op, 0), outv);
+	}
+	if (!ty_static(t))
+		return 0;
+	if (torch_is(op, "aten.transpose.int"))
+		return 0;
+	if (torch_is(op, "aten.permute")) {
+		int64_t p[TORCH_MAXRANK];
 		int n, i;
-		if (torch_is(op, "aten.transpose.int"))
-			return tv_int(OPND(op, 1), &a) && tv_int(OPND(op, 2), &b)
-			    && tt_dim(a, t->rank) == tt_dim(b, t->rank) && to_value(OPND(op, 0), outv);
 		if ((n = tv_ints(OPND(op, 1), p, TORCH_MAXRANK)) != t->rank)
 			return 0;
 		for (i = 0; i < n; i++)

@@ -63,3 +63,34 @@ func.func @reshape() -> (!torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>,
   %2 = torch.aten.broadcast_to %r, %shape : !torch.vtensor<[3],si64>, !torch.list<int> -> !torch.vtensor<[2,3],si64>
   return %0, %1, %2 : !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>
 }
+
+// -----
+
+// floor of ints is the identity, not of floats; torch.tensor of values
+// the dtype holds exactly (0.1 is not an f32); Python's 1.5 + 2.
+// CHECK-LABEL: func.func @misc(
+// CHECK-DAG:     %[[F:.*]] = torch.constant.float 3.500000e+00
+// CHECK-DAG:     %[[T:.*]] = torch.vtensor.literal(dense<[3, -1]> : tensor<2xsi32>)
+// CHECK:         %[[FL:.*]] = torch.aten.floor %arg1
+// CHECK:         %[[P:.*]] = torch.aten.tensor.float
+// CHECK:         %[[W:.*]] = torch.aten.tensor
+// CHECK:         return %arg0, %[[FL]], %[[T]], %[[P]], %[[W]], %[[F]]
+func.func @misc(%arg0: !torch.vtensor<[?],si64>, %arg1: !torch.vtensor<[?],f32>) -> (!torch.vtensor<[?],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2],si32>, !torch.vtensor<[],f32>, !torch.vtensor<[1],si8>, !torch.float) {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %int300 = torch.constant.int 300
+  %int2 = torch.constant.int 2
+  %f01 = torch.constant.float 0.1
+  %f15 = torch.constant.float 1.5
+  %0 = torch.aten.floor %arg0 : !torch.vtensor<[?],si64> -> !torch.vtensor<[?],si64>
+  %1 = torch.aten.floor %arg1 : !torch.vtensor<[?],f32> -> !torch.vtensor<[?],f32>
+  %l = torch.prim.ListConstruct %int3, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %2 = torch.aten.tensor %l, %none, %none, %false : !torch.list<int>, !torch.none, !torch.none, !torch.bool -> !torch.vtensor<[2],si32>
+  %3 = torch.aten.tensor.float %f01, %none, %none, %false : !torch.float, !torch.none, !torch.none, !torch.bool -> !torch.vtensor<[],f32>
+  %w = torch.prim.ListConstruct %int300 : (!torch.int) -> !torch.list<int>
+  %4 = torch.aten.tensor %w, %none, %none, %false : !torch.list<int>, !torch.none, !torch.none, !torch.bool -> !torch.vtensor<[1],si8>
+  %5 = torch.aten.add %f15, %int2 : !torch.float, !torch.int -> !torch.float
+  return %0, %1, %2, %3, %4, %5 : !torch.vtensor<[?],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2],si32>, !torch.vtensor<[],f32>, !torch.vtensor<[1],si8>, !torch.float
+}
