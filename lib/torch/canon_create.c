@@ -59,34 +59,49 @@ convert(Ctx *c, Num v, const Type *from, const Type *d, Num *out)
 	return 1;
 }
 
+/* Replaces op by a literal of type t holding v[0..n) converted from
+ * dtype from (exact: only when each value is held as it is); frees v. */
+static int
+converted(Ctx *c, Op *op, Type *t, Num *v, int64_t n, const Type *from, int exact)
+{
+	Type *d = tt_dtype(t);
+	size_t esz = elem_size(d);
+	uint8_t *buf = xmalloc(mulsz(n ? n : 1, esz));
+	int64_t k;
+	Num r;
+
+	for (k = 0; k < n; k++) {
+		if (!convert(c, v[k], from, d, &r) || (exact && (ty_isfloat(d)
+		    ? r.f != ct_f(v[k]) : r.i != v[k].i || v[k].isf))) {
+			free(buf);
+			free(v);
+			return 0;
+		}
+		ct_put(buf + k * esz, d, r);
+	}
+	free(v);
+	return canon_value(op, ct_literal(c, op, t, buf, n * esz));
+}
+
 /* to.dtype and friends of a literal (the result type says the dtype) */
 static int
 to_dtype(Ctx *c, Op *op)
 {
-	Type *t = static_result(op), *d, *from;
+	Type *t = static_result(op);
 	Src s;
 	int64_t n, k;
-	size_t esz;
-	uint8_t *buf;
-	Num v;
+	Num *v;
 
 	if (OPND(op, 0)->type == RES(op, 0)->type && tt_dtype(RES(op, 0)->type))
 		return canon_value(op, OPND(op, 0));   /* to its own dtype */
 	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || s.t->rank != t->rank
 	    || ty_numel(s.t) != ty_numel(t))
 		return 0;
-	d = tt_dtype(t), from = tt_dtype(s.t);
 	n = s.a->splat ? 1 : ty_numel(t);
-	esz = elem_size(d);
-	buf = xmalloc(mulsz(n ? n : 1, esz));
-	for (k = 0; k < n; k++) {
-		if (!convert(c, ct_at(&s, k), from, d, &v)) {
-			free(buf);
-			return 0;
-		}
-		ct_put(buf + k * esz, d, v);
-	}
-	return canon_value(op, ct_literal(c, op, t, buf, n * esz));
+	v = xmalloc(mulsz(n ? n : 1, sizeof *v));
+	for (k = 0; k < n; k++)
+		v[k] = ct_at(&s, k);
+	return converted(c, op, t, v, n, tt_dtype(s.t), 0);
 }
 
 /* A view or reshape of a literal: the same elements in the same order;
@@ -204,6 +219,26 @@ select_fold(Ctx *c, Op *op)
 	return canon_value(op, ct_literal(c, op, t, buf, ty_numel(t) * esz));
 }
 
+/* cat(xs) where all but one x is empty (no element: it adds nothing,
+ * and PyTorch skips 1-d empty ones whatever the dim): that one, when it
+ * has the result's type (so no dtype was promoted). */
+static int
+cat_of_empties(Op *op, Op *l)
+{
+	Value *keep = NULL;
+	int i;
+
+	for (i = 0; i < l->nopnds; i++) {
+		Type *t = OPND(l, i)->type;
+		if (tt_is(t) && ty_static(t) && ty_numel(t) == 0)
+			continue;
+		if (keep)
+			return 0;
+		keep = OPND(l, i);
+	}
+	return keep && canon_value(op, keep);
+}
+
 /* cat of one tensor of the result's type; of literals along dim 0
  * (the other dims then match the result's, by the type). */
 static int
@@ -220,6 +255,8 @@ cat_fold(Ctx *c, Op *op)
 	if (!l || !l->nopnds)
 		return 0;
 	if (l->nopnds == 1 && canon_value(op, OPND(l, 0)))
+		return 1;
+	if (cat_of_empties(op, l))
 		return 1;
 	if (!t || !tv_int(OPND(op, 1), &dim) || tt_dim(dim, t->rank) != 0)
 		return 0;
@@ -243,7 +280,88 @@ cat_fold(Ctx *c, Op *op)
 	return canon_value(op, ct_literal(c, op, t, buf, off * esz));
 }
 
+/* One bound of slice.Tensor as PyTorch clamps it into [0, n]. */
+static int
+slice_at(Value *v, int64_t n, int64_t dflt, int64_t *out)
+{
+	int64_t x;
+
+	if (tv_none(v)) {
+		*out = dflt;
+		return 1;
+	}
+	if (!tv_int(v, &x))
+		return 0;
+	if (x < 0)
+		x = x < -n ? 0 : x + n;
+	*out = x > n ? n : x;
+	return 1;
+}
+
+/* slice.Tensor(x, dim, start, end, step): the whole of x (any dim) when
+ * it takes everything; of a literal, its elements.  A step below 1
+ * raises in PyTorch and stays. */
+static int
+slice_fold(Ctx *c, Op *op)
+{
+	Type *t = static_result(op);
+	int64_t dim, lo, hi, step, n, j, *idx;
+	Src s;
+	size_t esz;
+	uint8_t *buf;
+	int64_t x;
+
+	if (!tv_int(OPND(op, 4), &step) || step < 1)
+		return 0;
+	if (step == 1 && OPND(op, 0)->type == RES(op, 0)->type
+	    && (tv_none(OPND(op, 2)) || (tv_int(OPND(op, 2), &x) && x == 0))
+	    && (tv_none(OPND(op, 3)) || (tv_int(OPND(op, 3), &x) && x == INT64_MAX)))
+		return canon_value(op, OPND(op, 0));
+	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t)
+	    || !tv_int(OPND(op, 1), &dim) || dim < -s.t->rank || dim >= s.t->rank)
+		return 0;
+	dim = tt_dim(dim, s.t->rank);
+	n = s.t->dims[dim];
+	if (!slice_at(OPND(op, 2), n, 0, &lo) || !slice_at(OPND(op, 3), n, n, &hi))
+		return 0;
+	n = hi > lo ? (hi - lo + step - 1) / step : 0;
+	if (ty_numel(t) != (s.t->dims[dim] ? ty_numel(s.t) / s.t->dims[dim] * n : 0))
+		return 0;
+	idx = xmalloc(mulsz(n ? n : 1, sizeof *idx));
+	for (j = 0; j < n; j++)
+		idx[j] = lo + j * step;
+	esz = elem_size(tt_dtype(t));
+	buf = xmalloc(mulsz(ty_numel(t) ? ty_numel(t) : 1, esz));
+	gather(&s, (int)dim, idx, n, buf, esz);
+	free(idx);
+	return canon_value(op, ct_literal(c, op, t, buf, ty_numel(t) * esz));
+}
+
+/* _shape_as_tensor of a static tensor: its dims. */
+static int
+shape_as_tensor(Ctx *c, Op *op)
+{
+	Type *t = static_result(op), *x = OPND(op, 0)->type, *d;
+	size_t esz;
+	uint8_t *buf;
+	int i;
+
+	if (!t || !tt_is(x) || !ty_static(x) || t->rank != 1 || t->dims[0] != x->rank)
+		return 0;
+	d = tt_dtype(t);
+	esz = elem_size(d);
+	for (i = 0; i < x->rank; i++)
+		if (ty_isfloat(d) || d->width == 1 || !ct_fits(d, x->dims[i]))
+			return 0;
+	buf = xmalloc(mulsz(x->rank ? x->rank : 1, esz));
+	for (i = 0; i < x->rank; i++)
+		ct_put(buf + i * esz, d, (Num){0, x->dims[i], 0});
+	return canon_value(op, ct_literal(c, op, t, buf, x->rank * esz));
+}
+
 const CanonRule canon_gather_rules[] = {
+	{"torch.aten.slice.Tensor", slice_fold},
+	{"torch.aten._shape_as_tensor", shape_as_tensor},
 	{"torch.aten.select.int", select_fold},
 	{"torch.aten.index_select", select_fold},
 	{"torch.aten.cat", cat_fold},
@@ -265,13 +383,11 @@ int_rounding(Ctx *c, Op *op)
 static int
 tensor_of(Ctx *c, Op *op)
 {
-	Type *t = static_result(op), *d;
+	Type *t = static_result(op);
 	int64_t n = 1, k;
-	size_t esz;
-	uint8_t *buf;
 	Op *l = NULL;
 	Src s;
-	Num v;
+	Num *v;
 
 	if (!t)
 		return 0;
@@ -280,21 +396,17 @@ tensor_of(Ctx *c, Op *op)
 			return 0;
 		n = l->nopnds;
 	}
-	d = tt_dtype(t);
-	esz = elem_size(d);
 	if (ty_numel(t) != n)
 		return 0;
-	buf = xmalloc(mulsz(n ? n : 1, esz));
+	v = xmalloc(mulsz(n ? n : 1, sizeof *v));
 	for (k = 0; k < n; k++) {
-		Value *x = l ? OPND(l, k) : OPND(op, 0);
-		if (!ct_src(x, &s) || s.a || !convert(c, (v = (Num){s.isf, s.i, s.f}), d, d, &v)
-		    || (ty_isfloat(d) ? v.f != (s.isf ? s.f : (double)s.i) : v.i != s.i || s.isf)) {
-			free(buf);
+		if (!ct_src(l ? OPND(l, k) : OPND(op, 0), &s) || s.a) {
+			free(v);
 			return 0;
 		}
-		ct_put(buf + k * esz, d, v);
+		v[k] = (Num){s.isf, s.i, s.isf ? s.f : (double)s.i};
 	}
-	return canon_value(op, ct_literal(c, op, t, buf, n * esz));
+	return converted(c, op, t, v, n, tt_dtype(t), 1);
 }
 
 /* Python's a + b of two scalar constants (aten.add of Scalars) */

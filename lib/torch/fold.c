@@ -43,6 +43,12 @@ fold_noop(Ctx *c, Op *op, Value **outv, Attr **outa)
 		return 0;
 	if (torch_is(op, "aten.transpose.int"))
 		return 0;
+	if (torch_is(op, "aten.slice.Tensor")) {
+		int64_t step;
+		/* a step below 1 raises in PyTorch */
+		if (op->nopnds < 5 || !tv_int(OPND(op, 4), &step) || step < 1)
+			return 0;
+	}
 	if (torch_is(op, "aten.permute")) {
 		int64_t p[TORCH_MAXRANK];
 		int n, i;

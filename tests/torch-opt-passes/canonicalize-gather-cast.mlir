@@ -62,3 +62,40 @@ func.func @round_trips(%arg0: !torch.vtensor<[2],f32>, %arg1: !torch.optional<in
   %3 = torch.derefine %2 : !torch.int to !torch.optional<int>
   return %1, %3 : !torch.vtensor<[2],f32>, !torch.optional<int>
 }
+
+// -----
+
+// slice.Tensor of a literal (bounds clamped as PyTorch does), a slice
+// that takes everything (whatever the dim), a zero step stays; cat with
+// empty operands; the shape of a static tensor as a tensor.
+// CHECK-LABEL: func.func @slices(
+// CHECK-DAG:     %[[A:.*]] = torch.vtensor.literal(dense<{{\[}}[2], [5]]> : tensor<2x1xsi64>)
+// CHECK-DAG:     %[[B:.*]] = torch.vtensor.literal(dense<{{\[}}[1, 3], [4, 6]]> : tensor<2x2xsi64>)
+// CHECK-DAG:     %[[S:.*]] = torch.vtensor.literal(dense<[2, 3]> : tensor<2xsi32>)
+// CHECK:         %[[Z:.*]] = torch.aten.slice.Tensor
+// CHECK:         %[[P:.*]] = torch.aten.cat
+// CHECK:         return %[[A]], %[[B]], %arg0, %[[Z]], %arg0, %[[P]], %[[S]]
+func.func @slices(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.int, %arg2: !torch.vtensor<[0],f64>, %arg3: !torch.vtensor<[0],f32>) -> (!torch.vtensor<[2,1],si64>, !torch.vtensor<[2,2],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f64>, !torch.vtensor<[2],si32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int-2 = torch.constant.int -2
+  %int-100 = torch.constant.int -100
+  %int100 = torch.constant.int 100
+  %none = torch.constant.none
+  %x = torch.vtensor.literal(dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xsi64>) : !torch.vtensor<[2,3],si64>
+  // x[:, -2:-1]
+  %0 = torch.aten.slice.Tensor %x, %int1, %int-2, %int2, %int1 : !torch.vtensor<[2,3],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2,1],si64>
+  // x[:, -100:100:2]
+  %1 = torch.aten.slice.Tensor %x, %int1, %int-100, %int100, %int2 : !torch.vtensor<[2,3],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2,2],si64>
+  %2 = torch.aten.slice.Tensor %arg0, %arg1, %int0, %none, %int1 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.none, !torch.int -> !torch.vtensor<[?],f32>
+  %3 = torch.aten.slice.Tensor %x, %int0, %int0, %int2, %int0 : !torch.vtensor<[2,3],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2,3],si64>
+  %l = torch.prim.ListConstruct %arg3, %arg0 : (!torch.vtensor<[0],f32>, !torch.vtensor<[?],f32>) -> !torch.list<vtensor>
+  %4 = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?],f32>
+  // an empty f64 operand promotes the result: kept
+  %p = torch.prim.ListConstruct %arg2, %arg0 : (!torch.vtensor<[0],f64>, !torch.vtensor<[?],f32>) -> !torch.list<vtensor>
+  %5 = torch.aten.cat %p, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?],f64>
+  %y = torch.vtensor.literal(dense<0.0> : tensor<2x3xf32>) : !torch.vtensor<[2,3],f32>
+  %6 = torch.aten._shape_as_tensor %y : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[2],si32>
+  return %0, %1, %2, %3, %4, %5, %6 : !torch.vtensor<[2,1],si64>, !torch.vtensor<[2,2],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f64>, !torch.vtensor<[2],si32>
+}
