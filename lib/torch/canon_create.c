@@ -116,6 +116,11 @@ reshape(Ctx *c, Op *op)
 	uint8_t *buf;
 	int bcast = strstr(op->name, "expand") || strstr(op->name, "broadcast_to");
 
+	/* a view of rank 0 or 1 to its own type keeps every element where
+	 * it was, static or not */
+	if (!bcast && OPND(op, 0)->type == RES(op, 0)->type && tt_rank(RES(op, 0)->type) >= 0
+	    && tt_rank(RES(op, 0)->type) <= 1)
+		return canon_value(op, OPND(op, 0));
 	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t)
 	    || (!s.a->splat && (bcast || ty_numel(s.t) != ty_numel(t))))
 		return 0;
@@ -179,8 +184,10 @@ select_fold(Ctx *c, Op *op)
 	size_t esz;
 	uint8_t *buf;
 
-	if (!sel && t && OPND(op, 0)->type == t && ct_src(OPND(op, 2), &is) && is.a
-	    && ty_numel(is.t) == 1)
+	/* one index and the input's own type: the dim has size 1 and the
+	 * index can only be 0 */
+	if (!sel && OPND(op, 0)->type == RES(op, 0)->type && tt_is(OPND(op, 2)->type)
+	    && ty_numel(OPND(op, 2)->type) == 1)
 		return canon_value(op, OPND(op, 0));
 	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t))
 		return 0;
@@ -429,7 +436,95 @@ scalar_add(Ctx *c, Op *op)
 	return 0;
 }
 
+/* transpose.int / permute of a literal: element by element. */
+static int
+permute_fold(Ctx *c, Op *op)
+{
+	Type *t = static_result(op);
+	int64_t perm[TORCH_MAXRANK], a, b, k, j, rem, from, stride[TORCH_MAXRANK];
+	Src s;
+	size_t esz, nb;
+	const uint8_t *p;
+	uint8_t *buf;
+	int i, r;
+
+	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || tt_dtype(s.t) != tt_dtype(t)
+	    || (r = s.t->rank) != t->rank)
+		return 0;
+	for (i = 0; i < r; i++)
+		perm[i] = i;
+	if (!strcmp(op->name, "torch.aten.transpose.int")) {
+		if (!tv_int(OPND(op, 1), &a) || !tv_int(OPND(op, 2), &b) || a < -r || a >= r
+		    || b < -r || b >= r)
+			return 0;
+		a = tt_dim(a, r), b = tt_dim(b, r);
+		perm[a] = b, perm[b] = a;
+	} else if (tv_ints(OPND(op, 1), perm, TORCH_MAXRANK) != r)
+		return 0;
+	for (i = r - 1, k = 1; i >= 0; k *= s.t->dims[i--]) {
+		if (perm[i] < -r || perm[i] >= r)
+			return 0;
+		perm[i] = tt_dim(perm[i], r);
+		stride[i] = k;
+	}
+	for (i = 0; i < r; i++)
+		if (t->dims[i] != s.t->dims[perm[i]])
+			return 0;
+	esz = elem_size(tt_dtype(t));
+	p = dense_bytes(s.a, &nb);
+	buf = xmalloc(mulsz(ty_numel(t) ? ty_numel(t) : 1, esz));
+	for (j = 0; j < ty_numel(t); j++) {
+		for (i = r - 1, rem = j, from = 0; i >= 0; i--) {
+			from += rem % t->dims[i] * stride[perm[i]];
+			rem /= t->dims[i];
+		}
+		memcpy(buf + j * esz, p + (s.a->splat ? 0 : from) * esz, esz);
+	}
+	return canon_value(op, ct_literal(c, op, t, buf, ty_numel(t) * esz));
+}
+
+/* masked_fill.Tensor with a 0-d constant value: masked_fill.Scalar of
+ * that value (both cast it to self's dtype alike). */
+static int
+masked_fill_scalar(Ctx *c, Op *op)
+{
+	Src s;
+	Num v;
+	Value *x, *ops[3];
+	B b = b_at(c, op);
+
+	if (!ct_src(OPND(op, 2), &s) || !tt_is(OPND(op, 2)->type) || ty_numel(OPND(op, 2)->type) != 1)
+		return 0;
+	v = s.a ? ct_at(&s, 0) : (Num){s.isf, s.i, s.f};
+	if (s.a && tt_dtype(s.t)->kind == TY_INT && tt_dtype(s.t)->width == 1)
+		x = b_bool(&b, v.i != 0);
+	else
+		x = v.isf ? b_float(&b, v.f) : b_int(&b, v.i);
+	ops[0] = OPND(op, 0), ops[1] = OPND(op, 1), ops[2] = x;
+	return canon_value(op, canon_op(c, op, "torch.aten.masked_fill.Scalar", 3, ops,
+	    RES(op, 0)->type));
+}
+
+/* to.dtype_layout on no layout, device or pinning: to.dtype. */
+static int
+dtype_layout(Ctx *c, Op *op)
+{
+	int64_t d;
+	Value *ops[5];
+
+	if (op->nopnds != 8 || !tv_int(OPND(op, 1), &d) || !tv_none(OPND(op, 2))
+	    || !tv_none(OPND(op, 3)) || !tv_none(OPND(op, 4)))
+		return 0;
+	ops[0] = OPND(op, 0), ops[1] = OPND(op, 1), ops[2] = OPND(op, 5);
+	ops[3] = OPND(op, 6), ops[4] = OPND(op, 7);
+	return canon_value(op, canon_op(c, op, "torch.aten.to.dtype", 5, ops, RES(op, 0)->type));
+}
+
 const CanonRule canon_misc_rules[] = {
+	{"torch.aten.transpose.int", permute_fold},
+	{"torch.aten.permute", permute_fold},
+	{"torch.aten.masked_fill.Tensor", masked_fill_scalar},
+	{"torch.aten.to.dtype_layout", dtype_layout},
 	{"torch.aten.floor", int_rounding},
 	{"torch.aten.ceil", int_rounding},
 	{"torch.aten.round", int_rounding},

@@ -197,6 +197,34 @@ k_arith(const char *op, const Num *v, const Type *fd, Num *out)
 	return 0;
 }
 
+/* Float floor division as PyTorch's kernels compute it (in the dtype):
+ * from fmod, with the quotient rounded to the nearest integer when the
+ * division is off by rounding. */
+#define FLOOR_DIV(T, FMOD, FLOOR) do { \
+	T x = (T)a, y = (T)b, mod = FMOD(x, y), div = (x - mod) / y, fl; \
+	if (mod != 0 && (y < 0) != (mod < 0)) \
+		div -= 1; \
+	if (div != 0) { \
+		fl = FLOOR(div); \
+		if (div - fl > (T)0.5) \
+			fl += 1; \
+	} else \
+		fl = copysign(0, (double)(x / y)); \
+	out->f = fl; \
+} while (0)
+
+static int
+floor_div(double a, double b, const Type *fd, Num *out)
+{
+	out->isf = 1;
+	out->i = -1;
+	if (fd->kind == TY_F32)
+		FLOOR_DIV(float, fmodf, floorf);
+	else
+		FLOOR_DIV(double, fmod, floor);
+	return 1;
+}
+
 /* div.Tensor, div.Scalar: true division; the _mode forms with the rounding
  * mode in v[2] (-1: none, 0: trunc, 1: floor). */
 static int
@@ -211,7 +239,7 @@ k_div(const char *op, const Num *v, const Type *fd, Num *out)
 		return 0;
 	if (isf) {
 		if (mode == 1)
-			return 0;
+			return floor_div(ct_f(v[0]), ct_f(v[1]), fd, out);
 		out->f = ct_f(v[0]) / ct_f(v[1]);
 		out->i = mode;   /* trunc after rounding to the dtype */
 		return 1;
@@ -538,8 +566,14 @@ scalar_read(Ctx *c, Op *op)
 	v = ct_at(&s, 0);
 	if (rt->kind == TY_TORCH_FLOAT || (rt->kind != TY_TORCH_INT && v.isf))
 		k = b_float(&b, ct_f(v));
-	else if (v.isf)
-		return 0;  /* int(2.5): leave the truncation to the op */
+	else if (v.isf) {
+		/* int(2.5) is 2, as item<int64_t>() truncates; NaN, inf and
+		 * what int64 cannot hold raise */
+		double f = trunc(v.f);
+		if (!(f >= -0x1p63 && f < 0x1p63))
+			return 0;
+		k = b_int(&b, (int64_t)f);
+	}
 	else if (rt->kind == TY_TORCH_BOOL)
 		k = b_bool(&b, v.i != 0);
 	else

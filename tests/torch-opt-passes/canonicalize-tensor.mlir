@@ -37,13 +37,12 @@ func.func @int_arith() -> (!torch.vtensor<[3],si8>, !torch.vtensor<[3],si64>, !t
 // f32: one IEEE operation on exact operands folds (0.1 + 0.2 rounds once
 // to f32); 0.1 as a double is not exact in f32 and alpha * b rounding
 // first (or fused) is unknowable, so those stay; so does float division
-// by zero and float floor division.
+// by zero.  Float floor division folds as PyTorch's kernel computes it.
 // CHECK-LABEL: func.func @float_arith(
 // CHECK:         %[[S:.*]] = torch.vtensor.literal(dense<3.000000e+00> : tensor<2xf32>)
 // CHECK:         torch.aten.add.Scalar
 // CHECK:         torch.aten.add.Tensor
 // CHECK:         torch.aten.div.Scalar
-// CHECK:         torch.aten.div.Tensor_mode
 // CHECK:         return %[[S]],
 func.func @float_arith() -> (!torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>) {
   %int1 = torch.constant.int 1
@@ -91,20 +90,24 @@ func.func @compare(%arg0: !torch.vtensor<[3],si64>, %arg1: !torch.vtensor<[3],f3
 // CHECK-DAG:     torch.vtensor.literal(dense<[7, 11]> : tensor<2xsi64>)
 // CHECK-DAG:     %[[I:.*]] = torch.constant.int -4
 // CHECK-DAG:     %[[F:.*]] = torch.constant.float 2.500000e+00
-// CHECK:         %[[K:.*]] = torch.aten.Int.Tensor
-// CHECK:         return %{{.*}}, %[[I]], %[[F]], %[[K]], %arg0
-func.func @where_and_reads(%arg0: !torch.int) -> (!torch.vtensor<[2],si64>, !torch.int, !torch.float, !torch.int, !torch.int) {
+// CHECK-DAG:     %[[K:.*]] = torch.constant.int -2
+// CHECK:         %[[N:.*]] = torch.aten.Int.Tensor
+// CHECK:         return %{{.*}}, %[[I]], %[[F]], %[[K]], %arg0, %[[N]]
+func.func @where_and_reads(%arg0: !torch.int) -> (!torch.vtensor<[2],si64>, !torch.int, !torch.float, !torch.int, !torch.int, !torch.int) {
   %int7 = torch.constant.int 7
   %int11 = torch.constant.int 11
   %cond = torch.vtensor.literal(dense<[true, false]> : tensor<2xi1>) : !torch.vtensor<[2],i1>
   %i = torch.vtensor.literal(dense<-4> : tensor<si64>) : !torch.vtensor<[],si64>
   %f = torch.vtensor.literal(dense<2.5> : tensor<f32>) : !torch.vtensor<[],f32>
+  %g = torch.vtensor.literal(dense<-2.75> : tensor<f32>) : !torch.vtensor<[],f32>
+  %nan = torch.vtensor.literal(dense<0x7FC00000> : tensor<f32>) : !torch.vtensor<[],f32>
   %0 = torch.aten.where.Scalar %cond, %int7, %int11 : !torch.vtensor<[2],i1>, !torch.int, !torch.int -> !torch.vtensor<[2],si64>
   %1 = torch.aten.Int.Tensor %i : !torch.vtensor<[],si64> -> !torch.int
   %2 = torch.aten.Float.Tensor %f : !torch.vtensor<[],f32> -> !torch.float
-  // int(2.5) truncates: left to the op
-  %3 = torch.aten.Int.Tensor %f : !torch.vtensor<[],f32> -> !torch.int
+  // int(-2.75) truncates toward zero; int(NaN) raises and stays
+  %3 = torch.aten.Int.Tensor %g : !torch.vtensor<[],f32> -> !torch.int
+  %5 = torch.aten.Int.Tensor %nan : !torch.vtensor<[],f32> -> !torch.int
   %t = torch.prim.NumToTensor.Scalar %arg0 : !torch.int -> !torch.vtensor<[],si64>
   %4 = torch.aten.Int.Tensor %t : !torch.vtensor<[],si64> -> !torch.int
-  return %0, %1, %2, %3, %4 : !torch.vtensor<[2],si64>, !torch.int, !torch.float, !torch.int, !torch.int
+  return %0, %1, %2, %3, %4, %5 : !torch.vtensor<[2],si64>, !torch.int, !torch.float, !torch.int, !torch.int, !torch.int
 }
