@@ -328,6 +328,8 @@ fold_sources(Op *op, Fold *f)
 		if (op->nopnds != 3 || !ct_src(OPND(op, 2), &a) || a.a)
 			return 0;
 		f->extra = (Num){a.isf, a.i, a.isf ? a.f : (double)a.i};
+	} else if (!strcmp(n, "torch.aten.div.Tensor") || !strcmp(n, "torch.aten.div.Scalar")) {
+		f->extra.i = -1;   /* true division */
 	} else if (!strcmp(n, "torch.aten.div.Tensor_mode") || !strcmp(n, "torch.aten.div.Scalar_mode")) {
 		f->extra.i = -1;
 		if (tv_str(OPND(op, 2), &mode))

@@ -111,3 +111,19 @@ func.func @where_and_reads(%arg0: !torch.int) -> (!torch.vtensor<[2],si64>, !tor
   %4 = torch.aten.Int.Tensor %t : !torch.vtensor<[],si64> -> !torch.int
   return %0, %1, %2, %3, %4, %5 : !torch.vtensor<[2],si64>, !torch.int, !torch.float, !torch.int, !torch.int, !torch.int
 }
+
+// -----
+
+// True division stays true division (7 / 2 = 3.5, of ints into f32).
+// CHECK-LABEL: func.func @true_div(
+// CHECK-DAG:     torch.vtensor.literal(dense<[3.500000e+00, -2.500000e-01]> : tensor<2xf32>)
+// CHECK-DAG:     torch.vtensor.literal(dense<[3.500000e+00, -2.500000e-01]> : tensor<2xf64>)
+func.func @true_div() -> (!torch.vtensor<[2],f32>, !torch.vtensor<[2],f64>) {
+  %a = torch.vtensor.literal(dense<[7, -1]> : tensor<2xsi64>) : !torch.vtensor<[2],si64>
+  %b = torch.vtensor.literal(dense<[2, 4]> : tensor<2xsi64>) : !torch.vtensor<[2],si64>
+  %x = torch.vtensor.literal(dense<[7.0, -1.0]> : tensor<2xf64>) : !torch.vtensor<[2],f64>
+  %y = torch.vtensor.literal(dense<[2.0, 4.0]> : tensor<2xf64>) : !torch.vtensor<[2],f64>
+  %0 = torch.aten.div.Tensor %a, %b : !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64> -> !torch.vtensor<[2],f32>
+  %1 = torch.aten.div.Tensor %x, %y : !torch.vtensor<[2],f64>, !torch.vtensor<[2],f64> -> !torch.vtensor<[2],f64>
+  return %0, %1 : !torch.vtensor<[2],f32>, !torch.vtensor<[2],f64>
+}
