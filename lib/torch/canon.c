@@ -21,10 +21,12 @@ torch_canon_pattern(Ctx *c, Op *op)
 
 	if (strncmp(op->name, "torch.", 6))
 		return 0;
+	/* an op may have rules in several families: the first that
+	 * applies wins */
 	for (i = 0; i < sizeof tables / sizeof *tables; i++)
 		for (r = tables[i]; r->op; r++)
-			if (!strcmp(r->op, op->name))
-				return r->fn(c, op);
+			if (!strcmp(r->op, op->name) && r->fn(c, op))
+				return 1;
 	return 0;
 }
 

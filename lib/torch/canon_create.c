@@ -520,7 +520,16 @@ dtype_layout(Ctx *c, Op *op)
 	return canon_value(op, canon_op(c, op, "torch.aten.to.dtype", 5, ops, RES(op, 0)->type));
 }
 
+/* x.cuda(): the same values (fxpipe places tensors itself) */
+static int
+same_values(Ctx *c, Op *op)
+{
+	(void)c;
+	return canon_value(op, OPND(op, 0));
+}
+
 const CanonRule canon_misc_rules[] = {
+	{"torch.aten.cuda", same_values},
 	{"torch.aten.transpose.int", permute_fold},
 	{"torch.aten.permute", permute_fold},
 	{"torch.aten.masked_fill.Tensor", masked_fill_scalar},

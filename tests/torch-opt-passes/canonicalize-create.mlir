@@ -94,3 +94,23 @@ func.func @misc(%arg0: !torch.vtensor<[?],si64>, %arg1: !torch.vtensor<[?],f32>)
   %5 = torch.aten.add %f15, %int2 : !torch.float, !torch.int -> !torch.float
   return %0, %1, %2, %3, %4, %5 : !torch.vtensor<[?],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2],si32>, !torch.vtensor<[],f32>, !torch.vtensor<[1],si8>, !torch.float
 }
+
+// -----
+
+// to.dtype_layout with no layout, device or pinning is to.dtype; with a
+// device it stays.  An op with rules in two families (to.dtype_layout of
+// a non-literal) still reaches the second.
+// CHECK-LABEL: func.func @dtype_layout(
+// CHECK:         %[[A:.*]] = torch.aten.to.dtype %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !torch.vtensor<[?],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[?],f16>
+// CHECK:         %[[B:.*]] = torch.aten.to.dtype_layout
+// CHECK:         return %[[A]], %[[B]], %arg1
+func.func @dtype_layout(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.tensor) -> (!torch.vtensor<[?],f16>, !torch.vtensor<[?],f16>, !torch.tensor) {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %int5 = torch.constant.int 5
+  %cpu = torch.constant.device "cpu"
+  %0 = torch.aten.to.dtype_layout %arg0, %int5, %none, %none, %none, %false, %false, %none : !torch.vtensor<[?],f32>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[?],f16>
+  %1 = torch.aten.to.dtype_layout %arg0, %int5, %none, %cpu, %none, %false, %false, %none : !torch.vtensor<[?],f32>, !torch.int, !torch.none, !torch.Device, !torch.none, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[?],f16>
+  %2 = torch.aten.cuda %arg1 : !torch.tensor -> !torch.tensor
+  return %0, %1, %2 : !torch.vtensor<[?],f16>, !torch.vtensor<[?],f16>, !torch.tensor
+}
