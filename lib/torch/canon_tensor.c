@@ -548,6 +548,22 @@ num_to_tensor(Ctx *c, Op *op)
 	return canon_value(op, ct_literal(c, op, rt, buf, elem_size(d)));
 }
 
+/* item(full(size, v)) of one element: v, when the dtype holds it
+ * exactly (so the read gives v back unchanged). */
+static int
+full_item(Ctx *c, Op *op, Value *x)
+{
+	Type *d = tt_dtype(x->type);
+	Value *v = OPND(x->def, 1);
+	Src s;
+
+	if (!d || ty_numel(x->type) != 1 || !ct_src(v, &s) || s.a || v->type != RES(op, 0)->type)
+		return 0;
+	if (ty_isfloat(d) ? !s.isf || fp_round(s.f, d) != s.f : s.isf || !ct_fits(d, s.i) || d->width == 1)
+		return 0;
+	return canon_value(op, v);
+}
+
 /* The one element of a constant tensor or the scalar behind a
  * NumToTensor, as the scalar op's result: Int.Tensor, Float.Tensor,
  * item, ScalarImplicit and the like. */
@@ -562,6 +578,8 @@ scalar_read(Ctx *c, Op *op)
 
 	if (x->def && op_is(x->def, "torch.prim.NumToTensor.Scalar")
 	    && canon_replace(c, op, &OPND(x->def, 0)))
+		return 1;
+	if (x->def && op_is(x->def, "torch.aten.full") && full_item(c, op, x))
 		return 1;
 	if (!tt_is(x->type) || ty_numel(x->type) != 1 || !ct_src(x, &s))
 		return 0;

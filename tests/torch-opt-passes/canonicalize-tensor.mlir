@@ -127,3 +127,24 @@ func.func @true_div() -> (!torch.vtensor<[2],f32>, !torch.vtensor<[2],f64>) {
   %1 = torch.aten.div.Tensor %x, %y : !torch.vtensor<[2],f64>, !torch.vtensor<[2],f64> -> !torch.vtensor<[2],f64>
   return %0, %1 : !torch.vtensor<[2],f32>, !torch.vtensor<[2],f64>
 }
+
+// -----
+
+// item of a one-element full is its value when the dtype holds it; 300
+// does not fit si8 (the tensor holds 44) and stays.
+// CHECK-LABEL: func.func @full_item(
+// CHECK-DAG:     %[[V:.*]] = torch.constant.int 1337
+// CHECK:         %[[N:.*]] = torch.aten.item
+// CHECK:         return %[[V]], %[[N]]
+func.func @full_item() -> (!torch.int, !torch.int) {
+  %int1 = torch.constant.int 1
+  %int1337 = torch.constant.int 1337
+  %int300 = torch.constant.int 300
+  %none = torch.constant.none
+  %s = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.full %s, %int1337, %none, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[1],si32>
+  %1 = torch.aten.item %0 : !torch.vtensor<[1],si32> -> !torch.int
+  %2 = torch.aten.full %s, %int300, %none, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[1],si8>
+  %3 = torch.aten.item %2 : !torch.vtensor<[1],si8> -> !torch.int
+  return %1, %3 : !torch.int, !torch.int
+}
