@@ -16,13 +16,6 @@
 #include "optable.h"
 #include "verify.h"
 
-/* One constant operand read as a scalar: an int or float attribute, or
- * the element of a splat dense one. */
-typedef struct Num {
-	int isf;
-	int64_t i;
-	double f;
-} Num;
 
 static int
 num_of_attr(const Attr *a, Num *n)

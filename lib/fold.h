@@ -4,10 +4,22 @@
 
 #include "ir.h"
 
+/* A constant scalar: an int (i) or a float (f, isf set); lib/fold.c
+ * reads an int or float attribute or a splat's element into one. */
+typedef struct Num {
+	int isf;
+	int64_t i;
+	double f;
+} Num;
+
 /* The constant attribute behind v (arith.constant, torch.constant.*,
  * torch.vtensor.literal), or NULL. */
 Attr *value_const(Value *v);
 /* Integer behind v: torch.constant.int / arith.constant; 1 if found. */
 int value_int(Value *v, int64_t *out);
+
+/* Torch canonicalization patterns (lib/torch/canon.c): rewrites op in
+ * place or replaces it by new ops; 1 if the IR changed. */
+int torch_canon_pattern(Ctx *c, Op *op);
 
 #endif

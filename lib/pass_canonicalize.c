@@ -370,7 +370,7 @@ fold_one(Canon *k, Op *op)
 	if (is_const(op))
 		return 0;
 	push_defs(&k->dead, op);
-	if (!fold_op(k->c, op)) {
+	if (!fold_op(k->c, op) && !torch_canon_pattern(k->c, op)) {
 		k->dead.n = mark;
 		return canonical_form(k->c, op);
 	}

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "canon.h"
 #include "fold.h"
 #include "optable.h"
 #include "torch.h"
@@ -29,14 +30,28 @@ fold_noop(Ctx *c, Op *op, Value **outv, Attr **outa)
 {
 	Type *t = RES(op, 0)->type;
 
-	if (op->nopnds < 1 || OPND(op, 0)->type != t || !ty_static(t))
+	if (op->nopnds < 1 || OPND(op, 0)->type != t)
 		return 0;
-	if (torch_is(op, "aten.permute") || torch_is(op, "aten.transpose.int")) {
-		int64_t p[TORCH_MAXRANK], a, b;
+	if (torch_is(op, "aten.transpose.int") && tt_rank(t) > 0) {
+		int64_t a, b;
+		/* swapping a dim with itself is the identity, static or not */
+		if (tv_int(OPND(op, 1), &a) && tv_int(OPND(op, 2), &b)
+		    && tt_dim(a, t->rank) == tt_dim(b, t->rank))
+			return to_value(OPND(op, 0), outv);
+	}
+	if (!ty_static(t))
+		return 0;
+	if (torch_is(op, "aten.transpose.int"))
+		return 0;
+	if (torch_is(op, "aten.slice.Tensor")) {
+		int64_t step;
+		/* a step below 1 raises in PyTorch */
+		if (op->nopnds < 5 || !tv_int(OPND(op, 4), &step) || step < 1)
+			return 0;
+	}
+	if (torch_is(op, "aten.permute")) {
+		int64_t p[TORCH_MAXRANK];
 		int n, i;
-		if (torch_is(op, "aten.transpose.int"))
-			return tv_int(OPND(op, 1), &a) && tv_int(OPND(op, 2), &b)
-			    && tt_dim(a, t->rank) == tt_dim(b, t->rank) && to_value(OPND(op, 0), outv);
 		if ((n = tv_ints(OPND(op, 1), p, TORCH_MAXRANK)) != t->rank)
 			return 0;
 		for (i = 0; i < n; i++)
@@ -131,14 +146,14 @@ fold_to(Ctx *c, Op *op, Value **outv, Attr **outa)
 	return to_value(OPND(op, 0), outv);
 }
 
-/* len(list), list[i] of a ListConstruct. */
+/* len(list), list[i] of a ListConstruct that nothing mutates. */
 static int
 fold_list(Ctx *c, Op *op, Value **outv, Attr **outa)
 {
-	Op *d = OPND(op, 0)->def;
+	Op *d = canon_list(OPND(op, 0));
 	int64_t i;
 
-	if (!d || !op_is(d, "torch.prim.ListConstruct"))
+	if (!d)
 		return 0;
 	if (torch_is(op, "aten.len.t")) {
 		outa[0] = at_int(c, d->nopnds, NULL);
