@@ -6,8 +6,9 @@
 setup() {
   T="$BATS_TEST_TMPDIR/tm"
   mkdir -p "$T/test/Dialect/Torch" "$T/test/Conversion/TorchToLinalg"
-  # chunk 1: one function that folds as checked; chunk 2: two functions,
-  # the second with a check that cannot match; chunk 3 does not parse
+  # chunk 1: one function that folds as checked; chunk 2: three functions,
+  # the second with a check that only a later one's output matches; chunk
+  # 3 does not parse
   cat > "$T/test/Dialect/Torch/canonicalize.mlir" <<'MLIR'
 // RUN: torch-mlir-opt %s -canonicalize --split-input-file | FileCheck %s
 
@@ -32,11 +33,22 @@ func.func @mul() -> !torch.int {
   return %0 : !torch.int
 }
 
+// @wrong's check holds in @late's output alone: not a pass of @wrong when
+// the chunk fails (@late's own check does not hold)
 // CHECK-LABEL: func.func @wrong
-// CHECK-NEXT:    torch.constant.int 99
+// CHECK:         torch.constant.int 5
 func.func @wrong() -> !torch.int {
   %int7 = torch.constant.int 7
   %0 = torch.aten.neg.int %int7 : !torch.int -> !torch.int
+  return %0 : !torch.int
+}
+
+// CHECK-LABEL: func.func @late
+// CHECK-NEXT:    torch.constant.int 6
+func.func @late() -> !torch.int {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.add.int %int2, %int3 : !torch.int, !torch.int -> !torch.int
   return %0 : !torch.int
 }
 
@@ -60,11 +72,12 @@ MLIR
   run scripts/torch-mlir-lit "$T" --failures --jobs 1
   echo "$output"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"test/Dialect/Torch/canonicalize.mlir"*" 2 /    4"* ]]
+  [[ "$output" == *"test/Dialect/Torch/canonicalize.mlir"*" 2 /    5"* ]]
   [[ "$output" == *"chunk 1 @wrong: "*"error"* ]]
   [[ "$output" == *"chunk 2 @bad: "*"torch.no_such_op"* ]]
   [[ "$output" != *"@mul:"* ]]
-  [[ "$output" == *"2 of 4 test functions pass (50.0%)"* ]]
+  [[ "$output" == *"chunk 1 @late: "*"error"* ]]
+  [[ "$output" == *"2 of 5 test functions pass (40.0%)"* ]]
   [[ "$output" != *"other.mlir"* ]]
 }
 
@@ -74,7 +87,7 @@ MLIR
   [ "$status" -eq 0 ]
   [[ "$output" == *"other.mlir"*" 0 /    1"* ]]
   [[ "$output" == *"other passes: 0 of 1"* ]]
-  [[ "$output" == *"2 of 4 test functions pass"* ]]
+  [[ "$output" == *"2 of 5 test functions pass"* ]]
 }
 
 @test "torch-mlir-lit reads a bare git repository at HEAD, and refuses what is neither" {
@@ -82,7 +95,7 @@ MLIR
   git clone -q --bare "$T" "$BATS_TEST_TMPDIR/bare.git"
   run scripts/torch-mlir-lit "$BATS_TEST_TMPDIR/bare.git" --jobs 1
   [ "$status" -eq 0 ]
-  [[ "$output" == *"2 of 4 test functions pass"* ]]
+  [[ "$output" == *"2 of 5 test functions pass"* ]]
   run scripts/torch-mlir-lit "$BATS_TEST_TMPDIR" --jobs 1
   [ "$status" -ne 0 ]
   [[ "$output" == *"torch-mlir-lit: error: "*"neither"* ]]
