@@ -51,6 +51,124 @@ to_tensor(Ctx *c, Op *at, Value *v, Type *t)
 	return RES(op, 0);
 }
 
+/* Does t hold non-value tensors: !torch.tensor, or a list or optional
+ * of them? */
+static int
+holds_nonvalue(const Type *t)
+{
+	if (t->kind == TY_TORCH_LIST || t->kind == TY_TORCH_OPTIONAL)
+		return t->elem && holds_nonvalue(t->elem);
+	return t->kind == TY_TORCH_TENSOR;
+}
+
+/* t with its non-value tensors made value tensors. */
+static Type *
+valued(Ctx *c, Type *t)
+{
+	if (t->kind == TY_TORCH_LIST)
+		return ty_torch_list(c, valued(c, t->elem));
+	if (t->kind == TY_TORCH_OPTIONAL)
+		return ty_torch_optional(c, valued(c, t->elem));
+	return t->kind == TY_TORCH_TENSOR ? vt_of(c, t) : t;
+}
+
+/* Could a user of a list change its elements?  The list ops that do, and
+ * anything we do not know (a call, an unregistered op). */
+static int
+list_mutable(Value *v)
+{
+	static const char *const mut[] = {"torch.aten.append.t", "torch.aten._set_item.t",
+		"torch.aten.insert.t", "torch.aten.extend.t", "torch.aten.pop.t",
+		"torch.aten.clear.t", "torch.aten.add_.t", NULL};
+	int i;
+
+	for (Use *u = v->uses; u; u = u->next) {
+		const char *n = u->owner->name;
+		if (strncmp(n, "torch.", 6) || !strcmp(n, "torch.operator"))
+			return 1;
+		for (i = 0; mut[i]; i++)
+			if (!strcmp(n, mut[i]))
+				return 1;
+	}
+	return 0;
+}
+
+/* Can the non-value tensors v holds be read at the op?  Only when v is
+ * built here, element by element: a list or optional from outside (an
+ * argument, a call's result) hides which tensors it holds. */
+static int
+readable(Value *v)
+{
+	Op *d = v->def;
+	int i;
+
+	if (v->type->kind == TY_TORCH_TENSOR || !holds_nonvalue(v->type))
+		return 1;
+	if (d && op_is(d, "torch.derefine"))
+		return readable(OPND(d, 0));
+	if (!d || !op_is(d, "torch.prim.ListConstruct") || list_mutable(v))
+		return 0;
+	for (i = 0; i < d->nopnds; i++)
+		if (!readable(OPND(d, i)))
+			return 0;
+	return 1;
+}
+
+/* v read as a value just before `at`: tensors through copy.to_vtensor,
+ * lists and optionals of them built again from those copies (readable()
+ * said how).  Reading at the op is what the op itself does. */
+static Value *
+read_value(Ctx *c, Op *at, Value *v)
+{
+	Op *d = v->def, *nop;
+	int i;
+
+	if (v->type->kind == TY_TORCH_TENSOR)
+		return to_vtensor(c, at, v);
+	if (!holds_nonvalue(v->type) || !d)
+		return v;
+	if (op_is(d, "torch.derefine")) {
+		Value *x = OPND(d, 0);
+		Type *t;
+		if (!holds_nonvalue(x->type))
+			return v;       /* None: nothing to read */
+		x = read_value(c, at, x);
+		t = ty_torch_optional(c, x->type);
+		nop = op_new(c, "torch.derefine", 1, &x, 1, &t, 0, d->loc);
+	} else {
+		Value *e[d->nopnds + 1];
+		Type *t = valued(c, v->type);
+		for (i = 0; i < d->nopnds; i++)
+			e[i] = read_value(c, at, OPND(d, i));
+		nop = op_new(c, "torch.prim.ListConstruct", d->nopnds, e, 1, &t, 0, d->loc);
+	}
+	op_insert_before(at, nop);
+	return RES(nop, 0);
+}
+
+/* 0, or -1 after saying which operand of op cannot be read as a value. */
+static int
+check_readable(Op *op)
+{
+	char buf[128];
+	int i;
+
+	for (i = 0; i < op->nopnds; i++) {
+		Buf b = {0};
+		if (readable(OPND(op, i)))
+			continue;
+		print_type(&b, OPND(op, i)->type);
+		snprintf(buf, sizeof buf, "%.*s", (int)b.n, b.p);
+		buf_free(&b);
+		op_error(op, "failed to legalize operation '%s' that was explicitly marked "
+		    "illegal: operand #%d (%s) holds non-value tensors not built "
+		    "element by element in this function, so they cannot be read as values",
+		    op->name, i, buf);
+		return -1;
+	}
+	return 0;
+}
+
 /* A copy of op named name on value-semantic operands (the first n of
  * op's), with vtensor results. */
 static Op *
@@ -62,7 +180,7 @@ value_op(Ctx *c, Op *op, const char *name, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		v[i] = to_vtensor(c, op, OPND(op, i));
+		v[i] = read_value(c, op, OPND(op, i));
 	for (i = 0; i < op->nres; i++)
 		t[i] = tt_is(RES(op, i)->type) ? vt_of(c, RES(op, i)->type) : RES(op, i)->type;
 	nop = op_new(c, name, n, v, op->nres, t, 0, op->loc);
@@ -284,7 +402,7 @@ has_nonvalue(Op *op)
 	int i;
 
 	for (i = 0; i < op->nopnds; i++)
-		if (OPND(op, i)->type->kind == TY_TORCH_TENSOR)
+		if (holds_nonvalue(OPND(op, i)->type))
 			return 1;
 	for (i = 0; i < op->nres; i++)
 		if (RES(op, i)->type->kind == TY_TORCH_TENSOR)
@@ -308,18 +426,47 @@ to_value(Ctx *c, Op *op)
 	torch_replace(c, op, vals);
 }
 
+/* torch.tensor.literal: the value literal, cast to the result's static
+ * info, copied into a fresh tensor, which is what the literal makes. */
+static void
+tensor_literal(Ctx *c, Op *op)
+{
+	Attr *a = op_attr(op, "value");
+	Type *lt = ty_to_vtensor(c, a->type), *vt = vt_of(c, RES(op, 0)->type);
+	Op *lit = op_new(c, "torch.vtensor.literal", 0, NULL, 1, &lt, 0, op->loc);
+	Value *v = RES(lit, 0);
+
+	op_set_attr(c, lit, "value", a);
+	op_insert_before(op, lit);
+	if (vt != lt) {
+		Op *cast = op_new(c, "torch.tensor_static_info_cast", 1, &v, 1, &vt, 0, op->loc);
+		op_insert_before(op, cast);
+		v = RES(cast, 0);
+	}
+	v = to_tensor(c, op, v, RES(op, 0)->type);
+	torch_replace(c, op, &v);
+}
+
 static int
 reduce_op(Ctx *c, Op *op, int *changed)
 {
+	if (op_is(op, "torch.tensor.literal") && op_attr(op, "value")
+	    && op_attr(op, "value")->type && op_attr(op, "value")->type->kind == TY_TENSOR) {
+		*changed = 1;
+		tensor_literal(c, op);
+		return 0;
+	}
 	if (op_is(op, "torch.operator"))
 		return generic(c, op, changed);
 	if (strncmp(op->name, "torch.aten.", 11))
 		return 0;
 	if (op_has(op, TR_INPLACE)) {
 		*changed = 1;
-		return inplace(c, op);
+		return check_readable(op) < 0 ? -1 : inplace(c, op);
 	}
 	if (op_has(op, TR_VALUESEM) && has_nonvalue(op)) {
+		if (check_readable(op) < 0)
+			return -1;
 		*changed = 1;
 		to_value(c, op);
 	}

@@ -1,0 +1,34 @@
+// Lists whose tensors cannot be read where the op reads them: refused,
+// never left holding non-value tensors.
+
+func.func @list_argument(%list: !torch.list<tensor>) -> !torch.tensor {
+  %int0 = torch.constant.int 0
+  // expected-error @+1 {{failed to legalize operation 'torch.aten.stack' that was explicitly marked illegal: operand #0 (!torch.list<tensor>)}}
+  %0 = torch.aten.stack %list, %int0 : !torch.list<tensor>, !torch.int -> !torch.tensor
+  return %0 : !torch.tensor
+}
+
+// -----
+
+// The list may change between its construction and the op.
+func.func @list_appended(%a: !torch.tensor, %b: !torch.tensor) -> !torch.tensor {
+  %int0 = torch.constant.int 0
+  %list = torch.prim.ListConstruct %a : (!torch.tensor) -> !torch.list<tensor>
+  %n = torch.aten.append.t %list, %b : !torch.list<tensor>, !torch.tensor -> !torch.list<tensor>
+  // expected-error @+1 {{failed to legalize operation 'torch.aten.cat'}}
+  %0 = torch.aten.cat %list, %int0 : !torch.list<tensor>, !torch.int -> !torch.tensor
+  return %0 : !torch.tensor
+}
+
+// -----
+
+func.func @optional_argument(%w: !torch.optional<tensor>, %x: !torch.tensor<[5],f32>) -> !torch.tensor {
+  %int5 = torch.constant.int 5
+  %shape = torch.prim.ListConstruct %int5 : (!torch.int) -> !torch.list<int>
+  %none = torch.constant.none
+  %eps = torch.constant.float 1.0e-05
+  %false = torch.constant.bool false
+  // expected-error @+1 {{operand #2 (!torch.optional<tensor>) holds non-value tensors}}
+  %0 = torch.aten.layer_norm %x, %shape, %w, %none, %eps, %false : !torch.tensor<[5],f32>, !torch.list<int>, !torch.optional<tensor>, !torch.none, !torch.float, !torch.bool -> !torch.tensor
+  return %0 : !torch.tensor
+}
