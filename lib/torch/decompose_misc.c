@@ -129,7 +129,8 @@ t(B *b, Op *op)
 	Value *x = OPND(op, 0);
 	int r = tt_rank(x->type);
 
-	if (r < 0)
+	/* above rank 2, t() raises and numpy_T reverses every dim: left */
+	if (r < 0 || r > 2)
 		return 0;
 	d_done(b, op, r == 2 ? d_transpose(b, x, 0, 1) : x);
 	return 1;

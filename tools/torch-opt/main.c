@@ -298,6 +298,12 @@ collect_expects(const char *text, size_t len)
 		const char *next = eol ? eol + 1 : end;
 		size_t n = (eol ? eol : end) - p;
 		char *l = strndup(p, n), *m;
+		/* @below: the next line that holds no expectation, as in mlir-opt,
+		 * so that an error and its note can both be placed above a line */
+		if (!strstr(l, "expected-"))
+			for (int i = 0; i < vd.n; i++)
+				if (vd.e[i].line == 0)
+					vd.e[i].line = line;
 		for (m = l; (m = strstr(m, "expected-")); m++) {
 			const char *q = m + 9;
 			for (k = 0; k < 4; k++)
@@ -315,7 +321,7 @@ collect_expects(const char *text, size_t len)
 					target = line - 1;
 					q += 5;
 				} else if (!strncmp(q, "below", 5)) {
-					target = line + 1;
+					target = 0;     /* resolved at the next plain line */
 					q += 5;
 				} else if ((*q == '+' || *q == '-') && isdigit((unsigned char)q[1])) {
 					char *e;
