@@ -279,6 +279,28 @@ to_result_dtype(B *b, Op *op)
 	return 1;
 }
 
+/* type_as(x, other) whose dtype is not known yet: to.dtype of other's
+ * dtype read at run time (prim.dtype), the result's type kept. */
+static int
+type_as(B *b, Op *op)
+{
+	Value *v[5], *dt = OPND(op, 1);
+	Type *it = ty_torch(b->c, TY_TORCH_INT), *rt = RES(op, 0)->type;
+	Op *nop;
+
+	if (to_result_dtype(b, op))
+		return 1;
+	v[2] = v[3] = b_bool(b, 0);
+	v[4] = b_none(b);
+	nop = op_new(b->c, "torch.prim.dtype", 1, &dt, 1, &it, 0, b->loc);
+	op_insert_before(b->at, nop);
+	v[0] = OPND(op, 0), v[1] = RES(nop, 0);
+	nop = op_new(b->c, "torch.aten.to.dtype", 5, v, 1, &rt, 0, b->loc);
+	op_insert_before(b->at, nop);
+	d_done(b, op, RES(nop, 0));
+	return 1;
+}
+
 /* copy(self, src): src in self's dtype and shape. */
 static int
 copy(B *b, Op *op)
@@ -705,7 +727,7 @@ const Decomp decomp_misc[] = {
 	{"aten.fill.Scalar", fill}, {"aten.zero", zero}, {"aten.scalar_tensor", scalar_tensor},
 	{"aten.arange", arange_step1}, {"aten.arange.start", arange_step1},
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
-	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
+	{"aten.type_as", type_as}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},
 	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
 	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},
