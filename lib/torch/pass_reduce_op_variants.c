@@ -216,17 +216,59 @@ overwrite(Ctx *c, Op *at, Value *val, Value *dst)
 }
 
 /* op's results replaced by the mutated handle dst. */
-static void
+static int
+int_dtype(const Type *d)
+{
+	return d->kind == TY_INT && !dt_isbool(d);
+}
+
+/* The value nop computes, in the dtype of dst, which it overwrites.
+ * PyTorch computes an in-place or out= op in the promoted dtype and casts
+ * the result to the written tensor's (add_ of f32 by f64 adds in f64):
+ * the value op keeps its own result type and a to.dtype follows.  NULL,
+ * after an error, where PyTorch refuses the cast (a float result into an
+ * integer tensor, anything into bool). */
+static Value *
+in_dst_dtype(Ctx *c, Op *op, Op *nop, Value *dst)
+{
+	Type *t[nop->nres + 1], *want = tt_dtype(dst->type), *got;
+	Value *v[5];
+	Op *to;
+	int i;
+
+	for (i = 0; i < nop->nres; i++)
+		t[i] = RES(nop, i)->type;
+	if (!want || !torch_infer(c, nop, t) || !tt_is(t[0]) || !(got = tt_dtype(t[0]))
+	    || got == want)
+		return RES(nop, 0);
+	if (!(dt_isfloat(got) && dt_isfloat(want)) && !(int_dtype(got) && int_dtype(want))) {
+		op_error(op, "'%s' writes a result of dtype code %d into a tensor of dtype "
+		    "code %d, a cast PyTorch refuses", op->name, dt_code(got), dt_code(want));
+		return NULL;
+	}
+	value_set_type(RES(nop, 0), t[0]);
+	B b = b_at(c, op);
+	v[0] = RES(nop, 0), v[1] = b_int(&b, dt_code(want)), v[2] = v[3] = b_bool(&b, 0);
+	v[4] = b_none(&b);
+	t[0] = vt_of(c, dst->type);
+	to = op_new(c, "torch.aten.to.dtype", 5, v, 1, t, 0, op->loc);
+	op_insert_before(op, to);
+	return RES(to, 0);
+}
+
+static int
 mutate(Ctx *c, Op *op, const char *name, int n, Value *dst)
 {
 	Op *nop = value_op(c, op, name, n);
-	Value *vals[1] = {dst};
+	Value *vals[1] = {dst}, *val;
 
 	if (dst->type->kind != TY_TORCH_TENSOR || op->nres != 1) {
 		replace_by_results(c, op, nop);
-		return;
+		return 0;
 	}
-	overwrite(c, op, RES(nop, 0), dst);
+	if (!(val = in_dst_dtype(c, op, nop, dst)))
+		return -1;
+	overwrite(c, op, val, dst);
 	if (RES(op, 0)->type != dst->type) {
 		/* the result has other static info than the handle */
 		Type *t = RES(op, 0)->type;
@@ -235,6 +277,7 @@ mutate(Ctx *c, Op *op, const char *name, int n, Value *dst)
 		vals[0] = RES(cast, 0);
 	}
 	torch_replace(c, op, vals);
+	return 0;
 }
 
 /* "torch.aten.add_.Tensor" -> "torch.aten.add.Tensor" */
@@ -273,8 +316,7 @@ inplace(Ctx *c, Op *op)
 		replace_by_results(c, op, nop);
 		return 0;
 	}
-	mutate(c, op, vi->name, op->nopnds, OPND(op, 0));
-	return 0;
+	return mutate(c, op, vi->name, op->nopnds, OPND(op, 0));
 }
 
 /* torch.operator "aten.X.out": the functional op takes every operand but
@@ -385,8 +427,7 @@ generic(Ctx *c, Op *op, int *changed)
 	}
 	if ((info = out_variant(name, op->nopnds)) && op->nopnds > 0) {
 		*changed = 1;
-		mutate(c, op, info->name, op->nopnds - 1, OPND(op, op->nopnds - 1));
-		return 0;
+		return mutate(c, op, info->name, op->nopnds - 1, OPND(op, op->nopnds - 1));
 	}
 	snprintf(buf, sizeof buf, "torch.%s", name);
 	if (!(info = opinfo_lookup(buf)) || (info->nopnds >= 0 && info->nopnds != op->nopnds)

@@ -63,3 +63,20 @@ func.func @literal() -> !torch.tensor<[?],si64> {
   %0 = torch.tensor.literal(dense<[1, 2]> : tensor<2xsi64>) : !torch.tensor<[?],si64>
   return %0 : !torch.tensor<[?],si64>
 }
+
+// -----
+
+// add_ of f32 by f64 adds in f64 and rounds once into the f32 tensor, as
+// PyTorch does: the value op keeps its f64 result, a to.dtype follows.
+// CHECK-LABEL: func.func @inplace_promotes(
+// CHECK:         %[[ADD:.*]] = torch.aten.add.Tensor %{{.*}}, %{{.*}}, %{{.*}} : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f64>, !torch.int -> !torch.vtensor<[3],f64>
+// CHECK-NEXT:    %[[I6:.*]] = torch.constant.int 6
+// CHECK-NEXT:    %[[F:.*]] = torch.constant.bool false
+// CHECK-NEXT:    %[[N:.*]] = torch.constant.none
+// CHECK-NEXT:    %[[TO:.*]] = torch.aten.to.dtype %[[ADD]], %[[I6]], %[[F]], %[[F]], %[[N]] : !torch.vtensor<[3],f64>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[3],f32>
+// CHECK-NEXT:    %[[T:.*]] = torch.copy.to_tensor %[[TO]] : !torch.tensor<[3],f32>
+func.func @inplace_promotes(%a: !torch.tensor<[3],f32>, %b: !torch.tensor<[3],f64>) -> !torch.tensor<[3],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.add_.Tensor %a, %b, %int1 : !torch.tensor<[3],f32>, !torch.tensor<[3],f64>, !torch.int -> !torch.tensor<[3],f32>
+  return %0 : !torch.tensor<[3],f32>
+}

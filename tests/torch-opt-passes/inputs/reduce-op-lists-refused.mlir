@@ -32,3 +32,13 @@ func.func @optional_argument(%w: !torch.optional<tensor>, %x: !torch.tensor<[5],
   %0 = torch.aten.layer_norm %x, %shape, %w, %none, %eps, %false : !torch.tensor<[5],f32>, !torch.list<int>, !torch.optional<tensor>, !torch.none, !torch.float, !torch.bool -> !torch.tensor
   return %0 : !torch.tensor
 }
+
+// -----
+
+// PyTorch refuses to write a float result into an integer tensor.
+func.func @inplace_float_into_int(%a: !torch.tensor<[3],si64>, %b: !torch.tensor<[3],f32>) -> !torch.tensor<[3],si64> {
+  %int1 = torch.constant.int 1
+  // expected-error @+1 {{'torch.aten.add_.Tensor' writes a result of dtype code 6 into a tensor of dtype code 4, a cast PyTorch refuses}}
+  %0 = torch.aten.add_.Tensor %a, %b, %int1 : !torch.tensor<[3],si64>, !torch.tensor<[3],f32>, !torch.int -> !torch.tensor<[3],si64>
+  return %0 : !torch.tensor<[3],si64>
+}
