@@ -227,7 +227,7 @@ int_dtype(const Type *d)
  * the result to the written tensor's (add_ of f32 by f64 adds in f64):
  * the value op keeps its own result type and a to.dtype follows.  NULL,
  * after an error, where PyTorch refuses the cast (a float result into an
- * integer tensor, anything into bool). */
+ * integer tensor, a number into bool). */
 static Value *
 in_dst_dtype(Ctx *c, Op *op, Op *nop, Value *dst)
 {
@@ -241,7 +241,10 @@ in_dst_dtype(Ctx *c, Op *op, Op *nop, Value *dst)
 	if (!want || !torch_infer(c, nop, t) || !tt_is(t[0]) || !(got = tt_dtype(t[0]))
 	    || got == want)
 		return RES(nop, 0);
-	if (!(dt_isfloat(got) && dt_isfloat(want)) && !(int_dtype(got) && int_dtype(want))) {
+	/* PyTorch's can_cast: bool into anything, an integer into an integer
+	 * or a float, a float into a float (complex: not taken here) */
+	if (!dt_isbool(got) && !(int_dtype(got) && (int_dtype(want) || dt_isfloat(want)))
+	    && !(dt_isfloat(got) && dt_isfloat(want))) {
 		op_error(op, "'%s' writes a result of dtype code %d into a tensor of dtype "
 		    "code %d, a cast PyTorch refuses", op->name, dt_code(got), dt_code(want));
 		return NULL;
