@@ -491,6 +491,28 @@ tensor_literal(Ctx *c, Op *op)
 	torch_replace(c, op, &v);
 }
 
+/* Norms in training update their running mean and variance in place
+ * (operands 3 and 4; the flag is operand 5): a value op would lose that
+ * write, which the caller of the function sees.  0, or -1 after an error. */
+static int
+check_running_stats(Op *op)
+{
+	static const char *const norms[] = {"torch.aten.batch_norm",
+		"torch.aten.native_batch_norm", "torch.aten._native_batch_norm_legit",
+		"torch.aten.instance_norm", NULL};
+	int i, train = 1;
+
+	for (i = 0; norms[i] && !op_is(op, norms[i]); i++)
+		;
+	if (!norms[i] || op->nopnds < 6 || (tv_bool(OPND(op, 5), &train) && !train))
+		return 0;
+	if (!holds_nonvalue(OPND(op, 3)->type) && !holds_nonvalue(OPND(op, 4)->type))
+		return 0;
+	op_error(op, "'%s' may update its running statistics in place (training is "
+	    "not known false), a write its value-semantic form would lose", op->name);
+	return -1;
+}
+
 static int
 reduce_op(Ctx *c, Op *op, int *changed)
 {
@@ -509,7 +531,7 @@ reduce_op(Ctx *c, Op *op, int *changed)
 		return check_readable(op) < 0 ? -1 : inplace(c, op);
 	}
 	if (op_has(op, TR_VALUESEM) && has_nonvalue(op)) {
-		if (check_readable(op) < 0)
+		if (check_readable(op) < 0 || check_running_stats(op) < 0)
 			return -1;
 		*changed = 1;
 		to_value(c, op);

@@ -80,3 +80,19 @@ func.func @inplace_promotes(%a: !torch.tensor<[3],f32>, %b: !torch.tensor<[3],f6
   %0 = torch.aten.add_.Tensor %a, %b, %int1 : !torch.tensor<[3],f32>, !torch.tensor<[3],f64>, !torch.int -> !torch.tensor<[3],f32>
   return %0 : !torch.tensor<[3],f32>
 }
+
+// -----
+
+// In inference batch_norm only reads its running statistics.
+// CHECK-LABEL: func.func @batch_norm_inference(
+// CHECK:         torch.aten.batch_norm %{{.*}} : !torch.vtensor<[2,3],f32>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<vtensor<[3],f32>>, !torch.optional<vtensor<[3],f32>>,
+func.func @batch_norm_inference(%x: !torch.tensor<[2,3],f32>, %rm: !torch.tensor<[3],f32>, %rv: !torch.tensor<[3],f32>) -> !torch.tensor<[2,3],f32> {
+  %none = torch.constant.none
+  %w = torch.derefine %none : !torch.none to !torch.optional<tensor>
+  %m = torch.derefine %rm : !torch.tensor<[3],f32> to !torch.optional<tensor>
+  %v = torch.derefine %rv : !torch.tensor<[3],f32> to !torch.optional<tensor>
+  %f = torch.constant.float 1.0e-01
+  %false = torch.constant.bool false
+  %0 = torch.aten.batch_norm %x, %w, %w, %m, %v, %false, %f, %f, %false : !torch.tensor<[2,3],f32>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.tensor<[2,3],f32>
+  return %0 : !torch.tensor<[2,3],f32>
+}

@@ -42,3 +42,19 @@ func.func @inplace_float_into_int(%a: !torch.tensor<[3],si64>, %b: !torch.tensor
   %0 = torch.aten.add_.Tensor %a, %b, %int1 : !torch.tensor<[3],si64>, !torch.tensor<[3],f32>, !torch.int -> !torch.tensor<[3],si64>
   return %0 : !torch.tensor<[3],si64>
 }
+
+// -----
+
+// In training, batch_norm writes its running statistics, which the caller
+// sees: a value op would lose the write.
+func.func @batch_norm_training(%x: !torch.tensor<[2,3],f32>, %rm: !torch.tensor<[3],f32>, %rv: !torch.tensor<[3],f32>, %training: !torch.bool) -> !torch.tensor<[2,3],f32> {
+  %none = torch.constant.none
+  %w = torch.derefine %none : !torch.none to !torch.optional<tensor>
+  %m = torch.derefine %rm : !torch.tensor<[3],f32> to !torch.optional<tensor>
+  %v = torch.derefine %rv : !torch.tensor<[3],f32> to !torch.optional<tensor>
+  %f = torch.constant.float 1.0e-01
+  %false = torch.constant.bool false
+  // expected-error @+1 {{'torch.aten.batch_norm' may update its running statistics in place (training is not known false)}}
+  %0 = torch.aten.batch_norm %x, %w, %w, %m, %v, %training, %f, %f, %false : !torch.tensor<[2,3],f32>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.tensor<[2,3],f32>
+  return %0 : !torch.tensor<[2,3],f32>
+}
