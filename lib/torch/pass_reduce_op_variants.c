@@ -301,6 +301,26 @@ value_variant(Ctx *c, const char *name)
 	return opinfo_lookup(buf);
 }
 
+/* Is every use of op's operand 0 but op itself an op before it in its
+ * block?  An in-place view (t_, squeeze_) changes the shape of that very
+ * handle, so a later use must see the view: we only rename the result. */
+static int
+handle_dead_after(Op *op)
+{
+	for (Use *u = OPND(op, 0)->uses; u; u = u->next) {
+		Op *o = u->owner, *p;
+		if (o == op)
+			continue;
+		if (o->parent != op->parent)
+			return 0;
+		for (p = o->next; p && p != op; p = p->next)
+			;
+		if (!p)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 inplace(Ctx *c, Op *op)
 {
@@ -312,6 +332,11 @@ inplace(Ctx *c, Op *op)
 		return -1;
 	}
 	if (vi->traits & TR_VIEW) {
+		if (!handle_dead_after(op)) {
+			op_error(op, "'%s' changes the shape of a tensor that is used after it; "
+			    "not supported", op->name + 6);
+			return -1;
+		}
 		nop = op_clone(c, op, NULL, NULL);
 		nop->name = vi->name;
 		nop->info = vi;

@@ -58,3 +58,15 @@ func.func @batch_norm_training(%x: !torch.tensor<[2,3],f32>, %rm: !torch.tensor<
   %0 = torch.aten.batch_norm %x, %w, %w, %m, %v, %training, %f, %f, %false : !torch.tensor<[2,3],f32>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.optional<tensor>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.tensor<[2,3],f32>
   return %0 : !torch.tensor<[2,3],f32>
 }
+
+// -----
+
+// After t_, the handle itself is transposed: a later use of it would see
+// the old shape if t_ only became a view.
+func.func @inplace_view_used_after(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.copy.to_tensor %arg0 : !torch.tensor
+  // expected-error @+1 {{'aten.t_' changes the shape of a tensor that is used after it; not supported}}
+  %1 = torch.aten.t_ %0 : !torch.tensor -> !torch.tensor
+  %2 = torch.copy.to_vtensor %0 : !torch.vtensor
+  return %2 : !torch.vtensor
+}
