@@ -308,6 +308,8 @@ ret(Alloc *a, Op *op)
 	v = materialize(a, 0, op);
 	if (a->dry)
 		return 1;
+	/* copy.to_tensor's operand has its result's static info */
+	v = cast_to(a, v, tt_vt(a->c, tt_rank(t), t->dims, t->elem), op);
 	copy = op_new(a->c, "torch.copy.to_tensor", 1, &v, 1, &t, 0, op->loc);
 	op_insert_before(op, copy);
 	for (k = 0; k < op->nopnds; k++)

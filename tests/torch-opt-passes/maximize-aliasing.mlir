@@ -144,3 +144,18 @@ func.func @unknown_region(%arg0: !torch.vtensor, %w: !torch.vtensor) -> !torch.v
   %2 = torch.copy.to_vtensor %0 : !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// The value returned has more static info than the tensor: cast to the
+// tensor's before the copy, so the copy's operand matches its result.
+// CHECK-LABEL: func.func @returned_cast(
+// CHECK-SAME:      %{{.*}}: !torch.vtensor, %[[W:.*]]: !torch.vtensor<[2],f32>)
+// CHECK-NEXT:    %[[C:.*]] = torch.tensor_static_info_cast %[[W]] : !torch.vtensor<[2],f32> to !torch.vtensor
+// CHECK-NEXT:    %[[T:.*]] = torch.copy.to_tensor %[[C]] : !torch.tensor
+// CHECK-NEXT:    return %[[T]] : !torch.tensor
+func.func @returned_cast(%arg0: !torch.vtensor, %w: !torch.vtensor<[2],f32>) -> !torch.tensor {
+  %0 = torch.copy.to_tensor %arg0 : !torch.tensor
+  torch.overwrite.tensor.contents %w overwrites %0 : !torch.vtensor<[2],f32>, !torch.tensor
+  return %0 : !torch.tensor
+}
