@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "decompose.h"
 #include "pass.h"
 #include "torch.h"
 
@@ -72,27 +73,6 @@ valued(Ctx *c, Type *t)
 	return t->kind == TY_TORCH_TENSOR ? vt_of(c, t) : t;
 }
 
-/* Could a user of a list change its elements?  The list ops that do, and
- * anything we do not know (a call, an unregistered op). */
-static int
-list_mutable(Value *v)
-{
-	static const char *const mut[] = {"torch.aten.append.t", "torch.aten._set_item.t",
-		"torch.aten.insert.t", "torch.aten.extend.t", "torch.aten.pop.t",
-		"torch.aten.clear.t", "torch.aten.add_.t", NULL};
-	int i;
-
-	for (Use *u = v->uses; u; u = u->next) {
-		const char *n = u->owner->name;
-		if (strncmp(n, "torch.", 6) || !strcmp(n, "torch.operator"))
-			return 1;
-		for (i = 0; mut[i]; i++)
-			if (!strcmp(n, mut[i]))
-				return 1;
-	}
-	return 0;
-}
-
 /* Can the non-value tensors v holds be read at the op?  Only when v is
  * built here, element by element: a list or optional from outside (an
  * argument, a call's result) hides which tensors it holds. */
@@ -106,7 +86,7 @@ readable(Value *v)
 		return 1;
 	if (d && op_is(d, "torch.derefine"))
 		return readable(OPND(d, 0));
-	if (!d || !op_is(d, "torch.prim.ListConstruct") || list_mutable(v))
+	if (!d || !op_is(d, "torch.prim.ListConstruct") || d_list_mutable(v))
 		return 0;
 	for (i = 0; i < d->nopnds; i++)
 		if (!readable(OPND(d, i)))

@@ -307,3 +307,19 @@ def zero_dim_tensor_with_python_number():
                              a + 2.5)), \
         [torch.tensor(7, dtype=torch.int32), torch.tensor(200, dtype=torch.uint8),
          torch.tensor(0.75, dtype=torch.float16)]
+
+
+class _BroadcastTensors(torch.nn.Module):
+    # traced (graph="torch"), aten.broadcast_tensors stays the list op
+    def forward(self, a, b, c, e):
+        r = torch.ops.aten.broadcast_tensors([a, b, c])
+        s = torch.ops.aten.broadcast_tensors([e, a[:1, :1]])
+        return r[0] * 2, r[1] + 1, r[2].to(torch.float32) - r[0], s[0], s[1]
+
+
+@case(graph="torch")
+def broadcast_tensors_three_and_empty():
+    # ranks 1, 2 and 3 into [2, 4, 3]; an int tensor keeps its dtype; a
+    # size-0 dim met by a size-1 one
+    return _BroadcastTensors(), [torch.randn(4, 3), torch.randn(2, 1, 1),
+                                 torch.arange(3, dtype=torch.int32), torch.randn(0, 1)]

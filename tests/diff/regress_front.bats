@@ -34,3 +34,4 @@ load helpers
 @test "F.conv1d traced, grouped, no bias" { regress conv1d_function; }
 @test "argmax and argmin over all dims with keepdim are [1, ..., 1]" { regress argmax_all_dims_keepdim; }
 @test "a 0-dim tensor with a Python number promotes as PyTorch (wrapped number)" { regress zero_dim_tensor_with_python_number; }
+@test "aten.broadcast_tensors: three ranks, an int tensor, a size-0 dim" { regress broadcast_tensors_three_and_empty; }
