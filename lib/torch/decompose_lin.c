@@ -21,6 +21,8 @@
  *   expand_copy            expand; aminmax: amin and amax;
  *   addbmm                 one mm over the batch folded into the
  *                          contraction, beta 0 ignores self (NaN too);
+ *   bilinear               x1[*, 1, i, 1] * W[1, o, i, j] * x2[*, 1, 1, j]
+ *                          summed over j, then i, plus the bias;
  *   _linalg_det,
  *   _linalg_slogdet        LU with partial pivoting unrolled over a static
  *                          n <= 64 (the pivot is the first largest |x|, as
@@ -691,7 +693,43 @@ cross_op(B *b, Op *op)
 	return 1;
 }
 
+/* bilinear(x1, x2, W, b): x1 [*, i] and x2 [*, j] of one batch shape *,
+ * W [o, i, j], b [o] or None.  The constants come first, each made once. */
+static int
+bilinear(B *b, Op *op)
+{
+	Value *x1 = OPND(op, 0), *x2 = OPND(op, 1), *w = OPND(op, 2), *bias = OPND(op, 3);
+	Value *c[3], *f, *none, *y, *v[4];
+	int r = tt_rank(x1->type), k;
+
+	if (r < 1 || r > TORCH_MAXRANK - 2 || tt_rank(x2->type) != r || tt_rank(w->type) != 3
+	    || (!tv_none(bias) && tt_rank(bias->type) != 1)
+	    || !ty_static(x1->type) || !ty_static(x2->type) || !ty_static(w->type)
+	    || !dims_eq(x1->type->dims, x2->type->dims, r - 1)
+	    || w->type->dims[1] != x1->type->dims[r - 1] || w->type->dims[2] != x2->type->dims[r - 1]
+	    || (!tv_none(bias) && bias->type->dims[0] != w->type->dims[0]))
+		return 0;
+	none = b_none(b), f = b_bool(b, 0);
+	for (k = 0; k < 3; k++)
+		c[k] = b_int(b, r - 1 + k);       /* r-1, r, r+1 */
+	Value *zero = r == 1 ? c[0] : b_int(b, 0);
+	y = b_op2(b, "aten.unsqueeze", b_op2(b, "aten.unsqueeze", x1, c[0]), c[2]);
+	for (k = 0; k < r - 1; k++)
+		w = b_op2(b, "aten.unsqueeze", w, zero);
+	x2 = b_op2(b, "aten.unsqueeze", b_op2(b, "aten.unsqueeze", x2, c[0]), c[1]);
+	y = d_mul(b, d_mul(b, y, w), x2);
+	v[1] = b_list(b, 1, &c[2]), v[2] = f, v[3] = none, v[0] = y;
+	y = b_op(b, "aten.sum.dim_IntList", 4, v);
+	v[1] = b_list(b, 1, &c[1]), v[0] = y;
+	y = b_op(b, "aten.sum.dim_IntList", 4, v);
+	if (!tv_none(bias))
+		y = b_op3(b, "aten.add.Tensor", y, bias, r <= 2 ? c[2 - r] : b_int(b, 1));
+	d_done(b, op, y);
+	return 1;
+}
+
 const Decomp decomp_lin[] = {
+	{"aten.bilinear", bilinear},
 	{"aten.diagonal", diagonal_op}, {"aten.diagonal_copy", diagonal_op},
 	{"aten.diag", diag_op}, {"aten.diag_embed", diag_embed_op}, {"aten.trace", trace_op},
 	{"aten.eye", eye_op}, {"aten.eye.m", eye_op},

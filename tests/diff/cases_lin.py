@@ -209,3 +209,21 @@ def _expand_copy(x, y):
 def expand_copy_sizes():
     # expanded dims of 1, a new leading dim, -1 keeps a size
     return _expand_copy, [torch.randn(3, 2, 1), torch.randn(4, 1)]
+
+
+class _Bilinear(torch.nn.Module):
+    # traced (graph="torch"): aten.bilinear stays itself (make_fx would
+    # decompose it in PyTorch)
+    def forward(self, a, b, w, bias, a3, b3, w1, a0, b0):
+        B = torch.ops.aten.bilinear
+        return (B(a, b, w, bias), B(a, b, w, None), B(a3, b3, w, bias),
+                B(a.t().contiguous().t(), b, w, None), B(a, b, w1, None), B(a0, b0, w, bias))
+
+
+@case(graph="torch")
+def bilinear_batches_bias_and_empty():
+    # one and two batch dims, with and without a bias, one output, an
+    # empty batch, a transposed input
+    return _Bilinear(), [torch.randn(6, 3), torch.randn(6, 4), torch.randn(5, 3, 4), torch.randn(5),
+                         torch.randn(2, 3, 3), torch.randn(2, 3, 4), torch.randn(1, 3, 4),
+                         torch.randn(0, 3), torch.randn(0, 4)]
