@@ -9,12 +9,21 @@
  *              copy.to_vtensor'ed operands, followed by copy.to_tensor,
  *              copy.to_vtensor and torch.overwrite.tensor.contents into
  *              the mutated tensor, whose handle replaces the op's result
- *              (torch-mlir's ReduceOpVariants).  In-place views (`squeeze_`,
- *              `t_`, ...) become the view op on the same handle.  Value-
- *              semantic ops with non-value operands read them through
- *              copy.to_vtensor and, for non-value results, hand their
- *              result back through copy.to_tensor.  A torch.operator
- *              naming a registered aten op becomes that op.
+ *              (torch-mlir's ReduceOpVariants); a promoted result is
+ *              cast into the mutated tensor's dtype (to.dtype) where
+ *              PyTorch allows the cast.  In-place views (`squeeze_`,
+ *              `t_`, ...) become the view op on the same handle when
+ *              nothing uses the handle after them.  Value-semantic ops
+ *              with non-value operands read them through copy.to_vtensor
+ *              (lists and optionals of them rebuilt of the copies) and,
+ *              for non-value results, hand their result back through
+ *              copy.to_tensor.  A torch.operator naming a registered aten
+ *              op becomes that op; torch.tensor.literal a vtensor.literal
+ *              copied into a fresh tensor.
+ *              Refused with an error, where a guess could be wrong: a list
+ *              or optional of non-value tensors not built here or that a
+ *              list op may change; a cast PyTorch refuses; norms that may
+ *              update running statistics held in non-value tensors.
  * invalidates: op identities; the result names of replaced ops.
  */
 #include <string.h>
