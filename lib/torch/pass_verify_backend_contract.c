@@ -51,6 +51,19 @@ static const char note_infer[] = "this is likely due to a missing transfer "
 static const char note_op[] = "this is likely due to no decomposition of the op "
 	"into ops the backend takes";
 
+/* Is an integer element type one of torch's (i1, si8..si64, ui8)?  Other
+ * element types are left to the rest of the checks. */
+static int
+torch_int_dtype(const Type *e)
+{
+	if (e->kind != TY_INT || e->width == 1)
+		return 1;
+	if (e->sign == UNSIGNED)
+		return e->width == 8;
+	return e->sign == SIGNED && (e->width == 8 || e->width == 16 || e->width == 32
+	    || e->width == 64);
+}
+
 /* Why a value's type breaks the contract, or NULL; *note the cause. */
 static const char *
 type_problem(const Type *t, int want_static, const char **note)
@@ -60,11 +73,6 @@ type_problem(const Type *t, int want_static, const char **note)
 		return "has type '!torch.any', which no backend takes "
 		    "(unsupported by backend contract: type '!torch.any')";
 	*note = note_infer;
-	if (t->kind == TY_TORCH_TENSOR) {
-		*note = note_value;
-		return "is not value-semantic (unsupported by backend contract: "
-		    "non-value tensor type)";
-	}
 	if (t->kind == TY_TORCH_LIST || t->kind == TY_TORCH_OPTIONAL) {
 		const Type *e = t->elem;
 		/* list<optional<vtensor>>: index_put's indices with None */
@@ -75,8 +83,22 @@ type_problem(const Type *t, int want_static, const char **note)
 		    && e->kind != TY_TORCH_INT && e->kind != TY_TORCH_FLOAT
 		    && e->kind != TY_TORCH_BOOL ? "holds a non value-semantic type" : NULL;
 	}
-	if (t->kind != TY_TORCH_VTENSOR)
+	if (t->kind != TY_TORCH_VTENSOR && t->kind != TY_TORCH_TENSOR)
 		return NULL;
+	if (t->elem && !torch_int_dtype(t->elem)) {
+		static char why[96];
+		char dt[32];
+		*note = NULL;
+		tystr(t->elem, dt, sizeof dt);
+		snprintf(why, sizeof why, "has an element type no torch dtype is "
+		    "(invalid dtype '%s')", dt);
+		return why;
+	}
+	if (t->kind == TY_TORCH_TENSOR) {
+		*note = note_value;
+		return "is not value-semantic (unsupported by backend contract: "
+		    "non-value tensor type)";
+	}
 	if (!t->ranked)
 		return "has no known rank (unsupported by backend contract: "
 		    "tensor with unknown rank)";

@@ -30,3 +30,12 @@ func.func @operator_first(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor {
   %1 = torch.operator "my.op"(%0) : (!torch.vtensor<*,f32>) -> !torch.vtensor
   return %1 : !torch.vtensor
 }
+
+// -----
+
+// An integer element type that is no torch dtype (signless 32 bits: torch
+// spells it si32).
+// expected-error @below {{argument #0 of 'func.func' (!torch.vtensor<[2],i32>) has an element type no torch dtype is (invalid dtype 'i32')}}
+func.func @not_a_dtype(%arg0: !torch.vtensor<[2],i32>) {
+  return
+}
