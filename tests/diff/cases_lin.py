@@ -227,3 +227,24 @@ def bilinear_batches_bias_and_empty():
     return _Bilinear(), [torch.randn(6, 3), torch.randn(6, 4), torch.randn(5, 3, 4), torch.randn(5),
                          torch.randn(2, 3, 3), torch.randn(2, 3, 4), torch.randn(1, 3, 4),
                          torch.randn(0, 3), torch.randn(0, 4)]
+
+
+class _Einsum(torch.nn.Module):
+    # traced (graph="torch"): aten.einsum stays itself
+    def forward(self, a, b, c, v, w, m3, n3, x):
+        E = torch.ops.aten.einsum
+        return (E("i,i", [v, w]), E("ij,jk->ik", [a, b]), E("ij,jk", [a, b]),
+                E("bij,bjk->bik", [m3, n3]), E("bij,bkj->bki", [m3, m3]),
+                E("ij->ji", [a]), E("ij->", [a]), E("i,j->ij", [v, w]),
+                E("ij,jkl->ik", [a, c]), E("Ab,bc->cA", [a, b]), E("abc,ac->b", [m3, x]),
+                E("ij,ij->i", [a, a.t().contiguous().t()]))
+
+
+@case(graph="torch")
+def einsum_contractions_batches_sums():
+    # dot, matmul (explicit and implicit output), batched, transposed,
+    # a permutation, a full sum, an outer product, a label summed out of
+    # one operand, capital labels, a contraction with a summed label
+    return _Einsum(), [torch.randn(3, 4), torch.randn(4, 5), torch.randn(4, 2, 3),
+                       torch.randn(6), torch.randn(6), torch.randn(2, 3, 4),
+                       torch.randn(2, 4, 5), torch.randn(2, 4)]

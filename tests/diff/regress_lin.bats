@@ -28,3 +28,6 @@ regress_all() {
 @test "bilinear: batches of rank 1 and 2, bias or none, one output, an empty batch" {
   regress_all bilinear_batches_bias_and_empty
 }
+@test "einsum: dot, matmul, batched, permutation, sums, outer product, capital labels" {
+  regress_all einsum_contractions_batches_sums
+}
