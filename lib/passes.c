@@ -10,7 +10,8 @@ extern const PassInfo pass_canonicalize, pass_cse, pass_dce,
 extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contract,
 	pass_torch_reduce_op_variants, pass_torch_maximize_value_semantics,
 	pass_torch_decompose, pass_torch_fold_batchnorm, pass_torch_fold_constants,
-	pass_torch_backend_pipeline;
+	pass_torch_backend_pipeline, pass_torch_lower_to_backend_contract,
+	pass_torch_verify_backend_contract_no_decompositions;
 
 static const PassInfo *const registry[] = {
 	&pass_canonicalize,
@@ -26,6 +27,8 @@ static const PassInfo *const registry[] = {
 	&pass_torch_fold_constants,
 	&pass_torch_backend_pipeline,
 	&pass_torch_verify_backend_contract,
+	&pass_torch_lower_to_backend_contract,
+	&pass_torch_verify_backend_contract_no_decompositions,
 };
 
 enum { NPASS = sizeof registry / sizeof *registry };
@@ -35,8 +38,6 @@ static const struct {
 	const char *alias, *name;
 } aliases[] = {
 	{"torch-decompose-complex-ops", "torch-decompose"},
-	{"torch-lower-to-backend-contract", "torch-backend-pipeline"},
-	{"torch-verify-backend-contract-no-decompositions", "torch-verify-backend-contract"},
 };
 
 enum { NALIAS = sizeof aliases / sizeof *aliases };

@@ -48,6 +48,9 @@ Value *d_sub(B *b, Value *x, Value *y);
 Value *d_mul(B *b, Value *x, Value *y);
 Value *d_div(B *b, Value *x, Value *y);
 Value *d_transpose(B *b, Value *x, int64_t d0, int64_t d1);
+/* Could a user of list v change its elements (a list op that does, or an
+ * op we do not know)? */
+int d_list_mutable(Value *v);
 /* decompose_strided.c */
 int d_as_strided(B *b, Op *op);
 int d_as_strided_scatter(B *b, Op *op);

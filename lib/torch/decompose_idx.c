@@ -16,6 +16,8 @@
  *   tril/triu_indices    a constant
  *   repeat_interleave.Tensor, with output_size or constant repeats:
  *                        out[j] = #{ i : cumsum(repeats)[i] <= j }
+ *   one_hot              x[..., None] == arange(n), as int64, for a
+ *                        constant n >= 0 (-1, the data's max + 1, is left)
  *
  * Ops whose result size depends on the data (nonzero, bincount, a mask
  * with an unknown count) are left for the contract check to refuse.
@@ -587,7 +589,26 @@ embedding_bag(B *b, Op *op)
 	return 1;
 }
 
+/* one_hot(x, n): int64 x only (PyTorch refuses others); a class outside
+ * [0, n), which PyTorch refuses, gives a row of zeros. */
+static int
+one_hot(B *b, Op *op)
+{
+	Value *x = OPND(op, 0);
+	int r = tt_rank(x->type);
+	int64_t n;
+
+	if (r < 0 || r >= TORCH_MAXRANK || tt_dtype(x->type) != dt_i64(b->c)
+	    || !tv_int(OPND(op, 1), &n) || n < 0)
+		return 0;
+	x = b_op2(b, "aten.unsqueeze", x, b_int(b, r));
+	d_done(b, op, d_to(b, b_op2(b, "aten.eq.Tensor", x, arange_at(b, 0, n, r + 1, r)),
+	    dt_i64(b->c)));
+	return 1;
+}
+
 const Decomp decomp_idx[] = {
+	{"aten.one_hot", one_hot},
 	{"aten._embedding_bag", embedding_bag}, {"aten._embedding_bag_forward_only", embedding_bag},
 	{"aten._index_put_impl", index_put_impl},
 	{"aten.masked_scatter", masked_scatter},

@@ -21,6 +21,13 @@
  *   expand_copy            expand; aminmax: amin and amax;
  *   addbmm                 one mm over the batch folded into the
  *                          contraction, beta 0 ignores self (NaN too);
+ *   bilinear               x1[*, 1, i, 1] * W[1, o, i, j] * x2[*, 1, 1, j]
+ *                          summed over j, then i, plus the bias;
+ *   einsum                 one or two operands, letters only: the labels
+ *                          of one operand alone and not kept summed out,
+ *                          then [batch, kept, contracted] @ [batch,
+ *                          contracted, kept] as one bmm, viewed and
+ *                          permuted to the output's order;
  *   _linalg_det,
  *   _linalg_slogdet        LU with partial pivoting unrolled over a static
  *                          n <= 64 (the pivot is the first largest |x|, as
@@ -30,6 +37,7 @@
  * Every rule needs static shapes and constant ints where it reads them;
  * otherwise it leaves the op for the contract check to refuse.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -676,7 +684,283 @@ cross_op(B *b, Op *op)
 	return 1;
 }
 
+/* bilinear(x1, x2, W, b): x1 [*, i] and x2 [*, j] of one batch shape *,
+ * W [o, i, j], b [o] or None.  The constants come first, each made once. */
+static int
+bilinear(B *b, Op *op)
+{
+	Value *x1 = OPND(op, 0), *x2 = OPND(op, 1), *w = OPND(op, 2), *bias = OPND(op, 3);
+	Value *c[3], *f, *none, *y, *v[4];
+	int r = tt_rank(x1->type), k;
+
+	if (r < 1 || r > TORCH_MAXRANK - 2 || tt_rank(x2->type) != r || tt_rank(w->type) != 3
+	    || (!tv_none(bias) && tt_rank(bias->type) != 1)
+	    || !ty_static(x1->type) || !ty_static(x2->type) || !ty_static(w->type)
+	    || !dims_eq(x1->type->dims, x2->type->dims, r - 1)
+	    || w->type->dims[1] != x1->type->dims[r - 1] || w->type->dims[2] != x2->type->dims[r - 1]
+	    || (!tv_none(bias) && bias->type->dims[0] != w->type->dims[0]))
+		return 0;
+	none = b_none(b), f = b_bool(b, 0);
+	for (k = 0; k < 3; k++)
+		c[k] = b_int(b, r - 1 + k);       /* r-1, r, r+1 */
+	Value *zero = r == 1 ? c[0] : b_int(b, 0);
+	y = b_op2(b, "aten.unsqueeze", b_op2(b, "aten.unsqueeze", x1, c[0]), c[2]);
+	for (k = 0; k < r - 1; k++)
+		w = b_op2(b, "aten.unsqueeze", w, zero);
+	x2 = b_op2(b, "aten.unsqueeze", b_op2(b, "aten.unsqueeze", x2, c[0]), c[1]);
+	y = d_mul(b, d_mul(b, y, w), x2);
+	v[1] = b_list(b, 1, &c[2]), v[2] = f, v[3] = none, v[0] = y;
+	y = b_op(b, "aten.sum.dim_IntList", 4, v);
+	v[1] = b_list(b, 1, &c[1]), v[0] = y;
+	y = b_op(b, "aten.sum.dim_IntList", 4, v);
+	if (!tv_none(bias))
+		y = b_op3(b, "aten.add.Tensor", y, bias, r <= 2 ? c[2 - r] : b_int(b, 1));
+	d_done(b, op, y);
+	return 1;
+}
+
+/* ---- einsum ---- */
+
+enum { EIN_MAX = 16 };
+
+typedef struct Ein {
+	B *b;
+	int64_t iv[4 * EIN_MAX + 8];   /* the int constants, made up front */
+	Value *ic[4 * EIN_MAX + 8];
+	int nic;
+	Value *f, *none;               /* for sums, when some label is summed */
+} Ein;
+
+static void
+ein_want(Ein *e, int64_t v)
+{
+	int i;
+
+	for (i = 0; i < e->nic; i++)
+		if (e->iv[i] == v)
+			return;
+	e->iv[e->nic++] = v;
+}
+
+static Value *
+ein_int(Ein *e, int64_t v)
+{
+	int i;
+
+	for (i = 0; e->iv[i] != v; i++)
+		;
+	return e->ic[i];
+}
+
+static Value *
+ein_list(Ein *e, int n, const int64_t *v)
+{
+	Value *x[EIN_MAX + 1];
+	int i;
+
+	for (i = 0; i < n; i++)
+		x[i] = ein_int(e, v[i]);
+	return b_list(e->b, n, x);
+}
+
+/* Labels of one operand: 0 if malformed (not a letter, repeated). */
+static int
+ein_labels(const char *s, size_t n, char *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ' ')
+			continue;
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))
+		    || k >= EIN_MAX || memchr(out, s[i], k))
+			return 0;
+		out[k++] = s[i];
+	}
+	out[k] = 0;
+	return 1;
+}
+
+/* Parses "ij,jk->ik" (no "->": the labels used once, sorted) into lab[0..n)
+ * and out; 0 when malformed or not n operands. */
+static int
+ein_parse(const char *eq, int n, char lab[2][EIN_MAX + 1], char *out)
+{
+	const char *arrow = strstr(eq, "->"), *end = arrow ? arrow : eq + strlen(eq);
+	const char *comma = memchr(eq, ',', end - eq);
+	char c;
+	int k = 0;
+
+	if ((n == 1) != !comma || (comma && memchr(comma + 1, ',', end - comma - 1))
+	    || !ein_labels(eq, (comma ? comma : end) - eq, lab[0])
+	    || (comma && !ein_labels(comma + 1, end - comma - 1, lab[1])))
+		return 0;
+	if (arrow)
+		return ein_labels(arrow + 2, strlen(arrow + 2), out);
+	for (c = 'A'; c <= 'z'; c++) {
+		int uses = !!strchr(lab[0], c) + (n == 2 && strchr(lab[1], c));
+		if (uses == 1 && isalpha((unsigned char)c))
+			out[k++] = c;
+	}
+	out[k] = 0;
+	return 1;
+}
+
+/* x with the labels of lab not in keep summed out; lab updated. */
+static Value *
+ein_sum(Ein *e, Value *x, char *lab, const char *keep)
+{
+	int64_t d[EIN_MAX];
+	int i, n = 0, k = 0;
+	Value *v[4];
+
+	for (i = 0; lab[i]; i++)
+		if (!strchr(keep, lab[i]))
+			d[n++] = i;
+		else
+			lab[k++] = lab[i];
+	lab[k] = 0;
+	if (!n)
+		return x;
+	if (!e->f)
+		e->f = b_bool(e->b, 0), e->none = b_none(e->b);
+	v[0] = x, v[1] = ein_list(e, n, d), v[2] = e->f, v[3] = e->none;
+	return b_op(e->b, "aten.sum.dim_IntList", 4, v);
+}
+
+/* The positions in lab of the labels of want, in want's order. */
+static void
+ein_perm(const char *lab, const char *want, int64_t *p)
+{
+	int i;
+
+	for (i = 0; want[i]; i++)
+		p[i] = strchr(lab, want[i]) - lab;
+}
+
+static int64_t
+ein_size(Value *x, const char *lab, const char *set, int64_t *dims)
+{
+	int64_t n = 1;
+	int i;
+
+	for (i = 0; set[i]; i++)
+		n *= dims[i] = x->type->dims[strchr(lab, set[i]) - lab];
+	return n;
+}
+
+static int
+einsum(B *b, Op *op)
+{
+	const char *eq;
+	char lab[2][EIN_MAX + 1], out[EIN_MAX + 1], keep[2][2 * EIN_MAX + 1];
+	char bat[EIN_MAX + 1] = "", con[EIN_MAX + 1] = "", kp[2][EIN_MAX + 1] = {"", ""};
+	Value **t, *x[2], *y;
+	int n, i, j, k;
+	Ein e = {b};
+
+	if (!tv_str(OPND(op, 0), &eq) || d_list_mutable(OPND(op, 1)))
+		return 0;
+	n = tv_list(OPND(op, 1), &t);
+	for (i = 0; i < n && i < 2; i++)
+		x[i] = t[i];
+	if (n > 0)
+		free(t);
+	if (n < 1 || n > 2 || !ein_parse(eq, n, lab, out))
+		return 0;
+	for (i = 0; i < n; i++) {
+		Type *dt = tt_dtype(x[i]->type);
+		if (!ty_static(x[i]->type) || x[i]->type->rank != (int)strlen(lab[i])
+		    || !dt || !dt_isfloat(dt) || dt != tt_dtype(x[0]->type))
+			return 0;
+		for (j = 0; lab[i][j]; j++)       /* a label has one size */
+			for (k = 0; k < n; k++) {
+				const char *q = strchr(lab[k], lab[i][j]);
+				if (q && x[k]->type->dims[q - lab[k]] != x[i]->type->dims[j])
+					return 0;
+			}
+	}
+	for (i = 0; out[i]; i++)
+		if (!strchr(lab[0], out[i]) && (n == 1 || !strchr(lab[1], out[i])))
+			return 0;
+	/* what each operand keeps: the output's labels and the other's */
+	for (i = 0; i < n; i++)
+		snprintf(keep[i], sizeof keep[i], "%s%s", out, n == 2 ? lab[1 - i] : "");
+	for (i = 0; n == 2 && lab[0][i]; i++) {
+		char c = lab[0][i], s[2] = {c, 0};
+		if (!strchr(lab[1], c))
+			continue;
+		strcat(strchr(out, c) ? bat : con, s);
+	}
+	/* batch labels in the output's order */
+	for (i = k = 0; out[i]; i++)
+		if (strchr(bat, out[i]))
+			bat[k++] = out[i];
+	for (i = 0; i < n; i++)
+		for (j = 0; lab[i][j]; j++)
+			if (strchr(out, lab[i][j]) && (n == 1 || !strchr(lab[1 - i], lab[i][j])))
+				strncat(kp[i], &lab[i][j], 1);
+
+	/* plan the constants, made before the ops: the dims, every size */
+	for (i = 0; i < n; i++)
+		for (j = 0; j <= (int)strlen(lab[i]); j++)
+			ein_want(&e, j);
+	for (i = 0; i < n; i++)
+		for (j = 0; lab[i][j]; j++)
+			ein_want(&e, x[i]->type->dims[j]);
+	int64_t db[EIN_MAX], dm[EIN_MAX], dk[EIN_MAX], dn[EIN_MAX];
+	char l0[EIN_MAX + 1], l1[EIN_MAX + 1];
+	strcpy(l0, lab[0]);
+	strcpy(l1, n == 2 ? lab[1] : "");
+	int64_t B = 1, M = 1, K = 1, N = 1;
+	if (n == 2) {
+		B = ein_size(x[0], lab[0], bat, db), M = ein_size(x[0], lab[0], kp[0], dm);
+		K = ein_size(x[0], lab[0], con, dk), N = ein_size(x[1], lab[1], kp[1], dn);
+		ein_want(&e, B), ein_want(&e, M), ein_want(&e, K), ein_want(&e, N);
+	}
+	if (e.nic > (int)(sizeof e.iv / sizeof *e.iv) - 4)
+		return 0;
+	for (i = 0; i < e.nic; i++)
+		e.ic[i] = b_int(b, e.iv[i]);
+
+	int64_t p[EIN_MAX];
+	if (n == 1) {
+		y = ein_sum(&e, x[0], l0, out);
+		ein_perm(l0, out, p);
+		d_done(b, op, b_op2(b, "aten.permute", y, ein_list(&e, strlen(out), p)));
+		return 1;
+	}
+	char o0[3 * EIN_MAX + 1], o1[3 * EIN_MAX + 1], mid[3 * EIN_MAX + 1];
+	x[0] = ein_sum(&e, x[0], l0, keep[0]);
+	x[1] = ein_sum(&e, x[1], l1, keep[1]);
+	snprintf(o0, sizeof o0, "%s%s%s", bat, kp[0], con);
+	snprintf(o1, sizeof o1, "%s%s%s", bat, con, kp[1]);
+	ein_perm(l0, o0, p);
+	x[0] = b_op2(b, "aten.permute", x[0], ein_list(&e, strlen(o0), p));
+	ein_perm(l1, o1, p);
+	x[1] = b_op2(b, "aten.permute", x[1], ein_list(&e, strlen(o1), p));
+	int64_t s0[3] = {B, M, K}, s1[3] = {B, K, N}, so[3 * EIN_MAX];
+	x[0] = b_op2(b, "aten.view", x[0], ein_list(&e, 3, s0));
+	x[1] = b_op2(b, "aten.view", x[1], ein_list(&e, 3, s1));
+	y = b_op2(b, "aten.bmm", x[0], x[1]);
+	/* [batch, kept of 0, kept of 1], then the output's order */
+	k = 0;
+	for (i = 0; bat[i]; i++)
+		so[k++] = db[i];
+	for (i = 0; kp[0][i]; i++)
+		so[k++] = dm[i];
+	for (i = 0; kp[1][i]; i++)
+		so[k++] = dn[i];
+	y = b_op2(b, "aten.view", y, ein_list(&e, k, so));
+	snprintf(mid, sizeof mid, "%s%s%s", bat, kp[0], kp[1]);
+	ein_perm(mid, out, p);
+	d_done(b, op, b_op2(b, "aten.permute", y, ein_list(&e, strlen(out), p)));
+	return 1;
+}
+
 const Decomp decomp_lin[] = {
+	{"aten.einsum", einsum},
+	{"aten.bilinear", bilinear},
 	{"aten.diagonal", diagonal_op}, {"aten.diagonal_copy", diagonal_op},
 	{"aten.diag", diag_op}, {"aten.diag_embed", diag_embed_op}, {"aten.trace", trace_op},
 	{"aten.eye", eye_op}, {"aten.eye.m", eye_op},

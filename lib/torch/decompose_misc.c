@@ -129,7 +129,8 @@ t(B *b, Op *op)
 	Value *x = OPND(op, 0);
 	int r = tt_rank(x->type);
 
-	if (r < 0)
+	/* above rank 2, t() raises and numpy_T reverses every dim: left */
+	if (r < 0 || r > 2)
 		return 0;
 	d_done(b, op, r == 2 ? d_transpose(b, x, 0, 1) : x);
 	return 1;
@@ -275,6 +276,101 @@ to_result_dtype(B *b, Op *op)
 	if (!dt || dt_code(dt) < 0)
 		return 0;
 	d_done(b, op, d_to(b, OPND(op, 0), dt));
+	return 1;
+}
+
+/* type_as(x, other) whose dtype is not known yet: to.dtype of other's
+ * dtype read at run time (prim.dtype), the result's type kept. */
+static int
+type_as(B *b, Op *op)
+{
+	Value *v[5], *dt = OPND(op, 1);
+	Type *it = ty_torch(b->c, TY_TORCH_INT), *rt = RES(op, 0)->type;
+	Op *nop;
+
+	if (to_result_dtype(b, op))
+		return 1;
+	v[2] = v[3] = b_bool(b, 0);
+	v[4] = b_none(b);
+	nop = op_new(b->c, "torch.prim.dtype", 1, &dt, 1, &it, 0, b->loc);
+	op_insert_before(b->at, nop);
+	v[0] = OPND(op, 0), v[1] = RES(nop, 0);
+	nop = op_new(b->c, "torch.aten.to.dtype", 5, v, 1, &rt, 0, b->loc);
+	op_insert_before(b->at, nop);
+	d_done(b, op, RES(nop, 0));
+	return 1;
+}
+
+int
+d_list_mutable(Value *v)
+{
+	static const char *const mut[] = {"torch.aten.append.t", "torch.aten._set_item.t",
+		"torch.aten.insert.t", "torch.aten.extend.t", "torch.aten.pop.t",
+		"torch.aten.clear.t", "torch.aten.add_.t", NULL};
+	int i;
+
+	for (Use *u = v->uses; u; u = u->next) {
+		const char *n = u->owner->name;
+		if (strncmp(n, "torch.", 6) || !strcmp(n, "torch.operator"))
+			return 1;
+		for (i = 0; mut[i]; i++)
+			if (!strcmp(n, mut[i]))
+				return 1;
+	}
+	return 0;
+}
+
+/* broadcast_tensors(list): each tensor expanded to the common shape.  The
+ * list must be built here, unchanged, of static shapes (a size-1 dim met
+ * by a dynamic one could go either way; shapes that do not broadcast, an
+ * error in PyTorch, are left). */
+static int
+broadcast_tensors(B *b, Op *op)
+{
+	Op *l = OPND(op, 0)->def;
+	int64_t d[TORCH_MAXRANK], nd[TORCH_MAXRANK];
+	Type acc = {.kind = TY_TORCH_VTENSOR, .ranked = 1, .rank = 0, .dims = d};
+	Type *rt = RES(op, 0)->type;
+	int i, r = 0;
+
+	if (!l || !op_is(l, "torch.prim.ListConstruct") || l->nopnds < 1 || l->nopnds > 64
+	    || d_list_mutable(OPND(op, 0)))
+		return 0;
+	for (i = 0; i < l->nopnds; i++) {
+		Type *t = OPND(l, i)->type;
+		if (t->kind != TY_TORCH_VTENSOR || !ty_static(t)
+		    || (r = tt_broadcast(&acc, t, nd)) < 0)
+			return 0;
+		memcpy(d, nd, (size_t)r * sizeof *d);
+		acc.rank = r;
+	}
+	Value *v[l->nopnds], *shape = b_ints(b, r, d);
+	for (i = 0; i < l->nopnds; i++) {
+		Value *x = OPND(l, i);
+		int same = x->type->rank == r && dims_eq(x->type->dims, d, r);
+		v[i] = same ? x : b_op3(b, "aten.expand", x, shape, b_bool(b, 0));
+	}
+	/* the tensors go straight to the users of the list's unpackings, which
+	 * are left dead for the sweep to erase (erasing them here could take
+	 * the op the sweep visits next) */
+	for (Use *u = RES(op, 0)->uses; u; u = u->next) {
+		Op *un = u->owner;
+		if (!op_is(un, "torch.prim.ListUnpack") || un->nres != l->nopnds)
+			continue;
+		for (i = 0; i < l->nopnds; i++) {
+			Value *x = v[i];
+			Type *t = RES(un, i)->type;
+			if (x->type != t) {
+				Op *cast = op_new(b->c, "torch.tensor_static_info_cast", 1, &x, 1, &t, 0, b->loc);
+				op_insert_before(b->at, cast);
+				x = RES(cast, 0);
+			}
+			value_replace_all_uses(RES(un, i), x);
+		}
+	}
+	Op *nl = op_new(b->c, "torch.prim.ListConstruct", l->nopnds, v, 1, &rt, 0, b->loc);
+	op_insert_before(b->at, nl);
+	torch_replace(b->c, op, (Value *[]){RES(nl, 0)});
 	return 1;
 }
 
@@ -687,6 +783,7 @@ stack(B *b, Op *op)
 }
 
 const Decomp decomp_misc[] = {
+	{"aten.broadcast_tensors", broadcast_tensors},
 	{"aten.clone", identity}, {"aten.contiguous", identity}, {"aten.detach", identity},
 	{"aten.alias", identity}, {"aten.lift_fresh_copy", identity},
 	{"aten.dropout", dropout}, {"aten.feature_dropout", dropout},
@@ -704,7 +801,7 @@ const Decomp decomp_misc[] = {
 	{"aten.fill.Scalar", fill}, {"aten.zero", zero}, {"aten.scalar_tensor", scalar_tensor},
 	{"aten.arange", arange_step1}, {"aten.arange.start", arange_step1},
 	{"aten._to_copy", to_result_dtype}, {"aten.to.other", to_result_dtype},
-	{"aten.type_as", to_result_dtype}, {"aten.to.device", to_result_dtype},
+	{"aten.type_as", type_as}, {"aten.to.device", to_result_dtype},
 	{"aten.copy", copy},
 	{"aten.slice_scatter", slice_scatter}, {"aten.select_scatter", select_scatter},
 	{"aten.fill.Tensor", fill_tensor}, {"aten.floor_divide", floor_divide},

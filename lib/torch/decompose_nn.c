@@ -154,6 +154,28 @@ group_norm(B *b, Op *op)
 	return 1;
 }
 
+/* instance_norm(x, w, b, running_mean, running_var, use_input_stats,
+ * momentum, eps, cudnn) with the input's stats: group_norm with one group
+ * per channel, the same mean and biased variance over each (n, c) plane.
+ * The running stats' update is no value (f32 and f64 only: group_norm
+ * computes in the input's dtype, where PyTorch's f16 would not). */
+static int
+instance_norm(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *v[6];
+	Type *t = x->type, *dt = tt_dtype(t);
+	int use = 0;
+	double eps;
+
+	if (tt_rank(t) < 3 || !ty_static(t) || !dt || (dt != dt_f32(b->c) && dt != dt_f64(b->c))
+	    || !tv_bool(OPND(op, 5), &use) || !use || !tv_float(OPND(op, 7), &eps))
+		return 0;
+	v[0] = x, v[1] = b_int(b, t->dims[1]), v[2] = OPND(op, 1), v[3] = OPND(op, 2);
+	v[4] = OPND(op, 7), v[5] = OPND(op, 8);
+	d_done(b, op, b_op(b, "aten.group_norm", 6, v));
+	return 1;
+}
+
 /* ---- softmax ---- */
 
 static Value *
@@ -298,6 +320,7 @@ const Decomp decomp_nn[] = {
 	{"aten._native_batch_norm_legit_no_training", legit_no_training},
 	{"aten.native_layer_norm", layer_norm}, {"aten.layer_norm", layer_norm},
 	{"aten.group_norm", group_norm}, {"aten.native_group_norm", group_norm},
+	{"aten.instance_norm", instance_norm},
 	{"aten.upsample_nearest1d", d_upsample}, {"aten.upsample_nearest1d.vec", d_upsample},
 	{"aten.upsample_nearest2d", d_upsample}, {"aten.upsample_nearest2d.vec", d_upsample},
 	{"aten.upsample_nearest3d", d_upsample}, {"aten.upsample_nearest3d.vec", d_upsample},

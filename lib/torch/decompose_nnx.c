@@ -20,6 +20,8 @@
  *   renorm, _weight_norm_interface (norm.Scalar: decompose_cplx.c)
  *                        linalg_vector_norm;
  *   fake_quantize_per_tensor_affine_cachemask  round, clamp, rescale.
+ *   fake_quantize_per_channel_affine_cachemask, its mask unused: the op
+ *                        without the mask (left to the contract check).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -791,7 +793,29 @@ fake_quant(B *b, Op *op)
 	return 1;
 }
 
+/* fake_quantize_per_channel_affine_cachemask whose mask is unused: the
+ * same output without the mask. */
+static int
+fake_quant_channel(B *b, Op *op)
+{
+	Value *v[6];
+	Type *t = RES(op, 0)->type;
+	Op *nop;
+	int i;
+
+	if (!d_unused_from(op, 1))
+		return 0;
+	for (i = 0; i < 6; i++)
+		v[i] = OPND(op, i);
+	/* the output's type is the cachemask op's (no inference rule here) */
+	nop = op_new(b->c, "torch.aten.fake_quantize_per_channel_affine", 6, v, 1, &t, 0, b->loc);
+	op_insert_before(b->at, nop);
+	d_done(b, op, RES(nop, 0));
+	return 1;
+}
+
 const Decomp decomp_nnx[] = {
+	{"aten.fake_quantize_per_channel_affine_cachemask", fake_quant_channel},
 	{"aten.nll_loss_forward", nll_loss_forward},
 	{"aten.nll_loss_backward", nll_loss_backward},
 	{"aten.mse_loss", mse_loss},

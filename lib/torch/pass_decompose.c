@@ -113,6 +113,22 @@ legal(const char *legal_ops, const char *name)
 	return 0;
 }
 
+/* A list unpacking none of whose results is used: decompositions of list
+ * ops (broadcast_tensors) leave them so, as they may not erase an op
+ * after their own. */
+static int
+dead_unpack(Op *op)
+{
+	int i;
+
+	if (!op_is(op, "torch.prim.ListUnpack"))
+		return 0;
+	for (i = 0; i < op->nres; i++)
+		if (!value_use_empty(RES(op, i)))
+			return 0;
+	return 1;
+}
+
 static int
 sweep(Ctx *c, Block *blk, const char *legal_ops)
 {
@@ -122,6 +138,11 @@ sweep(Ctx *c, Block *blk, const char *legal_ops)
 
 	for (op = blk->first; op; op = next) {
 		next = op->next;
+		if (dead_unpack(op)) {
+			op_erase(op);
+			changed = 1;
+			continue;
+		}
 		if (!(fn = rule(op)) || legal(legal_ops, op->name))
 			continue;
 		B b = b_at(c, op);

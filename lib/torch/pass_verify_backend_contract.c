@@ -10,6 +10,14 @@
  *              a rank and a dtype, and static sizes wherever the
  *              function's arguments are static.
  * invalidates: nothing.
+ *
+ * Each message ends with torch-mlir's words for the same offence in
+ * parentheses, so that its -verify-diagnostics tests match.  Option
+ * `notes` adds torch-mlir's note on the likely cause to each error (its
+ * lower-to-backend-contract does).  torch-verify-backend-contract-no-
+ * decompositions is torch-mlir's check without decompositions: types only
+ * (any op may stay), a torch.operator that names no known op reported
+ * before anything else, and only the first offender, with its note.
  */
 #include <string.h>
 
@@ -20,6 +28,8 @@
 typedef struct Check {
 	int bad;
 	int want_static;      /* the current function's arguments are static */
+	int notes;            /* a note on the likely cause after each error */
+	int types_only;       /* torch-mlir's no-decompositions check */
 } Check;
 
 static const char *
@@ -33,46 +43,98 @@ tystr(const Type *t, char *buf, size_t n)
 	return buf;
 }
 
-/* Why a value's type breaks the contract, or NULL. */
-static const char *
-type_problem(const Type *t, int want_static)
+/* The likely causes, as torch-mlir's notes put them. */
+static const char note_value[] = "this is likely due to a missing case in the "
+	"MaximizeValueSemantics pass (torch-maximize-value-semantics left it)";
+static const char note_infer[] = "this is likely due to a missing transfer "
+	"function (torch-refine-types could not infer it)";
+static const char note_op[] = "this is likely due to no decomposition of the op "
+	"into ops the backend takes";
+
+/* Is an integer element type one of torch's (i1, si8..si64, ui8)?  Other
+ * element types are left to the rest of the checks. */
+static int
+torch_int_dtype(const Type *e)
 {
-	if (t->kind == TY_TORCH_TENSOR)
-		return "is not value-semantic";
+	if (e->kind != TY_INT || e->width == 1)
+		return 1;
+	if (e->sign == UNSIGNED)
+		return e->width == 8;
+	return e->sign == SIGNED && (e->width == 8 || e->width == 16 || e->width == 32
+	    || e->width == 64);
+}
+
+/* Why a value's type breaks the contract, or NULL; *note the cause. */
+static const char *
+type_problem(const Type *t, int want_static, const char **note)
+{
+	*note = NULL;
+	if (t->kind == TY_TORCH_ANY)
+		return "has type '!torch.any', which no backend takes "
+		    "(unsupported by backend contract: type '!torch.any')";
+	*note = note_infer;
 	if (t->kind == TY_TORCH_LIST || t->kind == TY_TORCH_OPTIONAL) {
 		const Type *e = t->elem;
 		/* list<optional<vtensor>>: index_put's indices with None */
 		if (e && e->kind == TY_TORCH_OPTIONAL)
 			e = e->elem;
+		*note = note_value;
 		return e && e->kind != TY_TORCH_VTENSOR
 		    && e->kind != TY_TORCH_INT && e->kind != TY_TORCH_FLOAT
 		    && e->kind != TY_TORCH_BOOL ? "holds a non value-semantic type" : NULL;
 	}
-	if (t->kind != TY_TORCH_VTENSOR)
+	if (t->kind != TY_TORCH_VTENSOR && t->kind != TY_TORCH_TENSOR)
 		return NULL;
+	if (t->elem && !torch_int_dtype(t->elem)) {
+		static char why[96];
+		char dt[32];
+		*note = NULL;
+		tystr(t->elem, dt, sizeof dt);
+		snprintf(why, sizeof why, "has an element type no torch dtype is "
+		    "(invalid dtype '%s')", dt);
+		return why;
+	}
+	if (t->kind == TY_TORCH_TENSOR) {
+		*note = note_value;
+		return "is not value-semantic (unsupported by backend contract: "
+		    "non-value tensor type)";
+	}
 	if (!t->ranked)
-		return "has no known rank";
+		return "has no known rank (unsupported by backend contract: "
+		    "tensor with unknown rank)";
 	if (!t->elem)
-		return "has no known dtype";
+		return "has no known dtype (unsupported by backend contract: "
+		    "tensor with unknown dtype)";
 	/* f8, complex<>, quantized dtypes: parsed and printed, never lowered */
-	if (t->elem->kind == TY_OPAQUE)
+	if (t->elem->kind == TY_OPAQUE) {
+		*note = NULL;
 		return "has a dtype the backend has no kernels for";
+	}
 	if (want_static && !ty_static(t))
 		return "has a dynamic size where the input is static";
 	return NULL;
+}
+
+/* Reports an offence of op: one more error, and its note if asked. */
+static void
+offence(Check *k, Op *op, const char *note)
+{
+	if (k->notes && note)
+		op_note(op, "%s", note);
+	k->bad++;
 }
 
 static void
 check_value(Check *k, Op *op, Value *v, const char *what, int i)
 {
 	char buf[256];
-	const char *why = type_problem(v->type, k->want_static);
+	const char *note, *why = type_problem(v->type, k->want_static, &note);
 
-	if (!why)
+	if (!why || (k->types_only && k->bad))
 		return;
 	op_error(op, "%s #%d of '%s' (%s) %s", what, i, op->name,
 	    tystr(v->type, buf, sizeof buf), why);
-	k->bad++;
+	offence(k, op, note);
 }
 
 static int
@@ -99,29 +161,66 @@ visit(Op *op, void *env)
 		for (i = 0; b && i < b->nargs; i++)
 			check_value(k, op, b->args[i], "argument", i);
 	}
-	if (!contract_allows(op->name)) {
+	if (!k->types_only && !contract_allows(op->name)) {
 		const char *n = torch_opname(op);
-		op_error(op, "'%s' is not supported by the backend contract",
-		    n ? n : op->name);
-		k->bad++;
+		op_error(op, "'%s' is not supported by the backend contract "
+		    "(found an op that was marked as backend illegal)", n ? n : op->name);
+		offence(k, op, note_op);
 	}
 	for (i = 0; i < op->nres; i++)
 		check_value(k, op, RES(op, i), "result", i);
 	return 0;
 }
 
+/* A torch.operator: an op torch-mlir has no op of its own for, its first
+ * complaint. */
+static int
+visit_operator(Op *op, void *env)
+{
+	Check *k = env;
+	const char *n = torch_opname(op);
+
+	if (!op_is(op, "torch.operator") || !n)
+		return 0;
+	op_error(op, "'%s' is not supported by the backend contract "
+	    "(unsupported by backend contract: Unimplemented operator '%s')", n, n);
+	k->bad++;
+	return 0;
+}
+
 static int
 run(Ctx *c, Op *m, PassArgs *a)
 {
-	Check k = {0, 1};
+	Check k = {0, 1, !!pass_opt_int(a, "notes", 0), 0};
 
 	op_walk(m, visit, &k);
 	return k.bad ? -1 : 0;
 }
 
+static int
+run_types(Ctx *c, Op *m, PassArgs *a)
+{
+	Check k = {0, 1, 1, 1};
+
+	op_walk(m, visit_operator, &k);
+	if (!k.bad)
+		op_walk(m, visit, &k);
+	return k.bad ? -1 : 0;
+}
+
+static const char *const verify_options[] = {"notes", NULL};
+
 const PassInfo pass_torch_verify_backend_contract = {
 	.name = "torch-verify-backend-contract",
 	.summary = "check that the module is at the backend contract; list what is not",
 	.anchor = "builtin.module",
+	.options = verify_options,
 	.run = run,
+};
+
+const PassInfo pass_torch_verify_backend_contract_no_decompositions = {
+	.name = "torch-verify-backend-contract-no-decompositions",
+	.summary = "torch-mlir's check without decompositions: types only, the first offender",
+	.anchor = "builtin.module",
+	.run = run_types,
 };

@@ -10,11 +10,20 @@
  */
 #include "pass.h"
 
+#define TO_CONTRACT "func.func(torch-reduce-op-variants,torch-maximize-value-semantics," \
+	"torch-refine-types,torch-fold-batchnorm,torch-decompose,canonicalize," \
+	"torch-fold-constants,canonicalize,torch-decompose,torch-refine-types,cse),"
+
 const PassInfo pass_torch_backend_pipeline = {
 	.name = "torch-backend-pipeline",
 	.summary = "torch IR as imported to the backend contract (torch-opt's default)",
-	.pipeline = "func.func(torch-reduce-op-variants,torch-maximize-value-semantics,"
-	    "torch-refine-types,torch-fold-batchnorm,torch-decompose,canonicalize,"
-	    "torch-fold-constants,canonicalize,torch-decompose,torch-refine-types,cse),"
-	    "torch-verify-backend-contract",
+	.pipeline = TO_CONTRACT "torch-verify-backend-contract",
+};
+
+/* torch-mlir's name: the same, each error with its note on the likely
+ * cause, as torch-mlir's pass gives. */
+const PassInfo pass_torch_lower_to_backend_contract = {
+	.name = "torch-lower-to-backend-contract",
+	.summary = "torch-backend-pipeline, with a note on each error's likely cause",
+	.pipeline = TO_CONTRACT "torch-verify-backend-contract{notes=1}",
 };

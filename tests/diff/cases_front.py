@@ -91,6 +91,27 @@ def inplace_op_on_views():
     return _inplace_view, [torch.randn(3, 4)]
 
 
+def _inplace_promotes(x, d, i, j):
+    y = x.clone()
+    y.add_(d)
+    y.mul_(d)
+    k = i.clone()
+    k.add_(j)
+    return y, k
+
+
+@case
+def inplace_op_computes_in_promoted_dtype():
+    # f32 += f64 adds in f64 and rounds once to f32: 1 + (2^-24 + 2^-50) is
+    # 1 + 2^-23, where adding f32(d) = 2^-24 would tie to 1; int32 += int64
+    # wraps in int32 after adding in int64
+    x = torch.ones(4)
+    d = torch.full((4,), 2.0 ** -24 + 2.0 ** -50, dtype=torch.float64)
+    i = torch.tensor([2 ** 31 - 1, -5, 7, 0], dtype=torch.int32)
+    j = torch.tensor([1, 2 ** 33 + 3, -7, 2 ** 32], dtype=torch.int64)
+    return _inplace_promotes, [x, d, i, j]
+
+
 def _masked_add(x):
     y = x.clone()
     y[x[:, 0] > 0] += 2.0
@@ -286,3 +307,19 @@ def zero_dim_tensor_with_python_number():
                              a + 2.5)), \
         [torch.tensor(7, dtype=torch.int32), torch.tensor(200, dtype=torch.uint8),
          torch.tensor(0.75, dtype=torch.float16)]
+
+
+class _BroadcastTensors(torch.nn.Module):
+    # traced (graph="torch"), aten.broadcast_tensors stays the list op
+    def forward(self, a, b, c, e):
+        r = torch.ops.aten.broadcast_tensors([a, b, c])
+        s = torch.ops.aten.broadcast_tensors([e, a[:1, :1]])
+        return r[0] * 2, r[1] + 1, r[2].to(torch.float32) - r[0], s[0], s[1]
+
+
+@case(graph="torch")
+def broadcast_tensors_three_and_empty():
+    # ranks 1, 2 and 3 into [2, 4, 3]; an int tensor keeps its dtype; a
+    # size-0 dim met by a size-1 one
+    return _BroadcastTensors(), [torch.randn(4, 3), torch.randn(2, 1, 1),
+                                 torch.arange(3, dtype=torch.int32), torch.randn(0, 1)]

@@ -183,3 +183,20 @@ def repeat_interleave_and_embedding_bag():
 def bincount_refused():
     # the result size depends on the data
     return (lambda x: torch.bincount(x, minlength=8)), [torch.tensor([1, 3, 3, 0])]
+
+
+class _OneHot(torch.nn.Module):
+    # traced (graph="torch"): make_fx cannot capture one_hot, which reads
+    # the data's max; traced, it imports as aten.one_hot
+    def forward(self, x, y, z, e):
+        F = torch.nn.functional
+        return (F.one_hot(x, 6), F.one_hot(y, 4), F.one_hot(z, 3), F.one_hot(e, 2),
+                F.one_hot(x.t(), 5)[1:])
+
+
+@case(graph="torch")
+def one_hot_constant_classes():
+    # classes 0 and n - 1 at the edges, 2-D, 0-D and empty inputs, a
+    # transposed view; the result is int64
+    return _OneHot(), [torch.tensor([[0, 4, 1], [3, 4, 2]]), torch.tensor([3, 0, 0, 1, 2]),
+                       torch.tensor(2), torch.zeros(0, 3, dtype=torch.int64)]

@@ -212,3 +212,42 @@ def _expand_copy(x, y):
 def expand_copy_sizes():
     # expanded dims of 1, a new leading dim, -1 keeps a size
     return _expand_copy, [torch.randn(3, 2, 1), torch.randn(4, 1)]
+
+
+class _Bilinear(torch.nn.Module):
+    # traced (graph="torch"): aten.bilinear stays itself (make_fx would
+    # decompose it in PyTorch)
+    def forward(self, a, b, w, bias, a3, b3, w1, a0, b0):
+        B = torch.ops.aten.bilinear
+        return (B(a, b, w, bias), B(a, b, w, None), B(a3, b3, w, bias),
+                B(a.t().contiguous().t(), b, w, None), B(a, b, w1, None), B(a0, b0, w, bias))
+
+
+@case(graph="torch")
+def bilinear_batches_bias_and_empty():
+    # one and two batch dims, with and without a bias, one output, an
+    # empty batch, a transposed input
+    return _Bilinear(), [torch.randn(6, 3), torch.randn(6, 4), torch.randn(5, 3, 4), torch.randn(5),
+                         torch.randn(2, 3, 3), torch.randn(2, 3, 4), torch.randn(1, 3, 4),
+                         torch.randn(0, 3), torch.randn(0, 4)]
+
+
+class _Einsum(torch.nn.Module):
+    # traced (graph="torch"): aten.einsum stays itself
+    def forward(self, a, b, c, v, w, m3, n3, x):
+        E = torch.ops.aten.einsum
+        return (E("i,i", [v, w]), E("ij,jk->ik", [a, b]), E("ij,jk", [a, b]),
+                E("bij,bjk->bik", [m3, n3]), E("bij,bkj->bki", [m3, m3]),
+                E("ij->ji", [a]), E("ij->", [a]), E("i,j->ij", [v, w]),
+                E("ij,jkl->ik", [a, c]), E("Ab,bc->cA", [a, b]), E("abc,ac->b", [m3, x]),
+                E("ij,ij->i", [a, a.t().contiguous().t()]))
+
+
+@case(graph="torch")
+def einsum_contractions_batches_sums():
+    # dot, matmul (explicit and implicit output), batched, transposed,
+    # a permutation, a full sum, an outer product, a label summed out of
+    # one operand, capital labels, a contraction with a summed label
+    return _Einsum(), [torch.randn(3, 4), torch.randn(4, 5), torch.randn(4, 2, 3),
+                       torch.randn(6), torch.randn(6), torch.randn(2, 3, 4),
+                       torch.randn(2, 4, 5), torch.randn(2, 4)]

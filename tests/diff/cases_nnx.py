@@ -283,3 +283,23 @@ def nnx_normalizations():
 def nnx_scans_norms_quantize():
     return _join(cumprod_logcumsumexp, cumprod_f32_past_range, norm_p_values_dims, renorm_and_weight_norm,
                  fake_quantize_cachemask)
+
+
+class _InstanceNorm(torch.nn.Module):
+    # traced (graph="torch"): aten.instance_norm stays itself
+    def forward(self, x, w, b, rm, rv, x3, x64):
+        I = torch.ops.aten.instance_norm
+        return (I(x, w, b, None, None, True, 0.1, 1e-5, False),
+                I(x, None, None, rm, rv, True, 0.1, 1e-3, False),
+                I(x3, w, None, None, None, True, 0.0, 1e-5, False),
+                I(x64, None, b.double(), None, None, True, 0.1, 1e-5, False))
+
+
+@case(graph="torch")
+def instance_norm_input_stats():
+    # 2-D and 1-D planes, weight and bias or none, running stats given but
+    # not read, f64; a constant plane (variance 0)
+    x = torch.randn(2, 3, 4, 5)
+    x[1, 2] = 0.75
+    return _InstanceNorm(), [x, torch.randn(3), torch.randn(3), torch.randn(3), torch.rand(3),
+                             torch.randn(2, 3, 7), torch.randn(1, 3, 2, 2, 3, dtype=torch.float64)]

@@ -12,6 +12,7 @@ load helpers
 @test "y[mask] += v (data-dependent size) is refused" { regress masked_accumulate_rows; }
 @test "an in-place op on an input" { regress inplace_op_on_input; }
 @test "in-place ops on views of a clone" { regress inplace_op_on_views; }
+@test "an in-place op computes in the promoted dtype and rounds once into its tensor" { regress inplace_op_computes_in_promoted_dtype; }
 @test "integer addmm with float scales stays integer" { regress addmm_int_float_scales; }
 @test "int32 baddbmm with float scales stays int32" { regress baddbmm_int32_float_scales; }
 @test "to(uint8) gives uint8" { regress to_uint8_result; }
@@ -33,3 +34,4 @@ load helpers
 @test "F.conv1d traced, grouped, no bias" { regress conv1d_function; }
 @test "argmax and argmin over all dims with keepdim are [1, ..., 1]" { regress argmax_all_dims_keepdim; }
 @test "a 0-dim tensor with a Python number promotes as PyTorch (wrapped number)" { regress zero_dim_tensor_with_python_number; }
+@test "aten.broadcast_tensors: three ranks, an int tensor, a size-0 dim" { regress broadcast_tensors_three_and_empty; }

@@ -25,3 +25,6 @@ regress_all() {
   regress_all count_nonzero_and_bucketize tril_triu_indices_offsets \
     repeat_interleave_and_embedding_bag bincount_refused
 }
+@test "one_hot of a constant class count: edges, 0-D, empty, a view" {
+  regress_all one_hot_constant_classes
+}

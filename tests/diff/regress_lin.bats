@@ -25,3 +25,9 @@ regress_all() {
 @test "aminmax with NaN, addbmm with beta 0 over NaN and an empty batch, det and slogdet with pivoting and singular matrices" {
   regress_all aminmax_dims_nan_int addbmm_beta_zero_nan_int_empty det_slogdet_pivoting_singular
 }
+@test "bilinear: batches of rank 1 and 2, bias or none, one output, an empty batch" {
+  regress_all bilinear_batches_bias_and_empty
+}
+@test "einsum: dot, matmul, batched, permutation, sums, outer product, capital labels" {
+  regress_all einsum_contractions_batches_sums
+}
