@@ -564,6 +564,24 @@ full_item(Ctx *c, Op *op, Value *x)
 	return canon_value(op, v);
 }
 
+/* item(ones(...)) / item(zeros(...)) of one element: 1 or 0 as the
+ * scalar kind the dtype reads as (an int dtype an int, a float one a
+ * float); a bool dtype or an unknown one is left alone. */
+static int
+ones_zeros_item(Ctx *c, Op *op, Value *x)
+{
+	Type *d = tt_dtype(x->type), *rt = RES(op, 0)->type;
+	int one = op_is(x->def, "torch.aten.ones");
+
+	if (!d || x->type->kind != TY_TORCH_VTENSOR || !ty_static(x->type)
+	    || ty_numel(x->type) != 1
+	    || (!ty_isfloat(d) && (d->kind != TY_INT || d->width == 1)))
+		return 0;
+	if (ty_isfloat(d))
+		return rt->kind == TY_TORCH_FLOAT && canon_float(c, op, one);
+	return rt->kind == TY_TORCH_INT && canon_int(c, op, one);
+}
+
 /* The one element of a constant tensor or the scalar behind a
  * NumToTensor, as the scalar op's result: Int.Tensor, Float.Tensor,
  * item, ScalarImplicit and the like. */
@@ -580,6 +598,9 @@ scalar_read(Ctx *c, Op *op)
 	    && canon_replace(c, op, &OPND(x->def, 0)))
 		return 1;
 	if (x->def && op_is(x->def, "torch.aten.full") && full_item(c, op, x))
+		return 1;
+	if (x->def && (op_is(x->def, "torch.aten.ones") || op_is(x->def, "torch.aten.zeros"))
+	    && !strcmp(op->name, "torch.aten.item") && ones_zeros_item(c, op, x))
 		return 1;
 	if (!tt_is(x->type) || ty_numel(x->type) != 1 || !ct_src(x, &s))
 		return 0;
