@@ -140,6 +140,41 @@ sort_int(Ctx *c, Op *op)
 	return 1;
 }
 
+/* to.dtype_layout(x, dtype, None, device, None, nb, copy, mf) with a
+ * dtype and a device: to.device (to.dtype when there is no device is
+ * canon_create.c's). */
+static int
+dtype_layout_device(Ctx *c, Op *op)
+{
+	int64_t d;
+	Value *ops[6];
+
+	if (op->nopnds != 8 || !tv_int(OPND(op, 1), &d) || !tv_none(OPND(op, 2))
+	    || OPND(op, 3)->type->kind != TY_TORCH_DEVICE || !tv_none(OPND(op, 4)))
+		return 0;
+	ops[0] = OPND(op, 0), ops[1] = OPND(op, 3), ops[2] = OPND(op, 1);
+	ops[3] = OPND(op, 5), ops[4] = OPND(op, 6), ops[5] = OPND(op, 7);
+	return canon_value(op, canon_op(c, op, "torch.aten.to.device", 6, ops, RES(op, 0)->type));
+}
+
+/* x ** 3.0 on a float tensor is x ** 3: PyTorch reads the exponent as a
+ * double either way and the result keeps x's dtype. */
+static int
+pow_int_exponent(Ctx *c, Op *op)
+{
+	Type *d = tt_dtype(OPND(op, 0)->type);
+	double e;
+	B b;
+
+	if (!d || !ty_isfloat(d) || OPND(op, 1)->type->kind != TY_TORCH_FLOAT
+	    || !tv_float(OPND(op, 1), &e) || e != (double)(int64_t)e
+	    || !(e > -0x1p53 && e < 0x1p53) || tt_dtype(RES(op, 0)->type) != d)
+		return 0;
+	b = b_at(c, op);
+	op_set_operand(op, 1, b_int(&b, (int64_t)e));
+	return 1;
+}
+
 #define POOLS(nd) \
 	{"torch.aten.max_pool" nd "_with_indices", pool_no_indices}, \
 	{"torch.aten.avg_pool" nd, avg_pool_ints}
@@ -149,5 +184,7 @@ const CanonRule canon_nn_rules[] = {
 	{"torch.aten.convolution", conv_ints},
 	{"torch.aten.device.with_index", device_with_index},
 	{"torch.aten.sort.int", sort_int},
+	{"torch.aten.to.dtype_layout", dtype_layout_device},
+	{"torch.aten.pow.Tensor_Scalar", pow_int_exponent},
 	{NULL, NULL},
 };

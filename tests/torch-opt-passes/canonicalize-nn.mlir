@@ -131,3 +131,37 @@ func.func @ones_zeros_item() -> (!torch.float, !torch.int, !torch.int) {
   %5 = torch.aten.item %4 : !torch.vtensor<[2],si64> -> !torch.int
   return %1, %3, %5 : !torch.float, !torch.int, !torch.int
 }
+
+// -----
+
+// An integral float exponent on a float tensor becomes an int; 2.5, or
+// an int tensor (whose result would turn float), stays.
+// CHECK-LABEL: func.func @pow_exponent
+// CHECK:         torch.aten.pow.Tensor_Scalar %arg0, %int3 :
+// CHECK:         torch.aten.pow.Tensor_Scalar %arg0, %float2.500000e00 :
+// CHECK:         torch.aten.pow.Tensor_Scalar %arg1, %float3.000000e00 :
+func.func @pow_exponent(%x: !torch.vtensor<[?],f32>, %i: !torch.vtensor<[?],si64>) -> (!torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>) {
+  %three = torch.constant.float 3.0
+  %half = torch.constant.float 2.5
+  %0 = torch.aten.pow.Tensor_Scalar %x, %three : !torch.vtensor<[?],f32>, !torch.float -> !torch.vtensor<[?],f32>
+  %1 = torch.aten.pow.Tensor_Scalar %x, %half : !torch.vtensor<[?],f32>, !torch.float -> !torch.vtensor<[?],f32>
+  %2 = torch.aten.pow.Tensor_Scalar %i, %three : !torch.vtensor<[?],si64>, !torch.float -> !torch.vtensor<[?],f32>
+  return %0, %1, %2 : !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// to.dtype_layout with a device and no layout or pinning: to.device;
+// with a layout it stays.
+// CHECK-LABEL: func.func @dtype_layout_device
+// CHECK:         torch.aten.to.device %arg0, %arg1, %int5, %false, %false, %none :
+// CHECK:         torch.aten.to.dtype_layout %arg0, %int5, %int0, %arg1,
+func.func @dtype_layout_device(%x: !torch.tensor<[?],f32>, %d: !torch.Device) -> (!torch.tensor<[?],f16>, !torch.tensor<[?],f16>) {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %int5 = torch.constant.int 5
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.to.dtype_layout %x, %int5, %none, %d, %none, %false, %false, %none : !torch.tensor<[?],f32>, !torch.int, !torch.none, !torch.Device, !torch.none, !torch.bool, !torch.bool, !torch.none -> !torch.tensor<[?],f16>
+  %1 = torch.aten.to.dtype_layout %x, %int5, %int0, %d, %none, %false, %false, %none : !torch.tensor<[?],f32>, !torch.int, !torch.int, !torch.Device, !torch.none, !torch.bool, !torch.bool, !torch.none -> !torch.tensor<[?],f16>
+  return %0, %1 : !torch.tensor<[?],f16>, !torch.tensor<[?],f16>
+}
