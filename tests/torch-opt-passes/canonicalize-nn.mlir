@@ -165,3 +165,21 @@ func.func @dtype_layout_device(%x: !torch.tensor<[?],f32>, %d: !torch.Device) ->
   %1 = torch.aten.to.dtype_layout %x, %int5, %int0, %d, %none, %false, %false, %none : !torch.tensor<[?],f32>, !torch.int, !torch.int, !torch.Device, !torch.none, !torch.bool, !torch.bool, !torch.none -> !torch.tensor<[?],f16>
   return %0, %1 : !torch.tensor<[?],f16>, !torch.tensor<[?],f16>
 }
+
+// -----
+
+// A slice whose constant bounds take part of the dim is not the operand,
+// whatever its result type says; one taking all of it is.
+// CHECK-LABEL: func.func @slice_whole
+// CHECK:         %[[S:.*]] = torch.aten.slice.Tensor %arg0, %int0, %int-10, %int-1, %int1
+// CHECK:         return %[[S]], %arg0 :
+func.func @slice_whole(%x: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %int-10 = torch.constant.int -10
+  %int9 = torch.constant.int 9
+  %0 = torch.aten.slice.Tensor %x, %int0, %int-10, %int-1, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
+  %1 = torch.aten.slice.Tensor %x, %int0, %int-10, %int9, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
+  return %0, %1 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
+}
