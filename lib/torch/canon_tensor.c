@@ -21,6 +21,19 @@
 
 enum { MAXFOLD = 1 << 16 };   /* most elements a fold makes */
 
+/* A dense_resource whose blob holds exactly its elements (read only
+ * when the tensor is small enough to fold). */
+static int
+resource_ok(const Attr *a)
+{
+	size_t n;
+
+	if (a->kind != AT_DENSE_RESOURCE || a->splat || !a->type || !a->type->elem
+	    || !ty_static(a->type) || ty_numel(a->type) > MAXFOLD || !elem_size(a->type->elem))
+		return 0;
+	return dense_bytes(a, &n) && n == (size_t)ty_numel(a->type) * elem_size(a->type->elem);
+}
+
 int
 ct_src(Value *v, Src *s)
 {
@@ -32,9 +45,9 @@ ct_src(Value *v, Src *s)
 		if (d && op_is(d, "torch.prim.NumToTensor.Scalar") && tt_dtype(v->type))
 			return ct_src(OPND(d, 0), s);
 		a = value_const(v);
-		if (!a || a->kind != AT_DENSE || !ty_static(v->type) || !tt_dtype(v->type)
-		    || ty_numel(v->type) > MAXFOLD || !a->type || !a->type->elem
-		    || (!a->splat && dense_numel(a) != ty_numel(v->type)))
+		if (!a || (a->kind != AT_DENSE && !resource_ok(a)) || !ty_static(v->type)
+		    || !tt_dtype(v->type) || ty_numel(v->type) > MAXFOLD || !a->type
+		    || !a->type->elem || (!a->splat && dense_numel(a) != ty_numel(v->type)))
 			return 0;
 		s->a = a;
 		s->t = v->type;

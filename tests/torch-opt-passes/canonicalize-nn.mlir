@@ -183,3 +183,28 @@ func.func @slice_whole(%x: !torch.vtensor<[4],f32>) -> (!torch.vtensor<[4],f32>,
   %1 = torch.aten.slice.Tensor %x, %int0, %int-10, %int9, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4],f32>
   return %0, %1 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
 }
+
+// -----
+
+// A dense_resource literal folds as a dense one; item of two elements
+// raises and stays.
+// CHECK-LABEL: func.func @resource_item
+// CHECK:         %[[K:.*]] = torch.constant.int -7
+// CHECK:         %[[I:.*]] = torch.aten.item %{{.*}} : !torch.vtensor<[2],si32>
+// CHECK:         return %[[K]], %[[I]] :
+func.func @resource_item() -> (!torch.int, !torch.int) {
+  %0 = torch.vtensor.literal(dense_resource<one> : tensor<si64>) : !torch.vtensor<[],si64>
+  %1 = torch.aten.item %0 : !torch.vtensor<[],si64> -> !torch.int
+  %2 = torch.vtensor.literal(dense_resource<two> : tensor<2xsi32>) : !torch.vtensor<[2],si32>
+  %3 = torch.aten.item %2 : !torch.vtensor<[2],si32> -> !torch.int
+  return %1, %3 : !torch.int, !torch.int
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      one: "0x08000000f9ffffffffffffff",
+      two: "0x040000000100000002000000"
+    }
+  }
+#-}
