@@ -140,6 +140,30 @@ contains_dict(Ctx *c, Op *op)
 	return 0;
 }
 
+/* d[k] of a literal dict: the value of the last key equal to k, when
+ * every key after it is provably different (both constant strings);
+ * a later key that may equal k at run time, or none equal (KeyError),
+ * leaves it. */
+static int
+getitem_dict(Ctx *c, Op *op)
+{
+	Op *d = literal_dict(OPND(op, 0));
+	Value *k = OPND(op, 1);
+	const char *ks, *e;
+	int i, n, kc = tv_str(k, &ks);
+
+	if (!d || d->nopnds % 2)
+		return 0;
+	n = d->nopnds / 2;
+	for (i = n - 1; i >= 0; i--) {
+		if (OPND(d, i) == k || (kc && tv_str(OPND(d, i), &e) && !strcmp(e, ks)))
+			return canon_replace(c, op, &OPND(d, n + i));
+		if (!kc || !tv_str(OPND(d, i), &e))
+			return 0;
+	}
+	return 0;
+}
+
 /* Is o nested (at any depth) in anc? */
 static int
 nested_in(Op *o, Op *anc)
@@ -325,6 +349,7 @@ const CanonRule canon_ctrl_rules[] = {
 	{"torch.aten.__contains__.str_list", contains_str_list},
 	{"torch.aten.eq.int_list", eq_int_list},
 	{"torch.aten.__contains__.str", contains_dict},
+	{"torch.aten.__getitem__.Dict_str", getitem_dict},
 	{"torch.prim.If", if_const},
 	{"torch.prim.If", if_same},
 	{"torch.prim.If", if_prune},

@@ -219,3 +219,22 @@ func.func @unchecked_view_of(%x: !torch.int, %t: !torch.vtensor<[2],f32>, %o: !t
   %3 = torch.prims.view_of %u : !torch.tensor<[2],f32> -> !torch.tensor<[2],f32>
   return %0, %1, %2, %3 : !torch.int, !torch.vtensor<[2],f32>, !torch.int, !torch.tensor<[2],f32>
 }
+
+// -----
+
+// d[k] of a literal dict: the last equal key's value; a later key that
+// may equal k at run time (a dict keeps the last) leaves it.
+// CHECK-LABEL: func.func @getitem_dict
+// CHECK:         %[[G:.*]] = torch.aten.__getitem__.Dict_str %{{.*}}, %arg0
+// CHECK:         return %arg3, %arg2, %[[G]] :
+func.func @getitem_dict(%k0: !torch.str, %v0: !torch.tensor, %v1: !torch.tensor, %v2: !torch.tensor) -> (!torch.tensor, !torch.tensor, !torch.tensor) {
+  %a = torch.constant.str "a"
+  %b = torch.constant.str "b"
+  %a2 = torch.constant.str "a"
+  %d = torch.prim.DictConstruct keys(%a, %b, %a2 : !torch.str, !torch.str, !torch.str) values(%v0, %v1, %v2 : !torch.tensor, !torch.tensor, !torch.tensor) -> !torch.dict<str, tensor>
+  %0 = torch.aten.__getitem__.Dict_str %d, %a : !torch.dict<str, tensor>, !torch.str -> !torch.tensor
+  %1 = torch.aten.__getitem__.Dict_str %d, %b : !torch.dict<str, tensor>, !torch.str -> !torch.tensor
+  %e = torch.prim.DictConstruct keys(%k0, %b : !torch.str, !torch.str) values(%v0, %v1 : !torch.tensor, !torch.tensor) -> !torch.dict<str, tensor>
+  %2 = torch.aten.__getitem__.Dict_str %e, %k0 : !torch.dict<str, tensor>, !torch.str -> !torch.tensor
+  return %0, %1, %2 : !torch.tensor, !torch.tensor, !torch.tensor
+}
