@@ -21,6 +21,8 @@ extern const CanonRule canon_create_rules[];  /* canon_create.c */
 extern const CanonRule canon_gather_rules[];  /* canon_create.c */
 extern const CanonRule canon_misc_rules[];    /* canon_create.c */
 extern const CanonRule canon_cast_rules[];    /* canon_cast.c */
+extern const CanonRule canon_ctrl_rules[];    /* canon_ctrl.c */
+extern const CanonRule canon_nn_rules[];      /* canon_nn.c */
 
 /* Replace op's single result by a constant a (its type the result's). */
 int canon_const(Ctx *c, Op *op, Attr *a);
@@ -39,6 +41,9 @@ Value *canon_adapt(Ctx *c, Op *before, Value *v, Type *want);
 /* Replace op's results by vals, adapted to the results' types; 0 (and
  * nothing changed) when some cannot be. */
 int canon_replace(Ctx *c, Op *op, Value *const *vals);
+/* One bound of slice.Tensor (v: a constant int or None, then dflt) as
+ * PyTorch clamps it into [0, n]; 0 when v is neither (canon_create.c). */
+int canon_slice_bound(Value *v, int64_t n, int64_t dflt, int64_t *out);
 /* A new torch.prim.ListConstruct of type t before before. */
 Value *canon_new_list(Ctx *c, Op *before, Type *t, int n, Value *const *elts);
 

@@ -287,9 +287,8 @@ cat_fold(Ctx *c, Op *op)
 	return canon_value(op, ct_literal(c, op, t, buf, off * esz));
 }
 
-/* One bound of slice.Tensor as PyTorch clamps it into [0, n]. */
-static int
-slice_at(Value *v, int64_t n, int64_t dflt, int64_t *out)
+int
+canon_slice_bound(Value *v, int64_t n, int64_t dflt, int64_t *out)
 {
 	int64_t x;
 
@@ -329,7 +328,7 @@ slice_fold(Ctx *c, Op *op)
 		return 0;
 	dim = tt_dim(dim, s.t->rank);
 	n = s.t->dims[dim];
-	if (!slice_at(OPND(op, 2), n, 0, &lo) || !slice_at(OPND(op, 3), n, n, &hi))
+	if (!canon_slice_bound(OPND(op, 2), n, 0, &lo) || !canon_slice_bound(OPND(op, 3), n, n, &hi))
 		return 0;
 	n = hi > lo ? (hi - lo + step - 1) / step : 0;
 	if (ty_numel(t) != (s.t->dims[dim] ? ty_numel(s.t) / s.t->dims[dim] * n : 0))

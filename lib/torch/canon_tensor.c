@@ -21,6 +21,19 @@
 
 enum { MAXFOLD = 1 << 16 };   /* most elements a fold makes */
 
+/* A dense_resource whose blob holds exactly its elements (read only
+ * when the tensor is small enough to fold). */
+static int
+resource_ok(const Attr *a)
+{
+	size_t n;
+
+	if (a->kind != AT_DENSE_RESOURCE || a->splat || !a->type || !a->type->elem
+	    || !ty_static(a->type) || ty_numel(a->type) > MAXFOLD || !elem_size(a->type->elem))
+		return 0;
+	return dense_bytes(a, &n) && n == (size_t)ty_numel(a->type) * elem_size(a->type->elem);
+}
+
 int
 ct_src(Value *v, Src *s)
 {
@@ -32,9 +45,9 @@ ct_src(Value *v, Src *s)
 		if (d && op_is(d, "torch.prim.NumToTensor.Scalar") && tt_dtype(v->type))
 			return ct_src(OPND(d, 0), s);
 		a = value_const(v);
-		if (!a || a->kind != AT_DENSE || !ty_static(v->type) || !tt_dtype(v->type)
-		    || ty_numel(v->type) > MAXFOLD || !a->type || !a->type->elem
-		    || (!a->splat && dense_numel(a) != ty_numel(v->type)))
+		if (!a || (a->kind != AT_DENSE && !resource_ok(a)) || !ty_static(v->type)
+		    || !tt_dtype(v->type) || ty_numel(v->type) > MAXFOLD || !a->type
+		    || !a->type->elem || (!a->splat && dense_numel(a) != ty_numel(v->type)))
 			return 0;
 		s->a = a;
 		s->t = v->type;
@@ -564,6 +577,24 @@ full_item(Ctx *c, Op *op, Value *x)
 	return canon_value(op, v);
 }
 
+/* item(ones(...)) / item(zeros(...)) of one element: 1 or 0 as the
+ * scalar kind the dtype reads as (an int dtype an int, a float one a
+ * float); a bool dtype or an unknown one is left alone. */
+static int
+ones_zeros_item(Ctx *c, Op *op, Value *x)
+{
+	Type *d = tt_dtype(x->type), *rt = RES(op, 0)->type;
+	int one = op_is(x->def, "torch.aten.ones");
+
+	if (!d || x->type->kind != TY_TORCH_VTENSOR || !ty_static(x->type)
+	    || ty_numel(x->type) != 1
+	    || (!ty_isfloat(d) && (d->kind != TY_INT || d->width == 1)))
+		return 0;
+	if (ty_isfloat(d))
+		return rt->kind == TY_TORCH_FLOAT && canon_float(c, op, one);
+	return rt->kind == TY_TORCH_INT && canon_int(c, op, one);
+}
+
 /* The one element of a constant tensor or the scalar behind a
  * NumToTensor, as the scalar op's result: Int.Tensor, Float.Tensor,
  * item, ScalarImplicit and the like. */
@@ -580,6 +611,9 @@ scalar_read(Ctx *c, Op *op)
 	    && canon_replace(c, op, &OPND(x->def, 0)))
 		return 1;
 	if (x->def && op_is(x->def, "torch.aten.full") && full_item(c, op, x))
+		return 1;
+	if (x->def && (op_is(x->def, "torch.aten.ones") || op_is(x->def, "torch.aten.zeros"))
+	    && !strcmp(op->name, "torch.aten.item") && ones_zeros_item(c, op, x))
 		return 1;
 	if (!tt_is(x->type) || ty_numel(x->type) != 1 || !ct_src(x, &s))
 		return 0;

@@ -23,6 +23,23 @@ to_value(Value *v, Value **outv)
 	return 1;
 }
 
+/* Does slice op (static result t) with constant bounds, if they are
+ * constants, give all of its dim? */
+static int
+slice_whole(Op *op, Type *t, int64_t step)
+{
+	int64_t d, n, lo, hi, len;
+
+	if (!tv_int(OPND(op, 1), &d) || (d = tt_dim(d, t->rank)) < 0)
+		return 0;
+	n = t->dims[d];
+	if (!canon_slice_bound(OPND(op, 2), n, 0, &lo)
+	    || !canon_slice_bound(OPND(op, 3), n, n, &hi))
+		return 1;
+	len = hi > lo ? 1 + (hi - lo - 1) / step : 0;
+	return len == n;
+}
+
 /* An op whose result has its operand's type is that operand: no-op
  * views, casts, expands, permutes, slices, squeezes. */
 static int
@@ -47,6 +64,10 @@ fold_noop(Ctx *c, Op *op, Value **outv, Attr **outa)
 		int64_t step;
 		/* a step below 1 raises in PyTorch */
 		if (op->nopnds < 5 || !tv_int(OPND(op, 4), &step) || step < 1)
+			return 0;
+		/* constant bounds must take the whole dim: a result type
+		 * that says otherwise is not believed */
+		if (!slice_whole(op, t, step))
 			return 0;
 	}
 	if (torch_is(op, "aten.permute")) {

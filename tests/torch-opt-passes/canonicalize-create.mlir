@@ -98,11 +98,11 @@ func.func @misc(%arg0: !torch.vtensor<[?],si64>, %arg1: !torch.vtensor<[?],f32>)
 // -----
 
 // to.dtype_layout with no layout, device or pinning is to.dtype; with a
-// device it stays.  An op with rules in two families (to.dtype_layout of
-// a non-literal) still reaches the second.
+// device, to.device (canon_nn.c).  An op with rules in two families
+// (to.dtype_layout of a non-literal) still reaches the second.
 // CHECK-LABEL: func.func @dtype_layout(
 // CHECK:         %[[A:.*]] = torch.aten.to.dtype %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !torch.vtensor<[?],f32>, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[?],f16>
-// CHECK:         %[[B:.*]] = torch.aten.to.dtype_layout
+// CHECK:         %[[B:.*]] = torch.aten.to.device %arg0, %cpu, %int5, %false, %false, %none :
 // CHECK:         return %[[A]], %[[B]], %arg1
 func.func @dtype_layout(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.tensor) -> (!torch.vtensor<[?],f16>, !torch.vtensor<[?],f16>, !torch.tensor) {
   %none = torch.constant.none
