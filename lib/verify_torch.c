@@ -160,7 +160,7 @@ verify_overwrite(Op *op)
 	if (v->kind != TY_TORCH_VTENSOR || t->kind != TY_TORCH_TENSOR
 	    || v->elem != t->elem || v->ranked != t->ranked
 	    || (v->ranked && (v->rank != t->rank
-	    || memcmp(v->dims, t->dims, sizeof *v->dims * (size_t)v->rank)))) {
+	    || (v->rank && memcmp(v->dims, t->dims, sizeof *v->dims * (size_t)v->rank))))) {
 		op_error(op, "'%s' op failed to verify that overwritten tensor type is corresponding !torch.tensor of value tensor type", op->name);
 		return -1;
 	}
@@ -191,7 +191,7 @@ verify_literal(Op *op)
 
 	if (r->kind == want && (!lt || ((!r->elem || same_dtype(r->elem, lt->elem))
 	    && (!r->ranked || (lt->ranked && r->rank == lt->rank
-	    && !memcmp(r->dims, lt->dims, sizeof *r->dims * (size_t)r->rank))))))
+	    && (r->rank == 0 || !memcmp(r->dims, lt->dims, sizeof *r->dims * (size_t)r->rank)))))))
 		return 0;
 	op_error(op, "'%s' op result #0 must be Multi-dimensional array modeling Torch's Tensor type, but got '%s' for a literal of type '%s'",
 	    op->name, type_text(r, &a), lt ? type_text(lt, &b) : "?");
