@@ -57,13 +57,15 @@ strhash(const char *s)
 	return hash_bytes(s, strlen(s), 0);
 }
 
-/* Ops that draw random numbers must not be merged or folded. */
+/* Ops that draw random numbers must not be merged or folded, and
+ * assertions (which raise in PyTorch) must not be erased as unused. */
 static int
 is_random(const char *name)
 {
 	static const char *const words[] = {"rand", "dropout", "bernoulli",
 		"normal", "uniform", "multinomial", "exponential", "cauchy",
-		"geometric", "log_normal", "poisson", NULL};
+		"geometric", "log_normal", "poisson", "_assert", "sym_constrain_range",
+		NULL};
 	int i;
 
 	for (i = 0; words[i]; i++)

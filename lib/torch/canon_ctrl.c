@@ -337,7 +337,41 @@ view_of(Ctx *c, Op *op)
 	return OPND(op, 0)->type->kind == TY_TORCH_VTENSOR && canon_value(op, OPND(op, 0));
 }
 
+/*
+ * _assert_tensor_metadata(a, size, stride, dtype, device, layout) whose
+ * size and dtype, where given, are a's static ones holds: erased.  Strides,
+ * device and layout are not checked (a value tensor has none; eager would
+ * raise, we go on with the same numbers).  One that may fail stays, and
+ * the backend contract names it.
+ */
+static int
+assert_metadata(Ctx *c, Op *op)
+{
+	const Type *t = OPND(op, 0)->type;
+	Value *size = OPND(op, 1), *dtype = op->nopnds > 3 ? OPND(op, 3) : NULL;
+	int64_t v;
+	Op *l;
+	int i;
+
+	(void)c;
+	if (!tt_is(t))
+		return 0;
+	if (!tv_none(size)) {
+		if (!(l = canon_list(size)) || !t->ranked || l->nopnds != t->rank)
+			return 0;
+		for (i = 0; i < l->nopnds; i++)
+			if (!tv_int(OPND(l, i), &v) || t->dims[i] < 0 || t->dims[i] != v)
+				return 0;
+	}
+	if (dtype && !tv_none(dtype)
+	    && (!t->elem || !tv_int(dtype, &v) || dt_code(t->elem) != v))
+		return 0;
+	op_erase(op);
+	return 1;
+}
+
 const CanonRule canon_ctrl_rules[] = {
+	{"torch.aten._assert_tensor_metadata", assert_metadata},
 	{"torch.aten.__is__", is_isnot},
 	{"torch.aten.__isnot__", is_isnot},
 	{"torch.aten.eq.bool", same_operand},
