@@ -456,7 +456,8 @@ Op *asm_parse_tloop(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	refs = p_alloc(p, sizeof *refs * (size_t)(n + 2));
 	refs[0] = two[0];
 	refs[1] = two[1];
-	memcpy(refs + 2, inits, sizeof *refs * (size_t)n);
+	if (n)
+		memcpy(refs + 2, inits, sizeof *refs * (size_t)n);
 	vals = p_alloc(p, sizeof *vals * (size_t)(n + 2));
 	if (p_resolve_list(p, n + 2, refs, nin, in, vals))
 		return free(al.v), NULL;

@@ -556,8 +556,6 @@ main(int argc, char **argv)
 	if (!o.split) {
 		rc = process(&o, diag_fallback_file, text, len, NULL);
 		tool_unmap(text);
-		if (rc != 0)
-			return 1;
 	} else {
 		/* chunks print one by one, as mlir-opt's do: every chunk that
 		 * passes is written, a failing one leaves its place empty
@@ -574,11 +572,9 @@ main(int argc, char **argv)
 			tool_commit(out);
 		}
 		free(obuf);
-		if (rc != 0)
-			return 1;
 	}
 	buf_free(&o.extra);
 	free(o.names[0]);
 	free(o.names[1]);
-	return vd.failed ? 1 : 0;
+	return rc != 0 || vd.failed ? 1 : 0;
 }
