@@ -102,9 +102,9 @@ verify_unchecked_cast(Op *op)
 }
 
 /* Shapes and dtypes that could describe one tensor: unknown parts agree
- * with anything. */
-static int
-tensors_compatible(const Type *a, const Type *b)
+ * with anything (the kinds are the caller's to compare). */
+int
+torch_shapes_compatible(const Type *a, const Type *b)
 {
 	int i;
 
@@ -126,7 +126,7 @@ verify_static_info_cast(Op *op)
 {
 	const Type *a = OPND(op, 0)->type, *b = RES(op, 0)->type;
 
-	if (!tt_is(a) || !tt_is(b) || a->kind != b->kind || !tensors_compatible(a, b))
+	if (!tt_is(a) || !tt_is(b) || a->kind != b->kind || !torch_shapes_compatible(a, b))
 		return cast_error(op);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "canon.h"
+#include "verify.h"
 #include "pass.h"
 
 static const CanonRule *const tables[] = {
@@ -98,27 +99,6 @@ canon_list(Value *list)
 	return list->def;
 }
 
-/* Do two torch tensor types of one kind describe possibly the same
- * tensor (each dtype, rank and dim equal or unknown on one side)? */
-static int
-tensors_compatible(const Type *a, const Type *b)
-{
-	int i;
-
-	if (a->kind != b->kind || !tt_is(a))
-		return 0;
-	if (a->elem && b->elem && a->elem != b->elem)
-		return 0;
-	if (!a->ranked || !b->ranked)
-		return 1;
-	if (a->rank != b->rank)
-		return 0;
-	for (i = 0; i < a->rank; i++)
-		if (a->dims[i] != DYN && b->dims[i] != DYN && a->dims[i] != b->dims[i])
-			return 0;
-	return 1;
-}
-
 Value *
 canon_op(Ctx *c, Op *before, const char *name, int n, Value *const *v, Type *t)
 {
@@ -139,7 +119,7 @@ canon_adapt(Ctx *c, Op *before, Value *v, Type *want)
 {
 	if (v->type == want)
 		return v;
-	if (tensors_compatible(v->type, want))
+	if (v->type->kind == want->kind && tt_is(want) && torch_shapes_compatible(v->type, want))
 		return make1(c, before, "torch.tensor_static_info_cast", v, want);
 	if ((want->kind == TY_TORCH_OPTIONAL && (want->elem == v->type
 	    || v->type->kind == TY_TORCH_NONE)) || want->kind == TY_TORCH_ANY
