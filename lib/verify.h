@@ -35,6 +35,7 @@ int verify_torch_op(Op *op);          /* torch.aten.*: operands vs schema */
 const char *type_text(const Type *t, Buf *b);   /* t printed into b, for messages */
 int torch_subtype(const Type *t, const Type *super);   /* t's values are super's */
 int torch_shapes_compatible(const Type *a, const Type *b);  /* dtype, dims equal or unknown */
+int torch_tensor_refines(const Type *t, const Type *super);  /* t says all super says */
 int verify_derefine(Op *op);
 int verify_unchecked_cast(Op *op);
 int verify_static_info_cast(Op *op);

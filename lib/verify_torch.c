@@ -18,10 +18,10 @@ type_text(const Type *t, Buf *b)
 	return b->p;
 }
 
-/* A tensor type that says no more than super does about shape and dtype,
- * on the same side of value semantics. */
-static int
-tensor_subtype(const Type *t, const Type *super)
+/* A tensor type that says at least what super does about shape and dtype
+ * (each known part equal), on the same side of value semantics. */
+int
+torch_tensor_refines(const Type *t, const Type *super)
 {
 	int i;
 
@@ -62,7 +62,7 @@ torch_subtype(const Type *t, const Type *super)
 	case TY_TORCH_NUMBER:
 		return t->kind == TY_TORCH_INT || t->kind == TY_TORCH_FLOAT;
 	case TY_TORCH_TENSOR: case TY_TORCH_VTENSOR:
-		return tensor_subtype(t, super);
+		return torch_tensor_refines(t, super);
 	case TY_TORCH_TUPLE:
 		if (t->kind != TY_TORCH_TUPLE || t->nsub != super->nsub)
 			return 0;

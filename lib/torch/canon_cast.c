@@ -5,6 +5,7 @@
  * source directly, so the cast dies when nothing else needs it.
  */
 #include "canon.h"
+#include "verify.h"
 
 /* May u's owner read a more refined type in place of the cast's? */
 static int
@@ -31,24 +32,6 @@ refine_uses(Op *op, Value *src)
 	return changed;
 }
 
-/* Does tensor type a say at least all that b says? */
-static int
-refines(const Type *a, const Type *b)
-{
-	int i;
-
-	if (a->kind != b->kind || (b->elem && a->elem != b->elem))
-		return 0;
-	if (!b->ranked)
-		return 1;
-	if (!a->ranked || a->rank != b->rank)
-		return 0;
-	for (i = 0; i < b->rank; i++)
-		if (b->dims[i] != DYN && a->dims[i] != b->dims[i])
-			return 0;
-	return 1;
-}
-
 /* cast(cast(x)) back to x's type; when x is the more refined, uses that
  * allow it read x. */
 static int
@@ -61,7 +44,7 @@ static_info_cast(Ctx *c, Op *op)
 	if (d && op_is(d, "torch.tensor_static_info_cast")
 	    && canon_value(op, OPND(d, 0)))
 		return 1;
-	return refines(x->type, RES(op, 0)->type) && refine_uses(op, x);
+	return torch_tensor_refines(x->type, RES(op, 0)->type) && refine_uses(op, x);
 }
 
 /* derefine(unchecked_cast(x)) back to x's type; uses that allow it read
