@@ -6,25 +6,18 @@
 # PyTorch start) to keep the file short.
 load helpers
 
-regress_all() {
-  need_torch
-  run "$PY" tests/diff/regress.py run "$@"
-  echo "$output"
-  [ "$status" -eq 0 ]
-}
-
 @test "scatter_reduce: every mode, include_self, f32/f64/int32/int64, NaN and inf, duplicates" {
-  regress_all scatter_reduce_every_mode_f32 scatter_reduce_int32_int64_floor_mean \
+  regress scatter_reduce_every_mode_f32 scatter_reduce_int32_int64_floor_mean \
     scatter_reduce_f64_nan_inf_extent_one
 }
 @test "_index_put_impl, bool-mask index_put, masked_scatter" {
-  regress_all index_put_impl_accumulate_and_none index_put_bool_masks \
+  regress index_put_impl_accumulate_and_none index_put_bool_masks \
     masked_scatter_broadcast_and_ints
 }
 @test "count_nonzero, bucketize, tril/triu_indices, repeat_interleave, embedding_bag; bincount refused" {
-  regress_all count_nonzero_and_bucketize tril_triu_indices_offsets \
+  regress count_nonzero_and_bucketize tril_triu_indices_offsets \
     repeat_interleave_and_embedding_bag bincount_refused
 }
 @test "one_hot of a constant class count: edges, 0-D, empty, a view" {
-  regress_all one_hot_constant_classes
+  regress one_hot_constant_classes
 }
