@@ -312,9 +312,31 @@ Op *asm_parse_tsymint(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	return p_make(p, info, 0, NULL, 1, &t, 0, loc, &al);
 }
 
+static int
+i64_attr(const Attr *a)
+{
+	return a && a->kind == AT_INT && (!a->type || (a->type->kind == TY_INT
+	    && a->type->width == 64 && a->type->sign == SIGNLESS));
+}
+
+/* As torch-mlir prints it: the bounds in its order, without their i64
+ * type; other attributes after them. */
 void asm_print_tsymint(Printer *pr, Op *op)
 {
-	pr_lead_attr(pr, op, "symbol_name");
+	static const char *const elide[] = { "symbol_name", "min_val", "max_val", NULL };
+	Attr *s = op_attr(op, "symbol_name"), *lo = op_attr(op, "min_val"),
+	    *hi = op_attr(op, "max_val");
+
+	if (!i64_attr(lo) || !i64_attr(hi)) {
+		pr_lead_attr(pr, op, "symbol_name");
+	} else {
+		pr_puts(pr, " ");
+		if (s)
+			pr_attr(pr, s);
+		pr_printf(pr, " {min_val = %lld, max_val = %lld}", (long long)lo->i,
+		    (long long)hi->i);
+		pr_attr_dict(pr, op, elide, 0);
+	}
 	pr_puts(pr, " : ");
 	pr_result_types(pr, op);
 }
@@ -357,8 +379,14 @@ void asm_print_tbindshape(Printer *pr, Op *op)
 	pr_puts(pr, ", [");
 	pr_operands(pr, op, 1, op->nopnds - 1);
 	pr_puts(pr, "], ");
-	if (m)
-		pr_attr(pr, m);
+	if (m) {
+		/* the map written out, never a #map alias, as torch-mlir does */
+		Buf b = {0};
+		print_attr(&b, m);
+		buf_putc(&b, 0);
+		pr_puts(pr, b.p);
+		buf_free(&b);
+	}
 	pr_attr_dict(pr, op, elide, 0);
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, 1);

@@ -9,6 +9,8 @@
  *              unique per isolated-from-above region and stand at the start
  *              of that region's entry block in order of first appearance;
  *              commutative ops and arith.cmpi have constant operands last.
+ *              Fails (after the sweep) when a pattern reported an error:
+ *              an op sure to fail at run time (_assert_tensor_metadata).
  * invalidates: op identities (ops are erased, constants moved and merged);
  *              result name hints of merged constants.
  *
@@ -396,17 +398,20 @@ run(Ctx *c, Op *op, PassArgs *a)
 {
 	Canon k = {.c = c, .anchor = op};
 	long max = pass_opt_int(a, "max-iterations", 10), i = 0;
-	int changed;
+	int changed, errors = diag_errors;
 
 	do {
 		changed = fold_sweep(&k);
 		changed |= const_sweep(&k);
 		a->changed |= changed;
-	} while (changed && (max < 0 || ++i < max));
+		/* a pattern that found the input sure to fail (a failing
+		 * assertion) said so: the pass fails after that sweep, so each
+		 * such op is reported once */
+	} while (changed && diag_errors == errors && (max < 0 || ++i < max));
 	free(k.s);
 	free(k.ops.p);
 	free(k.dead.p);
-	return 0;
+	return diag_errors == errors ? 0 : -1;
 }
 
 static const char *const options[] = {"max-iterations", NULL};

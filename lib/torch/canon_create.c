@@ -171,6 +171,26 @@ gather(const Src *s, int dim, const int64_t *idx, int64_t n, uint8_t *buf, size_
 			}
 }
 
+/* lit (a new literal) with the element type of src's data where that is
+ * the same integers, signless where the dtype is signed (torch-mlir keeps
+ * the selected literal's attribute type). */
+static Value *
+src_elem(Ctx *c, Value *lit, const Attr *src)
+{
+	Type *se = src->type ? src->type->elem : NULL, *le;
+	Attr *a;
+	size_t nb;
+
+	if (!lit || !lit->def || !(a = op_attr(lit->def, "value")) || a->kind != AT_DENSE
+	    || !a->type || !se || (le = a->type->elem) == se || se->kind != TY_INT
+	    || le->kind != TY_INT || se->width != le->width)
+		return lit;
+	const uint8_t *p = dense_bytes(a, &nb);
+	op_set_attr(c, lit->def, "value",
+	    at_dense(c, ty_tensor(c, a->type->rank, a->type->dims, se), p, nb, a->splat));
+	return lit;
+}
+
 /* select.int(x, dim, i) and index_select(x, dim, index) of a literal x
  * with constant indices in range (negative ones only for select, as in
  * PyTorch, whose index_select refuses them). */
@@ -197,7 +217,7 @@ select_fold(Ctx *c, Op *op)
 		size_t nb;
 		buf = xmalloc(esz);
 		memcpy(buf, dense_bytes(s.a, &nb), esz);
-		return canon_value(op, ct_literal(c, op, t, buf, esz));
+		return canon_value(op, src_elem(c, ct_literal(c, op, t, buf, esz), s.a));
 	}
 	if (!tv_int(OPND(op, 1), &dim) || dim < -s.t->rank || dim >= s.t->rank)
 		return 0;
@@ -223,7 +243,7 @@ select_fold(Ctx *c, Op *op)
 		return 0;
 	buf = xmalloc(mulsz(ty_numel(t) ? ty_numel(t) : 1, esz));
 	gather(&s, (int)dim, idx, n, buf, esz);
-	return canon_value(op, ct_literal(c, op, t, buf, ty_numel(t) * esz));
+	return canon_value(op, src_elem(c, ct_literal(c, op, t, buf, ty_numel(t) * esz), s.a));
 }
 
 /* cat(xs) where all but one x is empty (no element: it adds nothing,

@@ -341,8 +341,10 @@ view_of(Ctx *c, Op *op)
  * _assert_tensor_metadata(a, size, stride, dtype, device, layout) whose
  * size and dtype, where given, are a's static ones holds: erased.  Strides,
  * device and layout are not checked (a value tensor has none; eager would
- * raise, we go on with the same numbers).  One that may fail stays, and
- * the backend contract names it.
+ * raise, we go on with the same numbers).  One that is sure to fail (a
+ * constant size of another rank or with another static extent, a known
+ * dtype code other than a's) is an error, and canonicalize fails (eager
+ * raises there); one that may fail stays, and the backend contract names it.
  */
 static int
 assert_metadata(Ctx *c, Op *op)
@@ -351,20 +353,40 @@ assert_metadata(Ctx *c, Op *op)
 	Value *size = OPND(op, 1), *dtype = op->nopnds > 3 ? OPND(op, 3) : NULL;
 	int64_t v;
 	Op *l;
-	int i;
+	int i, sure = 1, bad = 0;
 
 	(void)c;
 	if (!tt_is(t))
 		return 0;
 	if (!tv_none(size)) {
-		if (!(l = canon_list(size)) || !t->ranked || l->nopnds != t->rank)
+		if (!(l = canon_list(size)) || !t->ranked)
+			sure = 0;
+		else if (l->nopnds != t->rank)
+			bad = 1;
+		else
+			for (i = 0; i < l->nopnds; i++) {
+				if (!tv_int(OPND(l, i), &v) || t->dims[i] < 0)
+					sure = 0;
+				else if (t->dims[i] != v)
+					bad = 1;
+			}
+		if (bad) {
+			op_error(op, "'%s' op Failed to canonicalize the _assert_tensor_metadata "
+			    "op since the sizes do not match", op->name);
 			return 0;
-		for (i = 0; i < l->nopnds; i++)
-			if (!tv_int(OPND(l, i), &v) || t->dims[i] < 0 || t->dims[i] != v)
-				return 0;
+		}
 	}
-	if (dtype && !tv_none(dtype)
-	    && (!t->elem || !tv_int(dtype, &v) || dt_code(t->elem) != v))
+	if (dtype && !tv_none(dtype)) {
+		if (!t->elem || !tv_int(dtype, &v) || dt_code(t->elem) < 0)
+			sure = 0;
+		else if (dt_code(t->elem) != v) {
+			/* codes are one per dtype: another one fails in eager */
+			op_error(op, "'%s' op Failed to canonicalize the _assert_tensor_metadata "
+			    "op since the dtype does not match", op->name);
+			return 0;
+		}
+	}
+	if (!sure)
 		return 0;
 	op_erase(op);
 	return 1;

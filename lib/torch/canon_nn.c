@@ -157,6 +157,27 @@ dtype_layout_device(Ctx *c, Op *op)
 	return canon_value(op, canon_op(c, op, "torch.aten.to.device", 6, ops, RES(op, 0)->type));
 }
 
+/* to.other(x, other, nb, copy, mf): to.device(x, "cpu", prim.dtype(other),
+ * nb, copy, mf), as torch-mlir has it (every tensor here is on the CPU:
+ * aten.cuda is the identity too). */
+static int
+to_other(Ctx *c, Op *op)
+{
+	Type *dt = ty_torch(c, TY_TORCH_DEVICE), *it = ty_torch(c, TY_TORCH_INT);
+	Value *ops[6];
+	Op *d;
+
+	if (op->nopnds != 5)
+		return 0;
+	d = op_new(c, intern(c, "torch.constant.device"), 0, NULL, 1, &dt, 0, op->loc);
+	op_set_attr(c, d, "value", at_str(c, "cpu"));
+	op_insert_before(op, d);
+	ops[0] = OPND(op, 0), ops[1] = RES(d, 0);
+	ops[2] = canon_op(c, op, "torch.prim.dtype", 1, &OPND(op, 1), it);
+	ops[3] = OPND(op, 2), ops[4] = OPND(op, 3), ops[5] = OPND(op, 4);
+	return canon_value(op, canon_op(c, op, "torch.aten.to.device", 6, ops, RES(op, 0)->type));
+}
+
 /* x ** 3.0 on a float tensor is x ** 3: PyTorch reads the exponent as a
  * double either way and the result keeps x's dtype. */
 static int
@@ -185,6 +206,7 @@ const CanonRule canon_nn_rules[] = {
 	{"torch.aten.device.with_index", device_with_index},
 	{"torch.aten.sort.int", sort_int},
 	{"torch.aten.to.dtype_layout", dtype_layout_device},
+	{"torch.aten.to.other", to_other},
 	{"torch.aten.pow.Tensor_Scalar", pow_int_exponent},
 	{NULL, NULL},
 };

@@ -19,7 +19,8 @@
  *              for non-value results, hand their result back through
  *              copy.to_tensor.  A torch.operator naming a registered aten
  *              op becomes that op; torch.tensor.literal a vtensor.literal
- *              copied into a fresh tensor.
+ *              copied into a fresh tensor; CPU flash attention whose
+ *              logsumexp is unused, scaled_dot_product_attention.
  *              Refused with an error, where a guess could be wrong: a list
  *              or optional of non-value tensors not built here or that a
  *              list op may change; a cast PyTorch refuses; norms that may
@@ -426,6 +427,36 @@ arange_out(Ctx *c, Op *op)
 	return 1;
 }
 
+/* torch.operator "aten._scaled_dot_product_flash_attention_for_cpu"(q, k,
+ * v, dropout_p, is_causal, attn_mask, scale) whose logsumexp (result #1)
+ * is unused: its output is scaled_dot_product_attention(q, k, v,
+ * attn_mask, dropout_p, is_causal, scale, enable_gqa=False), the op
+ * PyTorch's CPU dispatch chose it for. */
+static int
+flash_cpu(Ctx *c, Op *op)
+{
+	const char *name = torch_opname(op);
+	Value *v[8];
+	Type *t;
+	Op *nop;
+	B b;
+
+	if (name && !strncmp(name, "torch.", 6))
+		name += 6;   /* torch-mlir names it either way */
+	if (!name || strcmp(name, "aten._scaled_dot_product_flash_attention_for_cpu")
+	    || op->nopnds != 7 || op->nres != 2 || RES(op, 1)->uses)
+		return 0;
+	b = b_at(c, op);
+	v[0] = OPND(op, 0), v[1] = OPND(op, 1), v[2] = OPND(op, 2);
+	v[3] = OPND(op, 5), v[4] = OPND(op, 3), v[5] = OPND(op, 4);
+	v[6] = OPND(op, 6), v[7] = b_bool(&b, 0);
+	t = RES(op, 0)->type;
+	nop = op_new(c, "torch.aten.scaled_dot_product_attention", 8, v, 1, &t, 0, op->loc);
+	op_insert_before(op, nop);
+	torch_replace(c, op, (Value *[]){RES(nop, 0), NULL});
+	return 1;
+}
+
 static int reduce_op(Ctx *c, Op *op, int *changed);
 
 /* A torch.operator: an out= form, or a registered op under its name. */
@@ -438,7 +469,7 @@ generic(Ctx *c, Op *op, int *changed)
 
 	if (!name || strlen(name) > 140 || op->nregs)
 		return 0;
-	if (arange_out(c, op)) {
+	if (arange_out(c, op) || flash_cpu(c, op)) {
 		*changed = 1;
 		return 0;
 	}

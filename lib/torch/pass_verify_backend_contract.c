@@ -13,8 +13,10 @@
  *
  * Each message ends with torch-mlir's words for the same offence in
  * parentheses, so that its -verify-diagnostics tests match.  Option
- * `notes` adds torch-mlir's note on the likely cause to each error (its
- * lower-to-backend-contract does).  torch-verify-backend-contract-no-
+ * `notes` adds torch-mlir's note on the likely cause to each error and
+ * reports only the first offender (its lower-to-backend-contract does).
+ * A module initializer is reported before anything else, at its
+ * terminator.  torch-verify-backend-contract-no-
  * decompositions is torch-mlir's check without decompositions: types only
  * (any op may stay), a torch.operator that names no known op reported
  * before anything else, and only the first offender, with its note.
@@ -30,6 +32,7 @@ typedef struct Check {
 	int want_static;      /* the current function's arguments are static */
 	int notes;            /* a note on the likely cause after each error */
 	int types_only;       /* torch-mlir's no-decompositions check */
+	int first;            /* only the first offender, as torch-mlir */
 } Check;
 
 static const char *
@@ -50,6 +53,8 @@ static const char note_infer[] = "this is likely due to a missing transfer "
 	"function (torch-refine-types could not infer it)";
 static const char note_op[] = "this is likely due to no decomposition of the op "
 	"into ops the backend takes";
+static const char note_init[] = "this is likely due to a global slot that is "
+	"not inlined (torch-opt inlines none)";
 
 /* Is an integer element type one of torch's (i1, si8..si64, ui8)?  Other
  * element types are left to the rest of the checks. */
@@ -130,7 +135,7 @@ check_value(Check *k, Op *op, Value *v, const char *what, int i)
 	char buf[256];
 	const char *note, *why = type_problem(v->type, k->want_static, &note);
 
-	if (!why || (k->types_only && k->bad))
+	if (!why || (k->first && k->bad))
 		return;
 	op_error(op, "%s #%d of '%s' (%s) %s", what, i, op->name,
 	    tystr(v->type, buf, sizeof buf), why);
@@ -149,26 +154,66 @@ args_static(Op *fn)
 	return 1;
 }
 
+/* A module initializer (torch.global_slot.module_initializer): reported
+ * at its terminator (not the whole initializer), before anything else,
+ * as torch-mlir does. */
+static int
+visit_initializer(Op *op, void *env)
+{
+	Check *k = env;
+	Op *t;
+
+	if (!op_is(op, "torch.global_slot.module_initializer"))
+		return 0;
+	if (k->first && k->bad)
+		return 1;
+	t = op->nregs && op->regs[0].first && op->regs[0].first->last
+	    ? op->regs[0].first->last : op;
+	op_error(t, "global slots and their initializer are not supported by the backend "
+	    "contract "
+	    "(unsupported by backend contract: module initializers)");
+	offence(k, t, note_init);
+	return 1;
+}
+
+static void
+check_op(Check *k, Op *op)
+{
+	const char *n;
+
+	if (k->types_only || contract_allows(op->name) || (k->first && k->bad))
+		return;
+	n = torch_opname(op);
+	op_error(op, "'%s' is not supported by the backend contract "
+	    "(found an op that was marked as backend illegal)", n ? n : op->name);
+	offence(k, op, note_op);
+}
+
+/* Each op: whether it is one the backend takes, and the types of its
+ * results; with only the first offender, the types first (a wrong type is
+ * the likelier cause of an op left over). */
 static int
 visit(Op *op, void *env)
 {
 	Check *k = env;
 	int i;
 
+	if (k->first && k->bad)
+		return 1;
+	if (op_is(op, "torch.global_slot.module_initializer"))
+		return 1;   /* visit_initializer's */
 	if (op_is(op, "func.func")) {
 		k->want_static = args_static(op);
 		Block *b = op->nregs ? op->regs[0].first : NULL;
 		for (i = 0; b && i < b->nargs; i++)
 			check_value(k, op, b->args[i], "argument", i);
 	}
-	if (!k->types_only && !contract_allows(op->name)) {
-		const char *n = torch_opname(op);
-		op_error(op, "'%s' is not supported by the backend contract "
-		    "(found an op that was marked as backend illegal)", n ? n : op->name);
-		offence(k, op, note_op);
-	}
+	if (!k->first)
+		check_op(k, op);
 	for (i = 0; i < op->nres; i++)
 		check_value(k, op, RES(op, i), "result", i);
+	if (k->first)
+		check_op(k, op);
 	return 0;
 }
 
@@ -191,8 +236,10 @@ visit_operator(Op *op, void *env)
 static int
 run(Ctx *c, Op *m, PassArgs *a)
 {
-	Check k = {0, 1, !!pass_opt_int(a, "notes", 0), 0};
+	int notes = !!pass_opt_int(a, "notes", 0);
+	Check k = {0, 1, notes, 0, notes};
 
+	op_walk(m, visit_initializer, &k);
 	op_walk(m, visit, &k);
 	return k.bad ? -1 : 0;
 }
@@ -200,9 +247,11 @@ run(Ctx *c, Op *m, PassArgs *a)
 static int
 run_types(Ctx *c, Op *m, PassArgs *a)
 {
-	Check k = {0, 1, 1, 1};
+	Check k = {0, 1, 1, 1, 1};
 
-	op_walk(m, visit_operator, &k);
+	op_walk(m, visit_initializer, &k);
+	if (!k.bad)
+		op_walk(m, visit_operator, &k);
 	if (!k.bad)
 		op_walk(m, visit, &k);
 	return k.bad ? -1 : 0;

@@ -243,24 +243,26 @@ func.func @getitem_dict(%k0: !torch.str, %v0: !torch.tensor, %v1: !torch.tensor,
 
 // _assert_tensor_metadata is an assertion: erased only where its size and
 // dtype are the operand's static ones; one that may fail stays (it is not
-// dead code although it has no result).
+// dead code although it has no result): an unknown dtype, a dynamic extent,
+// a size not known.  (One sure to fail: canonicalize-invalid.mlir.)
 // CHECK-LABEL: func.func @assert_metadata(
-// CHECK-NOT:     _assert_tensor_metadata %arg0
+// CHECK-NOT:     _assert_tensor_metadata %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.none, !torch.int
 // CHECK:         torch.aten._assert_tensor_metadata %arg1, %{{.*}}, %{{.*}}, %[[I7:.*]],
-// CHECK:         torch.aten._assert_tensor_metadata %arg0, %[[L:.*]], %{{.*}}, %{{.*}},
+// CHECK:         torch.aten._assert_tensor_metadata %arg2, %[[L:.*]], %{{.*}}, %{{.*}},
+// CHECK:         torch.aten._assert_tensor_metadata %arg0, %[[M:.*]], %{{.*}}, %{{.*}},
 // CHECK:         return
-func.func @assert_metadata(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2,3],f32> {
+func.func @assert_metadata(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[2],unk>, %c: !torch.vtensor<[?,3],f32>, %n: !torch.int) -> !torch.vtensor<[2,3],f32> {
   %none = torch.constant.none
   %int2 = torch.constant.int 2
   %int3 = torch.constant.int 3
-  %int4 = torch.constant.int 4
   %int6 = torch.constant.int 6
   %int7 = torch.constant.int 7
   %l = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
-  %bad = torch.prim.ListConstruct %int2, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %m = torch.prim.ListConstruct %int2, %n : (!torch.int, !torch.int) -> !torch.list<int>
   torch.aten._assert_tensor_metadata %a, %l, %none, %int6, %none, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.none, !torch.int, !torch.none, !torch.none
   torch.aten._assert_tensor_metadata %a, %none, %none, %none, %none, %none : !torch.vtensor<[2,3],f32>, !torch.none, !torch.none, !torch.none, !torch.none, !torch.none
-  torch.aten._assert_tensor_metadata %b, %none, %none, %int7, %none, %none : !torch.vtensor<[2],f32>, !torch.none, !torch.none, !torch.int, !torch.none, !torch.none
-  torch.aten._assert_tensor_metadata %a, %bad, %none, %none, %none, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none
+  torch.aten._assert_tensor_metadata %b, %none, %none, %int7, %none, %none : !torch.vtensor<[2],unk>, !torch.none, !torch.none, !torch.int, !torch.none, !torch.none
+  torch.aten._assert_tensor_metadata %c, %l, %none, %none, %none, %none : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none
+  torch.aten._assert_tensor_metadata %a, %m, %none, %none, %none, %none : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none
   return %a : !torch.vtensor<[2,3],f32>
 }

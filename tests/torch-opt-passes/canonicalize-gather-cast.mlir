@@ -99,3 +99,21 @@ func.func @slices(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.int, %arg2: !tor
   %6 = torch.aten._shape_as_tensor %y : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[2],si32>
   return %0, %1, %2, %3, %4, %5, %6 : !torch.vtensor<[2,1],si64>, !torch.vtensor<[2,2],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[2,3],si64>, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f64>, !torch.vtensor<[2],si32>
 }
+
+// -----
+
+// What select picks out of a literal keeps the literal's attribute type
+// (signless i64 data of an si64 tensor stays signless), as in torch-mlir.
+// CHECK-LABEL: func.func @select_signless(
+// CHECK-DAG:     %[[S:.*]] = torch.vtensor.literal(dense<4> : tensor<2xi64>) : !torch.vtensor<[2],si64>
+// CHECK-DAG:     %[[G:.*]] = torch.vtensor.literal(dense<[2, 3]> : tensor<2xi64>) : !torch.vtensor<[2],si64>
+// CHECK:         return %[[S]], %[[G]]
+func.func @select_signless(%d: !torch.int, %i: !torch.int) -> (!torch.vtensor<[2],si64>, !torch.vtensor<[2],si64>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %splat = torch.vtensor.literal(dense<4> : tensor<2x2xi64>) : !torch.vtensor<[2,2],si64>
+  %0 = torch.aten.select.int %splat, %d, %i : !torch.vtensor<[2,2],si64>, !torch.int, !torch.int -> !torch.vtensor<[2],si64>
+  %m = torch.vtensor.literal(dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>) : !torch.vtensor<[2,2],si64>
+  %1 = torch.aten.select.int %m, %int0, %int1 : !torch.vtensor<[2,2],si64>, !torch.int, !torch.int -> !torch.vtensor<[2],si64>
+  return %0, %1 : !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64>
+}

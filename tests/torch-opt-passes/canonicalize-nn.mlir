@@ -208,3 +208,27 @@ func.func @resource_item() -> (!torch.int, !torch.int) {
     }
   }
 #-}
+
+// -----
+
+// to.other: to.device to the CPU in other's dtype (prim.dtype, a constant
+// where other's dtype is known).
+// CHECK-LABEL: func.func @to_other(
+// CHECK-SAME:      %[[X:.*]]: !torch.tensor, %[[O:.*]]: !torch.tensor, %[[Y:.*]]: !torch.vtensor<[2],f32>, %[[H:.*]]: !torch.vtensor<[3],f16>)
+// CHECK-DAG:     %[[NONE:.*]] = torch.constant.none
+// CHECK-DAG:     %[[F:.*]] = torch.constant.bool false
+// CHECK-DAG:     %[[T:.*]] = torch.constant.bool true
+// CHECK-DAG:     %[[CPU:.*]] = torch.constant.device "cpu"
+// CHECK-DAG:     %[[I5:.*]] = torch.constant.int 5
+// CHECK:         %[[D:.*]] = torch.prim.dtype %[[O]] : !torch.tensor -> !torch.int
+// CHECK:         %[[A:.*]] = torch.aten.to.device %[[X]], %[[CPU]], %[[D]], %[[F]], %[[T]], %[[NONE]] : !torch.tensor, !torch.Device, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.tensor
+// CHECK:         %[[B:.*]] = torch.aten.to.device %[[Y]], %[[CPU]], %[[I5]], %[[F]], %[[F]], %[[NONE]] : !torch.vtensor<[2],f32>, !torch.Device, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],f16>
+// CHECK:         return %[[A]], %[[B]]
+func.func @to_other(%x: !torch.tensor, %o: !torch.tensor, %y: !torch.vtensor<[2],f32>, %h: !torch.vtensor<[3],f16>) -> (!torch.tensor, !torch.vtensor<[2],f16>) {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %0 = torch.aten.to.other %x, %o, %false, %true, %none : !torch.tensor, !torch.tensor, !torch.bool, !torch.bool, !torch.none -> !torch.tensor
+  %1 = torch.aten.to.other %y, %h, %false, %false, %none : !torch.vtensor<[2],f32>, !torch.vtensor<[3],f16>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[2],f16>
+  return %0, %1 : !torch.tensor, !torch.vtensor<[2],f16>
+}

@@ -90,3 +90,28 @@ func.func @out_form(%arg0: !torch.vtensor<[2],f32>, %arg1: !torch.vtensor<[2],f3
   %1 = torch.operator "aten.relu"(%arg0) : (!torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32>
   return %0, %1 : !torch.tensor<[2],f32>, !torch.vtensor<[2],f32>
 }
+
+// -----
+
+// CPU flash attention whose logsumexp is unused (the name with or without
+// torch.): scaled_dot_product_attention(q, k, v, attn_mask, dropout_p,
+// is_causal, scale, enable_gqa=false).  One whose logsumexp is used stays.
+// CHECK-LABEL: func.func @flash_cpu(
+// CHECK-SAME:      %[[Q:.*]]: !torch.vtensor<[1,2,5,4],f32>, %[[K:.*]]: !torch.vtensor<[1,2,5,4],f32>, %[[V:.*]]: !torch.vtensor<[1,2,5,4],f32>, %[[M:.*]]: !torch.vtensor<[5,5],f32>
+// CHECK-DAG:     %[[P:.*]] = torch.constant.float 0.000000e+00
+// CHECK-DAG:     %[[C:.*]] = torch.constant.bool true
+// CHECK-DAG:     %[[S:.*]] = torch.constant.float 5.000000e-01
+// CHECK-DAG:     %[[G:.*]] = torch.constant.bool false
+// CHECK:         %[[A:.*]] = torch.aten.scaled_dot_product_attention %[[Q]], %[[K]], %[[V]], %[[M]], %[[P]], %[[C]], %[[S]], %[[G]] : !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[5,5],f32>, !torch.float, !torch.bool, !torch.float, !torch.bool -> !torch.vtensor<[1,2,5,4],f32>
+// CHECK:         %[[B:.*]] = torch.aten.scaled_dot_product_attention %[[Q]], %[[K]], %[[V]], %[[M]], %[[P]], %[[C]], %[[S]], %{{.*}} :
+// CHECK:         %[[L:.*]]:2 = torch.operator "aten._scaled_dot_product_flash_attention_for_cpu"
+// CHECK:         return %[[A]], %[[B]], %[[L]]#1
+func.func @flash_cpu(%q: !torch.vtensor<[1,2,5,4],f32>, %k: !torch.vtensor<[1,2,5,4],f32>, %v: !torch.vtensor<[1,2,5,4],f32>, %m: !torch.vtensor<[5,5],f32>) -> (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5],f32>) {
+  %p = torch.constant.float 0.0
+  %causal = torch.constant.bool true
+  %scale = torch.constant.float 0.5
+  %0:2 = torch.operator "aten._scaled_dot_product_flash_attention_for_cpu"(%q, %k, %v, %p, %causal, %m, %scale) : (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.float, !torch.bool, !torch.vtensor<[5,5],f32>, !torch.float) -> (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5],f32>)
+  %1:2 = torch.operator "torch.aten._scaled_dot_product_flash_attention_for_cpu"(%q, %k, %v, %p, %causal, %m, %scale) : (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.float, !torch.bool, !torch.vtensor<[5,5],f32>, !torch.float) -> (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5],f32>)
+  %2:2 = torch.operator "aten._scaled_dot_product_flash_attention_for_cpu"(%q, %k, %v, %p, %causal, %m, %scale) : (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.float, !torch.bool, !torch.vtensor<[5,5],f32>, !torch.float) -> (!torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5],f32>)
+  return %0#0, %1#0, %2#1 : !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5,4],f32>, !torch.vtensor<[1,2,5],f32>
+}

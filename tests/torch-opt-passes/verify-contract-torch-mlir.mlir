@@ -29,3 +29,41 @@ func.func @t_rank3(%arg0: !torch.vtensor<[?,4,?],f32>) -> !torch.vtensor<[?,4,?]
   %t = torch.aten.t %arg0 : !torch.vtensor<[?,4,?],f32> -> !torch.vtensor<[?,4,?],f32>
   return %t : !torch.vtensor<[?,4,?],f32>
 }
+
+// -----
+
+// A module initializer: reported first, at its terminator, and alone (the
+// first offender only, like torch-mlir).
+torch.global_slot.module_initializer {
+  %0 = torch.constant.int 1
+  // expected-error @below {{unsupported by backend contract: module initializers}}
+  // expected-note @below {{this is likely due to}}
+  torch.initialize.global_slots [
+    @slot0(%0 : !torch.int)
+  ]
+}
+torch.global_slot @slot0 : !torch.int
+func.func @after_initializer(%arg0: !torch.tensor) {
+  return
+}
+
+// -----
+
+// Only the first offender, its result types before whether the backend
+// takes it: a prim.If of unknown rank, not the If itself nor the casts of
+// unknown rank inside it nor the arguments of the next function.
+func.func @first_only(%arg0: !torch.bool, %arg1: !torch.vtensor<[],f32>, %arg2: !torch.vtensor<[7],f32>) -> !torch.vtensor<*,f32> {
+  // expected-error @below {{unsupported by backend contract: tensor with unknown rank}}
+  // expected-note @below {{this is likely due to}}
+  %0 = torch.prim.If %arg0 -> (!torch.vtensor<*,f32>) {
+    %1 = torch.tensor_static_info_cast %arg1 : !torch.vtensor<[],f32> to !torch.vtensor<*,f32>
+    torch.prim.If.yield %1 : !torch.vtensor<*,f32>
+  } else {
+    %2 = torch.tensor_static_info_cast %arg2 : !torch.vtensor<[7],f32> to !torch.vtensor<*,f32>
+    torch.prim.If.yield %2 : !torch.vtensor<*,f32>
+  }
+  return %0 : !torch.vtensor<*,f32>
+}
+func.func @second(%arg0: !torch.tensor) {
+  return
+}
