@@ -621,9 +621,10 @@ window_attr(Ctx *c, int n, const int64_t *v)
 }
 
 /* v in a tensor of type bt, at off, the rest scalar: tensor.pad as
- * torch-mlir writes it when the output is for current MLIR (IREE reads it
- * best), else an insert_slice into a filled tensor (codegen reads no
- * tensor.pad) */
+ * torch-mlir writes it when the output is for current MLIR (IREE's
+ * llvm-cpu miscompiled resnet18's fill + insert_slice feeding a conv),
+ * else an insert_slice into a filled tensor, the default's form since
+ * before codegen read tensor.pad */
 Value *
 pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar)
 {

@@ -8,7 +8,7 @@
  * else (transposed convolution, the other groupings) as one linalg.generic
  * over (n, g, f, out..., c, k...) with groups split out by expand_shape;
  * embedding as a gather.  Padding is an insert_slice into a zero-filled
- * tensor (torch-mlir's tensor.pad, which codegen does not read).
+ * tensor, or from MLIR 19 torch-mlir's tensor.pad (build.c's pad_with).
  */
 #include <string.h>
 
