@@ -120,6 +120,20 @@ fuzz-diff: all
 
 .PHONY: demo bench fuzz-diff
 
+# `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
+# torch-lower --mlir-dialect-version=upstream through IREE's iree-compile
+# (llvm-cpu) and iree-run-module against PyTorch eager.  It installs PyPI's
+# iree-base-compiler and iree-base-runtime into .iree-venv/ (ignored) on
+# its first run; make check does not (its iree.bats skips without them).
+IREE_VENV = .iree-venv
+$(IREE_VENV)/bin/iree-run-module:
+	$(or $(PYTHON),python3) -m venv $(IREE_VENV)
+	$(IREE_VENV)/bin/pip install iree-base-compiler iree-base-runtime
+iree-check: all $(IREE_VENV)/bin/iree-run-module
+	PYTHON="$(PYTHON)" IREE_BIN=$(IREE_VENV)/bin bats tests/e2e/iree.bats
+
+.PHONY: iree-check
+
 # `make fuzz T=ir SECONDS=60`: coverage-guided fuzzing of one reader with
 # clang's libFuzzer under ASan and UBSan (tests/fuzz/README.md): the
 # targets ir, fxjson, vmfb, npy and textin, built into build/fuzz/ (lib/

@@ -201,6 +201,23 @@ out:
 	return a;
 }
 
+/* MLIR 19's `output_shape [2, 3]`, static sizes only: the result type
+ * says them again, so they are read and dropped */
+static int static_output_shape(Parser *p)
+{
+	int64_t v;
+	int n = 0;
+
+	if (!p_eat(p, "output_shape"))
+		return 0;
+	if (p_expect(p, "["))
+		return -1;
+	while (!p_is(p, "]"))
+		if ((n++ && p_expect(p, ",")) || p_int(p, &v))
+			return -1;
+	return p_expect(p, "]");
+}
+
 Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 {
 	Parts ps;
@@ -208,7 +225,7 @@ Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	Type *t, *rt;
 
 	memset(&ps, 0, sizeof ps);
-	if (one_ref(p, &ps) || !(re = reassociation(p)) ||
+	if (one_ref(p, &ps) || !(re = reassociation(p)) || static_output_shape(p) ||
 			p_attr_dict(p, &ps.al) || p_expect(p, ":") || !(t = p_type(p)) ||
 			p_expect(p, "into") || !(rt = p_type(p)))
 		return parts_free(&ps), NULL;
@@ -228,6 +245,17 @@ void asm_print_reshape(Printer *pr, Op *op)
 	pr_puts(pr, " ");
 	if (re)
 		pr_attr(pr, re);
+	/* MLIR 19's expand_shape names its result's sizes (static here) */
+	if (pr_opts(pr)->mlir_version >= 19 && op_is(op, "tensor.expand_shape") &&
+			RES(op, 0)->type->kind == TY_TENSOR && ty_static(RES(op, 0)->type)) {
+		Type *t = RES(op, 0)->type;
+		int i;
+
+		pr_puts(pr, " output_shape [");
+		for (i = 0; i < t->rank; i++)
+			pr_printf(pr, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+		pr_puts(pr, "]");
+	}
 	pr_attr_dict(pr, op, elide, 0);
 	pr_puts(pr, " : ");
 	pr_type(pr, OPND(op, 0)->type);

@@ -551,6 +551,9 @@ typedef struct PrintOpts {
 	int local_scope; /* affine maps inline, no #map aliases */
 	long elide_larger; /* >0: elements attrs with more elements print as
 	                      dense_resource<__elided__> (not readable back) */
+	int mlir_version;  /* the MLIR release whose syntax to print: 0 or 16
+	                      as mlir-opt-16 reads it; from 19 expand_shape
+	                      has its output_shape */
 } PrintOpts;
 void print_module(FILE *f, Op *module, const PrintOpts *o);
 /* Prints one op (and its regions) into b, for diagnostics and tests. */

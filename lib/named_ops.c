@@ -48,6 +48,16 @@ static const NamedRow rows[] = {
 	/* n c oh ow kh kw */
 	{ "linalg.depthwise_conv_2d_nchw_chw", 6, "pppprr", BODY_MAC,
 		{ "0 1 2+4 3+5", "1 4 5", "0 1 2 3" } },
+	/* n f ow c kw */
+	{ "linalg.conv_1d_ncw_fcw", 5, "ppprr", BODY_MAC, { "0 3 2+4", "1 3 4", "0 1 2" } },
+	/* n f od oh ow c kd kh kw */
+	{ "linalg.conv_3d_ncdhw_fcdhw", 9, "ppppprrrr", BODY_MAC,
+		{ "0 5 2+6 3+7 4+8", "1 5 6 7 8", "0 1 2 3 4" } },
+	/* n ow c kw */
+	{ "linalg.depthwise_conv_1d_ncw_cw", 4, "pppr", BODY_MAC, { "0 2 1+3", "2 3", "0 2 1" } },
+	/* n g f oh ow c kh kw */
+	{ "linalg.conv_2d_ngchw_gfchw", 8, "ppppprrr", BODY_MAC,
+		{ "0 1 5 3+6 4+7", "1 2 5 6 7", "0 1 2 3 4" } },
 	{ "linalg.pooling_nchw_max", 6, "pppprr", BODY_MAX, { "0 1 2+4 3+5", "4 5", "0 1 2 3" } },
 	{ "linalg.pooling_nchw_sum", 6, "pppprr", BODY_SUM, { "0 1 2+4 3+5", "4 5", "0 1 2 3" } },
 };

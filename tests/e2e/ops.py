@@ -97,8 +97,10 @@ def compare(got, t, tol):
 
 def compile_op(op, tmp):
     vmfb = os.path.join(tmp, op + ".vmfb")
-    pipe = "set -o pipefail; '%s/torch-lower' '%s' | '%s/codegen' --target=cpu | '%s/vmpack' -o '%s'" % (
-        BIN, os.path.join(OPS, op + ".mlir"), BIN, BIN, vmfb)
+    # $TORCH_LOWER_FLAGS: e.g. --mlir-dialect-version=20 (upstream-syntax.bats)
+    flags = " ".join("'%s'" % f for f in os.environ.get("TORCH_LOWER_FLAGS", "").split())
+    pipe = "set -o pipefail; '%s/torch-lower' %s '%s' | '%s/codegen' --target=cpu | '%s/vmpack' -o '%s'" % (
+        BIN, flags, os.path.join(OPS, op + ".mlir"), BIN, BIN, vmfb)
     p = subprocess.run(["bash", "-c", pipe], capture_output=True, text=True)
     if p.returncode:
         return None, "the pipe failed: " + p.stderr.strip()[:800]

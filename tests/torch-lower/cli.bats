@@ -97,3 +97,23 @@ setup() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"linalg"* ]]
 }
+
+@test "--mlir-dialect-version: 16 is the default, 19+ and upstream print output_shape and tensor.pad, others are refused" {
+  bin/torch-lower tests/torch-lower/conv-reduce.mlir > "$T/default.mlir"
+  bin/torch-lower --mlir-dialect-version=16 tests/torch-lower/conv-reduce.mlir | cmp - "$T/default.mlir"
+  ! grep -q 'output_shape\|tensor.pad' "$T/default.mlir"
+  for v in 19 20 upstream; do
+    bin/torch-lower --mlir-dialect-version=$v tests/torch-lower/conv-reduce.mlir > "$T/$v.mlir"
+    grep -q 'tensor.expand_shape .* output_shape \[2, 1, 5\] : tensor<2x5xf32> into tensor<2x1x5xf32>' "$T/$v.mlir"
+    grep -q 'tensor.pad %arg0 low\[0, 0, 1, 1\] high\[0, 0, 1, 1\]' "$T/$v.mlir"
+    # our own reader takes it back
+    bin/torch-lower "$T/$v.mlir" > /dev/null
+  done
+  for v in 17 18 15 x 1000 ''; do
+    run --separate-stderr bin/torch-lower --mlir-dialect-version=$v tests/torch-lower/conv-reduce.mlir
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == *"--mlir-dialect-version: '$v' is not 16, 19 or later, or upstream"* ]]
+  done
+  bin/torch-lower --help | grep -q -- --mlir-dialect-version=
+}

@@ -1,19 +1,11 @@
 // RUN: torch-lower %s | FileCheck %s
 // RUN: torch-lower %s | mlir-opt-16 > /dev/null
 // A strided, padded 2-D convolution with bias: the input is zero-padded by
-// insert_slice, the groups split out by expand_shape, one linalg.generic
-// reads in[o * s + k]; then a keepdim sum and a NaN-propagating amax.
-// CHECK-DAG: #[[IN:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 2 + d6, d4 * 2 + d7)>
-// CHECK-DAG: #[[W:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
-// CHECK-DAG: #[[OUT:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// insert_slice, linalg.conv_2d_nchw_fchw reads in[o * s + k] (as
+// torch-mlir emits it); then a keepdim sum and a NaN-propagating amax.
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x3x6x6xf32> into tensor<1x3x8x8xf32>
-// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x3x8x8xf32> into tensor<1x1x3x8x8xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK: arith.mulf
-// CHECK-NEXT: arith.addf
-// CHECK: } -> tensor<1x1x4x3x3xf32>
-// CHECK: tensor.collapse_shape
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%{{.*}}, %arg1 : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
 // CHECK: arith.addf
 // CHECK-LABEL: func.func @reduce
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32

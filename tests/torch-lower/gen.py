@@ -504,6 +504,27 @@ variant("view.dtype", [T(0), DType(i8)], [rnd(SH, bf16)])
 variant("view.dtype", [T(0), DType(u8)], [rnd(SH, b1)])
 variant("view.dtype", [T(0), DType(f32)], [torch.tensor([[0.5, -1.0, 3.0, 7.0]]).view(i64)])
 
+# ---- linalg's named convolutions and pools (torch-lower's choice of op);
+# last, so that the inputs drawn above stay as they were ----
+for args, shapes in [
+    ([T(2), L([2, 1]), L([2, 1]), L([2, 2]), B(False), L([0, 0]), I(3)], [(1, 3, 9, 7), (3, 1, 3, 3), (3,)]),
+    ([T(2), L([1, 1]), L([0, 0]), L([1, 1]), B(False), L([0, 0]), I(1)], [(1, 1, 1, 1), (2, 1, 1, 1), (2,)]),
+    ([N, L([2, 3]), L([0, 0]), L([1, 1]), B(False), L([0, 0]), I(1)], [(2, 3, 5, 7), (4, 3, 1, 1)]),
+    ([T(2), L([1, 2, 1]), L([1, 0, 1]), L([1, 1, 2]), B(False), L([0, 0, 0]), I(1)],
+     [(1, 2, 4, 5, 3), (3, 2, 2, 3, 1), (3,)]),
+    ([N, L([2]), L([1]), L([2]), B(False), L([0]), I(4)], [(1, 4, 9), (4, 1, 3)]),
+    ([T(2), L([1, 1]), L([1, 1]), L([1, 1]), B(False), L([0, 0]), I(2)], [(1, 4, 5, 5), (2, 2, 3, 3), (2,)]),
+]:
+    variant("convolution", [T(0), T(1)] + args, [rnd(s) for s in shapes], tol={"rtol": 1e-3, "atol": 1e-5})
+xn = rnd((1, 2, 7, 6))
+xn[0, 0, 1, 1] = float("nan")
+xn[0, 1, 6, 5] = float("nan")
+variant("max_pool2d", [T(0), L([3, 3]), L([2, 2]), L([1, 1]), L([1, 1]), B(True)], [xn])
+variant("max_pool2d", [T(0), L([3, 2]), L([1, 2]), L([1, 1]), L([1, 2]), B(False)], [rnd((2, 3, 5, 7), f64)])
+variant("max_pool2d", [T(0), L([1, 1]), L([1, 1]), L([0, 0]), L([1, 1]), B(False)], [rnd((1, 1, 1, 1))])
+variant("avg_pool2d", [T(0), L([3, 2]), L([2, 3]), L([1, 1]), B(True), B(False), N], [rnd((1, 3, 9, 7))])
+variant("avg_pool2d", [T(0), L([2, 2]), L([1, 1]), L([1, 1]), B(False), B(True), N], [rnd((1, 2, 4, 5), i64)])
+
 
 def main():
     os.makedirs(OUT, exist_ok=True)

@@ -94,7 +94,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "numeric torch.aten.avg_pool2d (8 variants)" {
+@test "numeric torch.aten.avg_pool2d (10 variants)" {
   run python3 tests/torch-lower/run.py avg_pool2d
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
@@ -164,7 +164,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "numeric torch.aten.convolution (11 variants)" {
+@test "numeric torch.aten.convolution (17 variants)" {
   run python3 tests/torch-lower/run.py convolution
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
@@ -434,7 +434,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "numeric torch.aten.max_pool2d (5 variants)" {
+@test "numeric torch.aten.max_pool2d (8 variants)" {
   run python3 tests/torch-lower/run.py max_pool2d
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -320,6 +320,59 @@ static int check_sizes(Op *module)
 	return bad ? -1 : 0;
 }
 
+/* tensor.pad with static sizes and a padding value from outside its
+ * region (torch-mlir's and torch-lower --mlir-dialect-version=19's form)
+ * as codegen reads padding: the value filled into an empty tensor, the
+ * source inserted at the low offsets. */
+static int lower_pads(Ctx *c, Op *fn)
+{
+	Block *b;
+	Op *op, *next;
+
+	for (b = fn->regs[0].first; b; b = b->next)
+		for (op = b->first; op; op = next) {
+			next = op->next;
+			if (!op_is(op, "tensor.pad"))
+				continue;
+			Value *src = OPND(op, 0), *pv;
+			Type *rt = RES(op, 0)->type, *i64 = ty_int(c, 64, SIGNLESS);
+			Attr *lo = op_attr(op, "static_low");
+			Block *body = op->regs[0].first;
+			Op *y = body ? body->last : NULL;
+			int r = rt->rank, i;
+
+			if (op->nopnds != 1 || !ty_static(rt) || !ty_static(src->type) || !lo ||
+					lo->kind != AT_DENSE_ARRAY || (int)lo->n != r || !y ||
+					!op_is(y, "tensor.yield") || y->nopnds != 1 ||
+					(OPND(y, 0)->def ? OPND(y, 0)->def->parent == body :
+					 OPND(y, 0)->block == body))
+				return op_error(op, "codegen: tensor.pad needs static sizes and a "
+					"padding value defined outside its region"), -1;
+			pv = OPND(y, 0);
+			int64_t st[r + 1], seg[5] = { 1, 1, 0, 0, 0 };
+			for (i = 0; i < r; i++)
+				st[i] = 1;
+			Op *e = op_new(c, "tensor.empty", 0, NULL, 1, &rt, 0, op->loc);
+			op_insert_before(op, e);
+			Value *fv[2] = { pv, RES(e, 0) };
+			Op *f = op_new(c, "linalg.fill", 2, fv, 1, &rt, 0, op->loc);
+			op_set_attr(c, f, "operand_segment_sizes",
+				at_dense_array(c, ty_int(c, 32, SIGNLESS), 2, seg));
+			op_insert_before(op, f);
+			Value *iv[2] = { src, RES(f, 0) };
+			Op *ins = op_new(c, "tensor.insert_slice", 2, iv, 1, &rt, 0, op->loc);
+			op_set_attr(c, ins, "static_offsets", at_dense_array(c, i64, r, lo->ints));
+			op_set_attr(c, ins, "static_sizes", at_dense_array(c, i64, r, src->type->dims));
+			op_set_attr(c, ins, "static_strides", at_dense_array(c, i64, r, st));
+			op_set_attr(c, ins, "operand_segment_sizes",
+				at_dense_array(c, ty_int(c, 32, SIGNLESS), 5, seg));
+			op_insert_before(op, ins);
+			value_replace_all_uses(RES(op, 0), RES(ins, 0));
+			op_erase(op);
+		}
+	return 0;
+}
+
 /* The functions with bodies, their signatures made ui8 where marked;
  * their count, or -1 after an error. */
 static int functions(Gen *g, Op ***fns)
@@ -332,7 +385,7 @@ static int functions(Gen *g, Op ***fns)
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
-		if (unsigned_signature(g->c, op))
+		if (unsigned_signature(g->c, op) || lower_pads(g->c, op))
 			return -1;
 		*fns = xrealloc(*fns, sizeof **fns * (size_t)(nf + 1));
 		(*fns)[nf++] = op;

@@ -606,3 +606,53 @@ convert_tensor(L *l, Value *v, Type *from, Type *to)
 	Value *r = cv(l, g.arg[0], from, to);
 	return gen_end(l, &g, 1, &r);
 }
+
+/* strides or dilations as linalg prints them: dense<2> : vector<2xi64> */
+Attr *
+window_attr(Ctx *c, int n, const int64_t *v)
+{
+	int64_t nn = n;
+	int i, splat = 1;
+
+	for (i = 1; i < n; i++)
+		splat &= v[i] == v[0];
+	return at_dense(c, ty_vector(c, 1, &nn, ty_int(c, 64, SIGNLESS)), v,
+		sizeof *v * (splat ? 1 : (size_t)n), splat);
+}
+
+/* v in a tensor of type bt, at off, the rest scalar: tensor.pad as
+ * torch-mlir writes it when the output is for current MLIR (IREE's
+ * llvm-cpu miscompiled resnet18's fill + insert_slice feeding a conv),
+ * else an insert_slice into a filled tensor, the default's form since
+ * before codegen read tensor.pad */
+Value *
+pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar)
+{
+	Ctx *c = l->c;
+	Type *i64 = ty_int(c, 64, SIGNLESS), *ix = ty_index(c);
+	int r = bt->rank, i;
+	int64_t hi[16], st[16], seg[3] = { 1, 0, 0 };
+	Op *op;
+
+	for (i = 0; i < r; i++) {
+		hi[i] = bt->dims[i] - off[i] - v->type->dims[i];
+		st[i] = 1;
+	}
+	if (lower_mlir_version < MLIR_NEWER) {
+		Value *z = filled(l, bt, scalar);
+		return z ? insert_slice(l, v, z, off, st) : NULL;
+	}
+	op = op_new(c, "tensor.pad", 1, &v, 1, &bt, 1, l->op->loc);
+	place(l, op);
+	op_set_attr(c, op, "static_low", at_dense_array(c, i64, r, off));
+	op_set_attr(c, op, "static_high", at_dense_array(c, i64, r, hi));
+	op_set_attr(c, op, "operand_segment_sizes",
+		at_dense_array(c, ty_int(c, 32, SIGNLESS), 3, seg));
+	Block *b = block_new(c);
+	region_append(&op->regs[0], b);
+	for (i = 0; i < r; i++)
+		block_add_arg(c, b, ix, l->op->loc);
+	Op *y = op_new(c, "tensor.yield", 1, &scalar, 0, NULL, 0, l->op->loc);
+	op_append(b, y);
+	return RES(op, 0);
+}

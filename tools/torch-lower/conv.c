@@ -1,9 +1,14 @@
 /*
  * conv.c - contractions: mm and bmm as linalg named ops into a zero-filled
- * init (f16/bf16 accumulate in f32); convolution as one linalg.generic over
- * (n, g, f, out..., c, k...) with groups split out by expand_shape, so that
- * depthwise, grouped, strided, dilated, 1-D, 2-D and transposed convolution
- * share one form; embedding as a gather.
+ * init (f16/bf16 accumulate in f32); convolution as linalg's named
+ * convolution where torch-mlir emits one and the --mlir-dialect-version has
+ * it (conv_2d_nchw_fchw and conv_1d_ncw_fcw for groups 1, depthwise_conv_2d
+ * _nchw_chw where each channel is its own group; from MLIR 19 also
+ * conv_3d_ncdhw_fcdhw, depthwise_conv_1d_ncw_cw and conv_2d_ngchw_gfchw),
+ * else (transposed convolution, the other groupings) as one linalg.generic
+ * over (n, g, f, out..., c, k...) with groups split out by expand_shape;
+ * embedding as a gather.  Padding is an insert_slice into a zero-filled
+ * tensor, or from MLIR 19 torch-mlir's tensor.pad (build.c's pad_with).
  */
 #include <string.h>
 
@@ -83,22 +88,9 @@ ints_arg(L *l, Op *op, int i, int64_t *out, int n, int64_t dflt)
 static Value *
 place_in_zeros(L *l, Value *v, Type *bt, const int64_t *off, const int64_t *st, Type *d)
 {
-	Value *z = filled(l, bt, cst_d(l, 0, d)), *o[2] = { v, z };
-	Ctx *c = l->c;
-	Type *i64 = ty_int(c, 64, SIGNLESS);
-	int r = bt->rank;
-	int64_t seg[5] = { 1, 1, 0, 0, 0 };
-	Op *s;
+	Value *z = filled(l, bt, cst_d(l, 0, d));
 
-	if (!z)
-		return NULL;
-	s = emit(l, "tensor.insert_slice", 2, o, 1, &bt);
-	op_set_attr(c, s, "static_offsets", at_dense_array(c, i64, r, off));
-	op_set_attr(c, s, "static_sizes", at_dense_array(c, i64, r, v->type->dims));
-	op_set_attr(c, s, "static_strides", at_dense_array(c, i64, r, st));
-	op_set_attr(c, s, "operand_segment_sizes",
-		at_dense_array(c, ty_int(c, 32, SIGNLESS), 5, seg));
-	return RES(s, 0);
+	return z ? insert_slice(l, v, z, off, st) : NULL;
 }
 
 static Value *
@@ -216,6 +208,123 @@ conv_shapes(L *l, Op *op, int64_t G, int tr, const int64_t *s, const int64_t *p,
 	return 0;
 }
 
+/* The named op for a forward convolution of ns spatial dims, groups G, C
+ * input and F output channels; NULL when linalg (of the version asked
+ * for) has none */
+static const char *
+conv_named(int ns, int64_t G, int64_t C, int64_t F)
+{
+	int newer = lower_mlir_version >= MLIR_NEWER;
+
+	if (G == 1)
+		return ns == 1 ? "linalg.conv_1d_ncw_fcw" : ns == 2 ? "linalg.conv_2d_nchw_fchw" :
+			newer ? "linalg.conv_3d_ncdhw_fcdhw" : NULL;
+	if (G == C && F == C)
+		return ns == 2 ? "linalg.depthwise_conv_2d_nchw_chw" :
+			ns == 1 && newer ? "linalg.depthwise_conv_1d_ncw_cw" : NULL;
+	return ns == 2 && newer ? "linalg.conv_2d_ngchw_gfchw" : NULL;
+}
+
+/* the (padded) input in, weight w into the named op nm: the result, [N,
+ * F, O..] in the accumulator type acc */
+static Value *
+conv_by_name(L *l, const char *nm, Value *in, Value *w, const int64_t *rdims, int ns,
+	int64_t G, const int64_t *s, const int64_t *d, Type *acc)
+{
+	int grouped = strstr(nm, "_ngc") != NULL, i;
+	int64_t od[8], kd[8];
+	Value *v[3], *out;
+	Op *cv;
+
+	if (grouped) {
+		/* input [N, G, Cg, H..], weight [G, FG, Cg, K..], out [N, G, FG, O..] */
+		in = split_dim(l, in, 1, G);
+		w = split_dim(l, w, 0, G);
+		od[0] = rdims[0];
+		od[1] = G;
+		od[2] = rdims[1] / G;
+		for (i = 0; i < ns; i++)
+			od[3 + i] = rdims[2 + i];
+	} else {
+		memcpy(od, rdims, sizeof *od * (size_t)(2 + ns));
+	}
+	if (strstr(nm, "depthwise")) {
+		/* weight [C, 1, K..] -> [C, K..] */
+		kd[0] = w->type->dims[0];
+		for (i = 0; i < ns; i++)
+			kd[1 + i] = w->type->dims[2 + i];
+		w = reshape_to(l, w, ty_tensor(l->c, 1 + ns, kd, w->type->elem));
+	}
+	out = filled(l, tensor_of(l->c, 2 + ns + grouped, od, acc), cst_d(l, 0, acc));
+	if (!out || !in || !w)
+		return NULL;
+	v[0] = in;
+	v[1] = w;
+	v[2] = out;
+	cv = emit(l, nm, 3, v, 1, &out->type);
+	op_set_attr(l->c, cv, "dilations", window_attr(l->c, ns, d));
+	op_set_attr(l->c, cv, "strides", window_attr(l->c, ns, s));
+	int64_t seg[2] = { 2, 1 };
+	op_set_attr(l->c, cv, "operand_segment_sizes",
+		at_dense_array(l->c, ty_int(l->c, 32, SIGNLESS), 2, seg));
+	out = RES(cv, 0);
+	if (grouped)
+		out = reshape_to(l, out, tensor_of(l->c, 2 + ns, rdims, acc));
+	return out;
+}
+
+/* the convolutions linalg has no named op for, transposed ones included
+ * (their input dilated by the stride already, their weight flipped) */
+static Value *
+conv_generic(L *l, Value *in, Value *w, const int64_t *rdims, int ns, int64_t G, int tr,
+	const int64_t *s, const int64_t *d, Type *acc)
+{
+	Value *out, *ins[2];
+	int i;
+
+	/* groups: input [N, G, Cg, H..], weight [G, FG, Cg, K..] or, for
+	 * transposed convolution, [G, Cg, FG, K..]; out [N, G, FG, O..] */
+	in = split_dim(l, in, 1, G);
+	w = split_dim(l, w, 0, G);
+	int64_t od[8] = { rdims[0], G, rdims[1] / G };
+	for (i = 0; i < ns; i++)
+		od[3 + i] = rdims[2 + i];
+	out = filled(l, ty_tensor(l->c, 3 + ns, od, belem(l->c, acc)), cst_d(l, 0, acc));
+	if (!out || !in || !w)
+		return NULL;
+
+	/* loops: n g f o.. c k.. */
+	int nl = 4 + 2 * ns, ci = 3 + ns;
+	AffExpr *ie[8], *we[8], *oe[8];
+	char iters[16];
+	for (i = 0; i < nl; i++)
+		iters[i] = i < 3 + ns ? 'p' : 'r';
+	iters[nl] = 0;
+	ie[0] = d_(l, 0);
+	ie[1] = d_(l, 1);
+	ie[2] = d_(l, ci);
+	we[0] = d_(l, 1);
+	we[1] = d_(l, tr ? ci : 2);
+	we[2] = d_(l, tr ? 2 : ci);
+	for (i = 0; i < 3 + ns; i++)
+		oe[i] = d_(l, i);
+	for (i = 0; i < ns; i++) {
+		AffExpr *o = d_(l, 3 + i), *k = d_(l, ci + 1 + i);
+		ie[3 + i] = add_(l, mul_(l, o, tr ? 1 : s[i]), mul_(l, k, d[i]));
+		we[3 + i] = k;
+	}
+	AffMap *maps[3] = {
+		map_of(l, nl, 3 + ns, ie), map_of(l, nl, 3 + ns, we), map_of(l, nl, 3 + ns, oe),
+	};
+	Gen g;
+	ins[0] = in;
+	ins[1] = w;
+	gen_begin(l, &g, 2, ins, 1, &out, maps, nl, iters);
+	Value *y = ar(l, "add", acc, g.arg[2], ar(l, "mul", acc, g.arg[0], g.arg[1]));
+	out = gen_end(l, &g, 1, &y);
+	return reshape_to(l, out, tensor_of(l->c, 2 + ns, rdims, acc));
+}
+
 int
 lower_conv(L *l, Op *op, const void *arg)
 {
@@ -223,8 +332,8 @@ lower_conv(L *l, Op *op, const void *arg)
 	 *  output_padding, groups) */
 	Type *it = ttype(l, OPND(op, 0)), *wt = ttype(l, OPND(op, 1));
 	Type *rtt = op->res[0].type, *rt = rtt->elem, *acc;
-	Value *in, *w, *out, *ins[2];
-	int64_t s[3], p[3], d[3], opad[3], G, N, C, F, FG;
+	Value *in, *w, *out;
+	int64_t s[3], p[3], d[3], opad[3], G, N, C, F;
 	int64_t off[8], st[8], dims[8], K[3], O[3];
 	int ns, i, tr;
 
@@ -249,7 +358,6 @@ lower_conv(L *l, Op *op, const void *arg)
 	}
 	if (conv_shapes(l, op, G, tr, s, p, d, opad))
 		return -1;
-	FG = F / G;
 	in = convert_tensor(l, get(l, OPND(op, 0)), it->elem, acc);
 	w = convert_tensor(l, get(l, OPND(op, 1)), wt->elem, acc);
 	if (tr)
@@ -287,7 +395,10 @@ lower_conv(L *l, Op *op, const void *arg)
 	for (i = 0; i < ns; i++)
 		if (off[2 + i] || dims[2 + i] != it->dims[2 + i])
 			padded = 1;
-	if (padded)
+	if (padded && !tr)
+		in = pad_with(l, in, ty_tensor(l->c, 2 + ns, dims, in->type->elem), off,
+			cst_d(l, 0, acc));
+	else if (padded)
 		in = place_in_zeros(l, in, ty_tensor(l->c, 2 + ns, dims, in->type->elem), off, st, acc);
 	if (need_crop) {
 		int64_t co[8] = {0}, cs[8] = { N, C };
@@ -300,53 +411,16 @@ lower_conv(L *l, Op *op, const void *arg)
 	if (!in)
 		return -1;
 
-	/* groups: input [N, G, Cg, H..], weight [G, FG, Cg, K..] or, for
-	 * transposed convolution, [G, Cg, FG, K..]; out [N, G, FG, O..] */
-	in = split_dim(l, in, 1, G);
-	w = split_dim(l, w, 0, G);
-	int64_t od[8] = { N, G, FG };
-	for (i = 0; i < ns; i++)
-		od[3 + i] = O[i];
-	out = filled(l, ty_tensor(l->c, 3 + ns, od, belem(l->c, acc)), cst_d(l, 0, acc));
-	if (!out || !in || !w)
-		return -1;
-
-	/* loops: n g f o.. c k.. */
-	int nl = 4 + 2 * ns, ci = 3 + ns;
-	AffExpr *ie[8], *we[8], *oe[8];
-	char iters[16];
-	for (i = 0; i < nl; i++)
-		iters[i] = i < 3 + ns ? 'p' : 'r';
-	iters[nl] = 0;
-	ie[0] = d_(l, 0);
-	ie[1] = d_(l, 1);
-	ie[2] = d_(l, ci);
-	we[0] = d_(l, 1);
-	we[1] = d_(l, tr ? ci : 2);
-	we[2] = d_(l, tr ? 2 : ci);
-	for (i = 0; i < 3 + ns; i++)
-		oe[i] = d_(l, i);
-	for (i = 0; i < ns; i++) {
-		AffExpr *o = d_(l, 3 + i), *k = d_(l, ci + 1 + i);
-		ie[3 + i] = add_(l, mul_(l, o, tr ? 1 : s[i]), mul_(l, k, d[i]));
-		we[3 + i] = k;
-	}
-	AffMap *maps[3] = {
-		map_of(l, nl, 3 + ns, ie), map_of(l, nl, 3 + ns, we), map_of(l, nl, 3 + ns, oe),
-	};
-	Gen g;
-	ins[0] = in;
-	ins[1] = w;
-	gen_begin(l, &g, 2, ins, 1, &out, maps, nl, iters);
-	Value *y = ar(l, "add", acc, g.arg[2], ar(l, "mul", acc, g.arg[0], g.arg[1]));
-	out = gen_end(l, &g, 1, &y);
-	out = reshape_to(l, out, tensor_of(l->c, 2 + ns, rtt->dims, acc));
+	const char *nm = tr ? NULL : conv_named(ns, G, C, F);
+	out = nm ? conv_by_name(l, nm, in, w, rtt->dims, ns, G, s, d, acc) :
+		conv_generic(l, in, w, rtt->dims, ns, G, tr, s, d, acc);
 	if (!out)
 		return -1;
 
 	/* bias, broadcast over dim 1 */
 	if (!tv_none(OPND(op, 2))) {
-		Value *b = get(l, OPND(op, 2)), *o2[2];
+		Gen g;
+		Value *y, *b = get(l, OPND(op, 2)), *o2[2];
 		Type *bd = dtype_of(l, OPND(op, 2));
 		Value *e = empty(l, out->type, NULL);
 		int one = 1;

@@ -35,6 +35,12 @@ typedef struct Row {
 	const void *arg;
 } Row;
 
+/* --mlir-dialect-version: the MLIR release whose syntax and named ops the
+ * output uses (16, the default, for mlir-opt-16; 19 and later for current
+ * upstream MLIR and IREE); MLIR_UPSTREAM for "upstream" */
+enum { MLIR_UPSTREAM = 1000, MLIR_NEWER = 19 };
+extern int lower_mlir_version;
+
 extern const Row lower_table[];
 extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
@@ -90,6 +96,10 @@ Value *lindex(L *l, int dim);            /* linalg.index */
 Value *empty(L *l, Type *bt, Value *like);   /* like: source of ? dims */
 Value *fill(L *l, Value *scalar, Value *t);
 Value *filled(L *l, Type *bt, Value *scalar);   /* empty + fill */
+Attr *window_attr(Ctx *c, int n, const int64_t *v);   /* strides, dilations */
+/* src into dst at off, strides st (shape.c) */
+Value *insert_slice(L *l, Value *src, Value *dst, const int64_t *off, const int64_t *st);
+Value *pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar);
 Value *reshape_to(L *l, Value *v, Type *bt);    /* any static reshape */
 Value *expand_dims(L *l, Value *v, Type *bt, Attr *reassoc, int collapse);
 /* out[i] = in[m(i)] over bt's shape (shape.c) */

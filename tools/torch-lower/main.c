@@ -18,7 +18,26 @@ static const char usage[] =
 "usage: torch-lower [options] [FILE|-]\n"
 "  -o FILE              write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo    print locations\n"
+"  --mlir-dialect-version=V  the MLIR whose syntax and named ops to write:\n"
+"                       16 (default, mlir-opt-16), 19 or later, or upstream\n"
 "  --list-ops           list the torch ops that have a lowering\n";
+
+int lower_mlir_version = 16;
+
+/* 16, an integer from MLIR_NEWER, or "upstream" */
+static void
+set_version(const char *v)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!strcmp(v, "upstream"))
+		n = MLIR_UPSTREAM;
+	else if (end == v || *end || (n != 16 && (n < MLIR_NEWER || n >= MLIR_UPSTREAM)))
+		tool_fail("--mlir-dialect-version: '%s' is not 16, %d or later, or upstream",
+			v, MLIR_NEWER);
+	lower_mlir_version = (int)n;
+}
 
 typedef struct Opts {
 	const char *input, *output;
@@ -42,6 +61,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->output = argv[i];
 		} else if (!strncmp(a, "-o", 2)) {
 			o->output = a + 2;
+		} else if (!strncmp(a, "--mlir-dialect-version=", 23)) {
+			set_version(a + 23);
 		} else if (!strcmp(a, "--list-ops")) {
 			o->list = 1;
 		} else if (!strcmp(a, "--print-debuginfo") ||
@@ -385,6 +406,7 @@ process(const char *name, const char *text, size_t len, const Opts *o)
 	out = tool_open_out(o->output);
 	PrintOpts po = o->print;
 	po.release = 1;   /* the last print of this context */
+	po.mlir_version = lower_mlir_version;
 	print_module(out, m, &po);
 	tool_commit(out);
 	rc = 0;

@@ -38,6 +38,18 @@ ident(L *l, Type *d, int mx)
 		belem(l->c, d));
 }
 
+/* linalg's pooling_nchw_max or _sum, as torch-mlir emits them: a window
+ * of fixed size over a 4-D input padded with the reduction's identity,
+ * without indices; max in float (arith's maximum, NaN-propagating as
+ * PyTorch) or signed integers (unsigned ones want the _unsigned op) */
+static int
+named_pool(const Win *w, int r, int mx, int want_idx, Type *acc)
+{
+	return r == 4 && !w->adaptive && !want_idx &&
+		(!mx || dt_isfloat(acc) || (acc->kind == TY_INT && !dt_isunsigned(acc) &&
+			acc->width > 1));
+}
+
 /* The pooled values (acc dtype) and, for max with want_idx, the flat
  * indices h * W + w into the input. */
 static int
@@ -46,7 +58,7 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 {
 	Type *t = in->type, *acc = dt_opmath(l->c, vd), *i64 = dt_i64(l->c);
 	int r = t->rank, nl = r + 2, i, lead = r - 2;
-	int64_t pd[8], off[8], st[8], od[8];
+	int64_t pd[8], off[8], od[8];
 	Value *outs[2], *ins[2];
 	AffExpr *ie[8], *ke[2], *oe[8];
 	AffMap *maps[4];
@@ -57,7 +69,6 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 	for (i = 0; i < r; i++) {
 		pd[i] = t->dims[i];
 		off[i] = 0;
-		st[i] = 1;
 		od[i] = t->dims[i];
 	}
 	for (i = 0; i < 2; i++) {
@@ -73,21 +84,26 @@ pool(L *l, Op *op, Value *in, Type *vd, const Win *w, int mx, int want_idx,
 		od[lead + i] = w->O[i];
 	}
 	if (memcmp(pd, t->dims, sizeof *pd * r)) {
-		Type *pt = ty_tensor(l->c, r, pd, in->type->elem);
-		Value *z = filled(l, pt, ident(l, acc, mx)), *o[2] = { in, z };
-		Type *i64b = ty_int(l->c, 64, SIGNLESS);
-		int64_t seg[5] = { 1, 1, 0, 0, 0 };
-		Op *s = emit(l, "tensor.insert_slice", 2, o, 1, &pt);
-		op_set_attr(l->c, s, "static_offsets", at_dense_array(l->c, i64b, r, off));
-		op_set_attr(l->c, s, "static_sizes", at_dense_array(l->c, i64b, r, t->dims));
-		op_set_attr(l->c, s, "static_strides", at_dense_array(l->c, i64b, r, st));
-		op_set_attr(l->c, s, "operand_segment_sizes",
-			at_dense_array(l->c, ty_int(l->c, 32, SIGNLESS), 5, seg));
-		in = RES(s, 0);
+		in = pad_with(l, in, ty_tensor(l->c, r, pd, in->type->elem), off,
+			ident(l, acc, mx));
+		if (!in)
+			return -1;
 	}
 	ins[0] = in;
 	ins[1] = emit1(l, "tensor.empty", 0, NULL, ty_tensor(l->c, 2, w->K, in->type->elem));
 	outs[0] = filled(l, tensor_of(l->c, r, od, acc), ident(l, acc, mx));
+	if (named_pool(w, r, mx, want_idx, acc)) {
+		Value *v[3] = { in, ins[1], outs[0] };
+		Op *pl = emit(l, mx ? "linalg.pooling_nchw_max" : "linalg.pooling_nchw_sum", 3, v,
+			1, &outs[0]->type);
+		op_set_attr(l->c, pl, "dilations", window_attr(l->c, 2, w->d));
+		op_set_attr(l->c, pl, "strides", window_attr(l->c, 2, w->s));
+		int64_t seg[2] = { 2, 1 };
+		op_set_attr(l->c, pl, "operand_segment_sizes",
+			at_dense_array(l->c, ty_int(l->c, 32, SIGNLESS), 2, seg));
+		*vals = RES(pl, 0);
+		return 0;
+	}
 	/* -1: no position of the window read yet (see below) */
 	outs[1] = want_idx ? filled(l, tensor_of(l->c, r, od, i64), cst_d(l, -1, i64)) : NULL;
 	for (i = 0; i < nl; i++) {

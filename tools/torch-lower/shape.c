@@ -179,7 +179,7 @@ extract_slice(L *l, Value *v, Type *bt, const int64_t *off, const int64_t *sz,
 	return RES(s, 0);
 }
 
-static Value *
+Value *
 insert_slice(L *l, Value *src, Value *dst, const int64_t *off, const int64_t *st)
 {
 	Ctx *c = l->c;
