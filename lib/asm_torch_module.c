@@ -312,8 +312,27 @@ Op *asm_parse_tsymint(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	return p_make(p, info, 0, NULL, 1, &t, 0, loc, &al);
 }
 
+static int is_i64_attr(const Attr *a)
+{
+	return a && a->kind == AT_INT && a->type && a->type->kind == TY_INT
+	    && a->type->width == 64 && a->type->sign == SIGNLESS;
+}
+
+/* torch-mlir's form, `"s0" {min_val = 2, max_val = 9}` (its assembly
+ * format: bounds in that order, i64 implied), when the op has just those
+ * attributes; else the generic attribute dictionary. */
 void asm_print_tsymint(Printer *pr, Op *op)
 {
+	Attr *lo = op_attr(op, "min_val"), *hi = op_attr(op, "max_val");
+
+	if (op->nattrs == 3 && op_attr(op, "symbol_name") && is_i64_attr(lo) && is_i64_attr(hi)) {
+		pr_puts(pr, " ");
+		pr_attr(pr, op_attr(op, "symbol_name"));
+		pr_printf(pr, " {min_val = %lld, max_val = %lld} : ", (long long)lo->i,
+		    (long long)hi->i);
+		pr_result_types(pr, op);
+		return;
+	}
 	pr_lead_attr(pr, op, "symbol_name");
 	pr_puts(pr, " : ");
 	pr_result_types(pr, op);

@@ -223,6 +223,10 @@ import_node(Imp *im, Node *n, const char *path)
 		if (!strcmp(node_kinds[i].op, op)) {
 			node_kinds[i].fn(im, n, path);
 			n->done = 1;
+			/* a single tensor result with symbolic sizes: bind them */
+			if (n->nres == 1 && n->res && n->res[0] && !n->res[0]->h)
+				bind_symbolic_shape(im, n->res[0]->v, json_object_get(n->j, "value"),
+				    pkey(im, path, "value"));
 			return;
 		}
 	}
@@ -384,10 +388,12 @@ import_graph(Imp *im)
 	int i;
 
 	check_format(im);
+	symbols_read(im);
 	index_nodes(im);
 	outputs = jreq(im, im->root, "outputs", JSON_OBJECT, "");
 	weights_open(im);
 	module = new_func(im);
+	symbols_emit(im);
 	for (i = 0; i < im->nnodes; i++)
 		import_node(im, &im->nodes[i], pidx(im, "nodes", i));
 	im->loc = loc_name(im->c, "output", NULL);
