@@ -58,8 +58,8 @@ def check_dynamic(dyns, args):
     seen, ranges = {}, {}
     for d in dyns:
         if d.input >= len(args):
-            raise ExportError(f"--dynamic {d.input}:{d.dim}:{d.name}: there are only "
-                              f"{len(args)} inputs")
+            raise ExportError(f"--dynamic {d.input}:{d.dim}:{d.name}: the module has "
+                              f"{len(args)} input{'s' if len(args) != 1 else ''}")
         rank = args[d.input].dim()
         if d.dim >= rank:
             raise ExportError(f"--dynamic {d.input}:{d.dim}:{d.name}: input {d.input} has "
