@@ -89,3 +89,28 @@ expect_error() {
 	edit 'd["weights"]["tensors"][0]["shape"][0] = "n"'
 	expect_error "fx-import: bad.json: weights.tensors[0].shape[0]: error: expected a dimension size"
 }
+
+# Issue 22's first stage stops at torch-opt's parsing: until the later
+# stages carry `?` dimensions, each must refuse them (an error naming the
+# op, no output), never drop them into a static module.
+@test "dynamic: torch-opt's pipeline refuses the symbolic ops, writing nothing" {
+	run --separate-stderr bash -c "fx-import '$IN.json' | torch-opt"
+	[ "$status" -ne 0 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"n: error: 'torch.symbolic_int' is not supported by the backend contract"* ]]
+	[[ "$stderr" == *"error: 'torch.bind_symbolic_shape' is not supported by the backend contract"* ]]
+}
+
+@test "dynamic: torch-lower refuses an op with a ? dimension, writing nothing" {
+	cat > "$BATS_TEST_TMPDIR/mm.mlir" <<'MLIR'
+func.func @main(%arg0: !torch.vtensor<[?,8],f32>, %arg1: !torch.vtensor<[8,4],f32>) -> !torch.vtensor<[?,4],f32> {
+  %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[?,8],f32>, !torch.vtensor<[8,4],f32> -> !torch.vtensor<[?,4],f32>
+  return %0 : !torch.vtensor<[?,4],f32>
+}
+MLIR
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr bash -c "torch-opt mm.mlir | torch-lower"
+	[ "$status" -ne 0 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"error: torch-lower: 'torch.aten.mm' needs static shapes"* ]]
+}
