@@ -43,6 +43,14 @@ expect_error() {
 	  "$(grep -c bind_symbolic_shape "$BATS_TEST_TMPDIR/r.mlir")" ]
 }
 
+@test "dynamic: the expression grammar: // % unary minus, parentheses" {
+	edit 'node("relu")["value"]["shape"][0] = "(m + n) // 2 % 3 - -n * 2"'
+	cd "$BATS_TEST_TMPDIR"
+	fx-import --strip-debuginfo bad.json > m.mlir
+	grep -qF 'torch.bind_symbolic_shape %11, [%1, %0], affine_map<()[s0, s1] -> (((s0 + s1) floordiv 2) mod 3 - (-s1) * 2, 3)> : !torch.vtensor<[?,3],f32>' m.mlir
+	torch-opt -p '' m.mlir | grep -qF 'affine_map<()[s0, s1] -> (((s0 + s1) floordiv 2) mod 3 - (-s1) * 2, 3)>'
+}
+
 @test "dynamic: a size naming an undeclared symbol" {
 	edit 'node("cat")["value"]["shape"][0] = "m + k"'
 	expect_error "fx-import: bad.json: nodes[6].value.shape[0]: error: bad shape expression \"m + k\": a name that is not in the document's symbols at offset 4"

@@ -129,7 +129,9 @@ def _print(e, names, parent=0):
     if isinstance(e, sympy.Symbol):
         return names.name(e)
     if isinstance(e, sympy.Add):
-        terms = sorted(e.args, key=lambda a: (a.is_number, str(a)))
+        # ordered by the names written, so that the text does not depend
+        # on torch's internal symbol numbers
+        terms = sorted(e.args, key=lambda a: (bool(a.is_number), _print(a, names)))
         text = _print(terms[0], names)
         for t in terms[1:]:
             if t.is_number and t < 0:
@@ -138,7 +140,7 @@ def _print(e, names, parent=0):
                 text += " + " + _print(t, names)
         return f"({text})" if parent > 0 else text
     if isinstance(e, sympy.Mul):
-        factors = sorted(e.args, key=lambda a: (not a.is_number, str(a)))
+        factors = sorted(e.args, key=lambda a: (not a.is_number, _print(a, names, 1)))
         if factors[0] == -1 and len(factors) > 1:
             inner = sympy.Mul(*factors[1:])
             return f"-{_print(inner, names, 2)}" if parent < 2 else f"(-{_print(inner, names, 2)})"
