@@ -9,7 +9,7 @@
 
 // The maps are printed in place, never as #map aliases.
 // CHECK-NOT:  #map
-// CHECK:      func.func @main(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch.vtensor<[?,4],f32>) -> (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?],f32>, !torch.vtensor<[],si64>)
+// CHECK:      func.func @main(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch.vtensor<[?,4],f32>) -> (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?],f32>, !torch.vtensor<[],si64>) attributes {torch.assume_strict_symbolic_shapes} {
 // CHECK-NEXT: %[[N:.*]] = torch.symbolic_int "n" {min_val = 1, max_val = 64} : !torch.int
 // CHECK-NEXT: %[[M:.*]] = torch.symbolic_int "m" {min_val = {{[0-9]+}}, max_val = 9223372036854775807} : !torch.int
 // CHECK:      torch.bind_symbolic_shape %arg0, [%[[N]]], affine_map<()[s0] -> (s0, 4)> : !torch.vtensor<[?,4],f32>

@@ -369,6 +369,12 @@ finish_func(Imp *im, Op *module, json_t *outputs)
 		out[i] = v[i]->type;
 	op_set_attr(im->c, f, "function_type",
 	    at_type(im->c, ty_func(im->c, im->body->nargs, in, n, out)));
+	/* as torch-mlir marks what it imports from torch.export: a `?` size
+	 * is what the symbols say, so not a size-1 dimension broadcast
+	 * implicitly (the lowerings may rely on it).  Only where sizes are
+	 * symbolic: with static shapes it says nothing. */
+	if (im->nsyms)
+		op_set_attr(im->c, f, "torch.assume_strict_symbolic_shapes", at_unit(im->c));
 	/* which arguments and results are complex tensors (as [..., 2] reals):
 	 * kept by every tool down to the module's signature (formats/vmfb.md) */
 	if (im->ncx_args)
