@@ -489,8 +489,9 @@ def capture_aten(module, args, dyns=None):
         raise ExportError(
             f"--dynamic needs torch.export (PyTorch >= 2.1); this is PyTorch {torch.__version__}, "
             "whose make_fx(tracing_mode='symbolic') cannot trace a module with parameters "
-            "(its FakeTensorMode refuses the real parameter tensors) and records no ranges "
-            "for the symbols")
+            "(its FakeTensorMode refuses the real parameter tensors), makes every dimension "
+            "symbolic rather than the chosen ones, merges dimensions whose example sizes are "
+            "equal, and records no ranges")
     else:
         captured = _capture_aten_make_fx(module, args)
     merge_duplicate_get_attrs(captured.graph)
