@@ -124,6 +124,8 @@ void pr_functional(Printer *pr, Op *op, int from, int n);
 void pr_torch_operands(Printer *pr, Op *op);  /* ` %a, %b {attrs} : T, U` */
 /* ` ATTR {rest of the dict}`: the attribute name first, without its name. */
 void pr_lead_attr(Printer *pr, Op *op, const char *name);
+/* affine_map<...> in place, never a #map alias (torch.bind_symbolic_shape) */
+void pr_affine_map_inline(Printer *pr, const AffMap *m);
 /* `{region 0} {attrs} : R` */
 void pr_region_tail(Printer *pr, Op *op, int entry_args);
 /* A line break, then the op's indentation plus extra spaces. */

@@ -379,14 +379,12 @@ void asm_print_tbindshape(Printer *pr, Op *op)
 	pr_puts(pr, ", [");
 	pr_operands(pr, op, 1, op->nopnds - 1);
 	pr_puts(pr, "], ");
-	if (m) {
-		/* the map written out, never a #map alias, as torch-mlir does */
-		Buf b = {0};
-		print_attr(&b, m);
-		buf_putc(&b, 0);
-		pr_puts(pr, b.p);
-		buf_free(&b);
-	}
+	/* in place, as torch-mlir prints it (its printer writes the map, not
+	 * the attribute, so no #map alias) */
+	if (m && m->kind == AT_AFFINE_MAP)
+		pr_affine_map_inline(pr, m->map);
+	else if (m)
+		pr_attr(pr, m);
 	pr_attr_dict(pr, op, elide, 0);
 	pr_puts(pr, " : ");
 	pr_operand_types(pr, op, 0, 1);

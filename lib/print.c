@@ -1369,6 +1369,13 @@ static void indent(Printer *pr, int n)
 		buf_putc(pr->b, ' ');
 }
 
+void pr_affine_map_inline(Printer *pr, const AffMap *m)
+{
+	buf_puts(pr->b, "affine_map<");
+	affmap_out(pr->b, m);
+	buf_putc(pr->b, '>');
+}
+
 void pr_lead_attr(Printer *pr, Op *op, const char *name)
 {
 	const char *elide[] = { name, NULL };

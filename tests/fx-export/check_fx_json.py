@@ -17,6 +17,7 @@ Needs no torch: runs on any Python 3.
 import argparse
 import json
 import os
+import re
 import struct
 import sys
 
@@ -85,6 +86,29 @@ def check_graph(doc):
     return problems
 
 
+def check_symbols(doc):
+    """Symbolic sizes (fx-export --dynamic) name only declared symbols."""
+    declared = {s["name"] for s in doc.get("symbols", [])}
+    problems = []
+
+    def sizes(value):
+        if isinstance(value, dict):
+            if value.get("type") == "tensor" and "shape" in value:
+                yield from value["shape"] + value.get("strides", [])
+            if "expr" in value:
+                yield value["expr"]
+            for item in value.get("items", []):
+                yield from sizes(item)
+
+    for node in doc["nodes"]:
+        for size in sizes(node.get("value")):
+            if isinstance(size, str):
+                unknown = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", size)) - declared
+                if unknown:
+                    problems.append(f"{node['name']}: size {size!r} uses undeclared {sorted(unknown)}")
+    return problems
+
+
 def check_weights(doc, json_path):
     problems = []
     weights = {t["name"]: t for t in doc["weights"]["tensors"]}
@@ -137,7 +161,7 @@ def main():
         doc = json.load(f)
     problems = [] if opts.no_schema else check_schema(doc)
     if not problems:
-        problems += check_graph(doc) + check_weights(doc, opts.json)
+        problems += check_graph(doc) + check_symbols(doc) + check_weights(doc, opts.json)
     targets = {n["target"] for n in doc["nodes"]}
     problems += [f"no node with target {t}" for t in opts.target if t not in targets]
     problems += [f"forbidden target {t}" for s in opts.no_target_containing

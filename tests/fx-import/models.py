@@ -89,3 +89,21 @@ class ComplexOps(nn.Module):
 def complex_ops():
     return ComplexOps(), (torch.randn(2, 3, dtype=torch.complex64),
                           torch.randn(3, dtype=torch.complex128), torch.randn(4))
+
+
+class DynamicCat(nn.Module):
+    """For --dynamic: sizes that are expressions of symbols (a cat's sum,
+    a slice's difference, a flatten's product) and a size as a value."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x, y):
+        z = torch.cat([x, y], 0)
+        return self.fc(z).relu(), z[1:].flatten() * 2, z.shape[0]
+
+
+def dynamic_cat():
+    torch.manual_seed(0)
+    return DynamicCat().eval(), (torch.randn(2, 4), torch.randn(3, 4))

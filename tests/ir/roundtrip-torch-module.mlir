@@ -2,6 +2,7 @@
 // TorchScript module structure (class types, objects, global slots),
 // symbolic shapes and sparse tensor types: read, verified, printed back.
 
+// bind_symbolic_shape's map is printed in place (torch-mlir's form): no #map.
 // CHECK-NOT: #map
 // CHECK: #sparse = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
 // CHECK-NEXT: #sparse1 = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>

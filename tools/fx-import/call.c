@@ -253,6 +253,11 @@ check_as_strided(Imp *im, const char *opname, Bound *b, int n)
 		fail(im, b[0].path, "'%s' reads the storage of '%s', whose strides were not "
 		    "recorded; it cannot be read over a value tensor", opname, src->name);
 	r = (int)json_array_size(shape);
+	for (k = 0; k < r; k++)
+		if (!json_is_integer(json_array_get(shape, k))
+		    || !json_is_integer(json_array_get(strides, k)))
+			fail(im, b[0].path, "'%s' reads the storage of '%s', whose shape or strides "
+			    "are symbolic; not supported", opname, src->name);
 	for (k = r - 1; k >= 0; k--) {
 		int64_t d = json_integer_value(json_array_get(shape, k));
 		if (d != 1 && json_integer_value(json_array_get(strides, k)) != want)

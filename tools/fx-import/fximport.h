@@ -105,6 +105,11 @@ typedef struct Imp {
 	 * fxpipe.complex_results) */
 	int64_t *cx_args, *cx_res;
 	int ncx_args, ncx_res;
+	/* the document's symbols (symbolic.c): names, ranges, torch.symbolic_int */
+	int nsyms;
+	const char **sym_names;
+	int64_t *sym_min, *sym_max;
+	Value **sym_vals;
 } Imp;
 
 /* ---- json.c: typed access, failing with the JSON path ---- */
@@ -134,6 +139,10 @@ size_t dtype_size(const char *dtype);        /* 0 if unknown */
 /* A JSON shape, checked: at most TORCH_MAXRANK sizes >= 0 whose size in
  * bytes (elements of elsize bytes) fits in int64_t; its element count. */
 uint64_t shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path);
+/* The same for a value's shape, whose entries may also be symbolic sizes
+ * (strings, symbolic.c): those count as 1 and are not checked against
+ * the size limit, whose bound is then only the static dimensions'. */
+void shape_check(Imp *im, json_t *shape, size_t elsize, const char *path);
 int dtype_enum(const char *dtype);
 int dtype_is_complex(const char *dtype);     /* complex64, complex128 */
 int dtype_is_quant(const char *dtype);       /* qint8, quint8, qint32 */           /* PyTorch's ScalarType, -1 */
@@ -222,6 +231,15 @@ void layout_note(Imp *im, Node *n, const char *opname, Bound *b, int nargs);
 const Layout *as_strided_source(Imp *im, const char *opname, Bound *b, int nargs,
 	int64_t *off);
 Value *storage_of(Imp *im, const Layout *l);   /* the storage, permuted */
+
+/* ---- symbolic.c: dynamic dimensions ---- */
+void symbols_read(Imp *im);            /* the top-level symbols table */
+void symbols_emit(Imp *im);            /* a torch.symbolic_int each */
+/* 1 if shape entry d is a symbolic size (a valid expression), 0 if not a
+ * string; fails naming path on a bad expression. */
+int shape_dim_symbolic(Imp *im, json_t *d, const char *path);
+/* torch.bind_symbolic_shape for v when the tensor value has symbolic sizes */
+void bind_symbolic_shape(Imp *im, Value *v, json_t *value, const char *path);
 
 /* ---- weights.c ---- */
 void weights_open(Imp *im);

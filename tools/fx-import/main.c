@@ -223,6 +223,10 @@ import_node(Imp *im, Node *n, const char *path)
 		if (!strcmp(node_kinds[i].op, op)) {
 			node_kinds[i].fn(im, n, path);
 			n->done = 1;
+			/* a single tensor result with symbolic sizes: bind them */
+			if (n->nres == 1 && n->res && n->res[0] && !n->res[0]->h)
+				bind_symbolic_shape(im, n->res[0]->v, json_object_get(n->j, "value"),
+				    pkey(im, path, "value"));
 			return;
 		}
 	}
@@ -365,6 +369,12 @@ finish_func(Imp *im, Op *module, json_t *outputs)
 		out[i] = v[i]->type;
 	op_set_attr(im->c, f, "function_type",
 	    at_type(im->c, ty_func(im->c, im->body->nargs, in, n, out)));
+	/* as torch-mlir marks what it imports from torch.export: a `?` size
+	 * is what the symbols say, so not a size-1 dimension broadcast
+	 * implicitly (the lowerings may rely on it).  Only where sizes are
+	 * symbolic: with static shapes it says nothing. */
+	if (im->nsyms)
+		op_set_attr(im->c, f, "torch.assume_strict_symbolic_shapes", at_unit(im->c));
 	/* which arguments and results are complex tensors (as [..., 2] reals):
 	 * kept by every tool down to the module's signature (formats/vmfb.md) */
 	if (im->ncx_args)
@@ -384,10 +394,12 @@ import_graph(Imp *im)
 	int i;
 
 	check_format(im);
+	symbols_read(im);
 	index_nodes(im);
 	outputs = jreq(im, im->root, "outputs", JSON_OBJECT, "");
 	weights_open(im);
 	module = new_func(im);
+	symbols_emit(im);
 	for (i = 0; i < im->nnodes; i++)
 		import_node(im, &im->nodes[i], pidx(im, "nodes", i));
 	im->loc = loc_name(im->c, "output", NULL);

@@ -122,8 +122,8 @@ enum_value(Imp *im, json_t *arg, const char *path)
  * relies on at most TORCH_MAXRANK dimensions, and on sizes, strides and
  * byte counts that fit in int64_t.  A dimension of 0 counts as 1 in the
  * size limit, so that the strides of an empty tensor stay in range too. */
-uint64_t
-shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
+static uint64_t
+shape_walk(Imp *im, json_t *shape, size_t elsize, const char *path, int symbolic)
 {
 	uint64_t n = 1, bytes = elsize ? elsize : 1;
 	size_t i, rank = json_array_size(shape);
@@ -133,6 +133,8 @@ shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
 		fail(im, path, "%zu dimensions; fxpipe supports at most %d", rank, TORCH_MAXRANK);
 	json_array_foreach(shape, i, d) {
 		int64_t v = json_integer_value(d);
+		if (symbolic && shape_dim_symbolic(im, d, pidx(im, path, i)))
+			continue;
 		if (!json_is_integer(d) || v < 0)
 			fail(im, pidx(im, path, i), "expected a dimension size");
 		if (v > 1 && bytes > (uint64_t)INT64_MAX / v)
@@ -141,6 +143,18 @@ shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
 		n *= v;
 	}
 	return n;
+}
+
+uint64_t
+shape_numel(Imp *im, json_t *shape, size_t elsize, const char *path)
+{
+	return shape_walk(im, shape, elsize, path, 0);
+}
+
+void
+shape_check(Imp *im, json_t *shape, size_t elsize, const char *path)
+{
+	shape_walk(im, shape, elsize, path, 1);
 }
 
 /* The torch type of a tensor value {"type": "tensor", "shape", "dtype"};
@@ -160,13 +174,19 @@ vtensor_of(Imp *im, json_t *value, int handle, const char *path)
 	size_t i, n = json_array_size(shape);
 	int64_t *dims = arena_alloc(im->c, (n + 2) * sizeof *dims);
 
-	shape_numel(im, shape, dtype_size(dtype), pkey(im, path, "shape"));
+	shape_check(im, shape, dtype_size(dtype), pkey(im, path, "shape"));
+	for (i = 0; i < n; i++)
+		if ((cx || dtype_is_quant(dtype)) && json_is_string(json_array_get(shape, i)))
+			fail(im, pidx(im, pkey(im, path, "shape"), i), "a %s tensor with a symbolic "
+			    "size; not supported", cx ? "complex" : "quantized");
 	if (cx && n + 1 > TORCH_MAXRANK)
 		fail(im, pkey(im, path, "shape"), "a complex tensor of %zu dimensions; fxpipe "
 		    "supports at most %d (one more holds the real and imaginary parts)", n,
 		    TORCH_MAXRANK - 1);
-	for (i = 0; i < n; i++)
-		dims[i] = json_integer_value(json_array_get(shape, i));
+	for (i = 0; i < n; i++) {
+		json_t *d = json_array_get(shape, i);
+		dims[i] = json_is_string(d) ? DYN : json_integer_value(d);
+	}
 	if (cx)
 		dims[n++] = 2;
 	return handle ? ty_torch_tensor(im->c, n, dims, dt) : ty_vtensor(im->c, n, dims, dt);

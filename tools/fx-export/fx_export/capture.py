@@ -19,7 +19,7 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
-from . import sourceloc
+from . import dynamic, sourceloc
 from .common import HAS_TORCH_EXPORT, ExportError
 
 # PyTorch's fused kernels for attention / transformer layers.  They replace
@@ -41,6 +41,7 @@ class TensorSpec:
 class SymbolicScalar:
     """A scalar only known at run time (a SymInt, or x.size(0) at torch level)."""
     kind: str  # "int", "float" or "bool"
+    expr: str = None  # an int's size expression over the symbols, if known
 
 
 @dataclasses.dataclass
@@ -50,6 +51,7 @@ class Captured:
     method: str                     # "make_fx", "torch.export", "symbolic_trace"
     weights: Dict[str, torch.Tensor]          # get_attr target -> tensor
     modules: Dict[str, torch.nn.Module]       # call_module target -> module
+    symbols: list = None            # dynamic.symbol_table, for --dynamic exports
 
 
 # ---------------------------------------------------------------- values
@@ -61,22 +63,30 @@ def _static_int(value):
         raise ExportError("dynamic shapes are not supported; export with static shapes")
 
 
-def spec_of(value):
-    """A description of a run-time value that keeps no tensor data alive."""
+def spec_of(value, names=None):
+    """A description of a run-time value that keeps no tensor data alive.
+    names (a dynamic.SymbolNames): symbolic sizes become expression
+    strings over the symbols; without it they are refused."""
+    size = _static_int if names is None else (lambda d: dynamic.size_of(d, names))
     if isinstance(value, torch.Tensor):
-        return TensorSpec([_static_int(d) for d in value.shape], value.dtype,
-                          [_static_int(s) for s in value.stride()])
+        return TensorSpec([size(d) for d in value.shape], value.dtype,
+                          [size(s) for s in value.stride()])
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     if isinstance(value, list):
-        return [spec_of(v) for v in value]
+        return [spec_of(v, names) for v in value]
     if isinstance(value, tuple):  # also torch.Size and named tuples
-        return tuple(spec_of(v) for v in value)
+        return tuple(spec_of(v, names) for v in value)
     for sym_type, kind in ((getattr(torch, "SymBool", ()), "bool"),
                            (getattr(torch, "SymInt", ()), "int"),
                            (getattr(torch, "SymFloat", ()), "float")):
         if isinstance(value, sym_type):
-            return SymbolicScalar(kind)
+            expr = None
+            if kind == "int" and names is not None:
+                expr = size(value)
+                if isinstance(expr, int):  # torch.export knows it: a constant
+                    return expr
+            return SymbolicScalar(kind, expr)
     return value  # left for the encoder to reject or describe
 
 
@@ -396,11 +406,44 @@ def _out_spec(program):
         return None
 
 
-def _capture_aten_export(module, args):
+def _user_symbols(program, dyns):
+    """Names for torch's symbols: the user's --dynamic names for the
+    symbols torch.export gave those dimensions."""
+    names = dynamic.SymbolNames()
+    placeholders = {n.name: n for n in program.graph_module.graph.nodes if n.op == "placeholder"}
+    user = [placeholders[name] for name in program.graph_signature.user_inputs]
+    for d in dyns:
+        size = user[d.input].meta["val"].shape[d.dim]
+        expr = getattr(getattr(size, "node", None), "expr", None)
+        if expr is None or getattr(expr, "is_Integer", False):
+            raise ExportError(f"--dynamic {d.input}:{d.dim}:{d.name}: torch.export made this "
+                              f"dimension the constant {int(size)}")
+        if getattr(expr, "is_Symbol", False):
+            names.names.setdefault(str(expr), d.name)
+    return names
+
+
+def _export_dynamic(module, args, dyns):
+    import torch.export
+
+    try:
+        return torch.export.export(module, tuple(args),
+                                   dynamic_shapes=dynamic.torch_dynamic_shapes(dyns, args))
+    except Exception as e:  # noqa: BLE001 - torch's constraint errors are long
+        text = str(e).strip().splitlines()
+        raise ExportError(f"torch.export refused the dynamic dimensions: "
+                          f"{type(e).__name__}: {text[0] if text else ''}"
+                          + ("".join("\n  " + line for line in text[1:12]))) from e
+
+
+def _capture_aten_export(module, args, dyns=None):
     import torch.export
 
     with fused_fast_paths_disabled(module):
-        program = torch.export.export(module, tuple(args))
+        if dyns:
+            program = _export_dynamic(module, args, dyns)
+        else:
+            program = torch.export.export(module, tuple(args))
         # Lower to the Core ATen opset (torch >= 2.2).  Newer versions export
         # composite ops (aten.linear, aten.conv2d, and the fused
         # aten.scaled_dot_product_attention); the default table turns them
@@ -430,16 +473,25 @@ def _capture_aten_export(module, args):
     output = next(n for n in graph.nodes if n.op == "output")
     output.args = (_user_outputs(program, list(pytree.tree_flatten(output.args[0])[0])),)
 
+    names = _user_symbols(program, dyns) if dyns else None
     for node in graph.nodes:
         if "val" in node.meta:
-            node.meta["fxpipe_val"] = spec_of(node.meta["val"])
+            node.meta["fxpipe_val"] = spec_of(node.meta["val"], names)
     _attach_frames(graph, innermost_first=False)
-    return Captured(graph, "aten", "torch.export", weights, {})
+    symbols = dynamic.symbol_table(program.range_constraints, names) if dyns else None
+    return Captured(graph, "aten", "torch.export", weights, {}, symbols)
 
 
-def capture_aten(module, args):
+def capture_aten(module, args, dyns=None):
     if HAS_TORCH_EXPORT:
-        captured = _capture_aten_export(module, args)
+        captured = _capture_aten_export(module, args, dyns)
+    elif dyns:
+        raise ExportError(
+            f"--dynamic needs torch.export (PyTorch >= 2.1); this is PyTorch {torch.__version__}, "
+            "whose make_fx(tracing_mode='symbolic') cannot trace a module with parameters "
+            "(its FakeTensorMode refuses the real parameter tensors), makes every dimension "
+            "symbolic rather than the chosen ones, merges dimensions whose example sizes are "
+            "equal, and records no ranges")
     else:
         captured = _capture_aten_make_fx(module, args)
     merge_duplicate_get_attrs(captured.graph)
@@ -498,8 +550,9 @@ def _drop_unused_weights(captured):
     captured.weights = {k: v for k, v in captured.weights.items() if k in live}
 
 
-def capture(module, args, level):
-    """Capture `module` called on the tensors `args` at `level`."""
+def capture(module, args, level, dyns=None):
+    """Capture `module` called on the tensors `args` at `level`; dyns: the
+    dynamic.DynamicDim list of symbolic dimensions (aten level only)."""
     if level not in ("aten", "torch"):
         raise ExportError(f"unknown graph level {level!r} (expected 'aten' or 'torch')")
     if not isinstance(module, torch.nn.Module):
@@ -512,6 +565,11 @@ def capture(module, args, level):
     # Trace on copies: the capture runs the model, and an in-place op on an
     # input must not change the caller's tensors.
     args = tuple(a.detach().clone() for a in args)
+    if dyns:
+        if level != "aten":
+            raise ExportError("--dynamic needs an aten graph (--graph aten): symbolic tracing "
+                              "records no shapes")
+        dynamic.check_dynamic(dyns, args)
     if level == "aten":
-        return capture_aten(module, args)
+        return capture_aten(module, args, dyns)
     return capture_torch(module, args)

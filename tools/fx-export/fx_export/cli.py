@@ -15,6 +15,7 @@ import traceback
 import torch
 
 from . import export
+from .dynamic import parse_dynamic_spec
 from .output import check_destination, weights_path
 from .common import ExportError
 
@@ -55,6 +56,11 @@ def make_parser():
     parser.add_argument("--graph", choices=("aten", "torch"), default="aten",
                         help="aten: aten-level graph (default); torch: torch-level "
                              "graph from symbolic tracing")
+    parser.add_argument("--dynamic", action="append", default=[], metavar="SPEC",
+                        help="export a dimension of an input as a symbol: IN:DIM:NAME "
+                             "(or DIM:NAME for input 0), optionally with a range "
+                             "=MIN..MAX, e.g. 0:0:batch=1..64 (repeat; inputs may share "
+                             "a NAME; needs PyTorch >= 2.1)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed for torch's RNG before calling FACTORY (default 0)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.json",
@@ -130,6 +136,12 @@ def call_factory(factory, name):
 def run(argv):
     args = make_parser().parse_args(argv)
     specs = [parse_input_spec(s) for s in args.input]
+    dyns = []
+    for spec in args.dynamic:
+        try:
+            dyns.append(parse_dynamic_spec(spec))
+        except ValueError as e:
+            raise UsageError(f"bad --dynamic {spec!r}: {e}") from e
     path, name = split_source(args.source)
     # before the (slow) trace: -o names a regular file or a new one
     check_destination(args.output)
@@ -148,7 +160,7 @@ def run(argv):
     if not isinstance(module, torch.nn.Module):
         raise UsageError(f"{name}() returned a {type(module).__name__}, not a torch.nn.Module")
     module.eval()  # export the inference graph
-    export(module, inputs, args.output, graph=args.graph)
+    export(module, inputs, args.output, graph=args.graph, dynamic=dyns)
 
 
 class Terminated(BaseException):

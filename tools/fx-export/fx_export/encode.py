@@ -106,7 +106,7 @@ def encode_value(spec):
         return {"type": "tensor", "shape": spec.shape,
                 "dtype": dtype_name(spec.dtype), "strides": spec.strides}
     if isinstance(spec, SymbolicScalar):
-        return {"type": spec.kind}
+        return {"type": spec.kind} if spec.expr is None else {"type": spec.kind, "expr": spec.expr}
     if isinstance(spec, (tuple, list)):
         tag = "list" if isinstance(spec, list) else "tuple"
         return {"type": tag, "items": [encode_value(s) for s in spec]}
@@ -344,7 +344,7 @@ def build_document(captured, weights_file):
     for node in graph.nodes:
         if node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
             operators.setdefault(str(node.target), operator_schema(node.target))
-    return {
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "graph": captured.level,
@@ -356,3 +356,6 @@ def build_document(captured, weights_file):
         "nodes": nodes,
         "operators": operators,
     }
+    if captured.symbols is not None:
+        document["symbols"] = captured.symbols
+    return document
