@@ -61,3 +61,27 @@ def argmax_mean_mish_through_the_pipeline():
     x[1, 2, 3] = float("nan")
     y = torch.tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]])
     return _reductions, [x, y, torch.randn(4, 3).half()]
+
+
+def _bn_bf16(x, y, z, m, v, w, b):
+    # as float: an f32 result is compared to f32's tolerance, which sees
+    # one bf16 rounding step (bf16's own tolerance would not)
+    f = torch.nn.functional.batch_norm
+    return (f(x, m, v, w, b, False, 0.1, 1e-5).float(),
+            # strided, no affine: eager rounds each step for a strided input
+            # (its contiguous kernel alone computes in f32), so bf16's tolerance
+            f(y.transpose(2, 3), m, v, None, None, False, 0.1, 1e-3),
+            f(y, m, v, None, None, False, 0.1, 1e-3).float(),
+            f(z, m, v, w, b, False, 0.1, 1e-5).float(),
+            f(x[:0], m, v, w, b, False, 0.1, 1e-5))
+
+
+@case
+def batch_norm_bfloat16_computes_in_float():
+    # eager computes a bf16 batch norm in f32 and rounds once: ranks 3 and
+    # 4 (batch 4, batch 1, odd extents), a transposed input, no affine,
+    # an empty batch
+    bf = torch.bfloat16
+    return _bn_bf16, [(torch.randn(4, 3, 97) * 4).to(bf), torch.randn(1, 3, 5, 3).to(bf),
+                      torch.randn(2, 3).to(bf), torch.randn(3).to(bf),
+                      (torch.rand(3) + 0.1).to(bf), torch.randn(3).to(bf), torch.randn(3).to(bf)]

@@ -155,3 +155,25 @@ func.func @matmul_forms(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<
   %2 = torch.aten.matmul %arg2, %arg3 : !torch.vtensor<[4,?,?],f32>, !torch.vtensor<[?,?,?],f32> -> !torch.tensor
   return %0, %1, %2 : !torch.tensor, !torch.tensor, !torch.tensor
 }
+
+// batch norm of f16 (bf16 alike) computes in f32 and rounds once, as
+// eager's kernel does; a missing weight or bias has no cast
+// CHECK-LABEL: func.func @batch_norm_f16(
+// CHECK:         %[[X:.*]] = torch.aten.to.dtype %arg0, %int6, {{.*}} -> !torch.vtensor<[2,2,3],f32>
+// CHECK:         %[[M:.*]] = torch.aten.to.dtype %arg1, %int6{{.*}} -> !torch.vtensor<[2],f32>
+// CHECK:         %[[V:.*]] = torch.aten.to.dtype %arg2, %int6{{.*}} -> !torch.vtensor<[2],f32>
+// CHECK:         %[[W:.*]] = torch.aten.to.dtype %arg3, %int6{{.*}} -> !torch.vtensor<[2],f32>
+// CHECK-NOT:     torch.aten.to.dtype
+// CHECK:         torch.aten.add.Scalar %[[V]], {{.*}} -> !torch.vtensor<[2],f32>
+// CHECK:         torch.aten.sub.Tensor %[[X]], {{.*}} -> !torch.vtensor<[2,2,3],f32>
+// CHECK:         %[[Y:.*]] = torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[2,2,3],f32>
+// CHECK:         %[[R:.*]] = torch.aten.to.dtype %[[Y]], %int5, {{.*}} -> !torch.vtensor<[2,2,3],f16>
+// CHECK-NEXT:    return %[[R]]
+func.func @batch_norm_f16(%x: !torch.vtensor<[2,2,3],f16>, %m: !torch.vtensor<[2],f16>, %v: !torch.vtensor<[2],f16>, %w: !torch.vtensor<[2],f16>) -> !torch.vtensor<[2,2,3],f16> {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %momentum = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %0 = torch.aten.batch_norm %x, %w, %none, %m, %v, %false, %momentum, %eps, %false : !torch.vtensor<[2,2,3],f16>, !torch.vtensor<[2],f16>, !torch.none, !torch.vtensor<[2],f16>, !torch.vtensor<[2],f16>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.vtensor<[2,2,3],f16>
+  return %0 : !torch.vtensor<[2,2,3],f16>
+}
