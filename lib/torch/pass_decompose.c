@@ -179,7 +179,14 @@ run(Ctx *c, Op *fn, PassArgs *a)
 	Block *b = fn->nregs ? fn->regs[0].first : NULL;
 	int i, errors = diag_errors;
 	const char *legal_ops = pass_opt(a, "legal-ops", NULL);
-	int keep_contract = pass_opt_int(a, "keep-contract", 0) != 0;
+	const char *kc = pass_opt(a, "keep-contract", "0");
+	int keep_contract = !strcmp(kc, "1") || !strcmp(kc, "true");
+
+	if (!keep_contract && strcmp(kc, "0") && strcmp(kc, "false")) {
+		fprintf(stderr, "error: torch-decompose: bad value '%s' for option 'keep-contract' (0, 1, false or true)\n",
+		    kc);
+		return -1;
+	}
 
 	if (legal_ops) {
 		/* op names, comma-separated: aten.foo or torch.aten.foo */

@@ -3,7 +3,10 @@
 // decomposed only without keep-contract, which the default pipeline sets.
 // RUN: torch-opt -p 'func.func(torch-decompose)' %s | FileCheck %s
 // RUN: torch-opt -p 'func.func(torch-decompose{keep-contract=1})' %s | FileCheck --check-prefix=KEEP %s
+// RUN: torch-opt -p 'func.func(torch-decompose{keep-contract=true})' %s | FileCheck --check-prefix=KEEP %s
 // RUN: not torch-opt -p 'func.func(torch-decompose)' %S/inputs/lit-refused.mlir 2>&1 | FileCheck %S/inputs/lit-refused.mlir
+// RUN: not torch-opt -p 'func.func(torch-decompose{keep-contract=yes})' %s 2>&1 | FileCheck --check-prefix=BADOPT %s
+// BADOPT: error: torch-decompose: bad value 'yes' for option 'keep-contract' (0, 1, false or true)
 
 // CHECK-LABEL: func.func @argmax_flat(
 // CHECK:         %[[V:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[30],f32>
