@@ -25,6 +25,9 @@ extern const Decomp decomp_cplx[];   /* decompose_cplx.c: norm */
 extern const Decomp decomp_pool[];    /* decompose_pool.c */
 /* backward activations, softmax backward, prims (decompose_bwd.c) */
 extern const Decomp decomp_bwd[];
+/* torch-mlir's decompositions the others lacked (decompose_lit.c); those
+ * of contract ops, decomp_lit_contract, run only without keep-contract */
+extern const Decomp decomp_lit[], decomp_lit_contract[];
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

@@ -538,10 +538,17 @@ repeat_interleave(B *b, Op *op)
 sized:
 	if (L < 0)
 		return 0;
-	c[0] = rp, c[1] = b_int(b, 0), c[2] = b_int(b, dt_code(dt_i64(b->c)));
-	cum = b_op2(b, "aten.unsqueeze", b_op(b, "aten.cumsum", 3, c), b_int(b, 0));  /* [1, n] */
-	j = arange_at(b, 0, L, 2, 0);                                               /* [L, 1] */
-	d_done(b, op, d_to(b, sum_dim(b, b_op2(b, "aten.le.Tensor", cum, j), 1, dt_i64(b->c)), dt));
+	/* torch-mlir's order: cumsum as a column [n, 1], positions as a row
+	 * [1, L], position >= cumsum as int64 summed over the column */
+	c[0] = d_to(b, rp, dt_i64(b->c)), c[1] = b_int(b, 0), c[2] = b_int(b, dt_code(dt_i64(b->c)));
+	cum = b_op(b, "aten.cumsum", 3, c);
+	Value *a[7] = {b_int(b, 0), b_int(b, L), b_int(b, 1), b_int(b, dt_code(dt_i64(b->c))),
+		b_none(b), b_none(b), b_none(b)};
+	j = b_op(b, "aten.arange.start_step", 7, a);
+	cum = b_op2(b, "aten.unsqueeze", cum, b_int(b, 1));                          /* [n, 1] */
+	j = b_op2(b, "aten.unsqueeze", j, b_int(b, 0));                              /* [1, L] */
+	j = d_to(b, b_op2(b, "aten.ge.Tensor", j, cum), dt_i64(b->c));               /* [n, L] */
+	d_done(b, op, d_to(b, sum_dim(b, j, 0, dt_i64(b->c)), dt));
 	return 1;
 }
 

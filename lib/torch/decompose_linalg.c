@@ -85,14 +85,19 @@ matmul(B *b, Value *a, Value *m, Type *rt)
 {
 	int ra = tt_rank(a->type), rm = tt_rank(m->type);
 
-	if (ra < 1 || rm < 1 || tt_rank(rt) < 0)
+	if (ra < 1 || rm < 1)
+		return NULL;
+	if (ra == 2 && rm == 2)
+		return b_op2(b, "aten.mm", a, m);
+	/* equal static batches: bmm as it is (torch-mlir's form) */
+	if (ra == 3 && rm == 3 && a->type->dims[0] != DYN && a->type->dims[0] == m->type->dims[0])
+		return b_op2(b, "aten.bmm", a, m);
+	if (tt_rank(rt) < 0)
 		return NULL;
 	if (ra == 1 && rm == 1) {
 		Value *v[2] = {b_op2(b, "aten.mul.Tensor", a, m), b_none(b)};
 		return b_op(b, "aten.sum", 2, v);
 	}
-	if (ra == 2 && rm == 2)
-		return b_op2(b, "aten.mm", a, m);
 	if (ra == 1 && rm == 2)
 		return b_op2(b, "aten.squeeze.dim", b_op2(b, "aten.mm",
 		    b_op2(b, "aten.unsqueeze", a, b_int(b, 0)), m), b_int(b, 0));
@@ -107,10 +112,16 @@ matmul(B *b, Value *a, Value *m, Type *rt)
 static int
 matmul_op(B *b, Op *op)
 {
-	Value *v = matmul(b, OPND(op, 0), OPND(op, 1), RES(op, 0)->type);
+	Type *rt = RES(op, 0)->type;
+	Value *v = matmul(b, OPND(op, 0), OPND(op, 1), rt);
 
 	if (!v)
 		return 0;
+	/* an mm or bmm in the op's place keeps its non-value result type, as
+	 * torch-mlir's does (a cast would leave it for maximize-value-semantics) */
+	if (rt->kind == TY_TORCH_TENSOR && v->def && (op_is(v->def, "torch.aten.mm")
+	    || op_is(v->def, "torch.aten.bmm")))
+		value_set_type(v, rt);
 	d_done(b, op, v);
 	return 1;
 }

@@ -2,6 +2,7 @@
  * decompose_nn.c - normalizations, softmax and attention in elementwise
  * ops and reductions:
  *   batch norm (inference)  (x - mean) * (weight / sqrt(var + eps)) + bias,
+ *                           f16 and bf16 in f32 (rounded once, as eager);
  *                           the per-channel factors viewed as [1, C, 1, 1]
  *                           so that literal weights fold to literals;
  *   layer norm              (x - mean) * rsqrt(var + eps) * weight + bias
@@ -34,12 +35,19 @@ batch_norm_at(B *b, Op *op, int ei)
 	if (r < 2 || tv_none(mean) || tv_none(var) || !tv_float(OPND(op, ei), &eps)
 	    || !d_unused_from(op, 1))
 		return 0;
+	/* f16 and bf16 compute in f32 and round once, as eager does */
+	Type *dt = tt_dtype(x->type), *om = dt ? dt_opmath(b->c, dt) : NULL;
+	if (om && om != dt) {
+		x = d_to(b, x, om), mean = d_to(b, mean, om), var = d_to(b, var, om);
+		w = tv_none(w) ? w : d_to(b, w, om);
+		bias = tv_none(bias) ? bias : d_to(b, bias, om);
+	}
 	scale = b_op1(b, "aten.sqrt", add_scalar(b, var, eps));
 	scale = tv_none(w) ? b_op1(b, "aten.reciprocal", scale) : d_div(b, w, scale);
 	y = d_mul(b, d_sub(b, x, d_channel(b, mean, r)), d_channel(b, scale, r));
 	if (!tv_none(bias))
 		y = d_add(b, y, d_channel(b, bias, r));
-	d_done(b, op, y);
+	d_done(b, op, om && om != dt ? d_to(b, y, dt) : y);
 	return 1;
 }
 

@@ -25,32 +25,51 @@ typedef struct Slot {
 	DecompFn fn;
 } Slot;
 
-static Slot *slots;
+static Slot *slots, *cslots;
 static int nrules;
 enum { NSLOTS = 2048 };
 
 static void
-add(const Decomp *d)
+add_to(Slot *tab, const Decomp *d)
 {
 	size_t i;
 
 	for (; d->name; d++) {
 		i = hash_bytes(d->name, strlen(d->name), 0) & (NSLOTS - 1);
-		for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
-			if (!strcmp(slots[i].name, d->name))
+		for (; tab[i].name; i = (i + 1) & (NSLOTS - 1))
+			if (!strcmp(tab[i].name, d->name))
 				die("two decomposition rules for '%s'", d->name);
 		if (++nrules > NSLOTS / 2)
 			die("more than %d decomposition rules: raise NSLOTS", NSLOTS / 2);
-		slots[i].name = d->name;
-		slots[i].fn = d->fn;
+		tab[i].name = d->name;
+		tab[i].fn = d->fn;
 	}
 }
 
+static void
+add(const Decomp *d)
+{
+	add_to(slots, d);
+}
+
 static DecompFn
-rule(const Op *op)
+find(const Slot *tab, const char *name)
+{
+	size_t i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
+
+	for (; tab[i].name; i = (i + 1) & (NSLOTS - 1))
+		if (!strcmp(tab[i].name, name))
+			return tab[i].fn;
+	return NULL;
+}
+
+/* op's rule; those of contract ops (decomp_lit_contract) only when
+ * keep_contract is 0. */
+static DecompFn
+rule(const Op *op, int keep_contract)
 {
 	const char *name = torch_opname(op);
-	size_t i;
+	DecompFn fn;
 
 	if (!name) {
 		if (op_is(op, "torch.prim.ListUnpack") || op_is(op, "torch.prim.NumToTensor.Scalar")
@@ -70,7 +89,9 @@ rule(const Op *op)
 		optable_require(decomp_cplx_optables);
 		optable_require(decomp_pool_optables);
 		optable_require(decomp_bwd_optables);
+		optable_require(decomp_lit_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
+		cslots = xcalloc(NSLOTS, sizeof *cslots);
 		add(decomp_linalg);
 		add(decomp_nn);
 		add(decomp_misc);
@@ -81,12 +102,12 @@ rule(const Op *op)
 		add(decomp_cplx);
 		add(decomp_pool);
 		add(decomp_bwd);
+		add(decomp_lit);
+		add_to(cslots, decomp_lit_contract);
 	}
-	i = hash_bytes(name, strlen(name), 0) & (NSLOTS - 1);
-	for (; slots[i].name; i = (i + 1) & (NSLOTS - 1))
-		if (!strcmp(slots[i].name, name))
-			return slots[i].fn;
-	return NULL;
+	if ((fn = find(slots, name)))
+		return fn;
+	return keep_contract ? NULL : find(cslots, name);
 }
 
 /* legal-ops=aten.foo,torch.aten.bar: ops the pass leaves alone. */
@@ -130,7 +151,7 @@ dead_unpack(Op *op)
 }
 
 static int
-sweep(Ctx *c, Block *blk, const char *legal_ops)
+sweep(Ctx *c, Block *blk, const char *legal_ops, int keep_contract)
 {
 	Op *op, *next;
 	DecompFn fn;
@@ -143,7 +164,7 @@ sweep(Ctx *c, Block *blk, const char *legal_ops)
 			changed = 1;
 			continue;
 		}
-		if (!(fn = rule(op)) || legal(legal_ops, op->name))
+		if (!(fn = rule(op, keep_contract)) || legal(legal_ops, op->name))
 			continue;
 		B b = b_at(c, op);
 		if (fn(&b, op))
@@ -158,6 +179,14 @@ run(Ctx *c, Op *fn, PassArgs *a)
 	Block *b = fn->nregs ? fn->regs[0].first : NULL;
 	int i, errors = diag_errors;
 	const char *legal_ops = pass_opt(a, "legal-ops", NULL);
+	const char *kc = pass_opt(a, "keep-contract", "0");
+	int keep_contract = !strcmp(kc, "1") || !strcmp(kc, "true");
+
+	if (!keep_contract && strcmp(kc, "0") && strcmp(kc, "false")) {
+		fprintf(stderr, "error: torch-decompose: bad value '%s' for option 'keep-contract' (0, 1, false or true)\n",
+		    kc);
+		return -1;
+	}
 
 	if (legal_ops) {
 		/* op names, comma-separated: aten.foo or torch.aten.foo */
@@ -174,14 +203,14 @@ run(Ctx *c, Op *fn, PassArgs *a)
 	}
 
 	for (; b; b = b->next)
-		for (i = 0; i < 16 && sweep(c, b, legal_ops); i++)
+		for (i = 0; i < 16 && sweep(c, b, legal_ops, keep_contract); i++)
 			a->changed = 1;
 	/* a decomposition that refused its op with an error (as_strided past
 	 * its operand) stops the pipeline there */
 	return diag_errors > errors ? -1 : 0;
 }
 
-static const char *const decompose_options[] = {"legal-ops", NULL};
+static const char *const decompose_options[] = {"legal-ops", "keep-contract", NULL};
 
 const PassInfo pass_torch_decompose = {
 	.name = "torch-decompose",

@@ -105,13 +105,16 @@ func.func @triu() -> !torch.vtensor<[2,3],si64> {
   %int3 = torch.constant.int 3
   %int1 = torch.constant.int 1
 
-// repeat_interleave with output_size: out[j] = #{i : cumsum(r)[i] <= j}
+// repeat_interleave with output_size: out[j] = #{i : j >= cumsum(r)[i]},
+// cumsum a column, positions a row (torch-mlir's form)
 // CHECK-LABEL: func.func @repeat(
 // CHECK:         %[[CS:.*]] = torch.aten.cumsum %arg0, %int0, %int4
-// CHECK-NEXT:    %[[C:.*]] = torch.aten.unsqueeze %[[CS]], %int0
-// CHECK:         %[[J:.*]] = torch.aten.view {{.*}} -> !torch.vtensor<[7,1],si64>
-// CHECK-NEXT:    %[[LE:.*]] = torch.aten.le.Tensor %[[C]], %[[J]] {{.*}} -> !torch.vtensor<[7,3],i1>
-// CHECK:         %[[R:.*]] = torch.aten.sum.dim_IntList %[[LE]], {{.*}} -> !torch.vtensor<[7],si64>
+// CHECK-NEXT:    %[[J:.*]] = torch.aten.arange.start_step {{.*}} -> !torch.vtensor<[7],si64>
+// CHECK-NEXT:    %[[C:.*]] = torch.aten.unsqueeze %[[CS]], %int1 {{.*}} -> !torch.vtensor<[3,1],si64>
+// CHECK-NEXT:    %[[JR:.*]] = torch.aten.unsqueeze %[[J]], %int0 {{.*}} -> !torch.vtensor<[1,7],si64>
+// CHECK-NEXT:    %[[GE:.*]] = torch.aten.ge.Tensor %[[JR]], %[[C]] {{.*}} -> !torch.vtensor<[3,7],i1>
+// CHECK-NEXT:    %[[GI:.*]] = torch.aten.to.dtype %[[GE]], %int4, {{.*}} -> !torch.vtensor<[3,7],si64>
+// CHECK:         %[[R:.*]] = torch.aten.sum.dim_IntList %[[GI]], {{.*}} -> !torch.vtensor<[7],si64>
 // CHECK-NEXT:    return %[[R]]
   %none = torch.constant.none
   %0 = torch.aten.triu_indices %int3, %int3, %int1, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[2,3],si64>

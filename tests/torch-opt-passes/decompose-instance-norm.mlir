@@ -1,4 +1,4 @@
-// RUN: torch-opt -p 'func.func(torch-decompose)' --split-input-file %s | FileCheck %s
+// RUN: torch-opt -p 'func.func(torch-decompose{keep-contract=1})' --split-input-file %s | FileCheck %s
 
 // With the input's stats, instance_norm is group_norm with a group per
 // channel (then decomposed as group_norm is): no instance_norm, and the

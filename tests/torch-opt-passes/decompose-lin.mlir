@@ -1,4 +1,4 @@
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose{keep-contract=1},canonicalize,cse %s | FileCheck %s
 // RUN: not torch-opt %S/inputs/lin-refused.mlir 2>&1 | FileCheck %S/inputs/lin-refused.mlir
 
 // diagonal(x, -1, dim1 = 1, dim2 = 0): dims 1, 0 moved last, the offset

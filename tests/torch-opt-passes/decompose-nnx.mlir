@@ -1,4 +1,4 @@
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose{keep-contract=1},canonicalize,cse %s | FileCheck %s
 // RUN: torch-opt %s | torch-opt -p torch-verify-backend-contract > /dev/null
 // RUN: not torch-opt %S/inputs/nnx-refused.mlir 2>&1 | FileCheck %S/inputs/nnx-refused.mlir
 

@@ -1,5 +1,5 @@
-// RUN: torch-opt -p torch-refine-types,torch-decompose,canonicalize,cse %s | FileCheck %s
-// RUN: torch-opt -p torch-refine-types,torch-decompose,canonicalize,cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
+// RUN: torch-opt -p torch-refine-types,torch-decompose{keep-contract=1},canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-refine-types,torch-decompose{keep-contract=1},canonicalize,cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
 
 // Resizing ops, adaptive pools and native_group_norm (decompose_resize.c,
 // decompose_nn.c): upsampling is index_select with constant source

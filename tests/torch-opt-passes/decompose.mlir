@@ -1,5 +1,5 @@
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
+// RUN: torch-opt -p torch-decompose{keep-contract=1},canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose{keep-contract=1},canonicalize,cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
 
 // Composite ops become the backend contract's ops, with inferred types.
 // CHECK-NOT: aten.linear
