@@ -383,3 +383,37 @@ tool_commit(FILE *f)
 	forget_tmp();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
+
+int
+tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, FILE *out)
+{
+	const char *p = text, *end = text + len, *chunk = text;
+	size_t line = 0, line0 = 0;
+	int failed = 0, first = 1;
+
+	for (;;) {
+		const char *eol = p < end ? memchr(p, '\n', end - p) : NULL;
+		const char *next = eol ? eol + 1 : end;
+		int sep = end - p >= 8 && !strncmp(p, "// -----", 8);
+		if (sep || p >= end) {
+			size_t n = p - chunk;
+			char *buf = xmalloc(line0 + n + 1);
+			memset(buf, '\n', line0);
+			memcpy(buf + line0, chunk, n);
+			buf[line0 + n] = 0;
+			if (!first)
+				fputs("// -----\n", out);
+			first = 0;
+			if (fn(env, buf, line0 + n, out) != 0)
+				failed = 1;
+			free(buf);
+			if (p >= end)
+				break;
+			chunk = next;
+			line0 = line + 1;
+		}
+		line++;
+		p = next;
+	}
+	return failed ? -1 : 0;
+}

@@ -489,40 +489,13 @@ done:
 	return rc;
 }
 
-/* Splits at lines that are exactly "// -----"; each chunk keeps its line
- * numbers by being padded with the newlines before it. */
+/* A chunk of --split-input-file's input. */
 static int
-process_split(Opts *o, const char *name, const char *text, size_t len, FILE *out)
+process_chunk(void *env, const char *text, size_t len, FILE *out)
 {
-	const char *p = text, *end = text + len, *chunk = text;
-	size_t line = 0, line0 = 0;
-	int failed = 0, first = 1;
+	Opts *o = env;
 
-	for (;;) {
-		const char *eol = p < end ? memchr(p, '\n', end - p) : NULL;
-		const char *next = eol ? eol + 1 : end;
-		int sep = end - p >= 8 && !strncmp(p, "// -----", 8);
-		if (sep || p >= end) {
-			size_t n = p - chunk;
-			char *buf = xmalloc(line0 + n + 1);
-			memset(buf, '\n', line0);
-			memcpy(buf + line0, chunk, n);
-			buf[line0 + n] = 0;
-			if (!first)
-				fputs("// -----\n", out);
-			first = 0;
-			if (process(o, name, buf, line0 + n, out) != 0)
-				failed = 1;
-			free(buf);
-			if (p >= end)
-				break;
-			chunk = next;
-			line0 = line + 1;
-		}
-		line++;
-		p = next;
-	}
-	return failed ? -1 : 0;
+	return process(o, diag_fallback_file, text, len, out);
 }
 
 int
@@ -562,7 +535,7 @@ main(int argc, char **argv)
 		 * between the separators, and the exit status says a chunk
 		 * failed */
 		FILE *mem = open_memstream(&obuf, &olen);
-		rc = process_split(&o, diag_fallback_file, text, len, mem);
+		rc = tool_split_input(text, len, process_chunk, &o, mem);
 		fclose(mem);
 		tool_unmap(text);
 		/* -o FILE still appears only when the whole run succeeded */
