@@ -59,6 +59,9 @@ Pipeline *pipeline_parse(const char *text);
 int pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o);
 void pipeline_print(FILE *f, const Pipeline *pl);
 void pipeline_free(Pipeline *pl);
+/* MLIR's execution time report (-mlir-timing), on f: n named phases of
+ * secs seconds each, of total. */
+void timing_report(FILE *f, double total, int n, const char *const *names, const double *secs);
 
 /* Shared rewriting helpers (rewrite.c). */
 /* Folds op via its table fold hook, materializing constants; returns 1 if

@@ -466,22 +466,35 @@ collect(Run *r, Node *n)
 		collect(r, n->kids[i]);
 }
 
-static void
-report_timing(Run *r, double total)
+void
+timing_report(FILE *f, double total, int n, const char *const *names, const double *secs)
 {
 	int i;
 
-	fprintf(stderr,
+	fprintf(f,
 	    "===-------------------------------------------------------------------------===\n"
 	    "                         ... Execution time report ...\n"
 	    "===-------------------------------------------------------------------------===\n"
 	    "  Total Execution Time: %.4f seconds\n\n"
 	    "  ----Wall Time----  ----Name----\n", total);
-	for (i = 0; i < r->ntimed; i++)
-		fprintf(stderr, "    %.4f (%5.1f%%)  %s\n", r->timed[i]->secs,
-		    total > 0 ? 100 * r->timed[i]->secs / total : 0.0,
-		    r->timed[i]->pass->name);
-	fprintf(stderr, "    %.4f (100.0%%)  Total\n", total);
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %.4f (%5.1f%%)  %s\n", secs[i],
+		    total > 0 ? 100 * secs[i] / total : 0.0, names[i]);
+	fprintf(f, "    %.4f (100.0%%)  Total\n", total);
+}
+
+static void
+report_timing(Run *r, double total)
+{
+	const char *names[256];
+	double secs[256];
+	int i;
+
+	for (i = 0; i < r->ntimed; i++) {
+		names[i] = r->timed[i]->pass->name;
+		secs[i] = r->timed[i]->secs;
+	}
+	timing_report(stderr, total, r->ntimed, names, secs);
 }
 
 /* What each pass did, in MLIR's report form; the counts are ours: the

@@ -417,3 +417,25 @@ tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, FILE *
 	}
 	return failed ? -1 : 0;
 }
+
+char *
+tool_long_option(char *a)
+{
+	size_t n;
+	char *s;
+
+	if (a[0] != '-' || !a[1])
+		return a;
+	if (a[1] != '-') {
+		n = strcspn(a + 1, "={");
+		if (n < 2)
+			return a;
+		s = xmalloc(strlen(a) + 2);
+		s[0] = '-';
+		strcpy(s + 1, a);
+		a = s;
+	}
+	if (!strncmp(a, "--mlir-print-ir-", 16))
+		memmove(a + 2, a + 7, strlen(a + 7) + 1);
+	return a;
+}

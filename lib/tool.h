@@ -20,6 +20,12 @@ _Noreturn void tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
  * when argv[*i] is another option.  NAME with no value left exits 1. */
 const char *tool_optval(int argc, char **argv, int *i, const char *name);
 
+/* MLIR's spellings to ours: -long-option is --long-option (one-letter
+ * options such as -p, -o and -h stay), --mlir-print-ir-X is
+ * --print-ir-X.  Returns a string that lives as long as the program (or
+ * a itself, changed in place). */
+char *tool_long_option(char *a);
+
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
 /* The same text, but a regular file is mapped rather than copied, and the

@@ -117,3 +117,66 @@ setup() {
   done
   bin/torch-lower --help | grep -q -- --mlir-dialect-version=
 }
+
+@test "-split-input-file lowers each chunk; a failing chunk's place is empty, the others print, exit 1" {
+  f="$T/split.mlir"
+  { cat examples/linear-torch.mlir; echo '// -----'
+    printf 'func.func @g() {\n  %%0 = torch.aten.bogus\n}\n'; echo '// -----'
+    cat examples/linear-torch.mlir; } > "$f"
+  bad=$(( $(wc -l < examples/linear-torch.mlir) + 3 ))
+  run --separate-stderr bin/torch-lower -split-input-file "$f"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "$f:$bad:8: error: custom op 'torch.aten.bogus' is unknown" ]]
+  [ "$(grep -c '^// -----$' <<< "$output")" -eq 2 ]
+  [ "$(grep -c 'linalg.matmul\|linalg.generic' <<< "$output")" -ge 2 ]
+  [ "$(grep -c '^module' <<< "$output")" -eq 2 ]
+  # -o: nothing unless every chunk lowered
+  run bin/torch-lower --split-input-file "$f" -o "$T/o.mlir"
+  [ "$status" -eq 1 ]
+  [ ! -e "$T/o.mlir" ]
+  # chunks that all lower: each reads back in mlir-opt-16
+  { cat examples/linear-torch.mlir; echo '// -----'; cat examples/linear-torch.mlir; } > "$T/ok.mlir"
+  bin/torch-lower --split-input-file "$T/ok.mlir" -o "$T/o.mlir"
+  [ "$(grep -c '^module' "$T/o.mlir")" -eq 2 ]
+  if command -v mlir-opt-16 >/dev/null; then mlir-opt-16 --split-input-file "$T/o.mlir" > /dev/null; fi
+}
+
+@test "-print-ir-before-all/-after-all/-after-failure dump the module on stderr, elided on request" {
+  run --separate-stderr bin/torch-lower -mlir-print-ir-before-all --print-ir-after-all examples/linear-torch.mlir
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "// -----// IR Dump Before torch-lower (builtin.module) //----- //"*torch.aten* ]]
+  [[ "$stderr" == *"// -----// IR Dump After torch-lower (builtin.module) //----- //"*linalg.* ]]
+  [[ "$output" != *"IR Dump"* ]]
+  run --separate-stderr bin/torch-lower --print-ir-after-failure "$BATS_TEST_DIRNAME/inputs/unsupported.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == *"IR Dump After Failed torch-lower"* ]]
+  # literals of more than N elements elided in the dumps, not in the output
+  cat > "$T/lit.mlir" <<'IR'
+func.func @f(%arg0: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  %0 = torch.vtensor.literal(dense<[1.0, 2.0, 3.0]> : tensor<3xf32>) : !torch.vtensor<[3],f32>
+  %1 = torch.aten.mul.Tensor %arg0, %0 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %1 : !torch.vtensor<[3],f32>
+}
+IR
+  run --separate-stderr bin/torch-lower --print-ir-before-all -mlir-elide-elementsattrs-if-larger=2 "$T/lit.mlir"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"dense_resource<__elided__>"* ]]
+  [[ "$output" != *"__elided__"* ]]
+  run bin/torch-lower -mlir-elide-elementsattrs-if-larger=x examples/linear-torch.mlir
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"is not a count"* ]]
+}
+
+@test "-mlir-timing reports each phase; -mlir-print-local-scope writes maps in place" {
+  run --separate-stderr bin/torch-lower -mlir-timing examples/linear-torch.mlir
+  [ "$status" -eq 0 ]
+  for p in "Total Execution Time" Parser Verifier torch-lower Output Total; do
+    [[ "$stderr" == *"$p"* ]]
+  done
+  [[ "$output" == *"#map"* ]]
+  run bin/torch-lower -mlir-print-local-scope examples/linear-torch.mlir
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"#map"* ]]
+  [[ "$output" == *"affine_map<"* ]]
+}

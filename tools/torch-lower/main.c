@@ -10,8 +10,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lower.h"
+#include "pass.h"
 #include "tool.h"
 
 static const char usage[] =
@@ -20,7 +22,19 @@ static const char usage[] =
 "  --print-debuginfo    print locations\n"
 "  --mlir-dialect-version=V  the MLIR whose syntax and named ops to write:\n"
 "                       16 (default, mlir-opt-16), 19 or later, or upstream\n"
-"  --list-ops           list the torch ops that have a lowering\n";
+"  --list-ops           list the torch ops that have a lowering\n"
+"  --split-input-file   lower each '// -----' chunk on its own; the outputs\n"
+"                       are joined by '// -----', a failing chunk's is empty\n"
+"  --print-ir-before-all, --print-ir-after-all, --print-ir-after-failure\n"
+"                       the module before / after the lowering (or after it\n"
+"                       failed) on stderr\n"
+"  --mlir-elide-elementsattrs-if-larger=N\n"
+"                       in those dumps, literals of more than N elements\n"
+"                       print as dense_resource<__elided__>\n"
+"  --mlir-print-local-scope  print affine maps inline, not as #map aliases\n"
+"  --timing             the time of each phase on stderr (-mlir-timing)\n"
+"Long options take one dash or two, and --mlir-print-ir-* are --print-ir-*,\n"
+"as in mlir-opt.\n";
 
 int lower_mlir_version = 16;
 
@@ -41,7 +55,9 @@ set_version(const char *v)
 
 typedef struct Opts {
 	const char *input, *output;
-	int list;
+	int list, split, timing;
+	int dump_before, dump_after, dump_failure;
+	long elide_larger;     /* the dumps' */
 	PrintOpts print;
 } Opts;
 
@@ -52,15 +68,21 @@ parse_args(int argc, char **argv, Opts *o)
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			exit(0);
-		} else if (!strcmp(a, "-o")) {
+		char *end;
+		if (!strcmp(a, "-o")) {
 			if (++i >= argc)
 				tool_fail("option '-o' needs a value");
 			o->output = argv[i];
-		} else if (!strncmp(a, "-o", 2)) {
+			continue;
+		}
+		if (!strncmp(a, "-o", 2) && a[2] != '-') {   /* -oFILE */
 			o->output = a + 2;
+			continue;
+		}
+		a = tool_long_option(argv[i]);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
 		} else if (!strncmp(a, "--mlir-dialect-version=", 23)) {
 			set_version(a + 23);
 		} else if (!strcmp(a, "--list-ops")) {
@@ -68,8 +90,25 @@ parse_args(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "--print-debuginfo") ||
 				!strcmp(a, "--mlir-print-debuginfo")) {
 			o->print.debuginfo = 1;
+		} else if (!strcmp(a, "--mlir-print-local-scope")) {
+			o->print.local_scope = 1;
+		} else if (!strcmp(a, "--split-input-file")) {
+			o->split = 1;
+		} else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
+			o->timing = 1;
+		} else if (!strcmp(a, "--print-ir-before-all")) {
+			o->dump_before = 1;
+		} else if (!strcmp(a, "--print-ir-after-all")) {
+			o->dump_after = 1;
+		} else if (!strcmp(a, "--print-ir-after-failure")) {
+			o->dump_failure = 1;
+		} else if (!strncmp(a, "--mlir-elide-elementsattrs-if-larger=", 37)) {
+			o->elide_larger = strtol(a + 37, &end, 10);
+			if (end == a + 37 || *end || o->elide_larger < 0)
+				tool_fail("--mlir-elide-elementsattrs-if-larger: '%s' is not a count",
+					a + 37);
 		} else if (a[0] == '-' && a[1]) {
-			tool_fail("unknown option '%s' (see --help)", a);
+			tool_fail("unknown option '%s' (see --help)", argv[i]);
 		} else if (o->input) {
 			tool_fail("more than one input file");
 		} else {
@@ -383,36 +422,87 @@ lower_module(Ctx *c, Op *m)
 	return bad ? -1 : 0;
 }
 
-/* Parses, lowers, verifies and prints to the output (-o FILE or stdout);
- * 0 on success.  Output begins only once nothing is left that can fail,
- * so on an error nothing is written. */
-static int
-process(const char *name, const char *text, size_t len, const Opts *o)
+static double
+now(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* --print-ir-*: the whole module on stderr, as torch-opt's dumps. */
+static void
+dump(const Opts *o, const char *when, Op *m)
+{
+	PrintOpts po = o->print;
+
+	po.elide_larger = o->elide_larger;
+	fprintf(stderr, "// -----// IR Dump %s torch-lower (builtin.module) //----- //\n", when);
+	print_module(stderr, m, &po);
+	fflush(stderr);
+}
+
+/* Parses, lowers, verifies and prints into out, or into the output (-o
+ * FILE or stdout) when out is NULL; 0 on success.  Output begins only
+ * once nothing is left that can fail, so on an error nothing is written. */
+static int
+process(const Opts *o, const char *name, const char *text, size_t len, FILE *out)
+{
+	static const char *const phase[] = {
+		"Parser", "Verifier", "torch-lower", "Verifier", "Output",
+	};
+	double secs[5] = {0}, t = now(), t0 = t, t1;
 	Ctx *c = ctx_new();
 	Op *m;
-	FILE *out;
-	int rc = 1;
+	int rc = 1, k = 0;
 
+	diag_errors = 0;
 	m = parse_module(c, name, text, len);
-	if (!m || diag_errors || verify(m) != 0)
+	if (!m || diag_errors)
 		goto done;
-	if (lower_module(c, m) != 0 || diag_errors)
+	t1 = now(), secs[k++] = t1 - t, t = t1;
+	if (verify(m) != 0)
 		goto done;
+	t1 = now(), secs[k++] = t1 - t, t = t1;
+	if (o->dump_before)
+		dump(o, "Before", m);
+	t = now();
+	if (lower_module(c, m) != 0 || diag_errors) {
+		if (o->dump_failure)
+			dump(o, "After Failed", m);
+		goto done;
+	}
+	t1 = now(), secs[k++] = t1 - t, t = t1;
+	if (o->dump_after)
+		dump(o, "After", m);
+	t = now();
 	if (verify(m) != 0 || lower_check(m) != 0) {
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}
-	out = tool_open_out(o->output);
+	t1 = now(), secs[k++] = t1 - t, t = t1;
+	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->print;
 	po.release = 1;   /* the last print of this context */
 	po.mlir_version = lower_mlir_version;
-	print_module(out, m, &po);
-	tool_commit(out);
+	print_module(f, m, &po);
+	if (!out)
+		tool_commit(f);
+	secs[k++] = now() - t;
 	rc = 0;
 done:
 	ctx_free(c);
+	if (o->timing)
+		timing_report(stderr, now() - t0, k, phase, secs);
 	return rc;
+}
+
+/* A chunk of --split-input-file's input. */
+static int
+process_chunk(void *env, const char *text, size_t len, FILE *out)
+{
+	return process(env, diag_fallback_file, text, len, out);
 }
 
 int
@@ -433,9 +523,26 @@ main(int argc, char **argv)
 		tool_commit(stdout);
 		return 0;
 	}
-	text = tool_map(o.input, &len);
+	/* chunks are copies of the text: their blobs must be in them */
+	text = o.split ? tool_read(o.input, &len) : tool_map(o.input, &len);
 	diag_fallback_file = strcmp(o.input, "-") ? o.input : "<stdin>";
-	rc = process(diag_fallback_file, text, len, &o);
+	if (!o.split) {
+		rc = process(&o, diag_fallback_file, text, len, NULL);
+	} else {
+		/* as torch-opt's: every chunk that lowers is written, a failing
+		 * one leaves its place empty, -o FILE only when all lowered */
+		char *obuf = NULL;
+		size_t olen = 0;
+		FILE *mem = open_memstream(&obuf, &olen);
+		rc = tool_split_input(text, len, process_chunk, &o, mem);
+		fclose(mem);
+		if (rc == 0 || !o.output || !strcmp(o.output, "-")) {
+			FILE *out = tool_open_out(o.output);
+			fwrite(obuf, 1, olen, out);
+			tool_commit(out);
+		}
+		free(obuf);
+	}
 	tool_unmap(text);
 	return rc ? 1 : 0;
 }

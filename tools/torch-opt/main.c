@@ -82,31 +82,6 @@ flag(const char *a, const char *name)
 	return !strcmp(a, name);
 }
 
-/* MLIR's spellings to ours: -long-option is --long-option (-p, -o and
- * -h stay), --mlir-print-ir-X is --print-ir-X.  Returns a string that
- * lives as long as the program (or a itself). */
-static char *
-normalize(char *a)
-{
-	size_t n;
-	char *s;
-
-	if (a[0] != '-' || !a[1])
-		return a;
-	if (a[1] != '-') {
-		n = strcspn(a + 1, "={");
-		if (n < 2)
-			return a;
-		s = xmalloc(strlen(a) + 2);
-		s[0] = '-';
-		strcpy(s + 1, a);
-		a = s;
-	}
-	if (!strncmp(a, "--mlir-print-ir-", 16))
-		memmove(a + 2, a + 7, strlen(a + 7) + 1);
-	return a;
-}
-
 static void
 parse_args(int argc, char **argv, Opts *o)
 {
@@ -115,7 +90,7 @@ parse_args(int argc, char **argv, Opts *o)
 
 	o->pl.verify_each = 1;
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i] = normalize(argv[i]);
+		const char *a = argv[i] = tool_long_option(argv[i]);
 		char *eq;
 		if (flag(a, "-h") || flag(a, "--help")) {
 			fputs(usage, stdout);
