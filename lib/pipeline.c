@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "pass.h"
+#include "tool.h"
 
 typedef struct Node Node;
 struct Node {
@@ -333,15 +334,6 @@ typedef struct Run {
 	int ntimed;
 } Run;
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int
 listed(const char **names, const char *name)
 {
@@ -403,9 +395,9 @@ run_pass(Run *r, Node *n, Op *op)
 	n->args.changed = 0;
 	if (o->statistics)
 		n->ops_before += count_ops(op);
-	t0 = now();
+	t0 = tool_now();
 	rc = n->pass->run(r->c, op, &n->args);
-	n->secs += now() - t0;
+	n->secs += tool_now() - t0;
 	if (o->statistics) {
 		n->runs++;
 		n->changed += n->args.changed != 0;
@@ -522,7 +514,7 @@ int
 pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o)
 {
 	Run r = {c, module, o, {0}, 0};
-	double t0 = now();
+	double t0 = tool_now();
 	int rc, k;
 
 	if (strcmp(module->name, "builtin.module")) {
@@ -535,7 +527,7 @@ pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o)
 		rc = run_node(&r, pl->root->kids[k], module);
 	if (o->timing) {
 		collect(&r, pl->root);
-		report_timing(&r, now() - t0);
+		report_timing(&r, tool_now() - t0);
 	}
 	if (o->statistics) {
 		fprintf(stderr,

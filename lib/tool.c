@@ -5,6 +5,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -438,4 +439,13 @@ tool_long_option(char *a)
 	if (!strncmp(a, "--mlir-print-ir-", 16))
 		memmove(a + 2, a + 7, strlen(a + 7) + 1);
 	return a;
+}
+
+double
+tool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }

@@ -26,6 +26,9 @@ const char *tool_optval(int argc, char **argv, int *i, const char *name);
  * a itself, changed in place). */
 char *tool_long_option(char *a);
 
+/* Seconds on the monotonic clock (for --timing). */
+double tool_now(void);
+
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
 /* The same text, but a regular file is mapped rather than copied, and the

@@ -422,15 +422,6 @@ lower_module(Ctx *c, Op *m)
 	return bad ? -1 : 0;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* --print-ir-*: the whole module on stderr, as torch-opt's dumps. */
 static void
 dump(const Opts *o, const char *when, Op *m)
@@ -452,7 +443,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	static const char *const phase[] = {
 		"Parser", "Verifier", "torch-lower", "Verifier", "Output",
 	};
-	double secs[5] = {0}, t = now(), t0 = t, t1;
+	double secs[5] = {0}, t = tool_now(), t0 = t, t1;
 	Ctx *c = ctx_new();
 	Op *m;
 	int rc = 1, k = 0;
@@ -461,27 +452,27 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	m = parse_module(c, name, text, len);
 	if (!m || diag_errors)
 		goto done;
-	t1 = now(), secs[k++] = t1 - t, t = t1;
+	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	if (verify(m) != 0)
 		goto done;
-	t1 = now(), secs[k++] = t1 - t, t = t1;
+	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	if (o->dump_before)
 		dump(o, "Before", m);
-	t = now();
+	t = tool_now();
 	if (lower_module(c, m) != 0 || diag_errors) {
 		if (o->dump_failure)
 			dump(o, "After Failed", m);
 		goto done;
 	}
-	t1 = now(), secs[k++] = t1 - t, t = t1;
+	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	if (o->dump_after)
 		dump(o, "After", m);
-	t = now();
+	t = tool_now();
 	if (verify(m) != 0 || lower_check(m) != 0) {
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}
-	t1 = now(), secs[k++] = t1 - t, t = t1;
+	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->print;
 	po.release = 1;   /* the last print of this context */
@@ -489,12 +480,12 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	print_module(f, m, &po);
 	if (!out)
 		tool_commit(f);
-	secs[k++] = now() - t;
+	secs[k++] = tool_now() - t;
 	rc = 0;
 done:
 	ctx_free(c);
 	if (o->timing)
-		timing_report(stderr, now() - t0, k, phase, secs);
+		timing_report(stderr, tool_now() - t0, k, phase, secs);
 	return rc;
 }
 
