@@ -480,6 +480,8 @@ const OpHook verify_hooks[] = {
 	{"torch.derefine", verify_derefine},
 	{"torch.prim.unchecked_cast", verify_unchecked_cast},
 	{"torch.tensor_static_info_cast", verify_static_info_cast},
+	{"torch_c.to_builtin_tensor", verify_torch_c_tensor},
+	{"torch_c.from_builtin_tensor", verify_torch_c_tensor},
 	{"torch.prim.ListConstruct", verify_list_construct},
 	{"torch.overwrite.tensor.contents", verify_overwrite},
 	{"torch.tensor.literal", verify_literal},

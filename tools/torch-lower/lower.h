@@ -55,6 +55,9 @@ Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
 int is_tensor(L *l, Value *v);
 /* Elements of a ListConstruct (any kind); -1 if not one or over max. */
 int list_vals(Value *v, Value **out, int max);
+/* Scalars and list operands of op must be constants (lists may hold
+ * tensors); -1 after an error at op. */
+int check_constants(L *l, Op *op);
 /* Normalizes a dim against rank; -1 after an error. */
 int norm_dim(L *l, int64_t d, int rank);
 
