@@ -1,0 +1,208 @@
+/*
+ * pass.c - convert-torch-to-linalg: torch-lower's lowerings as a torch-opt
+ * pass, in torch-mlir's partial form.
+ *
+ * Unlike the torch-lower tool, the pass keeps the function's signature and
+ * every op it cannot lower in torch types.  Each op with a lowering row
+ * whose scalars are constants is lowered where it stands: its torch tensor
+ * operands enter builtin IR through torch_c.to_builtin_tensor (one per
+ * value and block), chains of lowered ops use each other's builtin values,
+ * a result whose builtin type is less static than its torch type is
+ * tensor.cast to it, and a result that an op left in torch types still
+ * uses leaves through torch_c.from_builtin_tensor.  A lowering that
+ * refuses the op leaves it as it was, its partial output erased and its
+ * errors unreported.  torch.constant.*, lists and literals stay.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+#include "pass.h"
+
+static void
+quiet_hook(const Loc *loc, const char *kind, const char *msg)
+{
+}
+
+/* Runs f(l, op, arg) with its diagnostics dropped; its result. */
+static int
+quietly(int (*f)(L *, Op *, const void *), L *l, Op *op, const void *arg)
+{
+	void (*saved)(const Loc *, const char *, const char *) = diag_hook;
+	int errs = diag_errors, rc;
+
+	diag_hook = quiet_hook;
+	rc = f(l, op, arg);
+	diag_hook = saved;
+	diag_errors = errs;
+	return rc;
+}
+
+static int
+check_constants_fn(L *l, Op *op, const void *arg)
+{
+	return check_constants(l, op);
+}
+
+/* The builtin value of torch tensor v for a use in block b, made with
+ * torch_c.to_builtin_tensor before l->before when there is none; *made
+ * records v when it was made (to undo). */
+static int
+materialize(L *l, Value *v, Block *b, Value **made, int *nmade, int max)
+{
+	Value *have = get(l, v);
+	Type *bt;
+
+	if (have && (!have->def || have->def->parent == b ||
+			!op_is(have->def, "torch_c.to_builtin_tensor")))
+		return 0;
+	if (!(bt = btensor(l->c, v->type)) || *nmade >= max)
+		return -1;
+	set(l, v, emit1(l, "torch_c.to_builtin_tensor", 1, &v, bt));
+	made[(*nmade)++] = v;
+	return 0;
+}
+
+/* Every torch tensor the op reads: its operands and their list elements. */
+static int
+materialize_operands(L *l, Op *op, Value **made, int *nmade, int max)
+{
+	int i, k;
+
+	for (i = 0; i < op->nopnds; i++) {
+		Value *v = OPND(op, i);
+		Op *d = v->def;
+		if (ty_istorchtensor(v->type)) {
+			if (materialize(l, v, op->parent, made, nmade, max))
+				return -1;
+		} else if (d && op_is(d, "torch.prim.ListConstruct")) {
+			for (k = 0; k < d->nopnds; k++)
+				if (ty_istorchtensor(OPND(d, k)->type) &&
+						materialize(l, OPND(d, k), op->parent, made, nmade, max))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+convertible_results(L *l, Op *op)
+{
+	int i;
+
+	for (i = 0; i < op->nres; i++)
+		if (!btensor(l->c, op->res[i].type))
+			return 0;
+	return 1;
+}
+
+/* Lowers op in place; 1 when lowered, 0 when left as it was. */
+static int
+convert_op(L *l, Op *op)
+{
+	const Row *row = lower_lookup(op->name);
+	Op *first = op->prev, *o;
+	int nmade = 0, i, ok;
+
+	if (!row || !convertible_results(l, op))
+		return 0;
+	l->op = op;
+	l->before = op;
+	l->blk = NULL;
+	if (quietly(check_constants_fn, l, op, NULL))
+		return 0;
+	Value *made[op->nopnds * 8 + 64];
+	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
+	ok = ok && !quietly(row->fn, l, op, row->arg);
+	for (i = 0; ok && i < op->nres; i++)
+		ok = get(l, RES(op, i)) != NULL;
+	if (!ok) {
+		/* undo: what the lowering emitted, users first */
+		while ((o = op->prev) != first)
+			op_erase(o);
+		for (i = 0; i < nmade; i++)
+			set(l, made[i], NULL);
+		for (i = 0; i < op->nres; i++)
+			set(l, RES(op, i), NULL);
+		return 0;
+	}
+	for (i = 0; i < op->nres; i++) {
+		Value *b = get(l, RES(op, i));
+		Type *bt = btensor(l->c, op->res[i].type);
+		if (b->type != bt)
+			set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
+	}
+	return 1;
+}
+
+static int
+convert_func(Ctx *c, Op *fn)
+{
+	L l = {0};
+	Block *b;
+	Op *op, *next, **done = NULL;
+	size_t n = 0, cap = 0, i;
+	int k;
+
+	l.c = c;
+	l.op = fn;
+	if (!fn->nregs)
+		return 0;
+	for (b = fn->regs[0].first; b; b = b->next)
+		for (op = b->first; op; op = next) {
+			next = op->next;
+			if (!convert_op(&l, op))
+				continue;
+			if (n == cap)
+				done = xrealloc(done, sizeof *done * (cap = cap ? 2 * cap : 32));
+			done[n++] = op;
+		}
+	/* the lowered torch ops go, users first; what still reads their
+	 * torch results gets them back through from_builtin_tensor */
+	for (i = n; i-- > 0;) {
+		op = done[i];
+		l.op = op;
+		l.before = op;
+		l.blk = NULL;
+		for (k = 0; k < op->nres; k++) {
+			Value *r = RES(op, k), *bv = get(&l, r);
+			if (value_use_empty(r))
+				continue;
+			value_replace_all_uses(r, emit1(&l, "torch_c.from_builtin_tensor",
+				1, &bv, r->type));
+		}
+		op_erase(op);
+	}
+	free(done);
+	pmap_free(&l.vmap);
+	pmap_free(&l.ttype);
+	return 0;
+}
+
+static int
+run(Ctx *c, Op *fn, PassArgs *a)
+{
+	const char *nf = pass_opt(a, "allow-non-finites", "true");
+
+	if (strcmp(nf, "true") && strcmp(nf, "false") && strcmp(nf, "1") &&
+			strcmp(nf, "0")) {
+		fprintf(stderr, "<Pass-Options-Parser>: for the --allow-non-finites option: "
+			"'%s' is invalid value for boolean argument! Try 0 or 1\n", nf);
+		return -1;
+	}
+	if (convert_func(c, fn))
+		return -1;
+	a->changed = 1;
+	return 0;
+}
+
+static const char *const options[] = {"allow-non-finites", NULL};
+
+const PassInfo pass_convert_torch_to_linalg = {
+	.name = "convert-torch-to-linalg",
+	.summary = "lower the torch ops torch-lower can lower to linalg, in place "
+		"(torch_c at the boundaries)",
+	.anchor = "func.func",
+	.options = options,
+	.run = run,
+};
