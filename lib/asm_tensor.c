@@ -209,6 +209,7 @@ Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 
 	memset(&ps, 0, sizeof ps);
 	if (one_ref(p, &ps) || !(re = reassociation(p)) ||
+			(p_eat(p, "output_shape") && index_list(p, &ps, "static_output_shape")) ||
 			p_attr_dict(p, &ps.al) || p_expect(p, ":") || !(t = p_type(p)) ||
 			p_expect(p, "into") || !(rt = p_type(p)))
 		return parts_free(&ps), NULL;
@@ -220,14 +221,23 @@ Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 
 void asm_print_reshape(Printer *pr, Op *op)
 {
-	static const char *const elide[] = { "reassociation", NULL };
+	static const char *const elide[] = {
+		"reassociation", "static_output_shape", NULL,
+	};
 	Attr *re = op_attr(op, "reassociation");
+	int next = 1;
 
 	pr_puts(pr, " ");
 	pr_value(pr, OPND(op, 0));
 	pr_puts(pr, " ");
 	if (re)
 		pr_attr(pr, re);
+	/* newer MLIR's static result shape of an expand_shape (torch-opt's
+	 * convert-torch-to-linalg sets it; MLIR 16 has no such field) */
+	if (op_attr(op, "static_output_shape")) {
+		pr_puts(pr, " output_shape ");
+		print_index_list(pr, op, "static_output_shape", &next);
+	}
 	pr_attr_dict(pr, op, elide, 0);
 	pr_puts(pr, " : ");
 	pr_type(pr, OPND(op, 0)->type);

@@ -7,9 +7,9 @@
  * whose scalars are constants is lowered where it stands: its torch tensor
  * operands enter builtin IR through torch_c.to_builtin_tensor (one per
  * value and block), chains of lowered ops use each other's builtin values,
- * a result whose builtin type is less static than its torch type is
- * tensor.cast to it, and a result that an op left in torch types still
- * uses leaves through torch_c.from_builtin_tensor.  A lowering that
+ * each result is tensor.cast to its torch type's builtin form where
+ * torch-mlir's pattern casts, and a result that an op left in torch types
+ * still uses leaves through torch_c.from_builtin_tensor.  A lowering that
  * refuses the op leaves it as it was, its partial output erased and its
  * errors unreported.  torch.constant.*, lists and literals stay.
  */
@@ -96,6 +96,52 @@ convertible_results(L *l, Op *op)
 	return 1;
 }
 
+/* The ops whose torch-mlir pattern makes the result's type itself, with
+ * no tensor.cast after it. */
+static int
+uncast(const char *name)
+{
+	static const char *const ops[] = {
+		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
+		"torch.aten.cat", NULL,
+	};
+	int i;
+
+	for (i = 0; ops[i]; i++)
+		if (!strcmp(ops[i], name))
+			return 1;
+	return 0;
+}
+
+/* Is b the builtin value of one of op's operands (a no-op lowering)? */
+static int
+is_operand_value(L *l, Op *op, Value *b)
+{
+	int i;
+
+	for (i = 0; i < op->nopnds; i++)
+		if (get(l, OPND(op, i)) == b)
+			return 1;
+	return 0;
+}
+
+/* A static tensor.expand_shape gets newer MLIR's output_shape, as
+ * torch-mlir prints it. */
+static void
+mark_output_shape(Ctx *c, Op *o)
+{
+	Type *t = o->nres ? o->res[0].type : NULL;
+	int i;
+
+	if (!op_is(o, "tensor.expand_shape") || !t || !t->ranked)
+		return;
+	for (i = 0; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			return;
+	op_set_attr(c, o, "static_output_shape", at_dense_array(c,
+		ty_int(c, 64, SIGNLESS), t->rank, t->dims));
+}
+
 /* Lowers op in place; 1 when lowered, 0 when left as it was. */
 static int
 convert_op(L *l, Op *op)
@@ -126,11 +172,16 @@ convert_op(L *l, Op *op)
 			set(l, RES(op, i), NULL);
 		return 0;
 	}
+	for (o = first ? first->next : op->parent->first; o != op; o = o->next)
+		mark_output_shape(l->c, o);
+	/* as torch-mlir's patterns, each result through a tensor.cast to the
+	 * result's type, one to its own type included (canonicalize folds) */
 	for (i = 0; i < op->nres; i++) {
 		Value *b = get(l, RES(op, i));
 		Type *bt = btensor(l->c, op->res[i].type);
-		if (b->type != bt)
-			set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
+		if (b->type == bt && (uncast(op->name) || is_operand_value(l, op, b)))
+			continue;
+		set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
 	}
 	return 1;
 }
