@@ -142,11 +142,84 @@ mark_output_shape(Ctx *c, Op *o)
 		ty_int(c, 64, SIGNLESS), t->rank, t->dims));
 }
 
+/* ---- ops torch-opt's pipeline decomposes before torch-lower sees them,
+ * lowered here as torch-mlir's TorchToLinalg does ---- */
+
+/* matmul of two matrices or two batches of them: mm's and bmm's form */
+static int
+lower_matmul(L *l, Op *op, const void *arg)
+{
+	Type *a = OPND(op, 0)->type, *b = OPND(op, 1)->type;
+
+	if (!a->ranked || !b->ranked || a->rank != b->rank ||
+			(a->rank != 2 && a->rank != 3))
+		return -1;
+	return lower_mm(l, op, a->rank == 2 ? "linalg.matmul" : "linalg.batch_matmul");
+}
+
+/* flatten.using_ints of a static tensor: one collapse_shape (an
+ * expand_shape for rank 0, nothing for rank 1); the result's type may be
+ * less static, the tensor.cast after it makes it */
+static int
+lower_flatten(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *rt = op->res[0].type, *bt;
+	int64_t dims[TY_MAXRANK], s, e;
+	int i, n = 0;
+
+	if (!st->ranked || !ty_static(st) || !rt->ranked || !st->elem)
+		return -1;
+	s = tv_ival(OPND(op, 1));
+	e = tv_ival(OPND(op, 2));
+	if (st->rank == 0) {
+		if (s < -1 || s > 0 || e < -1 || e > 0)
+			return -1;
+		dims[n++] = 1;
+	} else {
+		if ((s = tt_dim(s, st->rank)) < 0 || (e = tt_dim(e, st->rank)) < 0 || s > e)
+			return -1;
+		for (i = 0; i < st->rank; i++) {
+			if (i > s && i <= e)
+				dims[n - 1] *= st->dims[i];
+			else
+				dims[n++] = st->dims[i];
+		}
+	}
+	if (n != rt->rank)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (rt->dims[i] != DYN && rt->dims[i] != dims[i])
+			return -1;
+	bt = tensor_of(l->c, n, dims, st->elem);
+	Value *v = reshape_to(l, get(l, OPND(op, 0)), bt);
+	if (!v)
+		return -1;
+	set(l, RES(op, 0), v);
+	return 0;
+}
+
+static const Row pass_rows[] = {
+	{"torch.aten.matmul", lower_matmul, NULL},
+	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
+	{NULL, NULL, NULL},
+};
+
+static const Row *
+lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; pass_rows[i].name; i++)
+		if (!strcmp(pass_rows[i].name, name))
+			return &pass_rows[i];
+	return lower_lookup(name);
+}
+
 /* Lowers op in place; 1 when lowered, 0 when left as it was. */
 static int
 convert_op(L *l, Op *op)
 {
-	const Row *row = lower_lookup(op->name);
+	const Row *row = lookup(op->name);
 	Op *first = op->prev, *o;
 	int nmade = 0, i, ok;
 
