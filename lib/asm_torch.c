@@ -352,7 +352,13 @@ void asm_print_toperator(Printer *pr, Op *op)
 	}
 }
 
-/* ---- torch.runtime.assert %cond, "message" ---- */
+/* ---- torch.runtime.assert %cond, "message"; cf.assert %i1, "msg" ---- */
+
+static const char *
+assert_key(const char *op)
+{
+	return !strcmp(op, "cf.assert") ? "msg" : "message";
+}
 
 Op *asm_parse_tassert(Parser *p, const OpInfo *info, int nres, Loc *loc)
 {
@@ -362,18 +368,21 @@ Op *asm_parse_tassert(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	size_t len;
 	Value *v;
 
+	int cf = !strcmp(info->name, "cf.assert");
+
 	if (p_opref(p, &r) || p_expect(p, ",") || p_string(p, &msg, &len) ||
 			p_attr_dict(p, &al) ||
-			!(v = p_resolve(p, &r, ty_torch(p_ctx(p), TY_TORCH_BOOL))))
+			!(v = p_resolve(p, &r, cf ? ty_int(p_ctx(p), 1, SIGNLESS) :
+				ty_torch(p_ctx(p), TY_TORCH_BOOL))))
 		return free(al.v), NULL;
-	attrlist_add(&al, "message", at_strn(p_ctx(p), msg, len));
+	attrlist_add(&al, assert_key(info->name), at_strn(p_ctx(p), msg, len));
 	return p_make(p, info, 1, &v, 0, NULL, 0, loc, &al);
 }
 
 void asm_print_tassert(Printer *pr, Op *op)
 {
-	static const char *const elide[] = { "message", NULL };
-	Attr *msg = op_attr(op, "message");
+	const char *elide[] = { assert_key(op->name), NULL };
+	Attr *msg = op_attr(op, elide[0]);
 
 	pr_puts(pr, " ");
 	pr_value(pr, OPND(op, 0));

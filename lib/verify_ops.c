@@ -420,6 +420,7 @@ const AttrNeed attr_needs[] = {
 	{"tensor.collapse_shape", "reassociation", AT_ARRAY, -1, "an array"},
 	{"torch.operator", "name", AT_STR, -1, "a string"},
 	{"torch.runtime.assert", "message", AT_STR, -1, "a string"},
+	{"cf.assert", "msg", AT_STR, -1, "a string"},
 	{"torch.class_type", "sym_name", AT_STR, -1, "a string"},
 	{"torch.attr", "name", AT_STR, -1, "a string"},
 	{"torch.attr", "type", AT_TYPE, -1, "a type"},

@@ -13,11 +13,14 @@
  * refuses the op leaves it as it was, its partial output erased and its
  * errors unreported.  torch.constant.*, lists and literals stay.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lower.h"
 #include "pass.h"
+
+static Type *scalar_bt(Ctx *c, Type *t, const char **sfx);
 
 static void
 quiet_hook(const Loc *loc, const char *kind, const char *msg)
@@ -88,10 +91,12 @@ materialize_operands(L *l, Op *op, Value **made, int *nmade, int max)
 static int
 convertible_results(L *l, Op *op)
 {
+	const char *sfx;
 	int i;
 
 	for (i = 0; i < op->nres; i++)
-		if (!btensor(l->c, op->res[i].type))
+		if (!btensor(l->c, op->res[i].type) &&
+				!scalar_bt(l->c, op->res[i].type, &sfx))
 			return 0;
 	return 1;
 }
@@ -103,7 +108,7 @@ uncast(const char *name)
 {
 	static const char *const ops[] = {
 		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
-		"torch.aten.cat", NULL,
+		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", NULL,
 	};
 	int i;
 
@@ -198,11 +203,122 @@ lower_flatten(L *l, Op *op, const void *arg)
 	return 0;
 }
 
+/* The builtin type of a torch scalar type (int i64, float f64, bool i1)
+ * and the torch_c op suffix that converts it; NULL if not a scalar. */
+static Type *
+scalar_bt(Ctx *c, Type *t, const char **sfx)
+{
+	if (t->kind == TY_TORCH_INT)
+		return *sfx = "i64", ty_int(c, 64, SIGNLESS);
+	if (t->kind == TY_TORCH_FLOAT)
+		return *sfx = "f64", ty_float(c, TY_F64);
+	if (t->kind == TY_TORCH_BOOL)
+		return *sfx = "i1", ty_int(c, 1, SIGNLESS);
+	return NULL;
+}
+
+/* The builtin value of torch scalar v: torch_c.to_i64 (to_f64, to_i1) */
+static Value *
+scalar_of(L *l, Value *v)
+{
+	char name[32];
+	const char *sfx;
+	Type *bt = scalar_bt(l->c, v->type, &sfx);
+
+	if (!bt)
+		return NULL;
+	snprintf(name, sizeof name, "torch_c.to_%s", sfx);
+	return emit1(l, name, 1, &v, bt);
+}
+
+/* Int.Tensor, Float.Tensor, Bool.Tensor: the one element of a tensor
+ * (each dim asserted to be 1 where it is not known to be), as PyTorch's
+ * int(), float() and bool() convert it */
+static int
+lower_item(L *l, Op *op, const void *arg)
+{
+	Value *x = OPND(op, 0), *t = get(l, x), *idx[TY_MAXRANK + 1], *one, *e;
+	Type *xt = x->type, *d = xt->elem, *to, *rt;
+	const char *sfx;
+	int i;
+
+	rt = scalar_bt(l->c, op->res[0].type, &sfx);
+	if (!rt || !xt->ranked || !d || xt->rank > TY_MAXRANK)
+		return -1;
+	to = op->res[0].type->kind == TY_TORCH_INT ? ty_int(l->c, 64, SIGNED) :
+		op->res[0].type->kind == TY_TORCH_FLOAT ? ty_float(l->c, TY_F64) : d;
+	/* int() of a float truncates and bool() of a number tests it in
+	 * PyTorch; torch-mlir's pattern only extends or truncates: keep to
+	 * the dtypes whose conversion is exact the same way */
+	if ((op->res[0].type->kind == TY_TORCH_INT && !(d->kind == TY_INT && !dt_isbool(d))) ||
+			(op->res[0].type->kind == TY_TORCH_FLOAT && !dt_isfloat(d)) ||
+			(op->res[0].type->kind == TY_TORCH_BOOL && !dt_isbool(d)))
+		return -1;
+	for (i = 0; i < xt->rank; i++)
+		if (xt->dims[i] != DYN && xt->dims[i] != 1)
+			return -1;
+	if (xt->rank) {
+		Value *dims[TY_MAXRANK];
+		for (i = 0; i < xt->rank; i++) {
+			Value *o[2] = { t, cst_idx(l, i) };
+			dims[i] = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+		}
+		one = cst_i(l, 1, ty_int(l->c, 64, SIGNLESS));
+		for (i = 0; i < xt->rank; i++) {
+			Value *n = emit1(l, "arith.index_cast", 1, &dims[i],
+				ty_int(l->c, 64, SIGNLESS));
+			Op *a = emit(l, "cf.assert", 1, (Value *[]){ cmpi(l, "eq", n, one) }, 0, NULL);
+			op_set_attr(l->c, a, "msg", at_str(l->c, "mismatching contracting dimension"));
+		}
+		Value *zero = cst_idx(l, 0);
+		for (i = 0; i < xt->rank; i++)
+			idx[i + 1] = zero;
+	} else if (op->res[0].type->kind == TY_TORCH_INT) {
+		cst_i(l, 1, ty_int(l->c, 64, SIGNLESS));
+		cst_idx(l, 0);
+	}
+	idx[0] = t;
+	e = emit1(l, "tensor.extract", xt->rank + 1, idx, belem(l->c, d));
+	set(l, RES(op, 0), cv(l, e, d, to));
+	return 0;
+}
+
+/* prim.NumToTensor.Scalar: a rank-0 tensor filled with the scalar */
+static int
+lower_num_to_tensor(L *l, Op *op, const void *arg)
+{
+	Type *bt = btensor(l->c, op->res[0].type), *d = op->res[0].type->elem;
+	Value *x = OPND(op, 0), *s;
+
+	if (!bt || bt->rank != 0 || !(s = scalar_of(l, x)))
+		return -1;
+	/* only the dtype the scalar already has: i64 for an int, f64 for a
+	 * float, i1 for a bool */
+	if (s->type != belem(l->c, d) ||
+			(x->type->kind == TY_TORCH_INT && (d->kind != TY_INT || d->sign != SIGNED)))
+		return -1;
+	Value *out = filled(l, bt, s);
+	if (!out)
+		return -1;
+	set(l, RES(op, 0), out);
+	return 0;
+}
+
 static const Row pass_rows[] = {
 	{"torch.aten.matmul", lower_matmul, NULL},
 	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
+	{"torch.aten.Int.Tensor", lower_item, NULL},
+	{"torch.aten.Float.Tensor", lower_item, NULL},
+	{"torch.aten.Bool.Tensor", lower_item, NULL},
+	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, NULL},
 	{NULL, NULL, NULL},
 };
+
+static int
+is_pass_row(const Row *r)
+{
+	return r >= pass_rows && r < pass_rows + sizeof pass_rows / sizeof *pass_rows;
+}
 
 static const Row *
 lookup(const char *name)
@@ -215,7 +331,28 @@ lookup(const char *name)
 	return lower_lookup(name);
 }
 
-/* Lowers op in place; 1 when lowered, 0 when left as it was. */
+/* An op whose types no lowering takes, in torch-mlir's either: a tensor
+ * operand or result without a rank or dtype, or mm/bmm of the wrong
+ * rank. */
+static int
+never_lowers(Op *op)
+{
+	int i, r = op_is(op, "torch.aten.mm") ? 2 : op_is(op, "torch.aten.bmm") ? 3 : 0;
+
+	for (i = 0; i < op->nopnds + op->nres; i++) {
+		Type *t = i < op->nopnds ? OPND(op, i)->type : op->res[i - op->nopnds].type;
+		if (!ty_istorchtensor(t))
+			continue;
+		if (!t->ranked || !t->elem)
+			return 1;
+		if (r && i < 2 && t->rank != r)
+			return 1;
+	}
+	return 0;
+}
+
+/* Lowers op in place; 1 when lowered, 0 when left as it was, -1 after
+ * an error. */
 static int
 convert_op(L *l, Op *op)
 {
@@ -223,12 +360,21 @@ convert_op(L *l, Op *op)
 	Op *first = op->prev, *o;
 	int nmade = 0, i, ok;
 
-	if (!row || !convertible_results(l, op))
+	if (!row)
+		return 0;
+	if (never_lowers(op)) {
+		/* torch-mlir marks the ops it has patterns for illegal: one no
+		 * pattern can take fails the conversion */
+		op_error(op, "failed to legalize operation '%s' that was explicitly "
+			"marked illegal", op->name);
+		return -1;
+	}
+	if (!convertible_results(l, op))
 		return 0;
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (quietly(check_constants_fn, l, op, NULL))
+	if (!is_pass_row(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Value *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
@@ -252,7 +398,7 @@ convert_op(L *l, Op *op)
 	for (i = 0; i < op->nres; i++) {
 		Value *b = get(l, RES(op, i));
 		Type *bt = btensor(l->c, op->res[i].type);
-		if (b->type == bt && (uncast(op->name) || is_operand_value(l, op, b)))
+		if (!bt || (b->type == bt && (uncast(op->name) || is_operand_value(l, op, b))))
 			continue;
 		set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
 	}
@@ -266,17 +412,19 @@ convert_func(Ctx *c, Op *fn)
 	Block *b;
 	Op *op, *next, **done = NULL;
 	size_t n = 0, cap = 0, i;
-	int k;
+	int k, rc = 0;
 
 	l.c = c;
 	l.op = fn;
 	if (!fn->nregs)
 		return 0;
 	for (b = fn->regs[0].first; b; b = b->next)
-		for (op = b->first; op; op = next) {
+		for (op = b->first; op && !rc; op = next) {
 			next = op->next;
-			if (!convert_op(&l, op))
+			if ((k = convert_op(&l, op)) <= 0) {
+				rc = k;
 				continue;
+			}
 			if (n == cap)
 				done = xrealloc(done, sizeof *done * (cap = cap ? 2 * cap : 32));
 			done[n++] = op;
@@ -290,17 +438,20 @@ convert_func(Ctx *c, Op *fn)
 		l.blk = NULL;
 		for (k = 0; k < op->nres; k++) {
 			Value *r = RES(op, k), *bv = get(&l, r);
+			const char *sfx;
+			char name[32] = "torch_c.from_builtin_tensor";
 			if (value_use_empty(r))
 				continue;
-			value_replace_all_uses(r, emit1(&l, "torch_c.from_builtin_tensor",
-				1, &bv, r->type));
+			if (scalar_bt(c, r->type, &sfx))
+				snprintf(name, sizeof name, "torch_c.from_%s", sfx);
+			value_replace_all_uses(r, emit1(&l, name, 1, &bv, r->type));
 		}
 		op_erase(op);
 	}
 	free(done);
 	pmap_free(&l.vmap);
 	pmap_free(&l.ttype);
-	return 0;
+	return rc;
 }
 
 static int
