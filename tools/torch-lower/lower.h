@@ -24,6 +24,9 @@ typedef struct L {
 	Block *blk;     /* ... or, when set, at the end of this block */
 	PMap vmap;      /* torch value -> builtin value */
 	PMap ttype;     /* value whose type was rewritten -> its torch type */
+	int finite;     /* max/min start from the largest finite value, not
+	                   infinity (convert-torch-to-linalg's
+	                   allow-non-finites=false) */
 } L;
 
 /* A lowering: 0 on success, else -1 after op_error. */

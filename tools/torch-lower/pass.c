@@ -406,7 +406,7 @@ convert_op(L *l, Op *op)
 }
 
 static int
-convert_func(Ctx *c, Op *fn)
+convert_func(Ctx *c, Op *fn, int finite)
 {
 	L l = {0};
 	Block *b;
@@ -416,6 +416,7 @@ convert_func(Ctx *c, Op *fn)
 
 	l.c = c;
 	l.op = fn;
+	l.finite = finite;
 	if (!fn->nregs)
 		return 0;
 	for (b = fn->regs[0].first; b; b = b->next)
@@ -465,7 +466,7 @@ run(Ctx *c, Op *fn, PassArgs *a)
 			"'%s' is invalid value for boolean argument! Try 0 or 1\n", nf);
 		return -1;
 	}
-	if (convert_func(c, fn))
+	if (convert_func(c, fn, !strcmp(nf, "false") || !strcmp(nf, "0")))
 		return -1;
 	a->changed = 1;
 	return 0;
