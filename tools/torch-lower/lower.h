@@ -52,6 +52,11 @@ Type *dtype_of(L *l, Value *v);         /* torch element type or NULL */
 Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
+/* The builtin type of a torch value tensor (with rank and dtype), int
+ * (i64), float (f64) or bool (i1), and the suffix of the torch_c ops that
+ * convert it ("builtin_tensor", "i64", "f64", "i1"); NULL for any other
+ * (pass_types.c). */
+Type *torch_c_type(Ctx *c, Type *t, const char **sfx);
 
 /* ---- operands (constants are read with lib/torch's tv_*, torch.h) ---- */
 

@@ -208,13 +208,7 @@ lower_flatten(L *l, Op *op, const void *arg)
 static Type *
 scalar_bt(Ctx *c, Type *t, const char **sfx)
 {
-	if (t->kind == TY_TORCH_INT)
-		return *sfx = "i64", ty_int(c, 64, SIGNLESS);
-	if (t->kind == TY_TORCH_FLOAT)
-		return *sfx = "f64", ty_float(c, TY_F64);
-	if (t->kind == TY_TORCH_BOOL)
-		return *sfx = "i1", ty_int(c, 1, SIGNLESS);
-	return NULL;
+	return t->kind == TY_TORCH_VTENSOR ? NULL : torch_c_type(c, t, sfx);
 }
 
 /* The builtin value of torch scalar v: torch_c.to_i64 (to_f64, to_i1) */

@@ -13,11 +13,8 @@
 #include "lower.h"
 #include "pass.h"
 
-/* The builtin type of a torch type at a function boundary, and the
- * torch_c suffix that converts it ("builtin_tensor", "i64", ...); NULL
- * when it has none (it stays). */
-static Type *
-boundary_type(Ctx *c, Type *t, const char **sfx)
+Type *
+torch_c_type(Ctx *c, Type *t, const char **sfx)
 {
 	Type *bt;
 
@@ -78,7 +75,7 @@ operands_to_builtin(Ctx *c, Op *op)
 	int i;
 
 	for (i = 0; i < op->nopnds; i++)
-		if ((bt = boundary_type(c, OPND(op, i)->type, &sfx)))
+		if ((bt = torch_c_type(c, OPND(op, i)->type, &sfx)))
 			op_set_operand(op, i, to_builtin(c, op, OPND(op, i), bt, sfx));
 }
 
@@ -97,7 +94,7 @@ convert_boundaries(Op *op, void *env)
 	operands_to_builtin(c, op);
 	for (i = 0; i < op->nres; i++) {
 		t = op->res[i].type;
-		if (!(bt = boundary_type(c, t, &sfx)))
+		if (!(bt = torch_c_type(c, t, &sfx)))
 			continue;
 		value_set_type(RES(op, i), bt);
 		from_builtin(c, RES(op, i), t, sfx, op, NULL);
@@ -121,7 +118,7 @@ run_func_types(Ctx *c, Op *m, PassArgs *a)
 			continue;
 		Type *sub[t->nsub + 1];
 		for (i = 0; i < t->nsub; i++) {
-			Type *bt = boundary_type(c, t->sub[i], &sfx);
+			Type *bt = torch_c_type(c, t->sub[i], &sfx);
 			sub[i] = bt ? bt : t->sub[i];
 		}
 		op_set_attr(c, fn, "function_type", at_type(c,
@@ -129,7 +126,7 @@ run_func_types(Ctx *c, Op *m, PassArgs *a)
 		Op *last = NULL;   /* in argument order */
 		for (i = 0; entry && i < entry->nargs; i++) {
 			Value *arg = entry->args[i];
-			Type *at = arg->type, *bt = boundary_type(c, at, &sfx);
+			Type *at = arg->type, *bt = torch_c_type(c, at, &sfx);
 			if (!bt)
 				continue;
 			value_set_type(arg, bt);
