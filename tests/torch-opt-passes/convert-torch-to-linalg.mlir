@@ -106,3 +106,25 @@ func.func @no_dtype(%arg0: !torch.vtensor, %arg1: !torch.vtensor) -> !torch.vten
   %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor, !torch.vtensor -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A view to rank 0 collapses whatever shape (no cast after it, as
+// torch-mlir's); the identity permute is its operand.
+// CHECK-LABEL: func.func @views(
+// CHECK:         %[[B:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,1],f32> -> tensor<?x1xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[B]] [] : tensor<?x1xf32> into tensor<f32>
+// CHECK:         %[[R:.*]] = torch_c.from_builtin_tensor %[[C]] : tensor<f32> -> !torch.vtensor<[],f32>
+// CHECK:         %[[P:.*]] = torch_c.to_builtin_tensor %arg1
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[Q:.*]] = torch_c.from_builtin_tensor %[[P]] : tensor<2x3xf32> -> !torch.vtensor<[2,3],f32>
+// CHECK:         return %[[R]], %[[Q]]
+func.func @views(%arg0: !torch.vtensor<[?,1],f32>, %arg1: !torch.vtensor<[2,3],f32>) -> (!torch.vtensor<[],f32>, !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %empty = torch.prim.ListConstruct : () -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %empty : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor<[],f32>
+  %perm = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.permute %arg1, %perm : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return %0, %1 : !torch.vtensor<[],f32>, !torch.vtensor<[2,3],f32>
+}

@@ -108,7 +108,7 @@ uncast(const char *name)
 {
 	static const char *const ops[] = {
 		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
-		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", NULL,
+		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view", NULL,
 	};
 	int i;
 
@@ -298,20 +298,65 @@ lower_num_to_tensor(L *l, Op *op, const void *arg)
 	return 0;
 }
 
+/* view: torch-lower's static reshape, and as torch-mlir's, a view to
+ * rank 0 of any shape (a collapse_shape of no groups: numel is 1 in a
+ * valid program) and of rank 0 to all-1 dims */
+static int
+lower_view_any(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
+	int i;
+
+	if (!bt || !st->ranked || !st->elem)
+		return -1;
+	if (bt->rank == 0 || st->rank == 0) {
+		for (i = 0; i < bt->rank; i++)
+			if (bt->dims[i] != 1)
+				return -1;
+		set(l, RES(op, 0), expand_dims(l, get(l, OPND(op, 0)), bt,
+			at_array(l->c, 0, NULL), bt->rank == 0));
+		return 0;
+	}
+	return lower_view(l, op, arg);
+}
+
+/* permute: the identity is its operand, as torch-mlir's pattern gives */
+static int
+lower_permute_any(L *l, Op *op, const void *arg)
+{
+	int64_t perm[TY_MAXRANK];
+	Type *st = OPND(op, 0)->type;
+	int n = tv_ints(OPND(op, 1), perm, TY_MAXRANK), i;
+
+	if (!st->ranked || n != st->rank || op->res[0].type != st)
+		return lower_permute(l, op, arg);
+	for (i = 0; i < n; i++)
+		if (tt_dim(perm[i], n) != i)
+			return lower_permute(l, op, arg);
+	set(l, RES(op, 0), get(l, OPND(op, 0)));
+	return 0;
+}
+
+/* a row's arg: its lowering reads scalars that are not constants */
+static const char any_scalars[] = "any scalars";
+
 static const Row pass_rows[] = {
+	{"torch.aten.view", lower_view_any, NULL},
+	{"torch.aten.permute", lower_permute_any, NULL},
 	{"torch.aten.matmul", lower_matmul, NULL},
 	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
 	{"torch.aten.Int.Tensor", lower_item, NULL},
 	{"torch.aten.Float.Tensor", lower_item, NULL},
 	{"torch.aten.Bool.Tensor", lower_item, NULL},
-	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, NULL},
+	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, any_scalars},
 	{NULL, NULL, NULL},
 };
 
 static int
-is_pass_row(const Row *r)
+reads_any_scalars(const Row *r)
 {
-	return r >= pass_rows && r < pass_rows + sizeof pass_rows / sizeof *pass_rows;
+	return r >= pass_rows && r < pass_rows + sizeof pass_rows / sizeof *pass_rows &&
+		r->arg == any_scalars;
 }
 
 static const Row *
@@ -368,7 +413,7 @@ convert_op(L *l, Op *op)
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (!is_pass_row(row) && quietly(check_constants_fn, l, op, NULL))
+	if (!reads_any_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Value *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
