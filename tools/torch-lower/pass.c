@@ -47,28 +47,57 @@ check_constants_fn(L *l, Op *op, const void *arg)
 	return check_constants(l, op);
 }
 
-/* The builtin value of torch tensor v for a use in block b, made with
- * torch_c.to_builtin_tensor before l->before when there is none; *made
- * records v when it was made (to undo). */
+/* Places a new torch_c.to_builtin_tensor of v as torch-mlir's conversion
+ * does: right after v's definition, or for a block argument first in its
+ * block (after the ones made there before). */
+static void
+place_after_def(Op *m, Value *v)
+{
+	Op *at;
+
+	if (v->def) {
+		op_insert_after(v->def, m);
+		return;
+	}
+	for (at = v->block->first; at && op_is(at, "torch_c.to_builtin_tensor") &&
+			!OPND(at, 0)->def; at = at->next)
+		;
+	if (at)
+		op_insert_before(at, m);
+	else
+		op_append(v->block, m);
+}
+
+/* The builtin value of torch tensor v for a use in op, made with
+ * torch_c.to_builtin_tensor when there is none: after v's definition when
+ * that is in op's block (list is 0), else just before op; *made records
+ * the op made (to undo). */
 static int
-materialize(L *l, Value *v, Block *b, Value **made, int *nmade, int max)
+materialize(L *l, Value *v, Op *op, int list, Op **made, int *nmade, int max)
 {
 	Value *have = get(l, v);
+	Block *b = op->parent;
 	Type *bt;
+	Op *m;
 
 	if (have && (!have->def || have->def->parent == b ||
 			!op_is(have->def, "torch_c.to_builtin_tensor")))
 		return 0;
 	if (!(bt = btensor(l->c, v->type)) || *nmade >= max)
 		return -1;
-	set(l, v, emit1(l, "torch_c.to_builtin_tensor", 1, &v, bt));
-	made[(*nmade)++] = v;
+	m = op_new(l->c, "torch_c.to_builtin_tensor", 1, &v, 1, &bt, 0, op->loc);
+	if (!list && (v->def ? v->def->parent : v->block) == b)
+		place_after_def(m, v);
+	else
+		op_insert_before(op, m);
+	set(l, v, RES(m, 0));
+	made[(*nmade)++] = m;
 	return 0;
 }
 
 /* Every torch tensor the op reads: its operands and their list elements. */
 static int
-materialize_operands(L *l, Op *op, Value **made, int *nmade, int max)
+materialize_operands(L *l, Op *op, Op **made, int *nmade, int max)
 {
 	int i, k;
 
@@ -76,12 +105,13 @@ materialize_operands(L *l, Op *op, Value **made, int *nmade, int max)
 		Value *v = OPND(op, i);
 		Op *d = v->def;
 		if (ty_istorchtensor(v->type)) {
-			if (materialize(l, v, op->parent, made, nmade, max))
+			if (materialize(l, v, op, 0, made, nmade, max))
 				return -1;
 		} else if (d && op_is(d, "torch.prim.ListConstruct")) {
+			/* a pattern converts list elements itself, at the op */
 			for (k = 0; k < d->nopnds; k++)
 				if (ty_istorchtensor(OPND(d, k)->type) &&
-						materialize(l, OPND(d, k), op->parent, made, nmade, max))
+						materialize(l, OPND(d, k), op, 1, made, nmade, max))
 					return -1;
 		}
 	}
@@ -396,7 +426,7 @@ static int
 convert_op(L *l, Op *op)
 {
 	const Row *row = lookup(op->name);
-	Op *first = op->prev, *o;
+	Op *first = op->prev, *o, *prev;
 	int nmade = 0, i, ok;
 
 	if (!row)
@@ -415,17 +445,25 @@ convert_op(L *l, Op *op)
 	l->blk = NULL;
 	if (!reads_any_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
-	Value *made[op->nopnds * 8 + 64];
+	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
 	ok = ok && !quietly(row->fn, l, op, row->arg);
 	for (i = 0; ok && i < op->nres; i++)
 		ok = get(l, RES(op, i)) != NULL;
 	if (!ok) {
-		/* undo: what the lowering emitted, users first */
-		while ((o = op->prev) != first)
-			op_erase(o);
-		for (i = 0; i < nmade; i++)
-			set(l, made[i], NULL);
+		/* undo: what the lowering emitted, users first, then the
+		 * operands it made (some may lie in that range too) */
+		for (o = op->prev; o != first; o = prev) {
+			prev = o->prev;
+			for (i = 0; i < nmade && made[i] != o; i++)
+				;
+			if (i == nmade)
+				op_erase(o);
+		}
+		for (i = 0; i < nmade; i++) {
+			set(l, OPND(made[i], 0), NULL);
+			op_erase(made[i]);
+		}
 		for (i = 0; i < op->nres; i++)
 			set(l, RES(op, i), NULL);
 		return 0;
