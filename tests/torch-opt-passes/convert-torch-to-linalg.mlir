@@ -130,3 +130,22 @@ func.func @views(%arg0: !torch.vtensor<[?,1],f32>, %arg1: !torch.vtensor<[2,3],f
   %1 = torch.aten.permute %arg1, %perm : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
   return %0, %1 : !torch.vtensor<[],f32>, !torch.vtensor<[2,3],f32>
 }
+
+// -----
+
+// squeeze.dim of an unknown size: asserted 1, collapsed into the next
+// dim (the previous one when last); the cast makes the static result.
+// CHECK-LABEL: func.func @squeeze_dynamic(
+// CHECK:         %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<3x?x4xf32>
+// CHECK:         %[[P:.*]] = arith.cmpi eq, %[[D]], %{{.*}} : index
+// CHECK:         cf.assert %[[P]], "Expected dynamic squeeze dim size to be statically 1"
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<3x?x4xf32> into tensor<3x?xf32>
+// CHECK:         tensor.cast %[[C]] : tensor<3x?xf32> to tensor<3x4xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<3x?xf32> into tensor<?xf32>
+func.func @squeeze_dynamic(%arg0: !torch.vtensor<[3,?,4],f32>, %arg1: !torch.vtensor<[3,?],f32>) -> (!torch.vtensor<[3,4],f32>, !torch.vtensor<[3],f32>) {
+  %int-2 = torch.constant.int -2
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.squeeze.dim %arg0, %int-2 : !torch.vtensor<[3,?,4],f32>, !torch.int -> !torch.vtensor<[3,4],f32>
+  %1 = torch.aten.squeeze.dim %arg1, %int1 : !torch.vtensor<[3,?],f32>, !torch.int -> !torch.vtensor<[3],f32>
+  return %0, %1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[3],f32>
+}

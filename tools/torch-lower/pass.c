@@ -367,12 +367,54 @@ lower_permute_any(L *l, Op *op, const void *arg)
 	return 0;
 }
 
+/* squeeze.dim of a dim whose size is unknown: asserted to be 1 at run
+ * time, then collapsed into its neighbour, as torch-mlir's; a static one
+ * is torch-lower's */
+static int
+lower_squeeze_dim(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *rt;
+	int64_t d, dims[TY_MAXRANK];
+	Attr *groups[TY_MAXRANK], *inner[TY_MAXRANK];
+	int i, g, n, r;
+
+	if (!st->ranked || !st->elem || st->rank < 2 ||
+			(d = tt_dim(tv_ival(OPND(op, 1)), st->rank)) < 0 || st->dims[d] != DYN)
+		return lower_view(l, op, arg);
+	r = st->rank;
+	Value *x = get(l, OPND(op, 0)), *o[2] = { x, cst_idx(l, d) };
+	Value *size = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+	Op *a = emit(l, "cf.assert", 1, (Value *[]){ cmpi(l, "eq", size, cst_idx(l, 1)) },
+		0, NULL);
+	op_set_attr(l->c, a, "msg",
+		at_str(l->c, "Expected dynamic squeeze dim size to be statically 1"));
+	/* dim d joins the next group (the previous one when it is last);
+	 * a group with an unknown size is unknown */
+	for (i = 0, g = 0; i < r; g++) {
+		int last = i;
+		if (i == d && d < r - 1)
+			last = i + 1;
+		if (last + 1 == d && d == r - 1)
+			last = d;
+		dims[g] = 1;
+		for (n = 0; i <= last; i++) {
+			inner[n++] = at_int(l->c, i, NULL);
+			dims[g] = st->dims[i] == DYN || dims[g] == DYN ? DYN : dims[g] * st->dims[i];
+		}
+		groups[g] = at_array(l->c, n, inner);
+	}
+	rt = tensor_of(l->c, g, dims, st->elem);
+	set(l, RES(op, 0), expand_dims(l, x, rt, at_array(l->c, g, groups), 1));
+	return 0;
+}
+
 /* a row's arg: its lowering reads scalars that are not constants */
 static const char any_scalars[] = "any scalars";
 
 static const Row pass_rows[] = {
 	{"torch.aten.view", lower_view_any, NULL},
 	{"torch.aten.permute", lower_permute_any, NULL},
+	{"torch.aten.squeeze.dim", lower_squeeze_dim, NULL},
 	{"torch.aten.matmul", lower_matmul, NULL},
 	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
 	{"torch.aten.Int.Tensor", lower_item, NULL},
