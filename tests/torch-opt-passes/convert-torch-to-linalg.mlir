@@ -109,14 +109,16 @@ func.func @no_dtype(%arg0: !torch.vtensor, %arg1: !torch.vtensor) -> !torch.vten
 
 // -----
 
-// A view to rank 0 collapses whatever shape (no cast after it, as
-// torch-mlir's); the identity permute is its operand.
+// A view to rank 0 collapses whatever shape, its unknown dims cast to 1
+// first (MLIR 16 wants unit dims; no cast after it, as torch-mlir's); the
+// identity permute is its operand.
 // Arguments enter first in the block, in order, as torch-mlir places
 // them.
 // CHECK-LABEL: func.func @views(
 // CHECK-NEXT:    %[[B:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?,1],f32> -> tensor<?x1xf32>
 // CHECK-NEXT:    %[[P:.*]] = torch_c.to_builtin_tensor %arg1
-// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[B]] [] : tensor<?x1xf32> into tensor<f32>
+// CHECK:         %[[K:.*]] = tensor.cast %[[B]] : tensor<?x1xf32> to tensor<1x1xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[K]] [] : tensor<1x1xf32> into tensor<f32>
 // CHECK:         %[[R:.*]] = torch_c.from_builtin_tensor %[[C]] : tensor<f32> -> !torch.vtensor<[],f32>
 // CHECK-NOT:     linalg.transpose
 // CHECK:         %[[Q:.*]] = torch_c.from_builtin_tensor %[[P]] : tensor<2x3xf32> -> !torch.vtensor<[2,3],f32>

@@ -329,8 +329,9 @@ lower_num_to_tensor(L *l, Op *op, const void *arg)
 }
 
 /* view: torch-lower's static reshape, and as torch-mlir's, a view to
- * rank 0 of any shape (a collapse_shape of no groups: numel is 1 in a
- * valid program) and of rank 0 to all-1 dims */
+ * rank 0 of any shape (a collapse_shape of no groups, after a cast of
+ * unknown dims to 1: numel is 1 in a valid program) and of rank 0 to
+ * all-1 dims */
 static int
 lower_view_any(L *l, Op *op, const void *arg)
 {
@@ -340,11 +341,21 @@ lower_view_any(L *l, Op *op, const void *arg)
 	if (!bt || !st->ranked || !st->elem)
 		return -1;
 	if (bt->rank == 0 || st->rank == 0) {
+		Value *x = get(l, OPND(op, 0));
 		for (i = 0; i < bt->rank; i++)
 			if (bt->dims[i] != 1)
 				return -1;
-		set(l, RES(op, 0), expand_dims(l, get(l, OPND(op, 0)), bt,
-			at_array(l->c, 0, NULL), bt->rank == 0));
+		/* unknown dims are cast to 1 first: MLIR 16 collapses only
+		 * unit dims to rank 0 */
+		if (bt->rank == 0 && !ty_static(x->type)) {
+			int64_t ones[TY_MAXRANK];
+			for (i = 0; i < st->rank; i++)
+				ones[i] = 1;
+			x = emit1(l, "tensor.cast", 1, &x, ty_tensor(l->c, st->rank, ones,
+				x->type->elem));
+		}
+		set(l, RES(op, 0), expand_dims(l, x, bt, at_array(l->c, 0, NULL),
+			bt->rank == 0));
 		return 0;
 	}
 	return lower_view(l, op, arg);
