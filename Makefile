@@ -59,6 +59,9 @@ $(PYTOOLS:%=bin/%): bin/%: tools/%/$$*
 	printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(or $(PYTHON),python3)" "$(CURDIR)/$<" > $@
 	chmod +x $@
 
+# torch-opt's convert-torch-to-linalg pass runs torch-lower's lowerings.
+bin/torch-opt: $(patsubst %.c,$(BUILD)/%.o,$(filter-out tools/torch-lower/main.c,$(wildcard tools/torch-lower/*.c)))
+
 TOOL_LIBS_fx-import = -ljansson
 TOOL_LIBS_codegen = $(shell $(LLVM_CONFIG) --ldflags --libs) -lpthread
 $(BUILD)/tools/codegen/%.o: CFLAGS += -Itools/codegen $(filter -I%,$(shell $(LLVM_CONFIG) --cflags))

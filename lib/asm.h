@@ -141,7 +141,7 @@ ASM(module) ASM(func) ASM(return) ASM(call)
 /* torch */
 ASM(torch) ASM(tconst) ASM(tnone) ASM(tlist) ASM(tliteral) ASM(tcopy)
 ASM(toverwrite) ASM(toperator) ASM(tassert) ASM(tif) ASM(tloop) ASM(tloopcond)
-ASM(tcalc)
+ASM(tcalc) ASM(tcscalar)
 /* torch module structure (asm_torch_module.c) */
 ASM(tclass) ASM(tmember) ASM(tnnmodule) ASM(tslot) ASM(tglobal)
 ASM(tinit) ASM(tinitslots) ASM(tlparams) ASM(tsymint) ASM(tbindshape) ASM(tdict)

@@ -201,23 +201,7 @@ out:
 	return a;
 }
 
-/* MLIR 19's `output_shape [2, 3]`, static sizes only: the result type
- * says them again, so they are read and dropped */
-static int static_output_shape(Parser *p)
-{
-	int64_t v;
-	int n = 0;
-
-	if (!p_eat(p, "output_shape"))
-		return 0;
-	if (p_expect(p, "["))
-		return -1;
-	while (!p_is(p, "]"))
-		if ((n++ && p_expect(p, ",")) || p_int(p, &v))
-			return -1;
-	return p_expect(p, "]");
-}
-
+/* MLIR 19's `output_shape [2, 3]` is kept as static_output_shape */
 Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 {
 	Parts ps;
@@ -225,7 +209,8 @@ Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	Type *t, *rt;
 
 	memset(&ps, 0, sizeof ps);
-	if (one_ref(p, &ps) || !(re = reassociation(p)) || static_output_shape(p) ||
+	if (one_ref(p, &ps) || !(re = reassociation(p)) ||
+			(p_eat(p, "output_shape") && index_list(p, &ps, "static_output_shape")) ||
 			p_attr_dict(p, &ps.al) || p_expect(p, ":") || !(t = p_type(p)) ||
 			p_expect(p, "into") || !(rt = p_type(p)))
 		return parts_free(&ps), NULL;
@@ -237,16 +222,25 @@ Op *asm_parse_reshape(Parser *p, const OpInfo *info, int nres, Loc *loc)
 
 void asm_print_reshape(Printer *pr, Op *op)
 {
-	static const char *const elide[] = { "reassociation", NULL };
+	static const char *const elide[] = {
+		"reassociation", "static_output_shape", NULL,
+	};
 	Attr *re = op_attr(op, "reassociation");
+	int next = 1;
 
 	pr_puts(pr, " ");
 	pr_value(pr, OPND(op, 0));
 	pr_puts(pr, " ");
 	if (re)
 		pr_attr(pr, re);
-	/* MLIR 19's expand_shape names its result's sizes (static here) */
-	if (pr_opts(pr)->mlir_version >= 19 && op_is(op, "tensor.expand_shape") &&
+	/* newer MLIR's result sizes of an expand_shape: as the op has them
+	 * (torch-opt's convert-torch-to-linalg sets them), else from a
+	 * static result type when printing for MLIR 19 or later (MLIR 16
+	 * has no such field) */
+	if (op_attr(op, "static_output_shape")) {
+		pr_puts(pr, " output_shape ");
+		print_index_list(pr, op, "static_output_shape", &next);
+	} else if (pr_opts(pr)->mlir_version >= 19 && op_is(op, "tensor.expand_shape") &&
 			RES(op, 0)->type->kind == TY_TENSOR && ty_static(RES(op, 0)->type)) {
 		Type *t = RES(op, 0)->type;
 		int i;

@@ -352,7 +352,13 @@ void asm_print_toperator(Printer *pr, Op *op)
 	}
 }
 
-/* ---- torch.runtime.assert %cond, "message" ---- */
+/* ---- torch.runtime.assert %cond, "message"; cf.assert %i1, "msg" ---- */
+
+static const char *
+assert_key(const char *op)
+{
+	return !strcmp(op, "cf.assert") ? "msg" : "message";
+}
 
 Op *asm_parse_tassert(Parser *p, const OpInfo *info, int nres, Loc *loc)
 {
@@ -362,18 +368,21 @@ Op *asm_parse_tassert(Parser *p, const OpInfo *info, int nres, Loc *loc)
 	size_t len;
 	Value *v;
 
+	int cf = !strcmp(info->name, "cf.assert");
+
 	if (p_opref(p, &r) || p_expect(p, ",") || p_string(p, &msg, &len) ||
 			p_attr_dict(p, &al) ||
-			!(v = p_resolve(p, &r, ty_torch(p_ctx(p), TY_TORCH_BOOL))))
+			!(v = p_resolve(p, &r, cf ? ty_int(p_ctx(p), 1, SIGNLESS) :
+				ty_torch(p_ctx(p), TY_TORCH_BOOL))))
 		return free(al.v), NULL;
-	attrlist_add(&al, "message", at_strn(p_ctx(p), msg, len));
+	attrlist_add(&al, assert_key(info->name), at_strn(p_ctx(p), msg, len));
 	return p_make(p, info, 1, &v, 0, NULL, 0, loc, &al);
 }
 
 void asm_print_tassert(Printer *pr, Op *op)
 {
-	static const char *const elide[] = { "message", NULL };
-	Attr *msg = op_attr(op, "message");
+	const char *elide[] = { assert_key(op->name), NULL };
+	Attr *msg = op_attr(op, elide[0]);
 
 	pr_puts(pr, " ");
 	pr_value(pr, OPND(op, 0));
@@ -540,4 +549,48 @@ void asm_print_tcalc(Printer *pr, Op *op)
 	pr_attr_dict(pr, op, NULL, 0);
 	pr_puts(pr, " : ");
 	pr_result_types(pr, op);
+}
+
+/* ---- torch_c.to_i64 and the other scalar boundaries: `%x` ---- */
+
+/* The torch and builtin types of a scalar torch_c op, by its name:
+ * to_X reads the torch one, from_X makes it. */
+static void
+tcscalar_types(Ctx *c, const char *name, Type **torch, Type **builtin)
+{
+	const char *k = strrchr(name, '_') + 1;
+
+	if (!strcmp(k, "i64")) {
+		*torch = ty_torch(c, TY_TORCH_INT);
+		*builtin = ty_int(c, 64, SIGNLESS);
+	} else if (!strcmp(k, "f64")) {
+		*torch = ty_torch(c, TY_TORCH_FLOAT);
+		*builtin = ty_float(c, TY_F64);
+	} else {
+		*torch = ty_torch(c, TY_TORCH_BOOL);
+		*builtin = ty_int(c, 1, SIGNLESS);
+	}
+}
+
+Op *asm_parse_tcscalar(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	OpRef r;
+	Type *tt, *bt;
+	Value *v;
+	int to = !strncmp(info->name, "torch_c.to_", 11);
+
+	tcscalar_types(p_ctx(p), info->name, &tt, &bt);
+	if (p_opref(p, &r) || p_attr_dict(p, &al))
+		return free(al.v), NULL;
+	if (!(v = p_resolve(p, &r, to ? tt : bt)))
+		return free(al.v), NULL;
+	return p_make(p, info, 1, &v, 1, to ? &bt : &tt, 0, loc, &al);
+}
+
+void asm_print_tcscalar(Printer *pr, Op *op)
+{
+	pr_puts(pr, " ");
+	pr_operands(pr, op, 0, op->nopnds);
+	pr_attr_dict(pr, op, NULL, 0);
 }

@@ -12,6 +12,13 @@ extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contrac
 	pass_torch_decompose, pass_torch_fold_batchnorm, pass_torch_fold_constants,
 	pass_torch_backend_pipeline, pass_torch_lower_to_backend_contract,
 	pass_torch_verify_backend_contract_no_decompositions;
+/* torch-lower's lowerings as a pass and the TorchConversion passes around
+ * it (tools/torch-lower/pass*.c): only the tools that link them
+ * (torch-opt) have them; elsewhere their entries are NULL. */
+extern const PassInfo pass_convert_torch_to_linalg __attribute__((weak)),
+	pass_torch_func_backend_type_conversion __attribute__((weak)),
+	pass_torch_finalizing_backend_type_conversion __attribute__((weak)),
+	pass_torch_backend_to_linalg_on_tensors_backend_pipeline __attribute__((weak));
 
 static const PassInfo *const registry[] = {
 	&pass_canonicalize,
@@ -29,6 +36,10 @@ static const PassInfo *const registry[] = {
 	&pass_torch_verify_backend_contract,
 	&pass_torch_lower_to_backend_contract,
 	&pass_torch_verify_backend_contract_no_decompositions,
+	&pass_convert_torch_to_linalg,
+	&pass_torch_func_backend_type_conversion,
+	&pass_torch_finalizing_backend_type_conversion,
+	&pass_torch_backend_to_linalg_on_tensors_backend_pipeline,
 };
 
 enum { NPASS = sizeof registry / sizeof *registry };
@@ -48,7 +59,7 @@ lookup_exact(const char *name)
 	int i;
 
 	for (i = 0; i < NPASS; i++)
-		if (!strcmp(registry[i]->name, name))
+		if (registry[i] && !strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
 }
@@ -71,11 +82,11 @@ pass_list(FILE *f)
 
 	fputs("Passes:\n", f);
 	for (i = 0; i < NPASS; i++)
-		if (!registry[i]->pipeline)
+		if (registry[i] && !registry[i]->pipeline)
 			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
 	fputs("Pipelines:\n", f);
 	for (i = 0; i < NPASS; i++)
-		if (registry[i]->pipeline)
+		if (registry[i] && registry[i]->pipeline)
 			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
 	fputs("Aliases (torch-mlir's names):\n", f);
 	for (i = 0; i < NALIAS; i++)

@@ -148,6 +148,24 @@ expand(P *p, Node *into, const PassInfo *pi)
 		perr(p, "in the expansion of", pi->name);
 }
 
+/* Gives option o to every pass under n that takes it. */
+static void
+forward_opt(Node *n, const PassOpt *o)
+{
+	const char *const *k = n->pass ? n->pass->options : NULL;
+	int i;
+
+	while (k && *k && strcmp(*k, o->key))
+		k++;
+	if (k && *k) {
+		n->args.opts = xrealloc(n->args.opts, mulsz(n->args.n + 1, sizeof(PassOpt)));
+		n->args.opts[n->args.n].key = xstrdup(o->key);
+		n->args.opts[n->args.n++].val = xstrdup(o->val);
+	}
+	for (i = 0; i < n->nkids; i++)
+		forward_opt(n->kids[i], o);
+}
+
 static void
 parse_elem(P *p, Node *into)
 {
@@ -180,7 +198,20 @@ parse_elem(P *p, Node *into)
 	}
 	free(name);
 	if (pi->pipeline) {
+		int first = into->nkids;
 		expand(p, into, pi);
+		if (!p->err && *p->s == '{') {
+			/* a pipeline's options go to each pass of it that has them */
+			Node opts = {.pass = pi};
+			parse_opts(p, &opts);
+			for (int i = 0; i < opts.args.n; i++) {
+				for (int k = first; k < into->nkids; k++)
+					forward_opt(into->kids[k], &opts.args.opts[i]);
+				free((char *)opts.args.opts[i].key);
+				free((char *)opts.args.opts[i].val);
+			}
+			free(opts.args.opts);
+		}
 		return;
 	}
 	n = node_new();

@@ -39,6 +39,7 @@ int torch_tensor_refines(const Type *t, const Type *super);  /* t says all super
 int verify_derefine(Op *op);
 int verify_unchecked_cast(Op *op);
 int verify_static_info_cast(Op *op);
+int verify_torch_c_tensor(Op *op);
 int verify_list_construct(Op *op);
 int verify_overwrite(Op *op);
 int verify_literal(Op *op);

@@ -364,3 +364,33 @@ verify_calculate(Op *op)
 	}
 	return 0;
 }
+
+/* torch_c.to_builtin_tensor and from_builtin_tensor: the builtin tensor is
+ * the value tensor's shape with its dtype made signless (si64 -> i64). */
+int
+verify_torch_c_tensor(Op *op)
+{
+	int to = op_is(op, "torch_c.to_builtin_tensor");
+	const Type *vt = to ? OPND(op, 0)->type : RES(op, 0)->type;
+	const Type *bt = to ? RES(op, 0)->type : OPND(op, 0)->type;
+	const Type *d = vt->elem;
+	int i, ok = vt->kind == TY_TORCH_VTENSOR && bt->kind == TY_TENSOR && d &&
+		vt->ranked && bt->ranked && vt->rank == bt->rank;
+
+	for (i = 0; ok && i < vt->rank; i++)
+		ok = vt->dims[i] == bt->dims[i];
+	if (ok && d->kind == TY_INT)
+		ok = bt->elem->kind == TY_INT && bt->elem->width == d->width &&
+			bt->elem->sign == SIGNLESS;
+	else if (ok)
+		ok = bt->elem == d;
+	if (!ok) {
+		Buf a = {0}, b = {0};
+		op_error(op, "'%s' op type mismatch between '%s' and '%s'", op->name,
+			type_text(OPND(op, 0)->type, &a), type_text(RES(op, 0)->type, &b));
+		buf_free(&a);
+		buf_free(&b);
+		return -1;
+	}
+	return 0;
+}

@@ -93,6 +93,34 @@ norm_dim(L *l, int64_t d, int rank)
 	return (int)n;
 }
 
+/* Lowerings read scalars and lists at lowering time: they must be
+ * constants (lists may hold tensors). */
+int
+check_constants(L *l, Op *op)
+{
+	int i, k;
+
+	for (i = 0; i < op->nopnds; i++) {
+		Value *v = OPND(op, i);
+		Op *d = v->def;
+		/* a torch.constant.device too: full's and arange's, there is one */
+		if (is_tensor(l, v) || tv_const(v))
+			continue;
+		if (d && op_is(d, "torch.prim.ListConstruct")) {
+			for (k = 0; k < d->nopnds; k++) {
+				Value *e = OPND(d, k);
+				if (!is_tensor(l, e) && !tv_const(e))
+					break;
+			}
+			if (k == d->nopnds)
+				continue;
+		}
+		op_error(op, "torch-lower: operand %d of '%s' must be a constant", i, op->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- emitting ---- */
 
 static void

@@ -24,6 +24,9 @@ typedef struct L {
 	Block *blk;     /* ... or, when set, at the end of this block */
 	PMap vmap;      /* torch value -> builtin value */
 	PMap ttype;     /* value whose type was rewritten -> its torch type */
+	int finite;     /* max/min start from the largest finite value, not
+	                   infinity (convert-torch-to-linalg's
+	                   allow-non-finites=false) */
 } L;
 
 /* A lowering: 0 on success, else -1 after op_error. */
@@ -55,12 +58,20 @@ Type *dtype_of(L *l, Value *v);         /* torch element type or NULL */
 Type *belem(Ctx *c, Type *dtype);        /* si64/ui8 -> i64/i8 */
 Type *btensor(Ctx *c, Type *vt);         /* vtensor -> tensor, signless */
 Type *tensor_of(Ctx *c, int rank, const int64_t *dims, Type *dtype);
+/* The builtin type of a torch value tensor (with rank and dtype), int
+ * (i64), float (f64) or bool (i1), and the suffix of the torch_c ops that
+ * convert it ("builtin_tensor", "i64", "f64", "i1"); NULL for any other
+ * (pass_types.c). */
+Type *torch_c_type(Ctx *c, Type *t, const char **sfx);
 
 /* ---- operands (constants are read with lib/torch's tv_*, torch.h) ---- */
 
 int is_tensor(L *l, Value *v);
 /* Elements of a ListConstruct (any kind); -1 if not one or over max. */
 int list_vals(Value *v, Value **out, int max);
+/* Scalars and list operands of op must be constants (lists may hold
+ * tensors); -1 after an error at op. */
+int check_constants(L *l, Op *op);
 /* Normalizes a dim against rank; -1 after an error. */
 int norm_dim(L *l, int64_t d, int rank);
 

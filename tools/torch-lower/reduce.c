@@ -5,6 +5,7 @@
  * does; max.dim and argmax carry (value, index) pairs and keep the first
  * index of ties.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,6 +14,18 @@
 
 /* Applied to each element before it is combined, in the accumulator type. */
 typedef Value *(*Pre)(L *l, Value *x, Type *acc, const double *p);
+
+/* The largest finite value of float dtype d. */
+static double
+dt_max_finite(Type *d)
+{
+	switch (d->kind) {
+	case TY_F16: return 65504.0;
+	case TY_BF16: return 0x1.fep127;
+	case TY_F32: return 0x1.fffffep127;
+	default: return DBL_MAX;
+	}
+}
 
 static Value *
 ident(L *l, Type *d, const char *kind)
@@ -23,6 +36,8 @@ ident(L *l, Type *d, const char *kind)
 		return cst_d(l, 1, d);
 	if (!mx && !mn)
 		return cst_d(l, 0, d);
+	if (dt_isfloat(d) && l->finite)
+		return cst_f(l, mx ? -dt_max_finite(d) : dt_max_finite(d), d);
 	if (dt_isfloat(d))
 		return cst_f(l, mx ? -INFINITY : INFINITY, d);
 	if (dt_isunsigned(d))
