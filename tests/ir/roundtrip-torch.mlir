@@ -34,8 +34,8 @@
 // CHECK-NEXT: torch.runtime.assert %arg2, "must hold"
 // CHECK-NEXT: %13 = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[4,3],f32> -> tensor<4x3xf32>
 // CHECK-NEXT: %14 = torch_c.from_builtin_tensor %13 : tensor<4x3xf32> -> !torch.vtensor<[4,3],f32>
-// CHECK-NEXT: %15 = torch_c.to_i64 %int0 : !torch.int -> i64
-// CHECK-NEXT: %16 = torch_c.from_i64 %15 : i64 -> !torch.int
+// CHECK-NEXT: %15 = torch_c.to_i64 %int0{{$}}
+// CHECK-NEXT: %16 = torch_c.from_i64 %15{{$}}
 // CHECK-NEXT: %17 = torch.aten.add.Tensor %arg0, %14, %int0 {foo} : !torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>, !torch.int -> !torch.vtensor<[4,3],f32>
 // CHECK-NEXT: return %17 : !torch.vtensor<[4,3],f32>
 // CHECK-NEXT: }
@@ -72,8 +72,8 @@ func.func @ops(%arg0: !torch.vtensor<[4,3],f32>, %arg1: !torch.tensor<[4,3],f32>
   torch.runtime.assert %arg2, "must hold"
   %13 = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[4,3],f32> -> tensor<4x3xf32>
   %14 = torch_c.from_builtin_tensor %13 : tensor<4x3xf32> -> !torch.vtensor<[4,3],f32>
-  %15 = torch_c.to_i64 %int0 : !torch.int -> i64
-  %16 = torch_c.from_i64 %15 : i64 -> !torch.int
+  %15 = torch_c.to_i64 %int0
+  %16 = torch_c.from_i64 %15
   %17 = torch.aten.add.Tensor %arg0, %14, %int0 {foo} : !torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>, !torch.int -> !torch.vtensor<[4,3],f32>
   return %17 : !torch.vtensor<[4,3],f32>
 }

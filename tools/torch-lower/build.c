@@ -9,6 +9,10 @@
 
 #include "lower.h"
 
+/* --mlir-dialect-version (torch-lower's main.c sets it; torch-opt's
+ * convert-torch-to-linalg keeps 16) */
+int lower_mlir_version = 16;
+
 /* ---- values and types ---- */
 
 Type *

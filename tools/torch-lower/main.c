@@ -36,8 +36,6 @@ static const char usage[] =
 "Long options take one dash or two, and --mlir-print-ir-* are --print-ir-*,\n"
 "as in mlir-opt.\n";
 
-int lower_mlir_version = 16;
-
 /* 16, an integer from MLIR_NEWER, or "upstream" */
 static void
 set_version(const char *v)
