@@ -158,6 +158,7 @@ int lower_norm(L *l, Op *op, const void *arg);
 int lower_cumsum(L *l, Op *op, const void *arg);
 int lower_logsumexp(L *l, Op *op, const void *arg);
 int lower_mm(L *l, Op *op, const void *arg);        /* conv.c */
+int pass_mm_lower(L *l, Op *op, const void *arg);   /* pass_mm.c */
 int lower_conv(L *l, Op *op, const void *arg);
 int lower_embedding(L *l, Op *op, const void *arg);
 int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */

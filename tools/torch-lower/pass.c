@@ -180,18 +180,6 @@ mark_output_shape(Ctx *c, Op *o)
 /* ---- ops torch-opt's pipeline decomposes before torch-lower sees them,
  * lowered here as torch-mlir's TorchToLinalg does ---- */
 
-/* matmul of two matrices or two batches of them: mm's and bmm's form */
-static int
-lower_matmul(L *l, Op *op, const void *arg)
-{
-	Type *a = OPND(op, 0)->type, *b = OPND(op, 1)->type;
-
-	if (!a->ranked || !b->ranked || a->rank != b->rank ||
-			(a->rank != 2 && a->rank != 3))
-		return -1;
-	return lower_mm(l, op, a->rank == 2 ? "linalg.matmul" : "linalg.batch_matmul");
-}
-
 /* flatten.using_ints of a static tensor: one collapse_shape (an
  * expand_shape for rank 0, nothing for rank 1); the result's type may be
  * less static, the tensor.cast after it makes it */
@@ -426,7 +414,9 @@ static const Row pass_rows[] = {
 	{"torch.aten.view", lower_view_any, NULL},
 	{"torch.aten.permute", lower_permute_any, NULL},
 	{"torch.aten.squeeze.dim", lower_squeeze_dim, NULL},
-	{"torch.aten.matmul", lower_matmul, NULL},
+	{"torch.aten.matmul", pass_mm_lower, NULL},
+	{"torch.aten.mm", pass_mm_lower, NULL},
+	{"torch.aten.bmm", pass_mm_lower, NULL},
 	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
 	{"torch.aten.Int.Tensor", lower_item, NULL},
 	{"torch.aten.Float.Tensor", lower_item, NULL},

@@ -1,0 +1,155 @@
+/*
+ * pass_mm.c - convert-torch-to-linalg's mm, bmm and matmul (of two
+ * matrices or two batches of them) in torch-mlir's form: the named op
+ * takes the operands in their own element type and accumulates in the
+ * default accumulator type (f32 for f16/bf16/f32, f64, i32 for 8-bit and
+ * i64 for wider integers; linalg's named op extends each operand to it,
+ * signed), then one conversion to the result's dtype where that differs.
+ * Sizes come from tensor.dim of the operands; unless the function assumes
+ * strict symbolic shapes, mm asserts that the contracting dims agree.
+ * The init's dims are static where an operand's type says, else those
+ * sizes; the tensor.cast after the op gives the result's type.
+ *
+ * mm of ints of one width and mixed signedness is a generic that extends
+ * each operand by its own signedness.  Both unsigned (torch-mlir's named op
+ * with cast_unsigned, which codegen's named-op reader would extend signed),
+ * bool, 4-bit ints and other mixed dtypes are left to torch-lower's
+ * lowering (lower_mm: both operands converted to the accumulator first).
+ */
+#include <string.h>
+
+#include "lower.h"
+
+/* torch-mlir's default accumulator for operand dtype d (widened to the
+ * result's int dtype r where that is wider, so no bit of the result is
+ * lost); NULL where this file does not lower */
+static Type *
+acc_of(Ctx *c, Type *d, Type *r)
+{
+	Type *acc;
+
+	if (dt_isfloat(d))
+		return d->kind == TY_F64 ? dt_f64(c) : dt_f32(c);
+	if (d->kind != TY_INT || d->width < 8)
+		return NULL;   /* bool, 4-bit: lower_mm */
+	acc = ty_int(c, d->width == 8 ? 32 : 64, d->sign);
+	if (r && r->kind == TY_INT && r->width > acc->width)
+		acc = ty_int(c, r->width, d->sign);
+	return acc;
+}
+
+/* mm of 8..64-bit ints of one width and different signedness: a generic
+ * that extends each operand by its own dtype (the named op extends both
+ * alike) */
+static Value *
+mixed_mm(L *l, Value *a, Value *b, Value *out, Type *da, Type *db, Type *acc)
+{
+	Gen g;
+	AffMap *maps[3];
+	Value *ins[2] = { a, b }, *x, *y, *s;
+
+	maps[0] = map_sel(l, 3, 2, (const int[]){ 0, 2 });
+	maps[1] = map_sel(l, 3, 2, (const int[]){ 2, 1 });
+	maps[2] = map_sel(l, 3, 2, (const int[]){ 0, 1 });
+	gen_begin(l, &g, 2, ins, 1, &out, maps, 3, "ppr");
+	x = cv(l, g.arg[0], da, acc);
+	y = cv(l, g.arg[1], db, acc);
+	s = bin(l, "arith.addi", g.arg[2], bin(l, "arith.muli", x, y));
+	return gen_end(l, &g, 1, &s);
+}
+
+static int
+assumes_strict_shapes(Op *op)
+{
+	Op *p;
+
+	for (p = block_parent_op(op->parent); p; p = p->parent ? block_parent_op(p->parent) : NULL)
+		if (op_is(p, "func.func"))
+			return op_attr(p, "torch.assume_strict_symbolic_shapes") != NULL;
+	return 0;
+}
+
+static Value *
+dim_of(L *l, Value *t, int i)
+{
+	Value *o[2] = { t, cst_idx(l, i) };
+
+	return emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+}
+
+static int
+tm_mm(L *l, Op *op, int r)
+{
+	Ctx *c = l->c;
+	Type *da = dtype_of(l, OPND(op, 0)), *db = dtype_of(l, OPND(op, 1));
+	Type *rt = op->res[0].type->elem, *acc;
+	Value *a = get(l, OPND(op, 0)), *b = get(l, OPND(op, 1));
+	Value *sz[3], *v[3], *out;
+	int64_t dims[3], seg[2] = { 2, 1 };
+	char msg[96];
+	Op *mm;
+	int i, n, mixed;
+
+	if (!da || !db || !rt || !(acc = acc_of(c, da, rt)))
+		return lower_mm(l, op, r == 2 ? "linalg.matmul" : "linalg.batch_matmul");
+	mixed = da != db && r == 2 && da->kind == TY_INT && db->kind == TY_INT &&
+		da->width == db->width && (da->sign == UNSIGNED) != (db->sign == UNSIGNED);
+	if ((da != db && !mixed) || (!mixed && da->kind == TY_INT && da->sign == UNSIGNED))
+		return lower_mm(l, op, r == 2 ? "linalg.matmul" : "linalg.batch_matmul");
+	if (mixed)
+		acc = ty_int(c, acc->width, SIGNED);
+	if (a->type->rank != r || b->type->rank != r)
+		return -1;
+	if (r == 3)
+		sz[0] = dim_of(l, a, 0);
+	sz[r - 2] = dim_of(l, a, r - 2);
+	sz[r - 1] = dim_of(l, b, r - 1);
+	if (!assumes_strict_shapes(op)) {
+		Value *k1 = dim_of(l, a, r - 1), *k2 = dim_of(l, b, r - 2);
+		Op *as = emit(l, "cf.assert", 1, (Value *[]){ cmpi(l, "eq", k1, k2) }, 0, NULL);
+		snprintf(msg, sizeof msg, "mismatching contracting dimension for %s", op->name);
+		op_set_attr(c, as, "msg", at_str(c, msg));
+	}
+	/* a dim either operand's type knows is static in the init */
+	for (i = n = 0; i < r; i++) {
+		Type *from = i == r - 1 ? b->type : a->type;
+		dims[i] = from->dims[i];
+		if (i == 0 && r == 3 && dims[0] == DYN)
+			dims[0] = b->type->dims[0];
+		if (dims[i] == DYN)
+			sz[n++] = sz[i];
+	}
+	out = emit1(l, "tensor.empty", n, sz, tensor_of(c, r, dims, acc));
+	out = fill(l, cst_d(l, 0, acc), out);
+	if (!out)
+		return -1;
+	if (mixed) {
+		set(l, RES(op, 0), convert_tensor(l, mixed_mm(l, a, b, out, da, db, acc), acc, rt));
+		return 0;
+	}
+	v[0] = a;
+	v[1] = b;
+	v[2] = out;
+	mm = emit(l, r == 2 ? "linalg.matmul" : "linalg.batch_matmul", 3, v, 1, &out->type);
+	op_set_attr(c, mm, "operand_segment_sizes",
+		at_dense_array(c, ty_int(c, 32, SIGNLESS), 2, seg));
+	set(l, RES(op, 0), acc == rt ? RES(mm, 0) : convert_tensor(l, RES(mm, 0), acc, rt));
+	return 0;
+}
+
+/* torch.aten.mm (rank 2), torch.aten.bmm (rank 3), torch.aten.matmul of
+ * two operands of rank 2 or two of rank 3 */
+int
+pass_mm_lower(L *l, Op *op, const void *arg)
+{
+	Type *a = OPND(op, 0)->type, *b = OPND(op, 1)->type;
+	int r = op_is(op, "torch.aten.mm") ? 2 : op_is(op, "torch.aten.bmm") ? 3 : 0;
+
+	if (!a->ranked || !b->ranked || a->rank != b->rank)
+		return -1;
+	if (!r && (a->rank == 2 || a->rank == 3))
+		r = a->rank;
+	if (!r || a->rank != r)
+		return -1;
+	return tm_mm(l, op, r);
+}
