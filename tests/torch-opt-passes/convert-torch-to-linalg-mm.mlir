@@ -101,3 +101,47 @@ func.func @mm_unsigned(%arg0: !torch.vtensor<[3,4],ui8>, %arg1: !torch.vtensor<[
   %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[3,4],ui8>, !torch.vtensor<[4,3],ui8> -> !torch.vtensor<[3,3],si64>
   return %0 : !torch.vtensor<[3,3],si64>
 }
+
+// -----
+
+// neg of bf16: negf in bf16 itself (exact), not through f32.
+// CHECK-LABEL: func.func @neg_bf16(
+// CHECK:         ^bb0(%[[X:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT:      %[[N:.*]] = arith.negf %[[X]] : bf16
+// CHECK-NEXT:      linalg.yield %[[N]] : bf16
+func.func @neg_bf16(%arg0: !torch.vtensor<[?,?],bf16>) -> !torch.vtensor<[?,?],bf16> {
+  %0 = torch.aten.neg %arg0 : !torch.vtensor<[?,?],bf16> -> !torch.vtensor<[?,?],bf16>
+  return %0 : !torch.vtensor<[?,?],bf16>
+}
+
+// -----
+
+// neg of an int is still 0 - x.
+// CHECK-LABEL: func.func @neg_si32(
+// CHECK:           arith.subi %{{.*}}, %{{.*}} : i32
+func.func @neg_si32(%arg0: !torch.vtensor<[4],si32>) -> !torch.vtensor<[4],si32> {
+  %0 = torch.aten.neg %arg0 : !torch.vtensor<[4],si32> -> !torch.vtensor<[4],si32>
+  return %0 : !torch.vtensor<[4],si32>
+}
+
+// -----
+
+// max/min of a bool tensor: maxui/minui from false/true.
+// CHECK-LABEL: func.func @max_bool(
+// CHECK:         %[[F:.*]] = arith.constant false
+// CHECK:         linalg.fill ins(%[[F]] : i1)
+// CHECK:         ^bb0(%[[IN:.*]]: i1, %[[OUT:.*]]: i1):
+// CHECK-NEXT:      arith.maxui %[[IN]], %[[OUT]] : i1
+// CHECK-LABEL: func.func @min_bool(
+// CHECK:         %[[T:.*]] = arith.constant true
+// CHECK:         linalg.fill ins(%[[T]] : i1)
+// CHECK:         ^bb0(%[[IN:.*]]: i1, %[[OUT:.*]]: i1):
+// CHECK-NEXT:      arith.minui %[[IN]], %[[OUT]] : i1
+func.func @max_bool(%arg0: !torch.vtensor<[2,3],i1>) -> !torch.vtensor<[],i1> {
+  %0 = torch.aten.max %arg0 : !torch.vtensor<[2,3],i1> -> !torch.vtensor<[],i1>
+  return %0 : !torch.vtensor<[],i1>
+}
+func.func @min_bool(%arg0: !torch.vtensor<[2,3],i1>) -> !torch.vtensor<[],i1> {
+  %0 = torch.aten.min %arg0 : !torch.vtensor<[2,3],i1> -> !torch.vtensor<[],i1>
+  return %0 : !torch.vtensor<[],i1>
+}

@@ -153,3 +153,65 @@ pass_mm_lower(L *l, Op *op, const void *arg)
 		return -1;
 	return tm_mm(l, op, r);
 }
+
+/* ---- small ops whose torch-mlir form differs from torch-lower's ---- */
+
+static int
+by_table(L *l, Op *op, const void *arg)
+{
+	const Row *r = lower_lookup(op->name);
+
+	return r ? r->fn(l, op, r->arg) : -1;
+}
+
+/* neg of a float: arith.negf in the tensor's own type (exact in any
+ * precision), where torch-lower computes f16/bf16 in f32 */
+int
+pass_mm_neg(L *l, Op *op, const void *arg)
+{
+	Type *d = dtype_of(l, OPND(op, 0)), *bt = btensor(l->c, op->res[0].type);
+	Value *x = get(l, OPND(op, 0)), *out, *y;
+	AffMap *maps[2];
+	Gen g;
+
+	if (!d || !dt_isfloat(d) || !bt || d != op->res[0].type->elem ||
+			x->type->rank != bt->rank)
+		return by_table(l, op, arg);
+	if (!(out = empty(l, x->type, x)))
+		return -1;
+	maps[0] = maps[1] = map_id(l, bt->rank);
+	gen_begin(l, &g, 1, &x, 1, &out, maps, bt->rank, NULL);
+	y = un(l, "arith.negf", g.arg[0]);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
+	return 0;
+}
+
+/* max/min of a whole bool tensor: or/and as maxui/minui(in, acc) from
+ * false/true */
+int
+pass_mm_bool_minmax(L *l, Op *op, const void *arg)
+{
+	Type *d = dtype_of(l, OPND(op, 0));
+	Value *x = get(l, OPND(op, 0)), *out, *y;
+	int mx = op_is(op, "torch.aten.max"), r, i;
+	AffMap *maps[2];
+	char it[TY_MAXRANK + 1];
+	Gen g;
+
+	if (!d || d->kind != TY_INT || d->width != 1 || !x->type->ranked ||
+			op->res[0].type->elem != d)
+		return by_table(l, op, arg);
+	r = x->type->rank;
+	out = filled(l, tensor_of(l->c, 0, NULL, d), cst_i(l, !mx, ty_int(l->c, 1, SIGNLESS)));
+	if (!out)
+		return -1;
+	for (i = 0; i < r; i++)
+		it[i] = 'r';
+	it[r] = 0;
+	maps[0] = map_id(l, r);
+	maps[1] = map_sel(l, r, 0, NULL);
+	gen_begin(l, &g, 1, &x, 1, &out, maps, r, it);
+	y = bin(l, mx ? "arith.maxui" : "arith.minui", g.arg[0], g.arg[1]);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
+	return 0;
+}
