@@ -145,3 +145,14 @@ func.func @min_bool(%arg0: !torch.vtensor<[2,3],i1>) -> !torch.vtensor<[],i1> {
   %0 = torch.aten.min %arg0 : !torch.vtensor<[2,3],i1> -> !torch.vtensor<[],i1>
   return %0 : !torch.vtensor<[],i1>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @static_info_cast(
+// CHECK:         %[[T:.*]] = torch_c.to_builtin_tensor %arg0 : !torch.vtensor<[?],f32> -> tensor<?xf32>
+// CHECK:         %[[C:.*]] = tensor.cast %[[T]] : tensor<?xf32> to tensor<4xf32>
+// CHECK:         torch_c.from_builtin_tensor %[[C]] : tensor<4xf32> -> !torch.vtensor<[4],f32>
+func.func @static_info_cast(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor<[4],f32> {
+  %0 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[?],f32> to !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}

@@ -161,6 +161,7 @@ int lower_mm(L *l, Op *op, const void *arg);        /* conv.c */
 int pass_mm_lower(L *l, Op *op, const void *arg);   /* pass_mm.c */
 int pass_mm_neg(L *l, Op *op, const void *arg);
 int pass_mm_bool_minmax(L *l, Op *op, const void *arg);
+int pass_mm_static_cast(L *l, Op *op, const void *arg);
 int lower_conv(L *l, Op *op, const void *arg);
 int lower_embedding(L *l, Op *op, const void *arg);
 int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */

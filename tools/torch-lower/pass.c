@@ -420,6 +420,7 @@ static const Row pass_rows[] = {
 	{"torch.aten.neg", pass_mm_neg, NULL},
 	{"torch.aten.max", pass_mm_bool_minmax, NULL},
 	{"torch.aten.min", pass_mm_bool_minmax, NULL},
+	{"torch.tensor_static_info_cast", pass_mm_static_cast, NULL},
 	{"torch.aten.flatten.using_ints", lower_flatten, NULL},
 	{"torch.aten.Int.Tensor", lower_item, NULL},
 	{"torch.aten.Float.Tensor", lower_item, NULL},

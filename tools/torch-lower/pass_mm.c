@@ -215,3 +215,17 @@ pass_mm_bool_minmax(L *l, Op *op, const void *arg)
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
 	return 0;
 }
+
+/* tensor_static_info_cast between tensors of one dtype and rank: the
+ * operand itself, which the pass's tensor.cast to the result's type
+ * refines (checked where it runs) */
+int
+pass_mm_static_cast(L *l, Op *op, const void *arg)
+{
+	Type *a = OPND(op, 0)->type, *r = op->res[0].type;
+
+	if (a->elem != r->elem || a->rank != r->rank)
+		return -1;
+	set(l, RES(op, 0), get(l, OPND(op, 0)));
+	return 0;
+}
