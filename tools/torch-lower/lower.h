@@ -47,6 +47,7 @@ extern int lower_mlir_version;
 extern const Row lower_table[];
 extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
+const Row *pass_view_lookup(const char *name);   /* pass_view.c: pass-only rows */
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

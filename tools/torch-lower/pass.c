@@ -450,6 +450,8 @@ lookup(const char *name)
 	for (i = 0; pass_rows[i].name; i++)
 		if (!strcmp(pass_rows[i].name, name))
 			return &pass_rows[i];
+	if (pass_view_lookup(name))
+		return pass_view_lookup(name);
 	return lower_lookup(name);
 }
 

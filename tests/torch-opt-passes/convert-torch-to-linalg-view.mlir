@@ -1,0 +1,65 @@
+// RUN: torch-opt --convert-torch-to-linalg -split-input-file -verify-diagnostics %s | FileCheck %s
+// RUN: torch-opt --convert-torch-to-linalg -split-input-file -verify-diagnostics %s | torch-opt -p '' -split-input-file | FileCheck %s
+// RUN: not torch-lower %s 2>&1 | FileCheck %s --check-prefix=TOOL
+
+// Pass-only elementwise rows (pass_view.c): the torch-lower tool still
+// refuses these ops.
+// TOOL: torch.aten.sinh
+
+// CHECK-LABEL: func.func @sinh_cosh(
+// CHECK:         linalg.generic
+// CHECK:           math.sinh %{{.*}} : f32
+// CHECK:         linalg.generic
+// CHECK:           math.cosh %{{.*}} : f32
+func.func @sinh_cosh(%arg0: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  %0 = torch.aten.sinh %arg0 : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  %1 = torch.aten.cosh %0 : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %1 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// >> on a signed type: arithmetic; a shift of the width or more, or a
+// negative one, gives the sign fill (a >> 7), as PyTorch's kernel.
+// CHECK-LABEL: func.func @rshift_signed(
+// CHECK:         ^bb0(%[[A:.*]]: i8, %[[B:.*]]: i8, %{{.*}}: i8):
+// CHECK:           %[[R:.*]] = arith.shrsi %[[A]], %[[B]] : i8
+// CHECK:           %[[C7:.*]] = arith.constant 7 : i8
+// CHECK:           %[[F:.*]] = arith.shrsi %[[A]], %[[C7]] : i8
+// CHECK:           %[[C8:.*]] = arith.constant 8 : i8
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[B]], %[[C8]] : i8
+// CHECK:           %[[S:.*]] = arith.select %[[OK]], %[[R]], %[[F]] : i8
+// CHECK:           linalg.yield %[[S]] : i8
+func.func @rshift_signed(%arg0: !torch.vtensor<[?],si8>, %arg1: !torch.vtensor<[?],si8>) -> !torch.vtensor<[?],si8> {
+  %0 = torch.aten.bitwise_right_shift.Tensor %arg0, %arg1 : !torch.vtensor<[?],si8>, !torch.vtensor<[?],si8> -> !torch.vtensor<[?],si8>
+  return %0 : !torch.vtensor<[?],si8>
+}
+
+// -----
+
+// unsigned: logical, 0 past the width
+// CHECK-LABEL: func.func @rshift_unsigned_scalar(
+// CHECK:         ^bb0(%[[A:.*]]: i8, %{{.*}}: i8):
+// CHECK:           %[[C3:.*]] = arith.constant 3 : i8
+// CHECK:           %[[R:.*]] = arith.shrui %[[A]], %[[C3]] : i8
+// CHECK:           %[[Z:.*]] = arith.constant 0 : i8
+// CHECK:           %[[C8:.*]] = arith.constant 8 : i8
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[C3]], %[[C8]] : i8
+// CHECK:           arith.select %[[OK]], %[[R]], %[[Z]] : i8
+func.func @rshift_unsigned_scalar(%arg0: !torch.vtensor<[?],ui8>) -> !torch.vtensor<[?],ui8> {
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.__rshift__.Scalar %arg0, %int3 : !torch.vtensor<[?],ui8>, !torch.int -> !torch.vtensor<[?],ui8>
+  return %0 : !torch.vtensor<[?],ui8>
+}
+
+// -----
+
+// floats have no >>: the op stays
+// CHECK-LABEL: func.func @rshift_float(
+// CHECK:         torch.aten.__rshift__.Scalar
+// CHECK-NOT:     linalg.generic
+func.func @rshift_float(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.__rshift__.Scalar %arg0, %int3 : !torch.vtensor<[?],f32>, !torch.int -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
