@@ -63,3 +63,40 @@ func.func @rshift_float(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f3
   %0 = torch.aten.__rshift__.Scalar %arg0, %int3 : !torch.vtensor<[?],f32>, !torch.int -> !torch.vtensor<[?],f32>
   return %0 : !torch.vtensor<[?],f32>
 }
+
+// -----
+
+// view to sizes known only at run time: tensor.reshape to a shape from
+// tensor.from_elements; a -1 is numel over the other sizes' product,
+// and outside strict symbolic shapes at most one -1 is asserted.
+// CHECK-LABEL: func.func @view_runtime_sizes(
+// CHECK:         %[[X:.*]] = torch_c.to_builtin_tensor
+// CHECK:         %[[A:.*]] = torch_c.to_i64 %{{.*}}
+// CHECK:         %[[B:.*]] = torch_c.to_i64 %{{.*}}
+// CHECK:         %[[OK:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i64
+// CHECK:         cf.assert %[[OK]], "must have at most one inferred (negative) dimension"
+// CHECK:         tensor.dim %[[X]]
+// CHECK:         %[[INF:.*]] = arith.divsi
+// CHECK:         %[[A2:.*]] = arith.select %{{.*}}, %[[INF]], %[[A]] : i64
+// CHECK:         %[[B2:.*]] = arith.select %{{.*}}, %[[INF]], %[[B]] : i64
+// CHECK:         %[[S:.*]] = tensor.from_elements %[[A2]], %[[B2]] : tensor<2xi64>
+// CHECK:         %[[R:.*]] = tensor.reshape %[[X]](%[[S]]) : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK:         torch_c.from_builtin_tensor %[[R]]
+func.func @view_runtime_sizes(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.int) -> !torch.vtensor<[?,?],f32> {
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %arg1, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+  return %1 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @view_runtime_sizes_strict(
+// CHECK-NOT:     cf.assert
+// CHECK:         tensor.reshape
+func.func @view_runtime_sizes_strict(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.int) -> !torch.vtensor<[?,?],f32> attributes {torch.assume_strict_symbolic_shapes} {
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %arg1, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+  return %1 : !torch.vtensor<[?,?],f32>
+}

@@ -48,6 +48,8 @@ extern const Row lower_table[];
 extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
 const Row *pass_view_lookup(const char *name);   /* pass_view.c: pass-only rows */
+const Row *pass_view_fallback(const char *name);
+int pass_view_reads_scalars(const Row *r);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

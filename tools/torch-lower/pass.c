@@ -478,9 +478,8 @@ never_lowers(Op *op)
 /* Lowers op in place; 1 when lowered, 0 when left as it was, -1 after
  * an error. */
 static int
-convert_op(L *l, Op *op)
+convert_op_row(L *l, Op *op, const Row *row)
 {
-	const Row *row = lookup(op->name);
 	Op *first = op->prev, *o, *prev;
 	int nmade = 0, i, ok;
 
@@ -498,7 +497,7 @@ convert_op(L *l, Op *op)
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (!reads_any_scalars(row) && quietly(check_constants_fn, l, op, NULL))
+	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
@@ -535,6 +534,18 @@ convert_op(L *l, Op *op)
 		set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
 	}
 	return 1;
+}
+
+/* the op's row, then where it refuses, a fallback row (pass_view.c) */
+static int
+convert_op(L *l, Op *op)
+{
+	const Row *fb;
+	int rc = convert_op_row(l, op, lookup(op->name));
+
+	if (rc == 0 && (fb = pass_view_fallback(op->name)))
+		rc = convert_op_row(l, op, fb);
+	return rc;
 }
 
 static int
