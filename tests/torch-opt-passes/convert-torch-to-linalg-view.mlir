@@ -100,3 +100,26 @@ func.func @view_runtime_sizes_strict(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !t
   %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
   return %1 : !torch.vtensor<[?,?],f32>
 }
+
+// -----
+
+// torch.disable_legacy_view: only the strict pattern, a tensor.reshape
+// of the sizes (constants as arith.constant); a -1 is left to it.
+// CHECK-LABEL: func.func @view_strict_only(
+// CHECK:         %[[X:.*]] = torch_c.to_builtin_tensor
+// CHECK:         %[[C2:.*]] = arith.constant 2 : i64
+// CHECK:         %[[C3:.*]] = arith.constant 3 : i64
+// CHECK:         %[[S:.*]] = tensor.from_elements %[[C2]], %[[C3]] : tensor<2xi64>
+// CHECK:         tensor.reshape %[[X]](%[[S]]) : (tensor<3x2xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         torch.aten.view %arg0, %{{.*}} : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+func.func @view_strict_only(%arg0: !torch.vtensor<[3,2],f32>) -> (!torch.vtensor<[2,3],f32>, !torch.vtensor<[6],f32>) attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %int3 = torch.constant.int 3
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  %2 = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %3 = torch.aten.view %arg0, %2 : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+  return %1, %3 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[6],f32>
+}

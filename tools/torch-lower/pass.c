@@ -338,7 +338,7 @@ lower_view_any(L *l, Op *op, const void *arg)
 	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
 	int i;
 
-	if (!bt || !st->ranked || !st->elem)
+	if (!bt || !st->ranked || !st->elem || pass_view_legacy_disabled(op))
 		return -1;
 	if (bt->rank == 0 || st->rank == 0) {
 		Value *x = get(l, OPND(op, 0));

@@ -25,9 +25,56 @@ pass_view_lookup(const char *name)
  * with tensor.from_elements.  A -1 size is the element count over the
  * product of the others; outside strict symbolic shapes, more than one
  * -1 fails an assert. */
+/* torch.disable_legacy_view on op's function: only the strict pattern
+ * lowers view */
+int
+pass_view_legacy_disabled(Op *op)
+{
+	Op *fn = block_parent_op(op->parent);
+
+	return fn && op_attr(fn, "torch.disable_legacy_view");
+}
+
+/* view under strict symbolic shapes with the legacy patterns off, as
+ * torch-mlir's strict pattern: sizes with no -1 go to tensor.reshape,
+ * constants as arith.constant; the rest is left */
+static int
+lower_view_strict(L *l, Op *op)
+{
+	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
+	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
+	Op *fn = block_parent_op(op->parent);
+	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), i, consts = 1;
+	int64_t k;
+
+	if (!fn || !op_attr(fn, "torch.assume_strict_symbolic_shapes") || !bt || n < 1 ||
+			n != bt->rank)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (sz[i]->type->kind != TY_TORCH_INT)
+			return -1;
+		if (!tv_int(sz[i], &k)) {
+			consts = 0;
+			v[i] = emit1(l, "torch_c.to_i64", 1, &sz[i], i64);
+			continue;
+		}
+		if (k < 0)
+			return -1;
+		v[i] = cst_i(l, k, i64);
+	}
+	if (consts && !ty_static(bt))
+		return -1;
+	Value *shape = emit1(l, "tensor.from_elements", n, v,
+		ty_tensor(l->c, 1, (int64_t[]){ n }, i64));
+	set(l, RES(op, 0), emit1(l, "tensor.reshape", 2, (Value *[]){ x, shape }, bt));
+	return 0;
+}
+
 static int
 lower_view_reshape(L *l, Op *op, const void *arg)
 {
+	if (pass_view_legacy_disabled(op))
+		return lower_view_strict(l, op);
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
 	Op *fn = block_parent_op(op->parent);
