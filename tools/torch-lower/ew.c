@@ -460,6 +460,38 @@ static const Ew rows[] = {
 	{NULL, NULL},
 };
 
+/* Pass-only rows (convert-torch-to-linalg, pass_view.c): ops the
+ * torch-lower tool does not take, lowered in torch-mlir's form. */
+
+/* >> as PyTorch's: arithmetic on signed, logical on unsigned; a shift by
+ * the width or more (or a negative one) gives the sign fill or 0, as
+ * PyTorch's kernel clamps (arith's shift is poison there, so the select
+ * takes the clamped value instead) */
+BODY(b_shr)
+{
+	int w = ct->width, u = dt_isunsigned(ct);
+	Value *r = bin(l, u ? "arith.shrui" : "arith.shrsi", x[0], X(1)), *fill;
+
+	fill = u ? K(0) : bin(l, "arith.shrsi", x[0], K(w - 1));
+	return sel(l, cmpi(l, "ult", X(1), K(w)), r, fill);
+}
+
+static const Ew pass_rows[] = {
+	{"torch.aten.sinh", b_math, .fop = "math.sinh"},
+	{"torch.aten.cosh", b_math, .fop = "math.cosh"},
+	{"torch.aten.__rshift__.Scalar", b_shr},
+	{"torch.aten.bitwise_right_shift.Tensor", b_shr},
+	{NULL, NULL},
+};
+
+const Row ew_pass_table[] = {
+	{"torch.aten.sinh", lower_ew, &pass_rows[0]},
+	{"torch.aten.cosh", lower_ew, &pass_rows[1]},
+	{"torch.aten.__rshift__.Scalar", lower_ew, &pass_rows[2]},
+	{"torch.aten.bitwise_right_shift.Tensor", lower_ew, &pass_rows[3]},
+	{NULL, NULL, NULL},
+};
+
 const OpTable ew_optables[] = {OPTABLE("elementwise lowering", rows, ""), {NULL}};
 
 const void *
@@ -523,6 +555,10 @@ lower_ew(L *l, Op *op, const void *arg)
 	if (dt_isfloat(ct) && (e->body == b_bitwise_not || !strncmp(op->name, "torch.aten.bitwise_", 19))) {
 		op_error(op, "torch-lower: '%s' is only defined for integer and bool tensors",
 			op->name);
+		return -1;
+	}
+	if (e->body == b_shr && (ct->kind != TY_INT || ct->width < 8)) {
+		op_error(op, "torch-lower: '%s' is only defined for integer tensors", op->name);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

@@ -47,6 +47,10 @@ extern int lower_mlir_version;
 extern const Row lower_table[];
 extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
+const Row *pass_view_lookup(const char *name);   /* pass_view.c: pass-only rows */
+const Row *pass_view_fallback(const char *name);
+int pass_view_reads_scalars(const Row *r);
+int pass_view_legacy_disabled(Op *op);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

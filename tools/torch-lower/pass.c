@@ -326,7 +326,7 @@ lower_view_any(L *l, Op *op, const void *arg)
 	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
 	int i;
 
-	if (!bt || !st->ranked || !st->elem)
+	if (!bt || !st->ranked || !st->elem || pass_view_legacy_disabled(op))
 		return -1;
 	if (bt->rank == 0 || st->rank == 0) {
 		Value *x = get(l, OPND(op, 0));
@@ -444,6 +444,8 @@ lookup(const char *name)
 	for (i = 0; pass_rows[i].name; i++)
 		if (!strcmp(pass_rows[i].name, name))
 			return &pass_rows[i];
+	if (pass_view_lookup(name))
+		return pass_view_lookup(name);
 	return lower_lookup(name);
 }
 
@@ -470,9 +472,8 @@ never_lowers(Op *op)
 /* Lowers op in place; 1 when lowered, 0 when left as it was, -1 after
  * an error. */
 static int
-convert_op(L *l, Op *op)
+convert_op_row(L *l, Op *op, const Row *row)
 {
-	const Row *row = lookup(op->name);
 	Op *first = op->prev, *o, *prev;
 	int nmade = 0, i, ok;
 
@@ -490,7 +491,7 @@ convert_op(L *l, Op *op)
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (!reads_any_scalars(row) && quietly(check_constants_fn, l, op, NULL))
+	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
@@ -527,6 +528,18 @@ convert_op(L *l, Op *op)
 		set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
 	}
 	return 1;
+}
+
+/* the op's row, then where it refuses, a fallback row (pass_view.c) */
+static int
+convert_op(L *l, Op *op)
+{
+	const Row *fb;
+	int rc = convert_op_row(l, op, lookup(op->name));
+
+	if (rc == 0 && (fb = pass_view_fallback(op->name)))
+		rc = convert_op_row(l, op, fb);
+	return rc;
 }
 
 static int
