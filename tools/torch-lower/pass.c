@@ -426,6 +426,8 @@ static const Row pass_rows[] = {
 	{"torch.aten.Float.Tensor", lower_item, NULL},
 	{"torch.aten.Bool.Tensor", lower_item, NULL},
 	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, any_scalars},
+	{"torch.aten.max_pool1d", lower_pass_maxpool, "1"},
+	{"torch.aten.max_pool2d", lower_pass_maxpool, "2"},
 	{NULL, NULL, NULL},
 };
 
