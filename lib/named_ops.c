@@ -248,6 +248,27 @@ static int extents(Ctx *c, Op *op, LinalgView *s)
 	return 0;
 }
 
+/* A named op's `cast` (how its operands widen to the accumulator):
+ * the bodies here extend signed, as the default cast_signed does, so an
+ * op that asks for another is refused rather than computed wrongly. */
+static int cast_unsupported(Op *op)
+{
+	Attr *a = op_attr(op, "cast");
+	Buf b = {0};
+	int bad;
+
+	if (!a)
+		return 0;
+	print_attr(&b, a);
+	buf_putc(&b, 0);
+	bad = !strstr(b.p, "<cast_signed>");
+	if (bad)
+		op_error(op, "'%s' with cast = %s is not supported (operands are extended as signed)",
+		    op->name, b.p);
+	buf_free(&b);
+	return bad;
+}
+
 int linalg_view(Ctx *c, Op *op, LinalgView *s)
 {
 	const NamedRow *row = row_of(op);
@@ -259,6 +280,8 @@ int linalg_view(Ctx *c, Op *op, LinalgView *s)
 	s->maps = arena_alloc(c, sizeof *s->maps * (size_t)(op->nopnds + 1));
 	if (!row)
 		return op_error(op, "unsupported op '%s'", op->name), -1;
+	if (!row->view && cast_unsupported(op))
+		return -1;
 	if (row->view ? row->view(c, op, s) : (row_view(c, op, row, s), 0))
 		return -1;
 	return extents(c, op, s);

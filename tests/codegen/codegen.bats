@@ -31,6 +31,14 @@ need_numpy() {
   [[ "$stderr" == *"unsupported.mlir:3:8: error: unsupported op 'linalg.pooling_nhwc_max'"* ]]
 }
 
+@test "a named op whose cast is not cast_signed is refused, not computed as signed" {
+  run --separate-stderr bin/codegen "$IN/matmul-cast-unsigned.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == *"matmul-cast-unsigned.mlir:5:8: error: 'linalg.matmul' with cast = #linalg.type_fn<cast_unsigned> is not supported"* ]]
+  sed 's/cast_unsigned/cast_signed/' "$IN/matmul-cast-unsigned.mlir" | bin/codegen > /dev/null
+}
+
 @test "-o is atomic: nothing is written on error" {
   run bin/codegen "$IN/unsupported.mlir" -o "$T/out.mlir"
   [ "$status" -eq 1 ]
