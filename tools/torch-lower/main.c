@@ -77,7 +77,7 @@ parse_args(int argc, char **argv, Opts *o)
 			o->output = a + 2;
 			continue;
 		}
-		a = tool_long_option(argv[i]);
+		a = argv[i] = tool_long_option(argv[i]);   /* reachable: no leak */
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			exit(0);
