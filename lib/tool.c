@@ -386,11 +386,13 @@ tool_commit(FILE *f)
 }
 
 int
-tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, FILE *out)
+tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, const char *path)
 {
 	const char *p = text, *end = text + len, *chunk = text;
-	size_t line = 0, line0 = 0;
+	size_t line = 0, line0 = 0, olen = 0;
 	int failed = 0, first = 1;
+	char *obuf = NULL;
+	FILE *out = open_memstream(&obuf, &olen);
 
 	for (;;) {
 		const char *eol = p < end ? memchr(p, '\n', end - p) : NULL;
@@ -416,6 +418,15 @@ tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, FILE *
 		line++;
 		p = next;
 	}
+	fclose(out);
+	/* a failing chunk's place stays empty; -o FILE appears only when
+	 * the whole run succeeded */
+	if (!failed || !path || !strcmp(path, "-")) {
+		out = tool_open_out(path);
+		fwrite(obuf, 1, olen, out);
+		tool_commit(out);
+	}
+	free(obuf);
 	return failed ? -1 : 0;
 }
 

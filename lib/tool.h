@@ -49,10 +49,11 @@ void tool_abort(FILE *f);
 
 /* -split-input-file, as mlir-opt does it: text is cut at lines that are
  * exactly "// -----" and fn runs on each chunk, padded with the newlines
- * before it so that diagnostics keep the file's line numbers; out gets
- * "// -----" between the chunks' outputs.  Every chunk runs, whatever
- * the others did; -1 when fn failed on any. */
+ * before it so that diagnostics keep the file's line numbers, writing to
+ * the FILE it is given; the outputs, "// -----" between them, go to path
+ * (as tool_open_out's), a file only when every chunk succeeded.  Every
+ * chunk runs, whatever the others did; -1 when fn failed on any. */
 typedef int (*ToolChunkFn)(void *env, const char *text, size_t len, FILE *out);
-int tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, FILE *out);
+int tool_split_input(const char *text, size_t len, ToolChunkFn fn, void *env, const char *path);
 
 #endif

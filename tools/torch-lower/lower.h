@@ -47,6 +47,8 @@ extern int lower_mlir_version;
 extern const Row lower_table[];
 extern const OpTable lower_optables[], ew_optables[], check_optables[];
 const Row *lower_lookup(const char *name);
+/* the row of tab (ended by a NULL name) for op name, or NULL */
+const Row *row_find(const Row *tab, const char *name);
 const Row *pass_view_lookup(const char *name);   /* pass_view.c: pass-only rows */
 const Row *pass_view_fallback(const char *name);
 int pass_view_reads_scalars(const Row *r);

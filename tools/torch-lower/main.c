@@ -490,19 +490,7 @@ main(int argc, char **argv)
 	if (!o.split) {
 		rc = process(&o, diag_fallback_file, text, len, NULL);
 	} else {
-		/* as torch-opt's: every chunk that lowers is written, a failing
-		 * one leaves its place empty, -o FILE only when all lowered */
-		char *obuf = NULL;
-		size_t olen = 0;
-		FILE *mem = open_memstream(&obuf, &olen);
-		rc = tool_split_input(text, len, process_chunk, &o, mem);
-		fclose(mem);
-		if (rc == 0 || !o.output || !strcmp(o.output, "-")) {
-			FILE *out = tool_open_out(o.output);
-			fwrite(obuf, 1, olen, out);
-			tool_commit(out);
-		}
-		free(obuf);
+		rc = tool_split_input(text, len, process_chunk, &o, o.output);
 	}
 	tool_unmap(text);
 	return rc ? 1 : 0;

@@ -441,13 +441,10 @@ reads_any_scalars(const Row *r)
 static const Row *
 lookup(const char *name)
 {
-	int i;
+	const Row *r;
 
-	for (i = 0; pass_rows[i].name; i++)
-		if (!strcmp(pass_rows[i].name, name))
-			return &pass_rows[i];
-	if (pass_view_lookup(name))
-		return pass_view_lookup(name);
+	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)))
+		return r;
 	return lower_lookup(name);
 }
 

@@ -180,24 +180,19 @@ run_finalize(Ctx *c, Op *fn, PassArgs *a)
 {
 	Ops ops = {.c = c};
 	size_t i;
-	int rc = 0, more = 1;
+	int rc = 0;
 
 	op_walk(fn, collect, &ops);
 	for (i = 0; i < ops.n; i++)
 		if (is_pair(ops.v[i]))
 			value_replace_all_uses(RES(ops.v[i], 0), OPND(OPND(ops.v[i], 0)->def, 0));
-	/* the pairs' ops and what only they read go, users first */
-	while (more) {
-		more = 0;
-		for (i = 0; i < ops.n; i++) {
-			Op *op = ops.v[i];
-			if (op && value_use_empty(RES(op, 0))) {
-				op_erase(op);
-				ops.v[i] = NULL;
-				more = 1;
-			}
+	/* the pairs' ops and what only they read go: one sweep from the
+	 * end, users before what they read */
+	for (i = ops.n; i-- > 0;)
+		if (value_use_empty(RES(ops.v[i], 0))) {
+			op_erase(ops.v[i]);
+			ops.v[i] = NULL;
 		}
-	}
 	for (i = 0; i < ops.n && !rc; i++)
 		if (ops.v[i]) {
 			op_error(ops.v[i], "failed to legalize operation '%s' that was "

@@ -12,19 +12,9 @@ extern const Row ew_pass_table[];   /* ew.c */
 const Row *
 pass_view_lookup(const char *name)
 {
-	const Row *r;
-
-	for (r = ew_pass_table; r->name; r++)
-		if (!strcmp(r->name, name))
-			return r;
-	return NULL;
+	return row_find(ew_pass_table, name);
 }
 
-/* view whose sizes torch-lower's reshape cannot take (sizes known only at
- * run time): torch-mlir's last resort, a tensor.reshape to a shape built
- * with tensor.from_elements.  A -1 size is the element count over the
- * product of the others; outside strict symbolic shapes, more than one
- * -1 fails an assert. */
 /* torch.disable_legacy_view on op's function: only the strict pattern
  * lowers view */
 int
@@ -70,6 +60,11 @@ lower_view_strict(L *l, Op *op)
 	return 0;
 }
 
+/* view whose sizes torch-lower's reshape cannot take (sizes known only at
+ * run time): torch-mlir's last resort, a tensor.reshape to a shape built
+ * with tensor.from_elements.  A -1 size is the element count over the
+ * product of the others; outside strict symbolic shapes, more than one
+ * -1 fails an assert. */
 static int
 lower_view_reshape(L *l, Op *op, const void *arg)
 {
@@ -122,12 +117,7 @@ static const Row fallback_rows[] = {
 const Row *
 pass_view_fallback(const char *name)
 {
-	const Row *r;
-
-	for (r = fallback_rows; r->name; r++)
-		if (!strcmp(r->name, name))
-			return r;
-	return NULL;
+	return row_find(fallback_rows, name);
 }
 
 /* rows whose lowering reads scalars that are not constants */

@@ -85,15 +85,23 @@ const Row lower_table[] = {
 const OpTable lower_optables[] = {OPTABLE("lowering", lower_table, ""), {NULL}};
 
 const Row *
+row_find(const Row *tab, const char *name)
+{
+	for (; tab->name; tab++)
+		if (!strcmp(tab->name, name))
+			return tab;
+	return NULL;
+}
+
+const Row *
 lower_lookup(const char *name)
 {
 	static Row ew;
 	const Row *r;
 	const void *e;
 
-	for (r = lower_table; r->name; r++)
-		if (!strcmp(r->name, name))
-			return r;
+	if ((r = row_find(lower_table, name)))
+		return r;
 	if ((e = ew_lookup(name))) {
 		ew.name = name;
 		ew.fn = lower_ew;

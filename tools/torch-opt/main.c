@@ -479,8 +479,6 @@ main(int argc, char **argv)
 	Opts o = {0};
 	size_t len;
 	const char *text;
-	char *obuf = NULL;
-	size_t olen = 0;
 	int rc;
 
 	tool_name = "torch-opt";
@@ -505,21 +503,10 @@ main(int argc, char **argv)
 		rc = process(&o, diag_fallback_file, text, len, NULL);
 		tool_unmap(text);
 	} else {
-		/* chunks print one by one, as mlir-opt's do: every chunk that
-		 * passes is written, a failing one leaves its place empty
-		 * between the separators, and the exit status says a chunk
-		 * failed */
-		FILE *mem = open_memstream(&obuf, &olen);
-		rc = tool_split_input(text, len, process_chunk, &o, mem);
-		fclose(mem);
+		/* chunks print one by one, as mlir-opt's do; the exit
+		 * status says a chunk failed */
+		rc = tool_split_input(text, len, process_chunk, &o, o.output);
 		tool_unmap(text);
-		/* -o FILE still appears only when the whole run succeeded */
-		if (rc == 0 || !o.output || !strcmp(o.output, "-")) {
-			FILE *out = tool_open_out(o.output);
-			fwrite(obuf, 1, olen, out);
-			tool_commit(out);
-		}
-		free(obuf);
 	}
 	buf_free(&o.extra);
 	free(o.names[0]);
