@@ -51,6 +51,8 @@ struct RtFunction {
 	int profile;                /* rt_profile: time each dispatch */
 	double *secs;               /* per instruction */
 	uint64_t *calls;
+	RtTraceFn trace;            /* rt_trace */
+	void *trace_ctx;
 };
 
 struct RtModule {
@@ -589,12 +591,110 @@ rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *call
 
 		if (vi->op != INST_DISPATCH || i-- > 0)
 			continue;
-		*kernel = vmfb_str(v, v->kerns[vi->a].name);
+		*kernel = vmfb_str(v, v->kinfo && v->kinfo[vi->a].display ? v->kinfo[vi->a].display
+		    : v->kerns[vi->a].name);
 		*calls = f->calls ? f->calls[k] : 0;
 		*secs = f->secs ? f->secs[k] : 0;
 		return 1;
 	}
 	return 0;
+}
+
+uint32_t
+rt_function_ninsts(const RtFunction *f)
+{
+	return f->vf->ninsts;
+}
+
+void
+rt_inst_info(const RtFunction *f, uint32_t i, RtInstInfo *info)
+{
+	const Vmfb *v = &f->m->v;
+	const VmfbInst *vi = &v->insts[f->vf->first_inst + i];
+
+	memset(info, 0, sizeof *info);
+	info->op = vi->op;
+	info->kernel = info->source = "";
+	if (vi->op == INST_COPY) {
+		info->bytes = vi->n;
+	} else if (vi->op == INST_FILL) {
+		info->bytes = f->bufs[vi->a].size;
+	} else if (vi->op == INST_DISPATCH) {
+		const VmfbKernInfo *ki = v->kinfo ? &v->kinfo[vi->a] : NULL;
+
+		info->kernel = vmfb_str(v, ki && ki->display ? ki->display : v->kerns[vi->a].name);
+		info->source = ki ? vmfb_str(v, ki->source) : "";
+		info->flops = ki ? ki->flops : 0;
+		for (uint32_t j = 0; j < vi->c; j++)
+			info->bytes += f->bufs[v->binds[vi->b + j]].size;
+		if (ki && ki->bytes)
+			info->bytes = ki->bytes;
+		info->grid[0] = vi->x, info->grid[1] = vi->y, info->grid[2] = vi->z;
+	}
+}
+
+int
+rt_trace(RtFunction *f, RtTraceFn fn, void *ctx, RtError *e)
+{
+	if (f->m->cuda)
+		return err(e, "tracing runs on the CPU only (not --device=cuda)");
+	if (rt_pool_trace(f->m->pool, fn != NULL))
+		return err(e, "out of memory");
+	f->trace = fn;
+	f->trace_ctx = ctx;
+	return 0;
+}
+
+static double
+seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void run_inst(RtFunction *f, const RtInst *in);
+
+/* The host program, each instruction timed (rt_profile, rt_trace). */
+static void
+run_timed(RtFunction *f)
+{
+	RtPool *pool = f->m->pool;
+
+	for (uint32_t i = 0; i < f->vf->ninsts; i++) {
+		const RtInst *in = &f->insts[i];
+		RtSpan host;
+
+		host.t0 = seconds();
+		run_inst(f, in);
+		host.t1 = seconds();
+		if (f->profile && in->op == INST_DISPATCH) {
+			f->secs[i] += host.t1 - host.t0;
+			f->calls[i]++;
+		}
+		if (f->trace)
+			f->trace(f->trace_ctx, i, &host, in->op == INST_DISPATCH ? rt_pool_spans(pool) : NULL,
+			    rt_pool_threads(pool));
+	}
+}
+
+static void
+run_inst(RtFunction *f, const RtInst *in)
+{
+	switch (in->op) {
+	case INST_DISPATCH:
+		rt_pool_dispatch(f->m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
+		break;
+	case INST_COPY:
+		if (in->n)
+			memmove(f->bufptr[in->b], f->bufptr[in->a], in->n);
+		break;
+	case INST_FILL:
+		if (f->bufs[in->a].size)
+			fill(f->bufptr[in->a], f->bufs[in->a].size, in->c, in->n);
+		break;
+	}
 }
 
 int
@@ -629,32 +729,11 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 	}
 	for (uint32_t i = 0; i < f->nbinds; i++)
 		f->bindptr[i] = f->bufptr[f->bindbuf[i]];
-	for (uint32_t i = 0; i < vf->ninsts; i++) {
-		const RtInst *in = &f->insts[i];
-		switch (in->op) {
-		case INST_DISPATCH:
-			if (f->profile) {
-				struct timespec t0, t1;
-
-				clock_gettime(CLOCK_MONOTONIC, &t0);
-				rt_pool_dispatch(m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
-				clock_gettime(CLOCK_MONOTONIC, &t1);
-				f->secs[i] += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-				f->calls[i]++;
-				break;
-			}
-			rt_pool_dispatch(m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
-			break;
-		case INST_COPY:
-			if (in->n)
-				memmove(f->bufptr[in->b], f->bufptr[in->a], in->n);
-			break;
-		case INST_FILL:
-			if (f->bufs[in->a].size)
-				fill(f->bufptr[in->a], f->bufs[in->a].size, in->c, in->n);
-			break;
-		}
-	}
+	if (f->profile || f->trace)
+		run_timed(f);
+	else
+		for (uint32_t i = 0; i < vf->ninsts; i++)
+			run_inst(f, &f->insts[i]);
 	pthread_mutex_unlock(&m->lock);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "rt_impl.h"
 
@@ -28,6 +29,8 @@ struct RtPool {
 	_Atomic int active;         /* workers not yet finished with it */
 	_Atomic uint64_t gen;       /* dispatches published */
 	int quit;
+	RtSpan *spans;              /* rt_pool_trace: per thread, the caller's first */
+	struct Worker { RtPool *p; int id; } *wk;
 };
 
 static inline void
@@ -38,13 +41,37 @@ relax(void)
 #endif
 }
 
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int run_chunks(RtPool *p);
+
+/* run_chunks, timed: the span from the thread's first claim to its last
+ * workgroup's end; t0 < 0 when the others took every workgroup */
 static void
+run_chunks_traced(RtPool *p, int id)
+{
+	double t0 = now();
+	int ran = run_chunks(p);
+
+	p->spans[id].t0 = ran ? t0 : -1;
+	p->spans[id].t1 = now();
+}
+
+/* 1 if it ran any workgroup */
+static int
 run_chunks(RtPool *p)
 {
-	for (;;) {
+	for (int ran = 0;; ran = 1) {
 		uint64_t i = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
 		if (i >= p->total)
-			return;
+			return ran;
 		uint64_t end = i + p->chunk < p->total ? i + p->chunk : p->total;
 		uint64_t wx = i % p->x, rest = i / p->x, wy = rest % p->y, wz = rest / p->y;
 		for (; i < end; i++) {
@@ -61,7 +88,8 @@ run_chunks(RtPool *p)
 static void *
 worker(void *arg)
 {
-	RtPool *p = arg;
+	struct Worker *w = arg;
+	RtPool *p = w->p;
 	uint64_t seen = 0;
 
 	for (;;) {
@@ -77,7 +105,10 @@ worker(void *arg)
 		}
 		pthread_mutex_unlock(&p->mu);
 		seen = atomic_load(&p->gen);
-		run_chunks(p);
+		if (p->spans)
+			run_chunks_traced(p, w->id);
+		else
+			run_chunks(p);
 		if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
 			pthread_mutex_lock(&p->mu);
 			pthread_cond_signal(&p->done);
@@ -97,12 +128,15 @@ rt_pool_new(int threads)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	if (threads > 1 && !(p->th = calloc(threads - 1, sizeof *p->th))) {
+	if (threads > 1 && (!(p->th = calloc(threads - 1, sizeof *p->th)) ||
+	    !(p->wk = calloc(threads - 1, sizeof *p->wk)))) {
+		free(p->th);
 		free(p);
 		return NULL;
 	}
 	for (int i = 0; i < threads - 1; i++) {
-		if (pthread_create(&p->th[i], NULL, worker, p))
+		p->wk[i] = (struct Worker){p, i + 1};
+		if (pthread_create(&p->th[i], NULL, worker, &p->wk[i]))
 			break;
 		p->n++;
 	}
@@ -124,6 +158,8 @@ rt_pool_free(RtPool *p)
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
 	free(p->th);
+	free(p->wk);
+	free(p->spans);
 	free(p);
 }
 
@@ -131,6 +167,25 @@ int
 rt_pool_threads(const RtPool *p)
 {
 	return p->n;
+}
+
+int
+rt_pool_trace(RtPool *p, int on)
+{
+	if (!on) {
+		free(p->spans);
+		p->spans = NULL;
+		return 0;
+	}
+	if (!p->spans && !(p->spans = calloc(p->n, sizeof *p->spans)))
+		return -1;
+	return 0;
+}
+
+const RtSpan *
+rt_pool_spans(const RtPool *p)
+{
+	return p->spans;
 }
 
 void
@@ -144,10 +199,16 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 	p->bind = bind;
 	p->x = x, p->y = y, p->z = z;
 	p->total = total;
+	if (p->spans)
+		for (int i = 0; i < p->n; i++)
+			p->spans[i].t0 = -1;
 	if (p->n == 1 || total == 1) {
 		p->chunk = total;
 		atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-		run_chunks(p);
+		if (p->spans)
+			run_chunks_traced(p, 0);
+		else
+			run_chunks(p);
 		return;
 	}
 	p->chunk = total / ((uint64_t)p->n * 4);
@@ -159,7 +220,10 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 	atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
-	run_chunks(p);
+	if (p->spans)
+		run_chunks_traced(p, 0);
+	else
+		run_chunks(p);
 	for (int spins = 0; atomic_load_explicit(&p->active, memory_order_acquire) && spins < SPIN; spins++)
 		relax();
 	if (atomic_load_explicit(&p->active, memory_order_acquire)) {

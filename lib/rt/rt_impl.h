@@ -37,6 +37,10 @@ typedef struct RtPool RtPool;
 RtPool *rt_pool_new(int threads);   /* threads >= 1; 1 runs inline */
 void rt_pool_free(RtPool *p);
 int rt_pool_threads(const RtPool *p);
+/* Tracing: each dispatch records per thread (0 the caller, then the
+ * workers) the span of the workgroups it ran; -1: no memory. */
+int rt_pool_trace(RtPool *p, int on);
+const RtSpan *rt_pool_spans(const RtPool *p);   /* NULL when off */
 /* Runs fn over the x*y*z grid and returns when every workgroup is done. */
 void rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bindings,
 	uint32_t x, uint32_t y, uint32_t z);

@@ -125,7 +125,7 @@ static const char *const section_names[SEC_NKINDS] = {
 	[SEC_INSTS] = "instructions", [SEC_BINDS] = "bindings",
 	[SEC_EXECS] = "executables", [SEC_KERNS] = "kernels",
 	[SEC_GLOBALS] = "globals", [SEC_CONSTS] = "constants",
-	[SEC_OBJECT] = "object",
+	[SEC_OBJECT] = "object", [SEC_KINFO] = "kernel_info",
 };
 
 const char *
@@ -368,6 +368,15 @@ load_tables(Chk *k)
 	TAB(SEC_KERNS, kerns, nkerns)
 	TAB(SEC_GLOBALS, globals, nglobals)
 #undef TAB
+	/* optional: modules packed before it have none */
+	for (uint32_t i = 0; i < v->nsec; i++)
+		if (v->sec[i].kind == SEC_KINFO) {
+			if (records(k, SEC_KINFO, sizeof *v->kinfo, &p, &n))
+				return -1;
+			if (n != v->nkerns)
+				return bad(k, "%zu kernel_info records for %zu kernels", n, v->nkerns);
+			v->kinfo = p;
+		}
 	if (records(k, SEC_CONSTS, 1, &p, &n))
 		return -1;
 	v->consts = p, v->nconsts = n;
@@ -576,6 +585,11 @@ check_code(Chk *k)
 		if (kn->exec >= v->nexecs || !v->strs[kn->symbol] || kn->nbindings > 65536)
 			return bad(k, "kernel %zu: executable %u, symbol or %u bindings out of range",
 			    i, kn->exec, kn->nbindings);
+		if (v->kinfo && (str_ok(k, v->kinfo[i].display, "kernel_info", i) ||
+		    str_ok(k, v->kinfo[i].source, "kernel_info", i)))
+			return -1;
+		if (v->kinfo && v->kinfo[i].reserved)
+			return bad(k, "kernel_info %zu: reserved field is not 0", i);
 	}
 	for (size_t i = 0; i < v->nglobals; i++) {
 		const VmfbGlobal *g = &v->globals[i];

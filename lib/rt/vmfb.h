@@ -47,6 +47,7 @@ enum {
 	SEC_GLOBALS,     /* VmfbGlobal[] */
 	SEC_CONSTS,      /* the globals' bytes */
 	SEC_OBJECT,      /* one executable's object (any number of these) */
+	SEC_KINFO,       /* VmfbKernInfo[], one per kernel; optional */
 	SEC_NKINDS
 };
 
@@ -132,6 +133,15 @@ typedef struct VmfbKern {
 	uint32_t shared;           /* CUDA shared bytes */
 } VmfbKern;
 
+/* What a kernel is, for people and profilers (codegen computes it). */
+typedef struct VmfbKernInfo {
+	uint32_t display;          /* string: dispatch_12_conv_2d@m.py:92, or "" */
+	uint32_t source;           /* string: its root op's FILE:LINE:COL, or "" */
+	uint64_t bytes;            /* its bindings' bytes per dispatch, 0 unknown */
+	uint64_t flops;            /* per dispatch (formats/vmfb.md), 0 unknown */
+	uint64_t reserved;
+} VmfbKernInfo;
+
 typedef struct VmfbGlobal {
 	uint32_t name;
 	uint32_t type;             /* into TYPES */
@@ -157,6 +167,7 @@ typedef struct Vmfb {
 	const uint32_t *binds; size_t nbinds;
 	const VmfbExec *execs; size_t nexecs;
 	const VmfbKern *kerns; size_t nkerns;
+	const VmfbKernInfo *kinfo;  /* nkerns of them, or NULL: no section */
 	const VmfbGlobal *globals; size_t nglobals;
 	const uint8_t *consts; size_t nconsts;
 } Vmfb;

@@ -126,6 +126,32 @@ load helpers
   [ "$output" = "vmrun: error: 2 --expected_output flags, but @linear returns 1 result" ]
 }
 
+@test "--rtol and --atol set the float tolerances; bad values are errors" {
+  pack kernels-gcc-nopic
+  m="$T/kernels-gcc-nopic.vmfb"
+  # |7 - 7.001| = 0.001: within the default rtol 1e-3 (7.001e-3), not 1e-4
+  run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=7.5,7.001,11 --rtol=1e-4
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 1 is 7, expected 7.001 (rtol 1e-4, atol 1e-7)" ]
+  run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=7.5,7.1,11 --rtol=0 --atol=0.11
+  [ "$status" -eq 0 ]
+  run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=7.5,7.1,11 --rtol=0 --atol=0.09
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 1 is 7, expected 7.1 (rtol 0, atol 0.09)" ]
+  run bin/vmrun "$m" --function=linear --input=1x4xf32=1,2,3,4 --expected_output=3xf32=7.5,7.5,11 --rtol=0.1
+  [ "$status" -eq 0 ]
+  # exact for integers, whatever the tolerances
+  run bin/vmrun "$m" --function=owner --expected_output=1000xi32=0 --atol=1e9
+  [ "$status" -eq 1 ]
+  for bad in -1 x "" inf nan 1e-3x; do
+    run bin/vmrun "$m" --function=linear --rtol="$bad"
+    [ "$status" -eq 1 ]
+    [ "$output" = "vmrun: error: --rtol: '$bad' is not a number >= 0" ]
+  done
+  run bin/vmrun "$m" --function=linear --atol=-0.5
+  [ "$output" = "vmrun: error: --atol: '-0.5' is not a number >= 0" ]
+}
+
 @test "--expected_output=@file.npy" {
   pack host
   run bin/vmrun "$T/host.vmfb" --function=id_i16 --input=@$IN/npy/x_i16.npy --expected_output=@$IN/npy/x_i16.npy

@@ -11,6 +11,7 @@
  * single-use elementwise consumers becomes its epilogue; reshapes are
  * index arithmetic, never copies.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,10 +300,130 @@ static void plan_values(Gen *g, Op *fn)
 
 /* ---- kernels and plans ---- */
 
-void kernel_add_fused(Kernel *k, Op *op)
+static int body_macs(Op *op);
+
+/* 1 if a linalg.generic has a reduction iterator */
+static int has_reduction(Op *op)
+{
+	Attr *it = op_attr(op, "iterator_types");
+
+	if (!it || it->kind != AT_ARRAY)
+		return 0;
+	for (size_t i = 0; i < it->n; i++)
+		if (it->elts[i]->kind == AT_STR && !strcmp(it->elts[i]->s, "reduction"))
+			return 1;
+	return 0;
+}
+
+/* A region body's first op that computes, or NULL when it only yields. */
+static Op *body_op(Op *op)
+{
+	Op *b = op->nregs && op->regs[0].first ? op->regs[0].first->first : NULL;
+
+	while (b && (op_is(b, "linalg.yield") || op_is(b, "linalg.index") || op_is(b, "arith.constant")))
+		b = b->next;
+	return b;
+}
+
+/* The op as a word of its kernel's name: the FX node's name when its
+ * location is one (fx-import's NameLoc), else the op's after its dialect
+ * (matmul, conv_2d_nchw_fchw); a region body's first op's, its type
+ * suffix dropped (arith.addf: add), or copy when the body only yields.
+ * Anything but [A-Za-z0-9_] becomes _. */
+static const char *op_word(Gen *g, Op *op)
+{
+	const char *n = op->name, *dot;
+	char w[64], *p;
+	size_t len;
+	int named = 0, body = 0;
+
+	if (op->loc && op->loc->kind == LOC_NAME && op->loc->file && *op->loc->file) {
+		n = op->loc->file;
+		named = 1;
+	} else if (op->nregs && op->regs[0].first && (op_is(op, "linalg.generic") || op_is(op, "linalg.map"))) {
+		Op *b = body_op(op);
+
+		n = b ? b->name : "copy";
+		body = b != NULL;
+		if (body_macs(op) && has_reduction(op))
+			n = "contract", body = 0;
+	}
+	if (!named && (dot = strchr(n, '.')))
+		n = dot + 1;
+	len = strlen(n);
+	if (len >= sizeof w)
+		len = sizeof w - 1;
+	memcpy(w, n, len);
+	w[len] = 0;
+	/* arith's type suffixes: addf, divsi, maxui, cmpi (not fptosi) */
+	if (body && !strstr(w, "to")) {
+		static const char *const suf[] = {"ui", "si", "f", "i"};
+		for (size_t i = 0; i < 4; i++) {
+			size_t sl = strlen(suf[i]);
+			if (len > sl + 1 && !strcmp(w + len - sl, suf[i])) {
+				w[len - sl] = 0;
+				break;
+			}
+		}
+	}
+	for (p = w; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			*p = '_';
+	return arena_strdup(g->c, w);
+}
+
+/* 1 if op's region body multiplies and adds (a contraction's MAC) */
+static int body_macs(Op *op)
+{
+	int mul = 0, add = 0;
+
+	if (!op->nregs || !op->regs[0].first)
+		return 0;
+	for (Op *b = op->regs[0].first->first; b; b = b->next) {
+		mul |= op_is(b, "arith.mulf") || op_is(b, "arith.muli");
+		add |= op_is(b, "arith.addf") || op_is(b, "arith.addi");
+	}
+	return mul && add;
+}
+
+/* The op's floating-point (or integer) operations, as vmfb.md counts
+ * them: 2 per multiply-accumulate of a contraction (matmul, conv, or a
+ * generic reducing a product), 1 per loop iteration of any other
+ * structured op that computes (elementwise: per output element;
+ * reductions and pools: per element reduced), 0 for copies, fills and
+ * data movement (views, pads, concats). */
+static int64_t op_flops(Gen *g, Op *op)
+{
+	LinalgView s;
+	int64_t n = 1, per;
+	int red = 0;
+
+	if (!op->info || !(op->info->traits & TR_STRUCTURED) || linalg_view(g->c, op, &s))
+		return 0;
+	for (int i = 0; i < s.nloops; i++) {
+		red |= s.red[i];
+		if (__builtin_mul_overflow(n, s.ext[i], &n))
+			return INT64_MAX / 2;
+	}
+	if (s.body == BODY_MAC)
+		per = 2;
+	else if (s.body == BODY_COPY)
+		per = 0;
+	else if (s.body != BODY_REGION)
+		per = 1;
+	else if (red && body_macs(op))
+		per = 2;
+	else
+		per = body_op(op) != NULL;
+	return per * n;
+}
+
+void kernel_add_fused(Gen *g, Kernel *k, Op *op)
 {
 	const Loc *l = loc_filepos(op->loc);
 	const char *nm = op->loc && op->loc->kind == LOC_NAME ? op->loc->file : NULL;
+	const char **w = arena_alloc(g->c, sizeof *w * (size_t)(k->nwords + 1));
+	int64_t fl = op_flops(g, op);
 
 	buf_printf(&k->fused, "    %s", op->name);
 	if (nm)
@@ -310,6 +431,74 @@ void kernel_add_fused(Kernel *k, Op *op)
 	if (l)
 		buf_printf(&k->fused, " at %s:%d:%d", l->file, l->line, l->col);
 	buf_putc(&k->fused, '\n');
+	/* the root's word first, then the others that compute, in order */
+	if (op != k->root && !fl) {
+		w = k->words;
+		k->nwords--;
+	} else if (op == k->root) {
+		memcpy(w + 1, k->words, sizeof *w * (size_t)k->nwords);
+		w[0] = op_word(g, op);
+	} else {
+		memcpy(w, k->words, sizeof *w * (size_t)k->nwords);
+		w[k->nwords] = op_word(g, op);
+	}
+	k->words = w;
+	k->nwords++;
+	/* an op's place in a pipe's text (no locations printed upstream) is no
+	 * place anyone can open */
+	if (l && strcmp(l->file, "<stdin>") && (op == k->root || !k->at))
+		k->at = l;
+	if (__builtin_add_overflow(k->flops, fl, &k->flops))
+		k->flops = INT64_MAX / 2;
+}
+
+static int64_t ty_bytes(const Type *t)
+{
+	return ty_numel(t) * (int64_t)elem_size(t->elem);
+}
+
+void kernel_label(Gen *g, Kernel *k)
+{
+	Buf b = {0};
+	int shown = 0;
+
+	buf_puts(&b, k->name);
+	/* a kernel of the target's own (a gemm's pack): its first fused line */
+	if (!k->nwords && k->fused.n) {
+		size_t i = 0, j;
+		while (i < k->fused.n && k->fused.p[i] == ' ')
+			i++;
+		for (j = i; j < k->fused.n && isalnum((unsigned char)k->fused.p[j]); j++)
+			;
+		if (j > i)
+			buf_printf(&b, "_%.*s", (int)(j - i), k->fused.p + i);
+	}
+	for (int i = 0; i < k->nwords && shown < 3; i++) {
+		int dup = 0;
+		for (int j = 0; j < i; j++)
+			dup |= !strcmp(k->words[i], k->words[j]);
+		if (!dup) {
+			buf_printf(&b, "_%s", k->words[i]);
+			shown++;
+		}
+	}
+	if (k->at) {
+		const char *base = strrchr(k->at->file, '/');
+		buf_printf(&b, "@%s:%d", base ? base + 1 : k->at->file, k->at->line);
+	}
+	buf_putc(&b, 0);
+	k->display = arena_strdup(g->c, b.p);
+	buf_free(&b);
+	if (k->at) {
+		char s[1024];
+		snprintf(s, sizeof s, "%s:%d:%d", k->at->file, k->at->line, k->at->col);
+		k->source = arena_strdup(g->c, s);
+	} else {
+		k->source = "";
+	}
+	k->bytes = 0;
+	for (int i = 0; i < k->nbind; i++)
+		k->bytes += ty_bytes(k->bind[i].type);
 }
 
 Kernel *kernel_new(Gen *g, Op *root)

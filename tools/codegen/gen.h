@@ -101,7 +101,9 @@ Value *host_global(Gen *g, Value *v, Op *newfn);
 int check_module(Gen *g);
 
 /* dispatch.c: for the targets' own kernels (a GEMM's packs) */
-void kernel_add_fused(Kernel *k, Op *op);
+void kernel_add_fused(Gen *g, Kernel *k, Op *op);
+/* k's display name, source, bytes (after its bindings are known) */
+void kernel_label(Gen *g, Kernel *k);
 Kernel *kernel_new(Gen *g, Op *root);
 void plan_push(FnPlan *fp, Kernel *k, Op *op);
 

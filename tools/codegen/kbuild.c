@@ -586,7 +586,7 @@ static void note_fused_value(FusedWalk *w, Value *v, Value *own)
 		if (OPND(op, i)->type->kind == TY_TENSOR)
 			note_fused_value(w, OPND(op, i), NULL);
 	if (!is_view_op(op) && !op_is(op, "linalg.fill"))
-		kernel_add_fused(w->k, op);
+		kernel_add_fused(w->g, w->k, op);
 }
 
 static void note_fused(Gen *g, Kernel *k, Op *root, Op *end)
@@ -598,7 +598,7 @@ static void note_fused(Gen *g, Kernel *k, Op *root, Op *end)
 	for (i = 0; i < root->nopnds; i++)
 		if (OPND(root, i)->type->kind == TY_TENSOR)
 			note_fused_value(&w, OPND(root, i), NULL);
-	kernel_add_fused(k, root);
+	kernel_add_fused(g, k, root);
 	if (end != root)
 		note_fused_value(&w, RES(end, 0), RES(end, 0));
 	pmap_free(&w.seen);

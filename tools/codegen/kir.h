@@ -134,6 +134,14 @@ typedef struct Kernel {
 	int64_t grid[3];
 	Buf fused;           /* for --dump-dispatches: one line per fused op */
 	Op *root;            /* for diagnostics */
+	/* what it is, for people and profilers (kernel_label) */
+	const char **words;  /* its ops as words, the root's first */
+	int nwords;
+	const Loc *at;       /* the root's file location, else a fused op's */
+	int64_t flops;       /* per dispatch; formats/vmfb.md says how counted */
+	const char *display; /* dispatch_12_conv_2d_nchw_fchw_add@m.py:92 */
+	const char *source;  /* FILE:LINE:COL, or "" */
+	int64_t bytes;       /* its bindings' */
 	int naccs;
 	int exe;             /* the object (fxvm.executable) holding it */
 	int vpack;           /* a pack ([batch][panel][k][tile], make_pack):

@@ -155,6 +155,10 @@ static void dump_dispatches(Gen *g, FILE *out)
 		fprintf(out, "%s: %s, grid [%lld, %lld, %lld], %d bindings\n", k->name,
 			k->kind == KK_GEMM ? "gemm micro-kernel" : "loop nest",
 			(long long)k->grid[0], (long long)k->grid[1], (long long)k->grid[2], k->nbind);
+		if (!k->display)
+			kernel_label(g, k);
+		fprintf(out, "  name %s, %lld bytes, %lld flops%s%s\n", k->display, (long long)k->bytes,
+			(long long)k->flops, *k->source ? ", at " : "", k->source);
 		for (j = 0; j < k->nbind; j++) {
 			Buf b = {0};
 
@@ -440,6 +444,13 @@ static void add_kernels(Gen *g, int nobj, Op *first)
 		op_set_attr(g->c, ko, "executable", at_symref(g->c, name));
 		op_set_attr(g->c, ko, "symbol", at_str(g->c, k->name));
 		op_set_attr(g->c, ko, "bindings", at_int(g->c, k->nbind, NULL));
+		if (!k->display)
+			kernel_label(g, k);
+		op_set_attr(g->c, ko, "display_name", at_str(g->c, k->display));
+		if (*k->source)
+			op_set_attr(g->c, ko, "source", at_str(g->c, k->source));
+		op_set_attr(g->c, ko, "bytes", at_int(g->c, k->bytes, NULL));
+		op_set_attr(g->c, ko, "flops", at_int(g->c, k->flops, NULL));
 		if (g->t->launch) {
 			g->t->launch(g->o, k, block, &shared);
 			op_set_attr(g->c, ko, "block", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, block));

@@ -110,6 +110,14 @@ dump_module(FILE *f, const char *name, const void *p, size_t n, char *err, size_
 			fprintf(f, ", block %ux%ux%u, %u shared bytes", k->block[0], k->block[1],
 			    k->block[2], k->shared);
 		fprintf(f, "\n");
+		if (v.kinfo) {
+			const VmfbKernInfo *ki = &v.kinfo[i];
+			fprintf(f, "    name %s, %llu bytes, %llu flops", ki->display ? vmfb_str(&v, ki->display)
+			    : vmfb_str(&v, k->name), (unsigned long long)ki->bytes, (unsigned long long)ki->flops);
+			if (ki->source)
+				fprintf(f, ", at %s", vmfb_str(&v, ki->source));
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "\nglobals:\n");
 	for (size_t i = 0; i < v.nglobals; i++) {

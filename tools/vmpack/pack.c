@@ -30,6 +30,8 @@ typedef struct Pack {
 	Buf strs, target;
 	PMap strmap;                /* interned string -> offset + 1 */
 	Buf types, dims, funcs, bufs, insts, binds, execs, kerns, globals;
+	Buf kinfo;                  /* VmfbKernInfo per kernel */
+	int has_kinfo;              /* any kernel says more than its name */
 	PMap syms;                  /* interned name -> executable/kernel/global op */
 	PMap symidx;                /* op -> index + 1 in its table */
 	Piece *objs;                /* per executable */
@@ -258,6 +260,37 @@ add_executable(Pack *pk, Op *op)
 	return 0;
 }
 
+/* A kernel's optional display_name, source, bytes and flops (codegen's). */
+static int
+add_kinfo(Pack *pk, Op *op)
+{
+	VmfbKernInfo ki = {0};
+	static const char *const strs[] = {"display_name", "source"}, *const ints[] = {"bytes", "flops"};
+	uint32_t *sf[] = {&ki.display, &ki.source};
+	uint64_t *intf[] = {&ki.bytes, &ki.flops};
+
+	for (int i = 0; i < 2; i++) {
+		Attr *a = op_attr(op, strs[i]);
+		if (!a)
+			continue;
+		if (a->kind != AT_STR)
+			return fail(op, "'%s' must be a string", strs[i]);
+		*sf[i] = str(pk, arena_strndup(pk->c, a->s, a->n));
+		pk->has_kinfo = 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		Attr *a = op_attr(op, ints[i]);
+		if (!a)
+			continue;
+		if (a->kind != AT_INT || a->i < 0)
+			return fail(op, "'%s' must be an integer >= 0", ints[i]);
+		*intf[i] = a->i;
+		pk->has_kinfo = 1;
+	}
+	buf_put(&pk->kinfo, &ki, sizeof ki);
+	return 0;
+}
+
 static int
 add_kernel(Pack *pk, Op *op)
 {
@@ -304,7 +337,7 @@ add_kernel(Pack *pk, Op *op)
 	}
 #endif
 	buf_put(&pk->kerns, &k, sizeof k);
-	return 0;
+	return add_kinfo(pk, op);
 }
 
 static int
@@ -689,9 +722,10 @@ used_later(const Pack *pk, int g)
 static void
 write_file(Pack *pk, FILE *f)
 {
-	enum { NSMALL = SEC_GLOBALS };   /* STRS .. GLOBALS, then objects, then CONSTS */
+	enum { NSMALL = SEC_GLOBALS };   /* STRS .. GLOBALS, objects, KINFO if any, CONSTS */
 	Buf *small[NSMALL + 1];
-	uint32_t nsec = NSMALL + pk->nobjs + 1;
+	uint32_t nsec = NSMALL + pk->nobjs + pk->has_kinfo + 1;
+	uint32_t kinfo = pk->has_kinfo ? nsec - 2 : UINT32_MAX;
 	VmfbSection *sec = xcalloc(nsec, sizeof *sec);
 	VmfbHeader h = {0};
 	uint64_t at;
@@ -715,6 +749,10 @@ write_file(Pack *pk, FILE *f)
 			sec[i].kind = i + 1;
 			sec[i].size = small[i + 1]->n;
 			sec[i].crc = crc32c(0, small[i + 1]->p, small[i + 1]->n);
+		} else if (i == kinfo) {
+			sec[i].kind = SEC_KINFO;
+			sec[i].size = pk->kinfo.n;
+			sec[i].crc = crc32c(0, pk->kinfo.p, pk->kinfo.n);
 		} else if (i < nsec - 1) {
 			sec[i].kind = SEC_OBJECT;
 			sec[i].size = pk->objs[i - NSMALL].n;
@@ -753,6 +791,8 @@ write_file(Pack *pk, FILE *f)
 		pad_to(&o, sec[i].offset);
 		if (i < NSMALL) {
 			put(&o, small[i + 1]->p, small[i + 1]->n);
+		} else if (i == kinfo) {
+			put(&o, pk->kinfo.p, pk->kinfo.n);
 		} else if (i < nsec - 1) {
 			put(&o, pk->objs[i - NSMALL].p, pk->objs[i - NSMALL].n);
 			text_blob_done(pk->objs[i - NSMALL].p);
@@ -804,6 +844,7 @@ done:
 	buf_free(&pk.binds);
 	buf_free(&pk.execs);
 	buf_free(&pk.kerns);
+	buf_free(&pk.kinfo);
 	buf_free(&pk.globals);
 	pmap_free(&pk.strmap);
 	pmap_free(&pk.syms);

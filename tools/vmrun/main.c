@@ -20,6 +20,9 @@ typedef struct Opts {
 	int ninputs, noutputs, nexpected;
 	int threads, benchmark, stats, profile;
 	long long print_max;
+	double rtol, atol;
+	const char *rtol_s, *atol_s;    /* as given, for messages */
+	const char *trace;
 	RtDevice device;
 } Opts;
 
@@ -31,14 +34,17 @@ static const char usage[] =
 "                           2x3xbf16=@x.bin\n"
 "  --output=DEST            where the next result goes: @y.npy (.npy), @y.bin\n"
 "                           (raw), - (printed); results without one are printed\n"
-"  --expected_output=SPEC   compare the next result (allclose rtol 1e-3 atol 1e-7\n"
-"                           for floats, exact otherwise); '(ignored)' skips it\n"
+"  --expected_output=SPEC   compare the next result (floats: |got - want| <=\n"
+"                           atol + rtol |want|; others exactly); '(ignored)' skips it\n"
+"  --rtol=X, --atol=Y       the tolerances of float results (1e-3, 1e-7)\n"
 "  --threads=N              worker threads (default: one per core; 1 runs inline)\n"
 "  --device=cpu|cuda        the device (default: the module's target)\n"
 "  --benchmark=N            run N times after a warm-up run; print latencies\n"
 "  --stats                  print memory use on stderr\n"
 "  --profile                print each kernel's share of the time on stderr\n"
 "                           (of the --benchmark runs, else of the one run)\n"
+"  --trace=FILE             write every run's dispatches, per thread, as a Chrome\n"
+"                           trace-event file (Perfetto, chrome://tracing)\n"
 "  --print_max_element_count=N  print at most N elements per result (1024)\n";
 
 static const char *
@@ -60,6 +66,18 @@ number(const char *opt, const char *v, long long lo, long long hi)
 	return n;
 }
 
+/* a tolerance: a finite number >= 0 */
+static double
+tolerance(const char *opt, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (!*v || *end || !(x >= 0) || isinf(x))
+		tool_fail("%s: '%s' is not a number >= 0", opt, v);
+	return x;
+}
+
 static void
 push(const char ***list, int *n, const char *v)
 {
@@ -75,6 +93,8 @@ parse_args(int argc, char **argv, Opts *o)
 	const char *v;
 
 	o->print_max = 1024;
+	o->rtol = 1e-3, o->rtol_s = "1e-3";
+	o->atol = 1e-7, o->atol_s = "1e-7";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -88,6 +108,12 @@ parse_args(int argc, char **argv, Opts *o)
 			push(&o->outputs, &o->noutputs, v);
 		} else if ((v = optval(a, "--expected_output"))) {
 			push(&o->expected, &o->nexpected, v);
+		} else if ((v = optval(a, "--rtol"))) {
+			o->rtol = tolerance("--rtol", v), o->rtol_s = v;
+		} else if ((v = optval(a, "--atol"))) {
+			o->atol = tolerance("--atol", v), o->atol_s = v;
+		} else if ((v = optval(a, "--trace"))) {
+			o->trace = v;
 		} else if ((v = optval(a, "--threads"))) {
 			o->threads = (int)number("--threads", v, 1, 1024);
 		} else if ((v = optval(a, "--benchmark"))) {
@@ -156,7 +182,7 @@ now(void)
 }
 
 static void
-benchmark(RtFunction *f, RtTensor *in, int nin, RtTensor *out, int nout, int n)
+benchmark(RtFunction *f, RtTensor *in, int nin, RtTensor *out, int nout, int n, Trace *tr)
 {
 	double *t = malloc(n * sizeof *t), total = 0;
 	RtError e;
@@ -169,6 +195,8 @@ benchmark(RtFunction *f, RtTensor *in, int nin, RtTensor *out, int nout, int n)
 		if (rt_invoke(f, in, nin, out, nout, &e))
 			tool_fail("%s", e.msg);
 		t[i] = now() - t0;
+		if (tr)
+			trace_run(tr, t0, t0 + t[i]);
 		total += t[i];
 	}
 	qsort(t, n, sizeof *t, cmp_double);
@@ -225,7 +253,7 @@ profile(const RtFunction *f, int runs)
 
 /* 1 if equal within tolerance; else fills msg with the first mismatch. */
 static int
-compare(const RtTensor *got, const RtTensor *want, int idx, char *msg, size_t n)
+compare(const RtTensor *got, const RtTensor *want, int idx, const Opts *o, char *msg, size_t n)
 {
 	char gs[200], ws[200];
 	int64_t numel = rt_numel(got) * (is_complex(got->dtype) ? 2 : 1);
@@ -240,10 +268,10 @@ compare(const RtTensor *got, const RtTensor *want, int idx, char *msg, size_t n)
 		int ok;
 		if (is_float(got->dtype) || is_complex(got->dtype)) {
 			double g = elem_f(got, i), w = elem_f(want, i);
-			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= 1e-7 + 1e-3 * fabs(w);
+			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= o->atol + o->rtol * fabs(w);
 			if (!ok) {
-				snprintf(msg, n, "result %d: element %lld is %g, expected %g (rtol 1e-3, atol 1e-7)",
-				    idx, (long long)i, g, w);
+				snprintf(msg, n, "result %d: element %lld is %g, expected %g (rtol %s, atol %s)",
+				    idx, (long long)i, g, w, o->rtol_s, o->atol_s);
 				return 0;
 			}
 		} else if (elem_i(got, i) != elem_i(want, i)) {
@@ -324,12 +352,16 @@ main(int argc, char **argv)
 	RtModule *m;
 	RtFunction *f;
 	RtTensor *in, *out, want;
+	Trace *tr = NULL;
 	int nres, rc = 0;
+	double t0;
 	char err[1024], what[32];
 
 	tool_name = "vmrun";
 	signal(SIGILL, on_trap);
 	parse_args(argc, argv, &o);
+	if (o.trace)
+		tr = trace_open(o.trace);
 	ro.threads = o.threads;
 	ro.device = o.device;
 	if (!(m = rt_load_file(o.module, &ro, &e)))
@@ -353,12 +385,17 @@ main(int argc, char **argv)
 		    rt_function_name(f), nres, nres == 1 ? "" : "s");
 	if (o.profile && !o.benchmark && rt_profile(f, 1))
 		tool_fail("out of memory");
+	if (tr)
+		trace_start(tr, f);
+	t0 = now();
 	if (rt_invoke(f, in, o.ninputs, out, nres, &e))
 		tool_fail("%s", e.msg);
+	if (tr)
+		trace_run(tr, t0, now());
 	if (o.profile && o.benchmark && rt_profile(f, 1))
 		tool_fail("out of memory");
 	if (o.benchmark)
-		benchmark(f, in, o.ninputs, out, nres, o.benchmark);
+		benchmark(f, in, o.ninputs, out, nres, o.benchmark, tr);
 	if (o.profile)
 		profile(f, o.benchmark ? o.benchmark : 1);
 	emit(&o, out, nres);
@@ -368,7 +405,7 @@ main(int argc, char **argv)
 		snprintf(what, sizeof what, "expected output %d", i);
 		if (tensor_parse(o.expected[i], &want, what, err, sizeof err))
 			tool_fail("%s", err);
-		if (!compare(&out[i], &want, i, err, sizeof err)) {
+		if (!compare(&out[i], &want, i, &o, err, sizeof err)) {
 			tool_err("%s", err);
 			rc = 1;
 		}
@@ -380,6 +417,8 @@ main(int argc, char **argv)
 		printf("[SUCCESS] all function outputs matched their expected values\n");
 	if (o.stats)
 		stats(f, in, o.ninputs, out, nres);
+	if (tr)
+		trace_close(tr, rt_module_threads(m));
 	for (int i = 0; i < o.ninputs; i++)
 		rt_tensor_free(&in[i]);
 	for (int i = 0; i < nres; i++)

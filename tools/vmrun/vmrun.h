@@ -28,6 +28,15 @@ int npy_read(const char *path, RtTensor *t, char *err, size_t errn);
 int npy_write(const char *path, const RtTensor *t, char *err, size_t errn);
 int is_npy(const void *p, size_t n);
 
+/* trace.c: --trace=FILE.  trace_open checks the path and opens its
+ * temporary (before anything runs); trace_start turns tracing on for f;
+ * trace_run closes each invocation; trace_close writes the file. */
+typedef struct Trace Trace;
+Trace *trace_open(const char *path);
+void trace_start(Trace *t, RtFunction *f);
+void trace_run(Trace *t, double t0, double t1);
+void trace_close(Trace *t, int threads);
+
 /* f16 and bf16 bits <-> float */
 float half_to_float(uint16_t h);
 uint16_t float_to_half(float f);

@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# vmrun --trace: the Chrome trace-event file (its schema checked by
+# python3 -m json.tool and src/check-trace.py), kernel names with source
+# lines, and its errors.
+load helpers
+
+check_trace() {
+  python3 -m json.tool "$1" > /dev/null
+  python3 tests/vmrun/src/check-trace.py "$@"
+}
+
+@test "--trace: one host event per dispatch per run, a track per thread, with --benchmark" {
+  pack kernels-gcc-nopic
+  m="$T/kernels-gcc-nopic.vmfb"
+  run bin/vmrun "$m" --function=chain --input=6xf32=1 --benchmark=3 --threads=3 --trace="$T/t.json"
+  [ "$status" -eq 0 ]
+  run check_trace "$T/t.json" 4 3
+  [ "$status" -eq 0 ]
+  [ "$output" = "exp_6
+tanh_6" ]
+  # a grid of 64 workgroups on 2 threads: the caller's track and the worker's
+  run bin/vmrun "$m" --function=grid --input=2x4x8xf32=1 --threads=2 --trace="$T/g.json"
+  [ "$status" -eq 0 ]
+  check_trace "$T/g.json" 1 2
+  # copies and fills are host events too; --threads=1 is one pool track
+  pack host
+  bin/vmrun "$T/host.vmfb" --function=views --input=2x3xf32=1 --threads=1 --trace="$T/h.json" > /dev/null
+  python3 -m json.tool "$T/h.json" > /dev/null
+  grep -q '"cat":"copy"' "$T/h.json"
+  [ "$(grep -c '"name":"thread_name"' "$T/h.json")" -eq 2 ]
+  ls "$T" | { ! grep -q tmp; }
+}
+
+@test "kernel names carry the op and the source line through codegen, vmpack --dump, --profile and --trace" {
+  [ -x bin/codegen ] && [ -x bin/torch-lower ] || skip "codegen is not built"
+  bin/torch-opt --print-debuginfo examples/linear-torch.mlir | bin/torch-lower --print-debuginfo |
+    bin/codegen --target=cpu | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmpack --dump "$T/m.vmfb"
+  [[ "$output" == *"    name dispatch_0_matmul_add@linear-torch.mlir:6, 88 bytes, 27 flops, at examples/linear-torch.mlir:6:10"* ]]
+  run --separate-stderr bin/vmrun "$T/m.vmfb" --input=4x3xf32=1 --input=3xf32=1 --input=4xf32=1 \
+    --benchmark=2 --threads=2 --profile --trace="$T/t.json"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"dispatch_0_matmul_add@linear-torch.mlir:6"* ]]
+  run check_trace "$T/t.json" 3 2 '^dispatch_[0-9]+_\w+@linear-torch\.mlir:[0-9]+$'
+  [ "$status" -eq 0 ]
+  [ "$output" = "dispatch_0_matmul_add@linear-torch.mlir:6" ]
+  grep -q '"bytes":88,"flops":27,"grid":\[1,1,1\],"source":"examples/linear-torch.mlir:6:10"' "$T/t.json"
+  # without locations (torch-lower's text has none), the op alone, not <stdin>'s line
+  bin/torch-opt examples/linear-torch.mlir | bin/torch-lower | bin/codegen --target=cpu | bin/vmpack -o "$T/n.vmfb"
+  bin/vmrun "$T/n.vmfb" --input=4x3xf32=1 --input=3xf32=1 --input=4xf32=1 --trace="$T/n.json" > /dev/null
+  run check_trace "$T/n.json" 1 "$(nproc)"
+  [ "$output" = "dispatch_0_matmul_add" ]
+}
+
+@test "--trace: a path it cannot write is an error before running; a failed run leaves nothing" {
+  pack kernels-gcc-nopic
+  m="$T/kernels-gcc-nopic.vmfb"
+  run bin/vmrun "$m" --function=exp --input=6xf32=1 --trace="$T/no/such/dir/t.json"
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: cannot write '$T/no/such/dir/t.json': No such file or directory" ]
+  run bin/vmrun "$m" --function=exp --input=6xf32=1 --trace="$T"
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: --trace: cannot write '$T': Is a directory" ]
+  run bin/vmrun "$m" --function=exp --input=6xf32=1 --trace=
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: --trace: needs a file name" ]
+  # an input of the wrong shape: no trace, no temporary
+  mkdir "$T/d"
+  run bin/vmrun "$m" --function=exp --input=5xf32=1 --trace="$T/d/t.json"
+  [ "$status" -eq 1 ]
+  [ -z "$(ls "$T/d")" ]
+  # an old trace stays whole until the new one replaces it
+  echo '{"traceEvents":[]}' > "$T/d/t.json"
+  run bin/vmrun "$m" --function=exp --input=5xf32=1 --trace="$T/d/t.json"
+  [ "$(cat "$T/d/t.json")" = '{"traceEvents":[]}' ]
+}
