@@ -10,7 +10,7 @@
 // CHECK: dispatch_0: gemm micro-kernel
 // CHECK-NEXT: name dispatch_0_linear_relu@model.py:12, 12288 bytes, 66560 flops, at /home/u/model.py:12:9
 // CHECK: dispatch_1: loop nest
-// CHECK-NEXT: name dispatch_1_pack, 8192 bytes, 0 flops
+// CHECK-NEXT: name dispatch_1_pack@model.py:12, 8192 bytes, 0 flops, at /home/u/model.py:12:9
 // CHECK: dispatch_2: loop nest
 // CHECK-NEXT: name dispatch_2_sum, 4224 bytes, 1024 flops
 // CHECK: dispatch_3: loop nest

@@ -75,3 +75,16 @@ tanh_6" ]
   run bin/vmrun "$m" --function=exp --input=5xf32=1 --trace="$T/d/t.json"
   [ "$(cat "$T/d/t.json")" = '{"traceEvents":[]}' ]
 }
+
+@test "a model through fx-import: every kernel is named after its line of the model's .py" {
+  [ -x bin/codegen ] && [ -x bin/fx-import ] || skip "codegen is not built"
+  bin/fx-import tests/fx-import/inputs/small_cnn-torch.json | bin/torch-opt --print-debuginfo |
+    bin/torch-lower --print-debuginfo | bin/codegen --target=cpu | bin/vmpack -o "$T/cnn.vmfb"
+  run bin/vmrun "$T/cnn.vmfb" --input=1x3x8x8xf32=0.5 --benchmark=2 --threads=2 --trace="$T/t.json"
+  [ "$status" -eq 0 ]
+  run check_trace "$T/t.json" 3 2 '^dispatch_[0-9]+_\w+@models\.py:[0-9]+$'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "dispatch_1_pack@models.py:31" ]
+  [ "${lines[1]}" = "dispatch_0_conv_2d_nchw_fchw_add_cmp@models.py:31" ]
+  grep -q '"source":"tests/fx-import/models.py:31:9"' "$T/t.json"
+}

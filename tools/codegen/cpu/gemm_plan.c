@@ -520,6 +520,7 @@ static Value *pack_kernel(Gen *g, Kernel *root, const Pack *k, KExpr *body, IExp
 	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", k->side ? "B" : "A",
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
 		(long long)k->ext[3]);
+	pk->at = root->at;    /* named after the gemm's line */
 	loop_grid(pk);
 	plan_push(fp, pk, op);
 	return RES(buf, 0);
