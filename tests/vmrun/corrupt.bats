@@ -92,3 +92,46 @@ setup() {
   [ "$status" -eq 0 ]
   [[ "$output" =~ ^[0-9]+\ mutations: ]]
 }
+
+@test "kernel_info: names, sources, bytes and FLOPs packed, shown and checked" {
+  sed 's/symbol = "exp_6", bindings = 2 : i64/&, display_name = "exp of \\"six\\"", source = "k.c:3:1", bytes = 48 : i64, flops = 6 : i64/' \
+    "$IN/kernels-llc16.mlir" > "$T/info.mlir"
+  bin/vmpack "$T/info.mlir" -o "$T/info.vmfb"
+  run bin/vmpack --dump "$T/info.vmfb"
+  [[ "$output" == *'    name exp of "six", 48 bytes, 6 flops, at k.c:3:1'* ]]
+  [[ "$output" == *'    name tanh_6, 0 bytes, 0 flops'* ]]
+  [[ "$output" =~ \ kernel_info\ +offset ]]
+  run --separate-stderr bin/vmrun "$T/info.vmfb" --function=exp --input=6xf32=1 --profile --trace="$T/t.json"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *'exp of "six"'* ]]
+  python3 -m json.tool "$T/t.json" > /dev/null
+  grep -q '"name":"exp of \\"six\\"","cat":"dispatch"' "$T/t.json"
+  grep -q '"bytes":48,"flops":6,"grid":\[1,1,1\],"source":"k.c:3:1"' "$T/t.json"
+  # without the attributes, no section: the same bytes as before it existed
+  bin/vmpack --dump "$M" | { ! grep -q kernel_info; }
+  # vmpack's checks of the attributes
+  pack_refuses 's/flops = 6/flops = -6/' "$T/info.mlir" "error: 'flops' must be an integer >= 0"
+  pack_refuses 's/source = "k.c:3:1"/source = 3 : i64/' "$T/info.mlir" "error: 'source' must be a string"
+  # the runtime's checks, behind valid checksums
+  n=$(bin/vmpack --dump "$T/info.vmfb" | grep -c '^  @.*bindings')
+  cp "$T/info.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 14 1 24 1
+  run bin/vmrun "$T/t.vmfb" --function=exp
+  [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: kernel_info 1: reserved field is not 0" ]
+  cp "$T/info.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 14 2 4 999999
+  run bin/vmrun "$T/t.vmfb" --function=exp
+  [[ "$output" == "vmrun: error: $T/t.vmfb: corrupt module: kernel_info 2: string offset 999999 is past the strings"* ]]
+  cp "$T/info.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 14 0 28 0 -32
+  run bin/vmrun "$T/t.vmfb" --function=exp
+  [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: $((n - 1)) kernel_info records for $n kernels" ]
+  # every byte of it mutated: loaded or rejected, never a crash
+  command -v cc >/dev/null || skip "no C compiler"
+  build=${BUILD:-build/opt}
+  [ -f "$build/libfx.a" ] || skip "$build/libfx.a is not built"
+  cc -std=c11 -D_GNU_SOURCE -O1 -g -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
+  run "$T/fuzz" "$T/info.vmfb"
+  [ "$status" -eq 0 ]
+  [[ "$output" =~ ^[0-9]+\ mutations: ]]
+}

@@ -12,6 +12,15 @@ pack() {
   bin/vmpack "$IN/$1.mlir" -o "$T/$1.vmfb"
 }
 
+# pack_refuses SED INPUT MESSAGE: INPUT edited by the sed script does not
+# pack; the first error line ends with MESSAGE
+pack_refuses() {
+  sed "$1" "$2" > "$T/refused.mlir"
+  run bin/vmpack "$T/refused.mlir" -o "$T/refused.vmfb"
+  [ "$status" -eq 1 ]
+  [[ "${lines[0]}" == *"$3" ]]
+}
+
 # byte_at FILE OFFSET: the byte's value, decimal
 byte_at() {
   od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '
