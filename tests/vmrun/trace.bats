@@ -85,6 +85,8 @@ tanh_6" ]
   run check_trace "$T/t.json" 3 2 '^dispatch_[0-9]+_\w+@models\.py:[0-9]+$'
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "dispatch_1_pack@models.py:31" ]
-  [ "${lines[1]}" = "dispatch_0_conv_2d_nchw_fchw_add_cmp@models.py:31" ]
+  [ "${lines[1]}" = "dispatch_0_conv2d_add_clamp@models.py:31" ]
+  [ "${lines[2]}" = "dispatch_2_maxpool2d@models.py:31" ]
+  [ "${lines[3]}" = "dispatch_3_add@models.py:33" ]
   grep -q '"source":"tests/fx-import/models.py:31:9"' "$T/t.json"
 }

@@ -315,6 +315,42 @@ static int has_reduction(Op *op)
 	return 0;
 }
 
+/* A named op's word: torch's name where linalg's spells the layout. */
+static const char *short_name(const char *n)
+{
+	static const struct { const char *prefix, *word; } w[] = {
+		{"linalg.conv_1d", "conv1d"}, {"linalg.conv_2d", "conv2d"}, {"linalg.conv_3d", "conv3d"},
+		{"linalg.depthwise_conv_1d", "dwconv1d"}, {"linalg.depthwise_conv_2d", "dwconv2d"},
+		{"linalg.pooling_nchw_max", "maxpool2d"}, {"linalg.pooling_nhwc_max", "maxpool2d"},
+		{"linalg.pooling_nchw_sum", "sumpool2d"}, {"linalg.pooling_nhwc_sum", "sumpool2d"},
+		{"linalg.batch_matmul", "bmm"},
+	};
+
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+		if (!strncmp(n, w[i].prefix, strlen(w[i].prefix)))
+			return w[i].word;
+	return n;
+}
+
+/* 1 if a body only compares its input with constants and selects: a
+ * clamp, torch's relu, hardtanh (where() compares inputs: not this) */
+static int body_clamps(Op *op)
+{
+	int cmp = 0;
+
+	for (Op *b = op->regs[0].first->first; b; b = b->next) {
+		if (op_is(b, "arith.cmpf") || op_is(b, "arith.cmpi")) {
+			for (int i = 0; i < b->nopnds; i++) {
+				Op *d = OPND(b, i)->def;
+				cmp |= d && op_is(d, "arith.constant");
+			}
+		} else if (!op_is(b, "arith.select") && !op_is(b, "arith.constant") && !op_is(b, "linalg.yield")) {
+			return 0;
+		}
+	}
+	return cmp;
+}
+
 /* A region body's first op that computes, or NULL when it only yields. */
 static Op *body_op(Op *op)
 {
@@ -347,6 +383,10 @@ static const char *op_word(Gen *g, Op *op)
 		body = b != NULL;
 		if (body_macs(op) && has_reduction(op))
 			n = "contract", body = 0;
+		else if (body_clamps(op))
+			n = "clamp", body = 0;
+	} else {
+		n = short_name(n);
 	}
 	if (!named && (dot = strchr(n, '.')))
 		n = dot + 1;
