@@ -347,6 +347,15 @@ tool_abort(FILE *f)
 }
 
 void
+tool_drop_tmp(void)
+{
+	char *p = sig_tmppath;
+
+	if (p)
+		unlink(p);
+}
+
+void
 tool_commit(FILE *f)
 {
 	sigset_t old;

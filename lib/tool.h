@@ -46,6 +46,9 @@ FILE *tool_open_out(const char *path);
  * while this process frees its memory: nothing more goes to stdout. */
 void tool_commit(FILE *f);
 void tool_abort(FILE *f);
+/* Removes the temporary from a signal handler that ends the process
+ * itself (async-signal-safe). */
+void tool_drop_tmp(void);
 
 /* -split-input-file, as mlir-opt does it: text is cut at lines that are
  * exactly "// -----" and fn runs on each chunk, padded with the newlines

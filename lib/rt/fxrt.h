@@ -99,7 +99,8 @@ int rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nou
 
 /* Times every dispatch of f's later invocations (CPU); -1: no memory. */
 int rt_profile(RtFunction *f, int on);
-/* The i-th dispatch of f in program order: its kernel, how often it ran
+/* The i-th dispatch of f in program order: its kernel (its display name,
+ * dispatch_3_matmul_add@m.py:12, when the module has one), how often it ran
  * and the seconds it took; 0 past the last. */
 int rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *calls, double *secs);
 

@@ -74,6 +74,26 @@ tanh_6" ]
   echo '{"traceEvents":[]}' > "$T/d/t.json"
   run bin/vmrun "$m" --function=exp --input=5xf32=1 --trace="$T/d/t.json"
   [ "$(cat "$T/d/t.json")" = '{"traceEvents":[]}' ]
+  # a kernel stopped at a bounds check (SIGILL): no temporary left either
+  [ -x bin/codegen ] || skip "codegen is not built"
+  cat > "$T/gather.mlir" <<'MLIR'
+func.func @main(%t: tensor<4xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%i : tensor<3xi64>) outs(%e : tensor<3xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %v = tensor.extract %t[%x] : tensor<4xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+MLIR
+  bin/codegen "$T/gather.mlir" 2>/dev/null | bin/vmpack -o "$T/g.vmfb"
+  run bin/vmrun "$T/g.vmfb" --input=4xf32=1,2,3,4 --input=3xi64=0,9,1 --trace="$T/d/t.json"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"a kernel stopped at a bounds check"* ]]
+  [ "$(ls "$T/d")" = t.json ]
+  [ "$(cat "$T/d/t.json")" = '{"traceEvents":[]}' ]
 }
 
 @test "a model through fx-import: every kernel is named after its line of the model's .py" {

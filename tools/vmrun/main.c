@@ -338,6 +338,7 @@ on_trap(int sig)
 	    "read from a tensor (a gather's, an embedding's) is out of range\n";
 
 	(void)sig;
+	tool_drop_tmp();     /* --trace's */
 	if (write(2, msg, sizeof msg - 1) < 0)
 		_exit(1);
 	_exit(1);
