@@ -28,6 +28,8 @@ done
 for m in host kernels-gcc-nopic kernels-gcc-pic kernels-gcc-relax kernels-llc16; do
 	bin/vmpack tests/vmrun/inputs/$m.mlir -o "$C/vmfb/$m.vmfb"
 done
+# and one from codegen, with a kernel_info section (names, sources, FLOPs)
+bin/codegen tests/codegen/inputs/seed-linear-linalg.mlir | bin/vmpack -o "$C/vmfb/seed-linear.vmfb"
 
 # npy: the vmrun tests' files and a few more shapes, dtypes and versions
 cp tests/vmrun/inputs/npy/*.npy "$C/npy/"
