@@ -196,3 +196,65 @@ func.func @avg_pool_left(%arg0: !torch.vtensor<[1,2,4],f16>, %arg1: !torch.vtens
   %2 = torch.aten.avg_pool3d %arg2, %k, %k, %p, %false, %false, %int0 : !torch.vtensor<[1,2,4,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.int -> !torch.vtensor<[1,2,2,2,2],f32>
   return %0, %1, %2 : !torch.vtensor<[1,2,2],f16>, !torch.vtensor<[1,2,?],f32>, !torch.vtensor<[1,2,2,2,2],f32>
 }
+
+// -----
+
+// embedding_bag, mode sum: one generic over (bag, index, column) adding the
+// rows whose index j has offsets[b] <= j < next, next being offsets[b + 1]
+// (read at 0 for the last bag, whose next is the indices' length).
+// offset2bag empty, bag_size and max_indices zeros.
+// CHECK-LABEL: func.func @embedding_bag_sum
+// CHECK-DAG: %[[W:.*]] = torch_c.to_builtin_tensor %arg0
+// CHECK-DAG: %[[OF:.*]] = torch_c.to_builtin_tensor %arg2
+// CHECK: %[[NB:.*]] = tensor.dim %[[OF]], %{{.*}} : tensor<?xi64>
+// CHECK: tensor.empty(%[[NB]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-NEXT: ^bb0(%[[IX:.*]]: i64, %[[O:.*]]: i64, %[[ACC:.*]]: f32):
+// CHECK: %[[B1:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[B1X:.*]] = arith.index_cast %[[B1]] : i64 to index
+// CHECK: %[[NBI:.*]] = arith.index_cast %[[NB]] : index to i64
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[NBI]], %[[B1]] : i64
+// CHECK: %[[SAFE:.*]] = arith.select %[[LAST]], %{{.*}}, %[[B1X]] : index
+// CHECK: %[[N:.*]] = arith.constant 5 : i64
+// CHECK: %[[RAW:.*]] = tensor.extract %[[OF]][%[[SAFE]]] : tensor<?xi64>
+// CHECK: %[[NEXT:.*]] = arith.select %[[LAST]], %[[N]], %[[RAW]] : i64
+// CHECK: %[[J:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[O]], %[[J]] : i64
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[O]], %[[J]] : i64
+// CHECK: %[[FROM:.*]] = arith.ori %[[LT]], %[[EQ]] : i1
+// CHECK: %[[BEFORE:.*]] = arith.cmpi slt, %[[J]], %[[NEXT]] : i64
+// CHECK: %[[IN:.*]] = arith.andi %[[FROM]], %[[BEFORE]] : i1
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[IX]] : i64 to index
+// CHECK: %[[V:.*]] = tensor.extract %[[W]][%[[ROW]], %{{.*}}] : tensor<10x4xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: %[[Y:.*]] = arith.select %[[IN]], %[[S]], %[[ACC]] : f32
+// CHECK: linalg.yield %[[Y]] : f32
+// CHECK: tensor.empty() : tensor<0xi64>
+// CHECK: linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<?xi64>)
+// CHECK: linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<?xi64>)
+func.func @embedding_bag_sum(%arg0: !torch.vtensor<[10,4],f32>, %arg1: !torch.vtensor<[5],si64>, %arg2: !torch.vtensor<[?],si64>) -> (!torch.vtensor<[?,4],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[?],si64>, !torch.vtensor<[?],si64>) {
+  %false = torch.constant.bool false
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %0:4 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int0, %false, %none, %false, %none : !torch.vtensor<[10,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[?],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[?,4],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[?],si64>, !torch.vtensor<[?],si64>
+  return %0#0, %0#1, %0#2, %0#3 : !torch.vtensor<[?,4],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[?],si64>, !torch.vtensor<[?],si64>
+}
+
+// -----
+
+// Left as they are: a padding index (its rows skipped), mode mean, the
+// last offset included.
+// CHECK-LABEL: func.func @embedding_bag_left
+// CHECK-COUNT-3: torch.aten.embedding_bag.padding_idx
+// CHECK-NOT: linalg.generic
+func.func @embedding_bag_left(%arg0: !torch.vtensor<[10,4],f32>, %arg1: !torch.vtensor<[5],si64>, %arg2: !torch.vtensor<[2],si64>) -> (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[1,4],f32>) {
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0:4 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int0, %false, %none, %false, %int1 : !torch.vtensor<[10,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[2],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.int -> !torch.vtensor<[2,4],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64>
+  %1:4 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int1, %false, %none, %false, %none : !torch.vtensor<[10,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[2],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[2,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64>
+  %2:4 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int0, %false, %none, %true, %none : !torch.vtensor<[10,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[2],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[1,4],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[1],si64>, !torch.vtensor<[1],si64>
+  return %0#0, %1#0, %2#0 : !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[1,4],f32>
+}

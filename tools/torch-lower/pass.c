@@ -431,6 +431,7 @@ static const Row pass_rows[] = {
 	{"torch.aten.avg_pool1d", lower_pass_avgpool, "1"},
 	{"torch.aten.avg_pool2d", lower_pass_avgpool, "2"},
 	{"torch.aten.avg_pool3d", lower_pass_avgpool, "3"},
+	{"torch.aten.embedding_bag.padding_idx", lower_pass_embedding_bag, NULL},
 	{NULL, NULL, NULL},
 };
 

@@ -372,3 +372,111 @@ lower_pass_avgpool(L *l, Op *op, const void *arg)
 other:
 	return nd == 2 ? lower_avgpool(l, op, NULL) : -1;
 }
+
+/* the size of v's dim i: a constant where static, as torch-mlir's folded
+ * tensor.dim */
+static Value *
+size_of(L *l, Value *v, int i)
+{
+	return v->type->dims[i] >= 0 ? cst_idx(l, v->type->dims[i]) : dim_of(l, v, i);
+}
+
+static Value *
+idx_to_i64(L *l, Value *v)
+{
+	return emit1(l, "arith.index_cast", 1, &v, ty_int(l->c, 64, SIGNLESS));
+}
+
+static int
+fits(Type *t, int rank, const int64_t *d)
+{
+	int i;
+
+	if (!t->ranked || t->rank != rank)
+		return 0;
+	for (i = 0; i < rank; i++)
+		if (t->dims[i] >= 0 && d[i] >= 0 && t->dims[i] != d[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * embedding_bag.padding_idx(weight, indices, offsets, scale_grad_by_freq,
+ * mode, sparse, per_sample_weights, include_last_offset, padding_idx), in
+ * torch-mlir's form: mode sum, f32/f64 weight, si64 indices and offsets,
+ * no per-sample weights, no last offset, no padding index.  One generic
+ * over (bag b, index j, column d) reduces over j: j joins bag b when
+ * offsets[b] <= j < offsets[b + 1] (the indices' length for the last bag,
+ * whose offsets[b + 1] is read at 0 instead, in bounds).  offset2bag is
+ * empty, bag_size and max_indices zeros, as PyTorch gives them for sum
+ * without grad.
+ */
+int
+lower_pass_embedding_bag(L *l, Op *op, const void *arg)
+{
+	Ctx *c = l->c;
+	Value *w, *ix, *of;
+	Type *wt = ttype(l, OPND(op, 0)), *it = ttype(l, OPND(op, 1)), *ot = ttype(l, OPND(op, 2));
+	Type *i64 = ty_int(c, 64, SIGNLESS);
+	int64_t mode, pad = -1, d0[2], zero = 0;
+	int last, i;
+
+	if (op->nres != 4 || op->nopnds != 9 || !tv_int(OPND(op, 4), &mode) || mode != 0 ||
+			!tv_none(OPND(op, 6)) || !tv_bool(OPND(op, 7), &last) || last ||
+			!(tv_none(OPND(op, 8)) || (tv_int(OPND(op, 8), &pad) && pad == -1)))
+		return -1;
+	if (!wt->ranked || wt->rank != 2 || !(wt->elem->kind == TY_F32 || wt->elem->kind == TY_F64) ||
+			!it->ranked || it->rank != 1 || it->elem != dt_i64(c) ||
+			!ot->ranked || ot->rank != 1 || ot->elem != dt_i64(c))
+		return -1;
+	d0[0] = ot->dims[0], d0[1] = wt->dims[1];
+	if (!fits(op->res[0].type, 2, d0) || op->res[0].type->elem != wt->elem ||
+			!fits(op->res[1].type, 1, &zero))
+		return -1;
+	for (i = 1; i < 4; i++)
+		if (op->res[i].type->elem != ot->elem || (i > 1 && !fits(op->res[i].type, 1, d0)))
+			return -1;
+	of = get(l, OPND(op, 2));
+	ix = get(l, OPND(op, 1));
+	w = get(l, OPND(op, 0));
+	Type *e = belem(c, wt->elem), *oe = belem(c, ot->elem);
+	Value *dims[2] = { size_of(l, of, 0), size_of(l, w, 1) }, *dyn[2];
+	int nd = 0;
+	for (i = 0; i < 2; i++)
+		if (d0[i] < 0)
+			dyn[nd++] = dims[i];
+	Type *rt = ty_tensor(c, 2, d0, e);
+	Value *init = fill(l, cst_f(l, 0, e), emit1(l, "tensor.empty", nd, dyn, rt));
+	Value *nbags = dims[0], *nidx = it->dims[0] >= 0 ? NULL : dim_of(l, ix, 0);
+	AffExpr *xe[1] = { d_(l, 1) }, *oe1[1] = { d_(l, 0) }, *re[2] = { d_(l, 0), d_(l, 2) };
+	AffMap *maps[3] = { map_of(l, 3, 1, xe), map_of(l, 3, 1, oe1), map_of(l, 3, 2, re) };
+	Value *ins[2] = { ix, of };
+	Gen g;
+	gen_begin(l, &g, 2, ins, 1, &init, maps, 3, "prp");
+	Value *b0 = idx_to_i64(l, lindex(l, 0)), *one = cst_i(l, 1, i64);
+	Value *b1 = bin(l, "arith.addi", b0, one);
+	Value *b1x = emit1(l, "arith.index_cast", 1, &b1, ty_index(c));
+	Value *nb = ot->dims[0] >= 0 ? cst_i(l, ot->dims[0], i64) : idx_to_i64(l, nbags);
+	Value *islast = cmpi(l, "eq", nb, b1);
+	Value *safe = sel(l, islast, cst_idx(l, 0), b1x);
+	Value *n = it->dims[0] >= 0 ? cst_i(l, it->dims[0], i64) : idx_to_i64(l, nidx);
+	Value *xo[2] = { of, safe }, *at = emit1(l, "tensor.extract", 2, xo, oe);
+	Value *next = sel(l, islast, n, at);
+	Value *j = idx_to_i64(l, lindex(l, 1));
+	Value *lt = cmpi(l, "slt", g.arg[1], j), *eq = cmpi(l, "eq", g.arg[1], j);
+	Value *from = bin(l, "arith.ori", lt, eq), *before = cmpi(l, "slt", j, next);
+	Value *in = bin(l, "arith.andi", from, before);
+	Value *xw[3] = { w, emit1(l, "arith.index_cast", 1, &g.arg[0], ty_index(c)), NULL };
+	xw[2] = lindex(l, 2);
+	Value *row = emit1(l, "tensor.extract", 3, xw, e);
+	Value *y = sel(l, in, bin(l, "arith.addf", row, g.arg[2]), g.arg[2]);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
+	set(l, RES(op, 1), emit1(l, "tensor.empty", 0, NULL, ty_tensor(c, 1, &zero, oe)));
+	for (i = 2; i < 4; i++) {
+		Value *z = cst_i(l, 0, oe);
+		Value *t = ot->dims[0] >= 0 ? emit1(l, "tensor.empty", 0, NULL, ty_tensor(c, 1, d0, oe)) :
+			emit1(l, "tensor.empty", 1, &nbags, ty_tensor(c, 1, d0, oe));
+		set(l, RES(op, i), fill(l, z, t));
+	}
+	return 0;
+}
