@@ -428,6 +428,10 @@ static const Row pass_rows[] = {
 	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, any_scalars},
 	{"torch.aten.max_pool1d", lower_pass_maxpool, "1"},
 	{"torch.aten.max_pool2d", lower_pass_maxpool, "2"},
+	{"torch.aten.avg_pool1d", lower_pass_avgpool, "1"},
+	{"torch.aten.avg_pool2d", lower_pass_avgpool, "2"},
+	{"torch.aten.avg_pool3d", lower_pass_avgpool, "3"},
+	{"torch.aten.embedding_bag.padding_idx", lower_pass_embedding_bag, NULL},
 	{NULL, NULL, NULL},
 };
 
