@@ -172,6 +172,8 @@ int lower_conv(L *l, Op *op, const void *arg);
 int lower_embedding(L *l, Op *op, const void *arg);
 int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */
 int lower_pass_maxpool(L *l, Op *op, const void *arg);   /* pass_pool.c */
+int pass_quant_lower(L *l, Op *op, const void *arg);     /* pass_quant.c */
+void pass_quant_mlir16_name(Ctx *c, Op *op);
 int lower_avgpool(L *l, Op *op, const void *arg);
 int lower_adaptive(L *l, Op *op, const void *arg);
 int lower_view_dtype(L *l, Op *op, const void *arg); /* viewdtype.c */

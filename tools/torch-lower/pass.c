@@ -138,7 +138,9 @@ uncast(const char *name)
 {
 	static const char *const ops[] = {
 		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
-		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view", NULL,
+		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view",
+		"torch.quantized_decomposed.quantize_per_channel",
+		"torch.quantized_decomposed.dequantize_per_channel", NULL,
 	};
 	int i;
 
@@ -428,6 +430,10 @@ static const Row pass_rows[] = {
 	{"torch.prim.NumToTensor.Scalar", lower_num_to_tensor, any_scalars},
 	{"torch.aten.max_pool1d", lower_pass_maxpool, "1"},
 	{"torch.aten.max_pool2d", lower_pass_maxpool, "2"},
+	{"torch.quantized_decomposed.quantize_per_tensor", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.dequantize_per_tensor", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.quantize_per_channel", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.dequantize_per_channel", pass_quant_lower, any_scalars},
 	{NULL, NULL, NULL},
 };
 
