@@ -789,6 +789,21 @@ fold_cast(Ctx *c, Op *op, Value **outv, Attr **outa)
 	return 0;
 }
 
+/* torch_c.to_i64 / to_f64 of a torch constant: its value, as torch-mlir
+ * folds them */
+static int
+fold_torch_c_scalar(Ctx *c, Op *op, Value **outv, Attr **outa)
+{
+	Num n;
+
+	(void)outv;
+	if (op->nopnds != 1 || op->nres != 1 || !num_of(OPND(op, 0), &n) ||
+			n.isf != op_is(op, "torch_c.to_f64"))
+		return 0;
+	outa[0] = num_attr(c, RES(op, 0)->type, n);
+	return outa[0] != NULL;
+}
+
 /* ---- tensor ---- */
 
 /* A cast to its own type (tensor.cast, torch.tensor_static_info_cast). */
@@ -1150,6 +1165,8 @@ const OpHook fold_hooks[] = {
 	{"arith.index_cast", (void *)fold_cast},
 	{"arith.index_castui", (void *)fold_cast},
 	{"arith.negf", (void *)fold_cast},
+	{"torch_c.to_i64", (void *)fold_torch_c_scalar},
+	{"torch_c.to_f64", (void *)fold_torch_c_scalar},
 	{"tensor.cast", (void *)fold_same_type_cast},
 	{"tensor.dim", (void *)fold_tensor_dim},
 	{"tensor.collapse_shape", (void *)fold_reshape_pair},

@@ -503,6 +503,7 @@ const OpHook verify_hooks[] = {
 	{"arith.mulf", verify_same_type}, {"arith.divf", verify_same_type},
 	{"arith.remf", verify_same_type}, {"arith.maxf", verify_same_type},
 	{"arith.minf", verify_same_type}, {"arith.negf", verify_same_type},
+	{"arith.maximumf", verify_same_type}, {"arith.minimumf", verify_same_type},
 	{"arith.addi", verify_same_type}, {"arith.subi", verify_same_type},
 	{"arith.muli", verify_same_type}, {"arith.divsi", verify_same_type},
 	{"arith.divui", verify_same_type}, {"arith.remsi", verify_same_type},

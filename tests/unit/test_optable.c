@@ -21,7 +21,7 @@ static const char *const good_names[] = {"linalg.conv_*", "arith.addf", NULL};
 static const Row bad[] = {
 	{0, "aten.relux"}, {0, "aten.add.Tensor|aten.mulx"}, {0, "arith.maxf"},
 };
-static const char *const bad_names[] = {"linalg.convx_*", "arith.maximumf"};
+static const char *const bad_names[] = {"linalg.convx_*", "arith.maximumx"};
 
 /* The checker's own cases; its reports of the bad keys go to /dev/null. */
 static int

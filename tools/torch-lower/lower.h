@@ -174,6 +174,8 @@ int lower_maxpool(L *l, Op *op, const void *arg);   /* pool.c */
 int lower_pass_maxpool(L *l, Op *op, const void *arg);   /* pass_pool.c */
 int lower_pass_avgpool(L *l, Op *op, const void *arg);
 int lower_pass_embedding_bag(L *l, Op *op, const void *arg);
+int pass_quant_lower(L *l, Op *op, const void *arg);     /* pass_quant.c */
+void pass_quant_mlir16_name(Ctx *c, Op *op);
 int lower_avgpool(L *l, Op *op, const void *arg);
 int lower_adaptive(L *l, Op *op, const void *arg);
 int lower_view_dtype(L *l, Op *op, const void *arg); /* viewdtype.c */

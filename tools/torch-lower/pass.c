@@ -138,7 +138,9 @@ uncast(const char *name)
 {
 	static const char *const ops[] = {
 		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
-		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view", NULL,
+		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view",
+		"torch.quantized_decomposed.quantize_per_channel",
+		"torch.quantized_decomposed.dequantize_per_channel", NULL,
 	};
 	int i;
 
@@ -432,6 +434,10 @@ static const Row pass_rows[] = {
 	{"torch.aten.avg_pool2d", lower_pass_avgpool, "2"},
 	{"torch.aten.avg_pool3d", lower_pass_avgpool, "3"},
 	{"torch.aten.embedding_bag.padding_idx", lower_pass_embedding_bag, NULL},
+	{"torch.quantized_decomposed.quantize_per_tensor", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.dequantize_per_tensor", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.quantize_per_channel", pass_quant_lower, any_scalars},
+	{"torch.quantized_decomposed.dequantize_per_channel", pass_quant_lower, any_scalars},
 	{NULL, NULL, NULL},
 };
 

@@ -167,6 +167,7 @@ collect(Op *op, void *env)
 
 	if (op_is(op, "tensor.expand_shape"))
 		op_set_attr(o->c, op, "static_output_shape", NULL);
+	pass_quant_mlir16_name(o->c, op);
 	if (strncmp(op->name, "torch_c.", 8))
 		return 0;
 	if (o->n == o->cap)
