@@ -318,6 +318,8 @@ struct Loc {
 	int n;
 	Loc **locs;        /* FUSED */
 	Attr *meta;        /* FUSED metadata (may be NULL) */
+	int implicit;      /* FILE: the parser's position of an op or
+	                      argument written without loc(...) */
 };
 
 Loc *loc_unknown(Ctx *c);
@@ -531,6 +533,11 @@ void text_release(void);
 /* The blobs taken out of text, if text_read_stream returned it last and
  * they are not released: their number, the array in *b; else 0. */
 int text_blobs(const char *text, const TextBlob **b);
+/* Set (by tool_repro_init): the blobs read from a pipe stay as they were
+ * read, for a reproducer to write them back; no pass writes them in place. */
+extern int text_blobs_kept;
+/* 0 once text_blob_done has given any blob's pages back. */
+int text_blobs_whole(void);
 /* Says that the blob at data (from text_read_stream; anything else is
  * ignored) is needed no more: the pages that only it and other such blobs
  * used go back to the system, for the next process of a pipeline to take
@@ -540,8 +547,12 @@ void text_blob_done(const void *data);
 /* The same for every blob but those at keep[0..n) (which it sorts). */
 void text_blobs_only(const void **keep, int n);
 
+enum { DEBUGINFO_CARRY = 2 };
+
 typedef struct PrintOpts {
-	int debuginfo;   /* print loc(...) */
+	int debuginfo;   /* print loc(...): 1 every one; 2 (DEBUGINFO_CARRY)
+	                    those the input gave (or passes derived from
+	                    them), not positions in the input's text */
 	int generic;     /* generic op form */
 	int release;     /* the last print: each resource's data read from a
 	                    pipe is given back once written (text_blob_done) */

@@ -54,7 +54,10 @@ const Tok *p_tok(Parser *p) { return &p->tok; }
 
 Loc *tok_loc(Parser *p, const Tok *t)
 {
-	return loc_file(p->c, p->file, t->line, t->col);
+	Loc *l = loc_file(p->c, p->file, t->line, t->col);
+
+	l->implicit = 1;
+	return l;
 }
 
 Loc *p_loc(Parser *p) { return tok_loc(p, &p->tok); }
@@ -324,7 +327,9 @@ static int resource_entry(Parser *p, const char *dialect)
 	if (vt.kind == T_STR && (b = taken_blob(p, &vt))) {
 		/* decoded as it was read */
 		r = resource_borrow(p->c, dialect, key, b->data, b->size, b->align);
-		r->mut = 1;   /* textin.c's memory, the process's own */
+		/* textin.c's memory, the process's own: passes may write it
+		 * in place, unless a reproducer may have to write it back */
+		r->mut = !text_blobs_kept;
 		*pmap_slot(&p->resources, key, 1) = r;
 		p_skip(p);
 		return 0;
@@ -516,6 +521,7 @@ static Op *wrap_module(Parser *p, Block *top)
 	if (!mi)
 		die("builtin.module is not in the op table");
 	m = op_new(p->c, mi->name, 0, NULL, 0, NULL, 1, loc_file(p->c, p->file, 0, 0));
+	m->loc->implicit = 1;
 	region_append(&m->regs[0], block_new(p->c));
 	while ((op = top->first)) {
 		op_unlink(op);

@@ -1295,6 +1295,9 @@ static void pr_loc(Printer *pr, const Loc *l)
 {
 	if (!pr->o.debuginfo)
 		return;
+	if (pr->o.debuginfo == DEBUGINFO_CARRY &&
+			(!l || l->kind == LOC_UNKNOWN || (l->kind == LOC_FILE && l->implicit)))
+		return;
 	buf_putc(pr->b, ' ');
 	print_loc(pr->b, l);
 }

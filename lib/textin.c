@@ -601,6 +601,7 @@ typedef struct Held {
 	TextBlob *byat, *bydata;
 	char *done;
 	int n;
+	int given_back;     /* some blob's pages may be gone */
 } Held;
 static Held held;
 
@@ -663,6 +664,7 @@ text_blob_done(const void *data)
 	if (lo >= held.n || held.bydata[lo].data != data || held.done[lo] || !held.bydata[lo].size)
 		return;
 	held.done[lo] = 1;
+	held.given_back = 1;
 	if (!(g = region_of(data)) || !g->live)
 		return;
 	a = (size_t)((const char *)data - g->base) / PAGE;
@@ -690,6 +692,14 @@ text_blobs_only(const void **keep, int n)
 	for (i = 0; i < held.n; i++)
 		if (!held.done[i] && !(n && bsearch(&held.bydata[i].data, keep, (size_t)n, sizeof *keep, by_ptr)))
 			text_blob_done(held.bydata[i].data);
+}
+
+int text_blobs_kept;
+
+int
+text_blobs_whole(void)
+{
+	return !held.given_back;
 }
 
 int

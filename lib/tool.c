@@ -215,6 +215,7 @@ tool_read(const char *path, size_t *len)
 
 	if (fd != 0)
 		close(fd);
+	tool_repro_input(path, p, *len);
 	return p;
 }
 
@@ -243,6 +244,7 @@ tool_map(const char *path, size_t *len)
 					close(fd);
 				mapped = p;
 				mapped_len = *len = (size_t)st.st_size;
+				tool_repro_input(path, p, *len);
 				return p;
 			}
 		}
@@ -255,12 +257,15 @@ tool_map(const char *path, size_t *len)
 	}
 	if (fd != 0)
 		close(fd);
+	tool_repro_input(path, p, *len);
 	return p;
 }
 
 void
 tool_unmap(const char *text)
 {
+	if (tool_repro_holds(text))
+		return;   /* a failing exit may still save it; exit frees it */
 	if (text && text == mapped) {
 		munmap((void *)mapped, mapped_len);
 		mapped = NULL;
@@ -459,6 +464,16 @@ tool_long_option(char *a)
 	if (!strncmp(a, "--mlir-print-ir-", 16))
 		memmove(a + 2, a + 7, strlen(a + 7) + 1);
 	return a;
+}
+
+int
+tool_debuginfo(int asked, const char *output)
+{
+	if (asked)
+		return asked > 0;
+	if (output && strcmp(output, "-"))
+		return DEBUGINFO_CARRY;
+	return isatty(1) ? 0 : DEBUGINFO_CARRY;
 }
 
 double

@@ -26,6 +26,27 @@ const char *tool_optval(int argc, char **argv, int *i, const char *name);
  * a itself, changed in place). */
 char *tool_long_option(char *a);
 
+/* The locations a tool prints by default (PrintOpts.debuginfo): those
+ * its input gave (DEBUGINFO_CARRY) when the output goes on to another
+ * tool, a file or a pipe; none on a terminal.  asked is 1 after
+ * --print-debuginfo, -1 after --no-debuginfo, else 0. */
+int tool_debuginfo(int asked, const char *output);
+
+/* Reproducers (repro.c): after tool_repro_init, a failing exit or a
+ * crash saves the input that tool_read or tool_map read first (for
+ * standard input, or with --reproducer=FILE given to tool_repro_file,
+ * or $FXPIPE_REPRO_DIR) and prints the command that replays it.  ext is
+ * the saved file's extension (".mlir"). */
+void tool_repro_init(int argc, char **argv, const char *ext);
+void tool_repro_file(const char *file);
+void tool_repro_input(const char *path, const char *text, size_t len);
+/* This failure is not the input's to replay (it held nothing to work on,
+ * as when a stage before failed): no reproducer. */
+void tool_repro_skip(void);
+/* Whether text is the input a reproducer would save (then tool_unmap
+ * leaves it for the exit). */
+int tool_repro_holds(const char *text);
+
 /* Seconds on the monotonic clock (for --timing). */
 double tool_now(void);
 

@@ -31,9 +31,10 @@ setup() {
 }
 
 @test "without a Python location the error points into the input" {
-  run --separate-stderr bin/torch-lower < "$IN/no-loc.mlir"
+  TMPDIR="$T" run --separate-stderr bin/torch-lower < "$IN/no-loc.mlir"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "<stdin>:3:10: error: torch-lower: no lowering for 'torch.aten.sinh'" ]
+  [ "${stderr_lines[0]}" = "<stdin>:3:10: error: torch-lower: no lowering for 'torch.aten.sinh'" ]
+  [[ "${stderr_lines[1]}" == "torch-lower: note: reproduce with: bin/torch-lower $T/fxpipe-repro."*/torch-lower.mlir ]]
 }
 
 @test "-o writes the file only on success" {

@@ -40,7 +40,11 @@ static const char usage[] =
 "                          per CPU; the output is the same for any N)\n"
 "  --timing                wall time of each phase on stderr\n"
 "  -o FILE                 write to FILE (atomically) instead of stdout\n"
-"  --print-debuginfo       print locations\n";
+"  --print-debuginfo       print locations\n"
+"  --reproducer=FILE       on failure, save the input to FILE and print the\n"
+"                          command that replays it\n"
+"  --no-debuginfo          print none (default: those the input gave,\n"
+"                          unless the output is a terminal)\n";
 
 static int debuginfo;
 
@@ -111,6 +115,10 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 			o->no_fuse_pack = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
 			debuginfo = 1;
+		} else if ((v = tool_optval(argc, argv, &i, "--reproducer"))) {
+			tool_repro_file(v);
+		} else if (!strcmp(a, "--no-debuginfo")) {
+			debuginfo = -1;
 		} else if (a[0] == '-' && a[1]) {
 			tool_fail("unknown option '%s' (see --help)", a);
 		} else if (o->input) {
@@ -527,6 +535,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 		goto out;
 	if (!nf) {
 		/* an empty module would pack into a program that runs nothing */
+		tool_repro_skip();   /* a stage before failed: nothing to replay */
 		tool_err("%s: no functions to compile", diag_fallback_file);
 		goto out;
 	}
@@ -582,6 +591,7 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	memset(&g, 0, sizeof g);
 	tool_name = "codegen";
+	tool_repro_init(argc, argv, ".mlir");
 	g.t = parse_args(argc, argv, &o);
 	kops_init();
 	g.t->init();
@@ -608,7 +618,7 @@ int main(int argc, char **argv)
 			fwrite(obuf, 1, olen, out);
 		} else {
 			/* the module, printed once everything has succeeded */
-			PrintOpts po = { debuginfo, 0, 1, 1 };
+			PrintOpts po = { tool_debuginfo(debuginfo, o.output), 0, 1, 1 };
 
 			print_module(out, g.module, &po);
 		}

@@ -37,7 +37,7 @@ parse_args(int argc, char **argv, Opts *o)
 			o->output = argv[++i];
 		else if (!strncmp(a, "-o", 2) && a[2])
 			o->output = a + 2;
-		else if (!strcmp(a, "--strip-debuginfo"))
+		else if (!strcmp(a, "--strip-debuginfo") || !strcmp(a, "--no-debuginfo"))
 			o->debuginfo = 0;
 		else if (!strcmp(a, "--no-verify"))
 			o->verify = 0;

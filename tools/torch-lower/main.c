@@ -20,6 +20,10 @@ static const char usage[] =
 "usage: torch-lower [options] [FILE|-]\n"
 "  -o FILE              write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo    print locations\n"
+"  --reproducer=FILE    on failure, save the input to FILE and print the\n"
+"                       command that replays it\n"
+"  --no-debuginfo       print none (default: those the input gave, unless\n"
+"                       the output is a terminal)\n"
 "  --mlir-dialect-version=V  the MLIR whose syntax and named ops to write:\n"
 "                       16 (default, mlir-opt-16), 19 or later, or upstream\n"
 "  --list-ops           list the torch ops that have a lowering\n"
@@ -56,6 +60,7 @@ typedef struct Opts {
 	int list, split, timing;
 	int dump_before, dump_after, dump_failure;
 	long elide_larger;     /* the dumps' */
+	int debuginfo;         /* --print-debuginfo 1, --no-debuginfo -1 */
 	PrintOpts print;
 } Opts;
 
@@ -87,7 +92,11 @@ parse_args(int argc, char **argv, Opts *o)
 			o->list = 1;
 		} else if (!strcmp(a, "--print-debuginfo") ||
 				!strcmp(a, "--mlir-print-debuginfo")) {
-			o->print.debuginfo = 1;
+			o->print.debuginfo = o->debuginfo = 1;
+		} else if (!strncmp(a, "--reproducer=", 13)) {
+			tool_repro_file(a + 13);
+		} else if (!strcmp(a, "--no-debuginfo")) {
+			o->print.debuginfo = 0, o->debuginfo = -1;
 		} else if (!strcmp(a, "--mlir-print-local-scope")) {
 			o->print.local_scope = 1;
 		} else if (!strcmp(a, "--split-input-file")) {
@@ -445,6 +454,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->print;
+	po.debuginfo = tool_debuginfo(o->debuginfo, o->output);
 	po.release = 1;   /* the last print of this context */
 	po.mlir_version = lower_mlir_version;
 	print_module(f, m, &po);
@@ -475,6 +485,7 @@ main(int argc, char **argv)
 	int rc;
 
 	tool_name = "torch-lower";
+	tool_repro_init(argc, argv, ".mlir");
 	optable_require(lower_optables);
 	optable_require(ew_optables);
 	optable_require(check_optables);

@@ -19,6 +19,7 @@
 typedef struct Opts {
 	const char *input, *output, *pipeline;
 	int split, list, dump_pipeline, verify_diags;
+	int debuginfo;              /* --print-debuginfo 1, --no-debuginfo -1 */
 	Buf extra;                  /* --PASSNAME flags, as a bare list */
 	const char *before[64], *after[64];
 	char *names[2];             /* storage behind before and after */
@@ -34,6 +35,8 @@ static const char usage[] =
 "  --NAME[=OPTS]                 append the registered pass NAME (or a\n"
 "                                torch-mlir alias), OPTS as in NAME{OPTS}\n"
 "  -o FILE                       write to FILE (atomically) instead of stdout\n"
+"  --reproducer=FILE             on failure, save the input to FILE and print\n"
+"                                the command that replays it\n"
 "  --split-input-file            treat '// -----' chunks as separate inputs\n"
 "  --list-passes                 list the registered passes and pipelines\n"
 "  --print-ir-before=P[,P]       dump the module before pass P\n"
@@ -47,6 +50,8 @@ static const char usage[] =
 "  --mlir-pass-statistics        per pass: runs, runs that changed the IR,\n"
 "                                ops before and after, on stderr\n"
 "  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
+"  --no-debuginfo                print none (default: those the input gave,\n"
+"                                unless the output is a terminal)\n"
 "  --mlir-print-op-generic       print every op in the generic form\n"
 "  --allow-unregistered-dialect  accept ops of unknown dialects\n"
 "  --dump-pass-pipeline          print the parsed pipeline on stderr\n"
@@ -103,6 +108,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->pipeline = v;
 		else if ((v = tool_optval(argc, argv, &i, "-o")))
 			o->output = v;
+		else if ((v = tool_optval(argc, argv, &i, "--reproducer")))
+			tool_repro_file(v);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-before")))
 			split_names(v, o->before, &o->nbefore, &o->names[0]);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-after")))
@@ -131,7 +138,9 @@ parse_args(int argc, char **argv, Opts *o)
 		else if (flag(a, "--split-input-file"))
 			o->split = 1;
 		else if (flag(a, "--print-debuginfo") || flag(a, "--mlir-print-debuginfo"))
-			o->pl.print.debuginfo = 1;
+			o->pl.print.debuginfo = o->debuginfo = 1;
+		else if (flag(a, "--no-debuginfo"))
+			o->pl.print.debuginfo = 0, o->debuginfo = -1;
 		else if (flag(a, "--mlir-print-op-generic"))
 			o->pl.print.generic = 1;
 		else if (flag(a, "--allow-unregistered-dialect"))
@@ -443,6 +452,7 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 	/* Only now, with nothing left that can fail, does output begin. */
 	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->pl.print;
+	po.debuginfo = tool_debuginfo(o->debuginfo, o->output);
 	po.release = 1;   /* the last print of this context */
 	print_module(f, m, &po);
 	if (!out)
@@ -482,6 +492,7 @@ main(int argc, char **argv)
 	int rc;
 
 	tool_name = "torch-opt";
+	tool_repro_init(argc, argv, ".mlir");
 	parse_args(argc, argv, &o);
 	if (o.list) {
 		pass_list(stdout);

@@ -21,7 +21,9 @@ static const char usage[] =
 "  -o FILE    write to FILE, atomically (nothing is left behind on error);\n"
 "             without -o the module goes to stdout, if that is not a terminal\n"
 "  --dump     check a .vmfb and print its target, sections, functions with\n"
-"             their signatures and host programs, kernels and constants\n";
+"             their signatures and host programs, kernels and constants\n"
+"  --reproducer=FILE  on failure, save the input to FILE and print the\n"
+"             command that replays it\n";
 
 /* Whether --dump's input is a regular file (mapped and read whole). */
 static int
@@ -80,6 +82,8 @@ main(int argc, char **argv)
 			out = a + 9;
 		} else if (!strcmp(a, "--dump")) {
 			dump = 1;
+		} else if (!strncmp(a, "--reproducer=", 13)) {
+			tool_repro_file(a + 13);
 		} else if (a[0] == '-' && a[1]) {
 			tool_fail("unknown option '%s' (see --help)", a);
 		} else if (in) {
@@ -90,6 +94,8 @@ main(int argc, char **argv)
 	}
 	if (!in)
 		in = "-";
+	if (!dump)
+		tool_repro_init(argc, argv, ".mlir");
 	const char *name = strcmp(in, "-") ? in : "<stdin>";
 	if (dump && !dump_regular(in))
 		return dump_stream(in, name);
