@@ -500,10 +500,13 @@ static int finish(Parser *p)
 	for (i = 0; i < p->nresrefs && !p->err; i++) {
 		Resource *r = pmap_get(&p->resources, p->resrefs[i].key);
 
-		if (!r)
-			return p_error_at(p, &p->resrefs[i].tok, "unknown dense_resource '%s'",
-				p->resrefs[i].key);
-		if (short_blob(p, &p->resrefs[i], r))
+		if (!r) {
+			/* as mlir: a key with no blob in the file is a handle
+			 * without data (printed without a blob, never read) */
+			r = resource_borrow(p->c, "builtin", p->resrefs[i].key, NULL, 0, 8);
+			r->mut = 0;
+			*pmap_slot(&p->resources, p->resrefs[i].key, 1) = r;
+		} else if ((r->data || r->fill) && short_blob(p, &p->resrefs[i], r))
 			return -1;
 		p->resrefs[i].a->res = r;
 	}

@@ -1060,7 +1060,7 @@ static void note_resource(Printer *pr, Resource *r)
 {
 	void **slot;
 
-	if (!pr || !pr->collect || !r)
+	if (!pr || !pr->collect || !r || (!r->data && !r->fill))
 		return;
 	slot = pmap_slot(&pr->resset, r, 1);
 	if (*slot)

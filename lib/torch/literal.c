@@ -6,6 +6,17 @@
 #include "fold.h"
 #include "torch.h"
 
+/* A dense_resource read without its blob in the file is a handle only. */
+static int
+has_blob(const Attr *a, int64_t k)
+{
+	size_t nb, es = elem_size(a->type->elem);
+
+	if (a->kind != AT_DENSE_RESOURCE)
+		return 1;
+	return dense_bytes(a, &nb) && es && nb / es >= (size_t)k;
+}
+
 double *
 lit_load(Value *v, int64_t *n)
 {
@@ -19,8 +30,10 @@ lit_load(Value *v, int64_t *n)
 	    || !tt_is(v->type) || !ty_static(v->type) || !a->type || !a->type->elem)
 		return NULL;
 	k = ty_numel(v->type);
-	out = xmalloc(mulsz(k ? k : 1, sizeof *out));
 	p = dense_bytes(a, &nb);
+	if (!has_blob(a, k))
+		return NULL;
+	out = xmalloc(mulsz(k ? k : 1, sizeof *out));
 	if (a->type->elem->kind == TY_F32 && !(a->kind == AT_DENSE && a->splat)
 	    && nb >= (size_t)k * 4) {
 		for (i = 0; i < k; i++) {
@@ -103,5 +116,6 @@ lit_load_ok(Value *v)
 	Attr *a = value_const(v);
 
 	return a && (a->kind == AT_DENSE || a->kind == AT_DENSE_RESOURCE)
-	    && tt_is(v->type) && ty_static(v->type) && a->type && a->type->elem;
+	    && tt_is(v->type) && ty_static(v->type) && a->type && a->type->elem
+	    && has_blob(a, ty_numel(v->type));
 }

@@ -75,7 +75,6 @@ print("{-#\n  dialect_resources: {\n    builtin: {\n      big: \"0x40000000%s\",
     'a: "0y0400000001000000"' # not hex
     'a: "0x040000000100000002000000" junk' # after the blob on its line
     'a: "0x040000000100000002000000", b: "0x01000000aabbccdd" }}, c: 1' # after two
-    'a: "0x040000000100000002000000"' # b and c are missing
     'a: "0x040000000100000002000000' # no closing quote at the end
   )
   local s
@@ -88,6 +87,19 @@ print("{-#\n  dialect_resources: {\n    builtin: {\n      big: \"0x40000000%s\",
     same "$T/m.mlir" || { echo "case: $s"; cat "$T/want.err"; return 1; }
     [ "$(cat "$T/want.st")" -ne 0 ] || { echo "case passed: $s"; return 1; }
   done
+}
+
+@test "keys with no blob in the section read as from a file, as handles without data" {
+  module '{-#
+  dialect_resources: { builtin: {
+      a: "0x040000000100000002000000"
+  } }
+#-}' > "$T/m.mlir"
+  same "$T/m.mlir"
+  [ "$(cat "$T/want.st")" -eq 0 ]
+  grep -q 'b = dense_resource<b> : tensor<4xi8>' "$T/want.out"
+  grep -q 'a: "0x04000000' "$T/want.out"
+  ! grep -q ' b: "' "$T/want.out"
 }
 
 @test "a section that does not start a line, or none, reads as from a file" {

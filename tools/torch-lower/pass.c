@@ -50,8 +50,8 @@ check_constants_fn(L *l, Op *op, const void *arg)
 /* Places a new torch_c.to_builtin_tensor of v as torch-mlir's conversion
  * does: right after v's definition, or for a block argument first in its
  * block (after the ones made there before). */
-static void
-place_after_def(Op *m, Value *v)
+void
+pass_place_after_def(Op *m, Value *v)
 {
 	Op *at;
 
@@ -87,7 +87,7 @@ materialize(L *l, Value *v, Op *op, int list, Op **made, int *nmade, int max)
 		return -1;
 	m = op_new(l->c, "torch_c.to_builtin_tensor", 1, &v, 1, &bt, 0, op->loc);
 	if (!list && (v->def ? v->def->parent : v->block) == b)
-		place_after_def(m, v);
+		pass_place_after_def(m, v);
 	else
 		op_insert_before(op, m);
 	set(l, v, RES(m, 0));
@@ -453,7 +453,8 @@ lookup(const char *name)
 {
 	const Row *r;
 
-	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)))
+	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)) ||
+			(r = pass_conv_lookup(name)))
 		return r;
 	return lower_lookup(name);
 }
@@ -500,7 +501,8 @@ convert_op_row(L *l, Op *op, const Row *row)
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
+	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) &&
+			!pass_conv_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
