@@ -65,7 +65,7 @@ find(const Slot *tab, const char *name)
 
 /* op's rule; those of contract ops (decomp_lit_contract) only when
  * keep_contract is 0; with forms (torch-decompose-complex-ops) those of
- * decomp_lit2 first, whatever they return. */
+ * decomp_lit2 first: their 0 leaves the op, their -1 defers to the rest. */
 static DecompFn
 rule(const Op *op, int keep_contract, int forms)
 {
@@ -173,7 +173,11 @@ sweep(Ctx *c, Block *blk, const char *legal_ops, int keep_contract, int forms)
 		if (!(fn = rule(op, keep_contract, forms)) || legal(legal_ops, op->name))
 			continue;
 		B b = b_at(c, op);
-		if (fn(&b, op))
+		int r = fn(&b, op);
+		/* a decomp_lit2 rule's -1: the op's rule of the other tables */
+		if (r < 0 && (fn = rule(op, keep_contract, 0)))
+			r = fn(&b, op);
+		if (r > 0)
 			changed = 1;
 	}
 	return changed;

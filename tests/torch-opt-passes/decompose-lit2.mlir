@@ -83,3 +83,98 @@ func.func @addbmm_f16(%arg0: !torch.vtensor<[2,7],f16>, %arg1: !torch.vtensor<[5
   %0 = torch.aten.addbmm %arg0, %arg1, %arg2, %float0_5, %float2 : !torch.vtensor<[2,7],f16>, !torch.vtensor<[5,2,9],f16>, !torch.vtensor<[5,9,7],f16>, !torch.float, !torch.float -> !torch.vtensor<[2,7],f16>
   return %0 : !torch.vtensor<[2,7],f16>
 }
+
+// repeats of si8: left as torch-mlir leaves it (ours decomposes it)
+// CHECK-LABEL: func.func @repeat_interleave_si8(
+// CHECK:         torch.aten.repeat_interleave.Tensor %arg0
+// DECOMP-LABEL: func.func @repeat_interleave_si8(
+// DECOMP-NOT:     torch.aten.repeat_interleave.Tensor
+func.func @repeat_interleave_si8(%arg0: !torch.vtensor<[2],si8>) -> !torch.vtensor<[6],si8> {
+  %int6 = torch.constant.int 6
+  %0 = torch.aten.repeat_interleave.Tensor %arg0, %int6 : !torch.vtensor<[2],si8>, !torch.int -> !torch.vtensor<[6],si8>
+  return %0 : !torch.vtensor<[6],si8>
+}
+
+// si64 repeats: ours (the -1 of decompose_lit2.c's rule)
+// CHECK-LABEL: func.func @repeat_interleave_si64(
+// CHECK-NOT:     torch.aten.repeat_interleave.Tensor
+// CHECK:         return
+func.func @repeat_interleave_si64(%arg0: !torch.vtensor<[2],si64>) -> !torch.vtensor<[6],si64> {
+  %int6 = torch.constant.int 6
+  %0 = torch.aten.repeat_interleave.Tensor %arg0, %int6 : !torch.vtensor<[2],si64>, !torch.int -> !torch.vtensor<[6],si64>
+  return %0 : !torch.vtensor<[6],si64>
+}
+
+// CHECK-LABEL: func.func @broadcast_tensors(
+// CHECK-DAG:     %[[I2:.*]] = torch.constant.int 2
+// CHECK-DAG:     %[[I4:.*]] = torch.constant.int 4
+// CHECK-DAG:     %[[I3:.*]] = torch.constant.int 3
+// CHECK-DAG:     %[[T:.*]] = torch.constant.bool true
+// CHECK-COUNT-3: torch.runtime.assert %[[T]], "tensors are not broadcast compatible"
+// CHECK:         %[[S:.*]] = torch.prim.ListConstruct %[[I2]], %[[I4]], %[[I3]]
+// CHECK:         %[[B0:.*]] = torch.aten.broadcast_to %arg0, %[[S]] : !torch.vtensor<[4,1],f32>, !torch.list<int> -> !torch.vtensor<[2,4,3],f32>
+// CHECK:         %[[B1:.*]] = torch.aten.broadcast_to %arg1, %[[S]] : !torch.vtensor<[2,1,3],si32>, !torch.list<int> -> !torch.vtensor<[2,4,3],si32>
+// CHECK:         %[[L:.*]] = torch.prim.ListConstruct %[[B0]], %[[B1]]
+// CHECK:         return %[[L]]
+func.func @broadcast_tensors(%arg0: !torch.vtensor<[4,1],f32>, %arg1: !torch.vtensor<[2,1,3],si32>) -> !torch.list<vtensor> {
+  %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.vtensor<[4,1],f32>, !torch.vtensor<[2,1,3],si32>) -> !torch.list<vtensor>
+  %1 = torch.aten.broadcast_tensors %0 : !torch.list<vtensor> -> !torch.list<vtensor>
+  return %1 : !torch.list<vtensor>
+}
+
+// a dynamic num_classes: -1 (inferred by eager) fails the assert
+// CHECK-LABEL: func.func @one_hot_dynamic(
+// CHECK:         %[[GE:.*]] = torch.aten.ge.int %arg1, %int0
+// CHECK:         torch.runtime.assert %[[GE]]
+// CHECK:         %[[AR:.*]] = torch.aten.arange.start_step {{.*}}, %arg1, {{.*}} -> !torch.vtensor<[?],si64>
+// CHECK:         %[[U:.*]] = torch.aten.unsqueeze %arg0, %int2 : !torch.vtensor<[2,3],si64>, !torch.int -> !torch.vtensor<[2,3,1],si64>
+// CHECK:         %[[EQ:.*]] = torch.aten.eq.Tensor %[[U]], %[[AR]] : {{.*}} -> !torch.vtensor<[2,3,?],i1>
+// CHECK:         %[[R:.*]] = torch.aten.to.dtype %[[EQ]], %int4, {{.*}} -> !torch.vtensor<[2,3,?],si64>
+// CHECK:         return %[[R]]
+// DECOMP-LABEL: func.func @one_hot_dynamic(
+// DECOMP:         torch.aten.one_hot
+func.func @one_hot_dynamic(%arg0: !torch.vtensor<[2,3],si64>, %arg1: !torch.int) -> !torch.vtensor<[2,3,?],si64> {
+  %0 = torch.aten.one_hot %arg0, %arg1 : !torch.vtensor<[2,3],si64>, !torch.int -> !torch.vtensor<[2,3,?],si64>
+  return %0 : !torch.vtensor<[2,3,?],si64>
+}
+
+// dim 0: transposed there and back; the DFT matrix of length 3 is [3,4]
+// CHECK-LABEL: func.func @fft_rfft_dim0(
+// CHECK:         %[[M:.*]] = torch.vtensor.literal(dense<{{.*}}> : tensor<3x4xf32>) : !torch.vtensor<[3,4],f32>
+// CHECK:         %[[T:.*]] = torch.aten.transpose.int %arg0, %int0, %int1 : !torch.vtensor<[3,5],f32>, !torch.int, !torch.int -> !torch.vtensor<[5,3],f32>
+// CHECK:         %[[MM:.*]] = torch.aten.mm %[[T]], %[[M]] : {{.*}} -> !torch.vtensor<[5,4],f32>
+// CHECK:         %[[V:.*]] = torch.aten.view %[[MM]], {{.*}} -> !torch.vtensor<[5,2,2],f32>
+// CHECK:         %[[C:.*]] = torch.aten.view_as_complex %[[V]] : !torch.vtensor<[5,2,2],f32> -> !torch.vtensor<[5,2],complex<f32>>
+// CHECK:         %[[R:.*]] = torch.aten.transpose.int %[[C]], %int0, %int1 : {{.*}} -> !torch.vtensor<[2,5],complex<f32>>
+// CHECK:         return %[[R]]
+func.func @fft_rfft_dim0(%arg0: !torch.vtensor<[3,5],f32>) -> !torch.vtensor<[2,5],complex<f32>> {
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %0 = torch.aten.fft_rfft %arg0, %none, %int0, %none : !torch.vtensor<[3,5],f32>, !torch.none, !torch.int, !torch.none -> !torch.vtensor<[2,5],complex<f32>>
+  return %0 : !torch.vtensor<[2,5],complex<f32>>
+}
+
+// an n: left
+// CHECK-LABEL: func.func @fft_rfft_n(
+// CHECK:         torch.aten.fft_rfft
+func.func @fft_rfft_n(%arg0: !torch.vtensor<[3,5],f32>) -> !torch.vtensor<[3,3],complex<f32>> {
+  %int5 = torch.constant.int 5
+  %int-1 = torch.constant.int -1
+  %none = torch.constant.none
+  %0 = torch.aten.fft_rfft %arg0, %int5, %int-1, %none : !torch.vtensor<[3,5],f32>, !torch.int, !torch.int, !torch.none -> !torch.vtensor<[3,3],complex<f32>>
+  return %0 : !torch.vtensor<[3,3],complex<f32>>
+}
+
+// a mask: left (torch-decompose decomposes it)
+// CHECK-LABEL: func.func @sdpa_mask(
+// CHECK:         torch.aten.scaled_dot_product_attention
+// DECOMP-LABEL: func.func @sdpa_mask(
+// DECOMP-NOT:     torch.aten.scaled_dot_product_attention
+// DECOMP:         return
+func.func @sdpa_mask(%q: !torch.vtensor<[1,4,8],f32>, %k: !torch.vtensor<[1,4,8],f32>, %v: !torch.vtensor<[1,4,8],f32>, %m: !torch.vtensor<[1,4,4],f32>) -> !torch.vtensor<[1,4,8],f32> {
+  %none = torch.constant.none
+  %zero = torch.constant.float 0.000000e+00
+  %false = torch.constant.bool false
+  %0 = torch.aten.scaled_dot_product_attention %q, %k, %v, %m, %zero, %false, %none, %false : !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,4],f32>, !torch.float, !torch.bool, !torch.none, !torch.bool -> !torch.vtensor<[1,4,8],f32>
+  return %0 : !torch.vtensor<[1,4,8],f32>
+}
