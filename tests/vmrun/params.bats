@@ -184,3 +184,38 @@ bad() {
     [ "$a" = "$b" ]
   done
 }
+
+# globals_at VMFB: the byte offset of the globals section (kind 11)
+globals_at() {
+  python3 - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 32)[0]
+for i in range(n):
+    kind, _, off, _, _, _ = struct.unpack_from("<IIQQII", b, 64 + 32 * i)
+    if kind == 11:
+        print(off)
+PY
+}
+
+@test "the checker: an external global needs the header's flag; a global inside has no crc" {
+  cp "$T/ext.vmfb" "$T/noflag.vmfb"
+  put_u32 "$T/noflag.vmfb" 44 0
+  python3 tests/hardening/vmfb.py fix "$T/noflag.vmfb"
+  run bin/vmrun "$T/noflag.vmfb" --parameters="$T/p.safetensors" --input=2x16xf32=0.25
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: $T/noflag.vmfb: corrupt module: global 0 (@cst0): an external parameter, but the header's flag is not set" ]
+  cp "$T/m.vmfb" "$T/crc.vmfb"
+  put_u32 "$T/crc.vmfb" $(( $(globals_at "$T/crc.vmfb") + 28 )) 5
+  python3 tests/hardening/vmfb.py fix "$T/crc.vmfb"
+  run bin/vmrun "$T/crc.vmfb" --input=2x16xf32=0.25
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: $T/crc.vmfb: corrupt module: global 0: crc of a constant inside the module" ]
+  # an unknown header flag is refused, as older runtimes refuse bit 0
+  cp "$T/m.vmfb" "$T/f2.vmfb"
+  put_u32 "$T/f2.vmfb" 44 2
+  python3 tests/hardening/vmfb.py fix "$T/f2.vmfb"
+  run bin/vmrun "$T/f2.vmfb" --input=2x16xf32=0.25
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: $T/f2.vmfb: corrupt module: header sizes or flags are not version 1's" ]
+}
