@@ -805,6 +805,8 @@ externalize(Pack *pk, const char *path)
 			pk->nconsts = g->offset + g->size;
 		}
 	}
+	for (int i = 0; i < pk->nglobals; i++)
+		free(pg[i].own);
 	free(pg);
 }
 

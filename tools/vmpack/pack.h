@@ -23,6 +23,7 @@ typedef struct ParamGlobal {
 	const int64_t *dims;
 	const char *key;           /* out: its tensor in the file; NULL: stays inside */
 	uint32_t crc;              /* out: crc32c of its bytes */
+	char *own;                 /* out: key's memory, when it is this one's to free */
 } ParamGlobal;
 
 /* Writes the globals to the safetensors file path, or finds them in it

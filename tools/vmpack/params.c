@@ -105,7 +105,7 @@ name_tensors(ParamGlobal *g, int n)
 			alt = xmalloc(strlen(g[i].sym) + 24);
 			sprintf(alt, "%s.%d", g[i].sym, j);
 		}
-		g[i].key = alt;
+		g[i].key = g[i].own = alt;
 	}
 }
 
