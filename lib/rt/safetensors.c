@@ -374,7 +374,8 @@ st_parse(StFile *f, const uint8_t *p, size_t n, char *err, size_t errn)
 		jfail(&j, "header: bytes after the JSON object");
 		goto fail;
 	}
-	qsort(f->t, f->n, sizeof *f->t, by_name);
+	if (f->n)
+		qsort(f->t, f->n, sizeof *f->t, by_name);
 	for (size_t i = 0; i < f->n; i++) {
 		StTensor *t = &f->t[i];
 		uint64_t bytes = st_dtype_size(t->dtype);
