@@ -71,6 +71,7 @@ smoke() {
 @test "fuzz smoke: vmfb" { smoke vmfb; }
 @test "fuzz smoke: npy" { smoke npy; }
 @test "fuzz smoke: textin" { smoke textin; }
+@test "fuzz smoke: safetensors" { smoke safetensors; }
 
 @test "fuzz regressions: earlier crash inputs do not crash" {
   open=tests/fuzz/crashes/open.txt
