@@ -582,6 +582,11 @@ void print_float(Buf *b, double v, const Type *t);
  * the op's verify hook, dominance, terminators, symbol uniqueness.
  * Returns 0 when valid. */
 int verify(Op *op);
+/* A dense_resource whose key no dialect_resources section held reads, as
+ * in mlir-opt, as a handle without data; what compiles a module needs the
+ * bytes.  One error naming the input (the likely cause is an input cut
+ * short, not the op) and the first such key; the number of them. */
+int verify_resource_data(Op *top, const char *input);
 
 /* ---- symbols ----------------------------------------------------------- */
 

@@ -239,3 +239,39 @@ verify(Op *op)
 	op_walk(op, verify_one, &v);
 	return v.failed ? -1 : 0;
 }
+
+typedef struct NoData {
+	const char *first;
+	int n;
+} NoData;
+
+static int
+no_data(Op *op, void *env)
+{
+	NoData *d = env;
+
+	for (int i = 0; i < op->nattrs; i++) {
+		const Attr *a = op->attrs[i].val;
+
+		if (a && a->kind == AT_DENSE_RESOURCE && !a->res->data && !a->res->fill &&
+		    (!d->n++ || !d->first))
+			d->first = a->res->name;
+	}
+	return 0;
+}
+
+int
+verify_resource_data(Op *top, const char *input)
+{
+	NoData d = {NULL, 0};
+
+	op_walk(top, no_data, &d);
+	if (d.n > 1)
+		fprintf(stderr, "%s: error: dense_resource '%s' and %d more have no data: the input "
+		    "holds no blobs for them (was it cut short?)\n", input, d.first, d.n - 1);
+	else if (d.n)
+		fprintf(stderr, "%s: error: dense_resource '%s' has no data: the input holds no "
+		    "blob for it (was it cut short?)\n", input, d.first);
+	diag_errors += d.n > 0;
+	return d.n;
+}

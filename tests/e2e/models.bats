@@ -19,7 +19,7 @@ load helpers
 
 # codegen splits a big model's kernels into several objects, compiled on
 # threads; the split depends on the input alone
-@test "resnet18: codegen's output is the same for --jobs=1 and --jobs=2; vmrun --profile times its kernels; vmpack --params" {
+@test "resnet18: codegen's output is the same for --jobs=1 and --jobs=2; vmrun --profile times its kernels; vmpack --params; vmrun --trace" {
   need_torch vision
   "$PY" tools/fx-export/fx-export tests/e2e/e2e_models.py:resnet18 -o "$T/m.json"
   bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
@@ -41,4 +41,10 @@ load helpers
   bin/vmrun "$T/m.vmfb" --input=@tests/e2e/expected/resnet18.in0.npy --output=@"$T/a.npy"
   bin/vmrun "$T/ext.vmfb" --parameters="$T/w.safetensors" --input=@tests/e2e/expected/resnet18.in0.npy --output=@"$T/b.npy"
   cmp "$T/a.npy" "$T/b.npy"
+  # a trace at 2 threads (issue 23): JSON, one event per dispatch per run
+  # (a warm-up and 2 runs), each kernel named after its source line
+  # (torchvision's resnet.py), which the pipe above carried without flags
+  bin/vmrun "$T/m.vmfb" --input=@tests/e2e/expected/resnet18.in0.npy --benchmark=2 --threads=2 --trace="$T/t.json"
+  python3 -m json.tool "$T/t.json" > /dev/null
+  python3 tests/vmrun/src/check-trace.py "$T/t.json" 3 2 '^dispatch_[0-9]+_[a-z0-9_]+@[A-Za-z0-9_]+\.py:[0-9]+$'
 }

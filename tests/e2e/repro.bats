@@ -111,7 +111,7 @@ replay() {
   bin/fx-import "$BATS_FILE_TMPDIR/make_model.json" > "$T/imported.mlir"
   cmp "$T"/fxpipe-repro.*/torch-opt.mlir "$T/imported.mlir"
   # the stages after it saw an empty module: no reproducer of their own
-  [ "$(grep -c 'note: reproduce' <<< "$stderr")" = 1 ]
+  [ "$(grep -c 'note: reproduce' <<< "$stderr")" = 1 ] || { echo "$stderr"; false; }
   replay "${stderr_lines[1]}" "$want"
 }
 
@@ -127,9 +127,9 @@ replay() {
   want="resnetish.py:$line:9: error: torch-lower: no lowering for 'torch.aten.sinh'"
   [ "${stderr_lines[0]}" = "$want" ] || { echo "$stderr"; false; }
   [[ "${stderr_lines[1]}" == "torch-lower: note: reproduce with: bin/torch-lower $T/fxpipe-repro."*/torch-lower.mlir ]]
-  replay "${stderr_lines[1]}" "$want"
   # the stages after it saw an empty input: no reproducer of their own
-  [ "$(grep -c 'note: reproduce' <<< "$stderr")" = 1 ]
+  [ "$(grep -c 'note: reproduce' <<< "$stderr")" = 1 ] || { echo "$stderr"; false; }
+  replay "${stderr_lines[1]}" "$want"
 }
 
 @test "--no-debuginfo: torch-opt prints no locations, and torch-lower's error points into its input" {

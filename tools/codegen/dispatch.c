@@ -485,9 +485,9 @@ void kernel_add_fused(Gen *g, Kernel *k, Op *op)
 	}
 	k->words = w;
 	k->nwords++;
-	/* an op's place in a pipe's text (no locations printed upstream) is no
-	 * place anyone can open */
-	if (l && strcmp(l->file, "<stdin>") && (op == k->root || !k->at))
+	/* an op read without loc(...) has its place in the input's text,
+	 * which names no source (a pipe's, or an intermediate file's) */
+	if (l && !l->implicit && (op == k->root || !k->at))
 		k->at = l;
 	if (__builtin_add_overflow(k->flops, fl, &k->flops))
 		k->flops = INT64_MAX / 2;

@@ -432,7 +432,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	if (!m || diag_errors)
 		goto done;
 	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
-	if (verify(m) != 0)
+	if (verify(m) != 0 || verify_resource_data(m, name) != 0)
 		goto done;
 	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
 	if (o->dump_before)

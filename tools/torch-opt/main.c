@@ -431,6 +431,9 @@ process(Opts *o, const char *name, const char *text, size_t len, FILE *out)
 		goto done;
 	if (verify(m) != 0)
 		goto done;
+	/* the default pipeline takes a model to compile: its weights too */
+	if (!o->pipeline && verify_resource_data(m, name) != 0)
+		goto done;
 	const char *text_pl = o->pipeline ? o->pipeline : default_pipeline(m);
 	pl = pipeline_parse(text_pl);
 	if (!pl)
