@@ -53,6 +53,8 @@ const Row *pass_view_lookup(const char *name);   /* pass_view.c: pass-only rows 
 const Row *pass_view_fallback(const char *name);
 int pass_view_reads_scalars(const Row *r);
 int pass_view_legacy_disabled(Op *op);
+const Row *pass_basic_lookup(const char *name);   /* pass_basic.c: pass-only rows */
+int pass_basic_reads_scalars(const Row *r);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

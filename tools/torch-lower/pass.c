@@ -443,7 +443,8 @@ lookup(const char *name)
 {
 	const Row *r;
 
-	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)))
+	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)) ||
+			(r = pass_basic_lookup(name)))
 		return r;
 	return lower_lookup(name);
 }
@@ -490,7 +491,8 @@ convert_op_row(L *l, Op *op, const Row *row)
 	l->op = op;
 	l->before = op;
 	l->blk = NULL;
-	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
+	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) &&
+			!pass_basic_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
