@@ -185,3 +185,80 @@ func.func @min_dim_ui8(%arg0: !torch.vtensor<[3,4],ui8>) -> !torch.vtensor<[3],u
   %values, %indices = torch.aten.min.dim %arg0, %int-1, %false : !torch.vtensor<[3,4],ui8>, !torch.int, !torch.bool -> !torch.vtensor<[3],ui8>, !torch.vtensor<[3],si64>
   return %values : !torch.vtensor<[3],ui8>
 }
+
+// -----
+
+// rotary embedding, halves rotated: element h and its partner
+// (h + 3) % 6 with the cache row at the position id; the sign is + from
+// the second half on
+// CHECK-LABEL: func.func @rotary(
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x6xf32>, tensor<1x2xi64>) outs(%{{.*}} : tensor<1x2x2x6xf32>)
+// CHECK:           %[[H:.*]] = linalg.index 3 : index
+// CHECK:           arith.remsi %[[H]], %{{.*}} : index
+// CHECK:           arith.cmpi sge, %[[H]], %{{.*}} : index
+// CHECK:           tensor.extract %{{.*}} : tensor<4x3xf32>
+// CHECK:           tensor.extract %{{.*}} : tensor<4x3xf32>
+// CHECK:           tensor.extract %{{.*}} : tensor<1x2x2x6xf32>
+// CHECK-NOT:     arith.constant 1.000000e+00 : f32
+// CHECK:         tensor.cast
+func.func @rotary(%arg0: !torch.vtensor<[1,2,2,6],f32>, %arg1: !torch.vtensor<[1,2],si64>, %arg2: !torch.vtensor<[4,3],f32>, %arg3: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[1,2,2,6],f32> {
+  %int0 = torch.constant.int 0
+  %float1 = torch.constant.float 1.000000e+00
+  %0 = torch.onnx.rotary_embedding %arg0, %arg1, %arg2, %arg3, %int0, %int0, %int0, %int0, %float1 : !torch.vtensor<[1,2,2,6],f32>, !torch.vtensor<[1,2],si64>, !torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[1,2,2,6],f32>
+  return %0 : !torch.vtensor<[1,2,2,6],f32>
+}
+
+// -----
+
+// interleaved pairs (2i, 2i+1), rank 3 reshaped to 2 heads and back, and
+// a scale
+// CHECK-LABEL: func.func @rotary_interleaved_rank3(
+// CHECK:         %[[S:.*]] = tensor.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xi64>
+// CHECK:         tensor.reshape %{{.*}}(%[[S]]) : (tensor<1x3x8xf16>, tensor<4xi64>) -> tensor<1x2x3x4xf16>
+// CHECK:         linalg.generic
+// CHECK:           arith.divsi
+// CHECK:           arith.andi
+// CHECK:           arith.trunci %{{.*}} : index to i1
+// CHECK:         arith.constant 5.000000e-01 : f16
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         tensor.reshape %{{.*}}(%{{.*}}) : (tensor<1x2x3x4xf16>, tensor<3xi64>) -> tensor<1x3x8xf16>
+func.func @rotary_interleaved_rank3(%arg0: !torch.vtensor<[1,3,8],f16>, %arg1: !torch.vtensor<[1,3],si64>, %arg2: !torch.vtensor<[5,2],f16>, %arg3: !torch.vtensor<[5,2],f16>) -> !torch.vtensor<[1,3,8],f16> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %float = torch.constant.float 5.000000e-01
+  %0 = torch.onnx.rotary_embedding %arg0, %arg1, %arg2, %arg3, %int1, %int0, %int0, %int0, %float : !torch.vtensor<[1,3,8],f16>, !torch.vtensor<[1,3],si64>, !torch.vtensor<[5,2],f16>, !torch.vtensor<[5,2],f16>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[1,3,8],f16>
+  return %0 : !torch.vtensor<[1,3,8],f16>
+}
+
+// -----
+
+// position ids of unknown shape are asserted to be (batch, seq)
+// CHECK-LABEL: func.func @rotary_dynamic(
+// CHECK:         cf.assert %{{.*}}, "position_ids must have the input's batch and sequence sizes"
+// CHECK:         cf.assert %{{.*}}, "position_ids must have the input's batch and sequence sizes"
+// CHECK:         linalg.generic
+func.func @rotary_dynamic(%arg0: !torch.vtensor<[?,1,?,6],f32>, %arg1: !torch.vtensor<[?,?],si64>, %arg2: !torch.vtensor<[4,3],f32>, %arg3: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[?,1,?,6],f32> {
+  %int0 = torch.constant.int 0
+  %float1 = torch.constant.float 1.000000e+00
+  %0 = torch.onnx.rotary_embedding %arg0, %arg1, %arg2, %arg3, %int0, %int0, %int0, %int0, %float1 : !torch.vtensor<[?,1,?,6],f32>, !torch.vtensor<[?,?],si64>, !torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[?,1,?,6],f32>
+  return %0 : !torch.vtensor<[?,1,?,6],f32>
+}
+
+// -----
+
+// a rotary dim short of the head (its tail would pass through) and packed
+// batching are left
+// CHECK-LABEL: func.func @rotary_partial(
+// CHECK:         torch.onnx.rotary_embedding
+// CHECK:         torch.onnx.rotary_embedding
+func.func @rotary_partial(%arg0: !torch.vtensor<[1,2,2,8],f32>, %arg1: !torch.vtensor<[1,2],si64>, %arg2: !torch.vtensor<[4,2],f32>, %arg3: !torch.vtensor<[4,2],f32>, %arg4: !torch.vtensor<[4,4],f32>) -> (!torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2,2,8],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %float1 = torch.constant.float 1.000000e+00
+  %0 = torch.onnx.rotary_embedding %arg0, %arg1, %arg2, %arg3, %int0, %int0, %int2, %int4, %float1 : !torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2],si64>, !torch.vtensor<[4,2],f32>, !torch.vtensor<[4,2],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[1,2,2,8],f32>
+  %1 = torch.onnx.rotary_embedding %arg0, %arg1, %arg4, %arg4, %int0, %int1, %int0, %int0, %float1 : !torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2],si64>, !torch.vtensor<[4,4],f32>, !torch.vtensor<[4,4],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[1,2,2,8],f32>
+  return %0, %1 : !torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2,2,8],f32>
+}

@@ -95,13 +95,15 @@ materialize(L *l, Value *v, Op *op, int list, Op **made, int *nmade, int max)
 	return 0;
 }
 
-/* Every torch tensor the op reads: its operands and their list elements. */
+/* Every torch tensor the op reads: its operands and their list elements.
+ * The operands go last first: torch-mlir inserts each one of an op's
+ * block arguments at the block's start, before the op's earlier ones. */
 static int
 materialize_operands(L *l, Op *op, Op **made, int *nmade, int max)
 {
 	int i, k;
 
-	for (i = 0; i < op->nopnds; i++) {
+	for (i = op->nopnds - 1; i >= 0; i--) {
 		Value *v = OPND(op, i);
 		Op *d = v->def;
 		if (ty_istorchtensor(v->type)) {
