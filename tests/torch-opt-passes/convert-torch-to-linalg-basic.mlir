@@ -262,3 +262,39 @@ func.func @rotary_partial(%arg0: !torch.vtensor<[1,2,2,8],f32>, %arg1: !torch.vt
   %1 = torch.onnx.rotary_embedding %arg0, %arg1, %arg4, %arg4, %int0, %int1, %int0, %int0, %float1 : !torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2],si64>, !torch.vtensor<[4,4],f32>, !torch.vtensor<[4,4],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor<[1,2,2,8],f32>
   return %0, %1 : !torch.vtensor<[1,2,2,8],f32>, !torch.vtensor<[1,2,2,8],f32>
 }
+
+// -----
+
+// any.dim of bool: ori into false, the reduced dim kept as 1 by a constant
+// 0 in the output map; all.dim without keepdim: andi into true
+// CHECK-LABEL: func.func @any_all_dim(
+// CHECK:         %[[F:.*]] = arith.constant false
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x1xi1>
+// CHECK:         linalg.fill ins(%[[F]] : i1) outs(%[[E]] : tensor<?x1xi1>)
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]}
+// CHECK:           arith.ori
+// CHECK:         %[[T:.*]] = arith.constant true
+// CHECK:         %[[E2:.*]] = tensor.empty(%{{.*}}) : tensor<?xi1>
+// CHECK:         linalg.fill ins(%[[T]] : i1) outs(%[[E2]] : tensor<?xi1>)
+// CHECK:           arith.andi
+func.func @any_all_dim(%arg0: !torch.vtensor<[3,4],i1>) -> (!torch.vtensor<[3,1],i1>, !torch.vtensor<[3],i1>) {
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %false = torch.constant.bool false
+  %0 = torch.aten.any.dim %arg0, %int1, %true : !torch.vtensor<[3,4],i1>, !torch.int, !torch.bool -> !torch.vtensor<[3,1],i1>
+  %1 = torch.aten.all.dim %arg0, %int1, %false : !torch.vtensor<[3,4],i1>, !torch.int, !torch.bool -> !torch.vtensor<[3],i1>
+  return %0, %1 : !torch.vtensor<[3,1],i1>, !torch.vtensor<[3],i1>
+}
+
+// -----
+
+// any.dim of a float tensor keeps torch-lower's lowering (it tests each
+// element against 0 first)
+// CHECK-LABEL: func.func @any_dim_float(
+// CHECK:         arith.cmpf une
+func.func @any_dim_float(%arg0: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3],i1> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.aten.any.dim %arg0, %int1, %false : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool -> !torch.vtensor<[3],i1>
+  return %0 : !torch.vtensor<[3],i1>
+}

@@ -12,6 +12,10 @@
  * that keeps maxui/maxsi (minui/minsi) of the value and the index of the
  * first element strictly beyond the running one, from the dtype's
  * lowest (highest) value and index 0.
+ *
+ * any.dim and all.dim of a bool tensor: torch-mlir's reduction generic.
+ *
+ * onnx.rotary_embedding: torch-mlir's one generic (see lower_rotary).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +37,14 @@ scalar_in(L *l, Value *v, Type **dt)
 		v->type->kind == TY_TORCH_FLOAT ? dt_f64(l->c) : dt_bool(l->c);
 	snprintf(name, sizeof name, "torch_c.to_%s", sfx);
 	return emit1(l, name, 1, &v, bt);
+}
+
+static int
+by_table(L *l, Op *op, const void *arg)
+{
+	const Row *r = lower_lookup(op->name);
+
+	return r ? r->fn(l, op, r->arg) : -1;
 }
 
 /* full(size, fill): sizes from the list (those the result's type knows
@@ -60,13 +72,6 @@ lower_full_any(L *l, Op *op, const void *arg)
 	return 0;
 }
 
-static int
-by_table(L *l, Op *op, const void *arg)
-{
-	const Row *r = lower_lookup(op->name);
-
-	return r ? r->fn(l, op, r->arg) : -1;
-}
 
 /* max.dim / min.dim of an integer tensor, keepdim false */
 static int
@@ -276,7 +281,57 @@ lower_rotary(L *l, Op *op, const void *arg)
 	return 0;
 }
 
+/* any.dim / all.dim of a bool tensor, as torch-mlir's reductions: every
+ * size by tensor.dim, an init of false (true) sized by the kept dims (1
+ * for the reduced one with keepdim), ori (andi) of each element into it */
+static int
+lower_bool_anydim(L *l, Op *op, const void *arg)
+{
+	Type *d = dtype_of(l, OPND(op, 0));
+	Value *x = get(l, OPND(op, 0)), *sz[TY_MAXRANK], *dyn[TY_MAXRANK], *out, *y;
+	int any = op_is(op, "torch.aten.any.dim"), r, dim, i, n = 0, k = 0, keep;
+	int64_t dims[TY_MAXRANK];
+	AffExpr *re[TY_MAXRANK];
+	char it[TY_MAXRANK + 1];
+	AffMap *maps[2];
+	Gen g;
+
+	if (!d || !dt_isbool(d) || op->res[0].type->elem != d || !x->type->ranked ||
+			(r = x->type->rank) < 1 || !tv_bool(OPND(op, 2), &keep) ||
+			(dim = (int)tt_dim(tv_ival(OPND(op, 1)), r)) < 0)
+		return by_table(l, op, arg);
+	Value *init = cst_i(l, !any, ty_int(l->c, 1, SIGNLESS));
+	cst_idx(l, 1);   /* torch-mlir's size of a kept reduced dim, folded */
+	for (i = 0; i < r; i++) {
+		Value *o[2] = { x, cst_idx(l, i) };
+		sz[i] = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+	}
+	for (i = 0; i < r; i++) {
+		it[i] = i == dim ? 'r' : 'p';
+		if (i == dim && !keep)
+			continue;
+		if (i == dim) {
+			re[n] = c_(l, 0);
+			dims[n++] = 1;
+			continue;
+		}
+		re[n] = d_(l, i);
+		dims[n++] = DYN;
+		dyn[k++] = sz[i];
+	}
+	it[r] = 0;
+	out = fill(l, init, emit1(l, "tensor.empty", k, dyn, tensor_of(l->c, n, dims, d)));
+	maps[0] = map_id(l, r);
+	maps[1] = map_of(l, r, n, re);
+	gen_begin(l, &g, 1, &x, 1, &out, maps, r, it);
+	y = bin(l, any ? "arith.ori" : "arith.andi", g.arg[0], g.arg[1]);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
+	return 0;
+}
+
 static const Row rows[] = {
+	{"torch.aten.any.dim", lower_bool_anydim, NULL},
+	{"torch.aten.all.dim", lower_bool_anydim, NULL},
 	{"torch.aten.full", lower_full_any, NULL},
 	{"torch.onnx.rotary_embedding", lower_rotary, NULL},
 	{"torch.aten.max.dim", lower_int_maxdim, NULL},
@@ -294,5 +349,5 @@ pass_basic_lookup(const char *name)
 int
 pass_basic_reads_scalars(const Row *r)
 {
-	return r == &rows[0];
+	return r && r->fn == lower_full_any;
 }
