@@ -298,3 +298,16 @@ func.func @any_dim_float(%arg0: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3]
   %0 = torch.aten.any.dim %arg0, %int1, %false : !torch.vtensor<[3,4],f32>, !torch.int, !torch.bool -> !torch.vtensor<[3],i1>
   return %0 : !torch.vtensor<[3],i1>
 }
+
+// -----
+
+// static batch dims, unknown rows, a result type that knows less: the
+// expand gives the operands' batch dims, the tensor.cast the result's
+// CHECK-LABEL: func.func @matmul_4d_rows_dynamic(
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<6x?x16xf32>, tensor<6x16x4xf32>) outs(%{{.*}} : tensor<6x?x4xf32>)
+// CHECK:         %[[X:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<6x?x4xf32> into tensor<2x3x?x4xf32>
+// CHECK:         tensor.cast %[[X]] : tensor<2x3x?x4xf32> to tensor<?x?x?x4xf32>
+func.func @matmul_4d_rows_dynamic(%arg0: !torch.vtensor<[2,3,?,16],f32>, %arg1: !torch.vtensor<[2,3,16,4],f32>) -> !torch.vtensor<[?,?,?,4],f32> {
+  %0 = torch.aten.matmul %arg0, %arg1 : !torch.vtensor<[2,3,?,16],f32>, !torch.vtensor<[2,3,16,4],f32> -> !torch.vtensor<[?,?,?,4],f32>
+  return %0 : !torch.vtensor<[?,?,?,4],f32>
+}

@@ -87,7 +87,7 @@ lower_int_maxdim(L *l, Op *op, const void *arg)
 
 	if (!d || d->kind != TY_INT || !x->type->ranked || x->type->rank < 1 ||
 			!tv_bool(OPND(op, 2), &b) || b || op->res[0].type->elem != d ||
-			!btensor(l->c, op->res[1].type))
+			!btensor(l->c, op->res[1].type) || op->res[1].type->elem != dt_i64(l->c))
 		return by_table(l, op, arg);
 	r = x->type->rank;
 	if ((dim = (int)tt_dim(tv_ival(OPND(op, 1)), r)) < 0)

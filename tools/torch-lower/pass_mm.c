@@ -241,7 +241,10 @@ tm_vec(L *l, Op *op, Type *acc)
 	Type *rt = op->res[0].type->elem;
 	int ra = a->type->rank, rb = b->type->rank;
 	const char *name = ra == 1 ? (rb == 1 ? "linalg.dot" : "linalg.vecmat") : "linalg.matvec";
+	Type *bt = btensor(l->c, op->res[0].type);
 
+	if (!bt || bt->rank != ra + rb - 2)
+		return -1;
 	if (ra == 1 && rb == 1)
 		assert_same(l, size_of(l, a, 0), size_of(l, b, 0), "mismatching contracting dimension");
 	else if (ra == 1) {
@@ -339,7 +342,14 @@ tm_batch(L *l, Op *op, Type *acc)
 	out = named(l, "linalg.batch_matmul", a, b, zeros(l, 3, sz, acc));
 	if (acc != rt)
 		out = convert_tensor(l, out, acc, rt);
-	set(l, RES(op, 0), expand_dims(l, out, bt, re, 0));
+	/* the batch dims as the operands know them (a static group expands
+	 * to static dims); the tensor.cast after it gives the result's type */
+	int64_t ed[TY_MAXRANK];
+	for (i = 0; i < br; i++)
+		ed[i] = ta->dims[i];
+	ed[br] = out->type->dims[1];
+	ed[br + 1] = out->type->dims[2];
+	set(l, RES(op, 0), expand_dims(l, out, tensor_of(l->c, r, ed, rt), re, 0));
 	return 0;
 }
 
