@@ -11,10 +11,16 @@
  * sizes; the tensor.cast after the op gives the result's type.
  *
  * mm of ints of one width and mixed signedness is a generic that extends
- * each operand by its own signedness.  Both unsigned (torch-mlir's named op
- * with cast_unsigned, which codegen's named-op reader would extend signed),
- * bool, 4-bit ints and other mixed dtypes are left to torch-lower's
- * lowering (lower_mm: both operands converted to the accumulator first).
+ * each operand by its own signedness; mm of two unsigned ints is the named
+ * op with cast_unsigned (codegen refuses it rather than extend signed).
+ * bmm of two dtypes converts the one operand to the result's dtype first
+ * where that is exact.  Bool, 4-bit ints and other mixed dtypes are left
+ * to torch-lower's lowering (lower_mm: both operands converted to the
+ * accumulator first).
+ *
+ * matmul with a 1-D operand is linalg.dot, vecmat or matvec; of two
+ * operands of one rank above 3 whose batch dims need no broadcast, a
+ * batch_matmul of the collapsed batch dims or a generic (tm_batch).
  */
 #include <string.h>
 
