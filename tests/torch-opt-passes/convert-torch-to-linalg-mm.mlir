@@ -92,11 +92,12 @@ func.func @mm_mixed(%arg0: !torch.vtensor<[3,4],ui8>, %arg1: !torch.vtensor<[4,3
 
 // -----
 
-// Both unsigned: converted (zero-extended) before a signed named op, never
-// a named op that would extend them signed.
+// Both unsigned: torch-mlir's named op that extends them unsigned
+// (cast_unsigned; codegen refuses it rather than extend signed), never one
+// that would extend them signed.
 // CHECK-LABEL: func.func @mm_unsigned(
-// CHECK:         arith.extui %{{.*}} : i8 to i64
-// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<3x4xi64>, tensor<4x3xi64>)
+// CHECK-NOT:     arith.extui
+// CHECK:         linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%{{.*}}, %{{.*}} : tensor<3x4xi8>, tensor<4x3xi8>) outs(%{{.*}} : tensor<3x3xi64>)
 func.func @mm_unsigned(%arg0: !torch.vtensor<[3,4],ui8>, %arg1: !torch.vtensor<[4,3],ui8>) -> !torch.vtensor<[3,3],si64> {
   %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[3,4],ui8>, !torch.vtensor<[4,3],ui8> -> !torch.vtensor<[3,3],si64>
   return %0 : !torch.vtensor<[3,3],si64>

@@ -56,6 +56,8 @@ int pass_view_legacy_disabled(Op *op);
 const Row *pass_conv_lookup(const char *name);   /* pass_conv.c: pass-only rows */
 int pass_conv_reads_scalars(const Row *r);
 void pass_place_after_def(Op *m, Value *v);      /* pass.c */
+const Row *pass_basic_lookup(const char *name);   /* pass_basic.c: pass-only rows */
+int pass_basic_reads_scalars(const Row *r);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

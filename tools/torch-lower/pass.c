@@ -95,13 +95,15 @@ materialize(L *l, Value *v, Op *op, int list, Op **made, int *nmade, int max)
 	return 0;
 }
 
-/* Every torch tensor the op reads: its operands and their list elements. */
+/* Every torch tensor the op reads: its operands and their list elements.
+ * The operands go last first: torch-mlir inserts each one of an op's
+ * block arguments at the block's start, before the op's earlier ones. */
 static int
 materialize_operands(L *l, Op *op, Op **made, int *nmade, int max)
 {
 	int i, k;
 
-	for (i = 0; i < op->nopnds; i++) {
+	for (i = op->nopnds - 1; i >= 0; i--) {
 		Value *v = OPND(op, i);
 		Op *d = v->def;
 		if (ty_istorchtensor(v->type)) {
@@ -454,7 +456,7 @@ lookup(const char *name)
 	const Row *r;
 
 	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)) ||
-			(r = pass_conv_lookup(name)))
+			(r = pass_conv_lookup(name)) || (r = pass_basic_lookup(name)))
 		return r;
 	return lower_lookup(name);
 }
@@ -502,7 +504,8 @@ convert_op_row(L *l, Op *op, const Row *row)
 	l->before = op;
 	l->blk = NULL;
 	if (!reads_any_scalars(row) && !pass_view_reads_scalars(row) &&
-			!pass_conv_reads_scalars(row) && quietly(check_constants_fn, l, op, NULL))
+			!pass_conv_reads_scalars(row) && !pass_basic_reads_scalars(row) &&
+			quietly(check_constants_fn, l, op, NULL))
 		return 0;
 	Op *made[op->nopnds * 8 + 64];
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
