@@ -123,3 +123,82 @@ func.func @view_strict_only(%arg0: !torch.vtensor<[3,2],f32>) -> (!torch.vtensor
   %3 = torch.aten.view %arg0, %2 : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
   return %1, %3 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[6],f32>
 }
+
+// -----
+
+// Elementwise broadcasting in the pass: a dim iterated by two operands
+// whose sizes are not both static gets torch-mlir's run-time check (a
+// dynamic 1 does not broadcast); a static 1 broadcasts without one; the
+// init tensor takes the first iterating operand's size.
+// CHECK-LABEL: func.func @ew_broadcast_assert(
+// CHECK-SAME:      %[[A:.*]]: !torch.vtensor<[?,?],f32>, %[[B:.*]]: !torch.vtensor<[?],f32>, %[[C:.*]]: !torch.vtensor<[1,4],f32>
+// CHECK-DAG:     %[[BA:.*]] = torch_c.to_builtin_tensor %[[A]]
+// CHECK-DAG:     %[[BB:.*]] = torch_c.to_builtin_tensor %[[B]]
+// CHECK:         %[[D0:.*]] = tensor.dim %[[BA]], %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[D1:.*]] = tensor.dim %[[BA]], %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[E0:.*]] = tensor.dim %[[BB]], %{{.*}} : tensor<?xf32>
+// CHECK:         %[[OK:.*]] = arith.cmpi eq, %[[D1]], %[[E0]] : index
+// CHECK:         cf.assert %[[OK]], "mismatched size for broadcast"
+// CHECK:         tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?xf32>
+// CHECK:         linalg.generic
+// CHECK:         %[[F0:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[F1:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[OK2:.*]] = arith.cmpi eq, %[[F1]], %[[C4]] : index
+// CHECK:         cf.assert %[[OK2]], "mismatched size for broadcast"
+// CHECK-NOT:     cf.assert
+// CHECK:         tensor.empty(%[[F0]], %[[F1]])
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<1x4xf32>)
+func.func @ew_broadcast_assert(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?],f32>, %arg2: !torch.vtensor<[1,4],f32>) -> !torch.vtensor<[?,?],f32> {
+  %0 = torch.aten.mul.Tensor %arg0, %arg1 : !torch.vtensor<[?,?],f32>, !torch.vtensor<[?],f32> -> !torch.vtensor<[?,?],f32>
+  %1 = torch.aten.mul.Tensor %0, %arg2 : !torch.vtensor<[?,?],f32>, !torch.vtensor<[1,4],f32> -> !torch.vtensor<[?,?],f32>
+  return %1 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// Under strict symbolic shapes the check is left out.
+// CHECK-LABEL: func.func @ew_broadcast_strict(
+// CHECK-NOT:     cf.assert
+// CHECK:         linalg.generic
+func.func @ew_broadcast_strict(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?,?],f32> attributes {torch.assume_strict_symbolic_shapes} {
+  %0 = torch.aten.mul.Tensor %arg0, %arg1 : !torch.vtensor<[?,?],f32>, !torch.vtensor<[?],f32> -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// alpha is captured as torch-mlir's: an i64 (f64) constant after the torch
+// constant, converted and multiplied in the body, 1 included (exact).
+// CHECK-LABEL: func.func @ew_alpha(
+// CHECK:         torch.constant.int 1
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 1 : i64
+// CHECK:         ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[KF:.*]] = arith.sitofp %[[K]] : i64 to f32
+// CHECK:           %[[S:.*]] = arith.mulf %[[Y]], %[[KF]] : f32
+// CHECK:           arith.addf %[[X]], %[[S]] : f32
+// CHECK:         torch.constant.float 2.5
+// CHECK-NEXT:    %[[F:.*]] = arith.constant 2.500000e+00 : f64
+// CHECK:         ^bb0(%[[X2:.*]]: f32, %[[Y2:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[FF:.*]] = arith.truncf %[[F]] : f64 to f32
+// CHECK:           %[[S2:.*]] = arith.mulf %[[Y2]], %[[FF]] : f32
+// CHECK:           arith.subf %[[X2]], %[[S2]] : f32
+func.func @ew_alpha(%arg0: !torch.vtensor<[3],f32>, %arg1: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[3],f32>
+  %float = torch.constant.float 2.5
+  %1 = torch.aten.sub.Tensor %0, %arg1, %float : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.float -> !torch.vtensor<[3],f32>
+  return %1 : !torch.vtensor<[3],f32>
+}
+
+// -----
+
+// flatten of rank 0: the expand_shape is the result, with no cast.
+// CHECK-LABEL: func.func @flatten_rank0(
+// CHECK:         %[[E:.*]] = tensor.expand_shape %{{.*}} [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK-NEXT:    torch_c.from_builtin_tensor %[[E]]
+func.func @flatten_rank0(%arg0: !torch.vtensor<[],f32>) -> !torch.vtensor<[1],f32> {
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.flatten.using_ints %arg0, %int0, %int0 : !torch.vtensor<[],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
+  return %0 : !torch.vtensor<[1],f32>
+}

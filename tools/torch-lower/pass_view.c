@@ -126,3 +126,108 @@ pass_view_reads_scalars(const Row *r)
 {
 	return r >= fallback_rows && r < fallback_rows + sizeof fallback_rows / sizeof *fallback_rows;
 }
+
+/* flatten.using_ints of rank 0: torch-mlir's pattern gives the
+ * expand_shape itself, with no tensor.cast after it */
+int
+pass_view_uncast(Op *op)
+{
+	return op_is(op, "torch.aten.flatten.using_ints") && op->nopnds &&
+		OPND(op, 0)->type->ranked && OPND(op, 0)->type->rank == 0;
+}
+
+static int
+strict_shapes(L *l)
+{
+	Op *fn = block_parent_op(l->op->parent);
+
+	return fn && op_attr(fn, "torch.assume_strict_symbolic_shapes");
+}
+
+/* The init tensor of an elementwise generic over ins, as torch-mlir
+ * sizes it: each result dim takes the size of the first operand that
+ * iterates it (a static 1 broadcasts where another operand's dim is not
+ * 1); every later one's size is asserted equal to it at run time (a
+ * dynamic size 1 does not broadcast), except under strict symbolic
+ * shapes.  Two static sizes that differ are refused. */
+Value *
+pass_view_ew_empty(L *l, int nin, Value *const *ins, Type *bt)
+{
+	Value *size[TY_MAXRANK] = {0}, *dyn[TY_MAXRANK];
+	int64_t st[TY_MAXRANK];
+	int r = bt->rank, strict = strict_shapes(l), notone[TY_MAXRANK] = {0}, set_[TY_MAXRANK] = {0};
+	int k, i, n = 0;
+
+	if (r > TY_MAXRANK)
+		return NULL;
+	for (k = 0; k < nin; k++)
+		for (i = 0; i < ins[k]->type->rank; i++)
+			notone[i + r - ins[k]->type->rank] |= ins[k]->type->dims[i] != 1;
+	for (k = 0; k < nin; k++) {
+		Type *t = ins[k]->type;
+		for (i = 0; i < t->rank; i++) {
+			int d = i + r - t->rank;
+			int64_t s = t->dims[i];
+			Value *cur = NULL;
+			if (s == 1 && notone[d])
+				continue;
+			if (s == DYN) {
+				Value *o[2] = { ins[k], cst_idx(l, i) };
+				cur = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+			}
+			if (!set_[d]) {
+				set_[d] = 1;
+				st[d] = s;
+				size[d] = cur;
+				continue;
+			}
+			if (s != DYN && st[d] != DYN) {
+				if (s != st[d])
+					return NULL;
+				continue;
+			}
+			if (strict)
+				continue;
+			Value *a = size[d] ? size[d] : cst_idx(l, st[d]);
+			Value *b = cur ? cur : cst_idx(l, s);
+			Op *as = emit(l, "cf.assert", 1, (Value *[]){ cmpi(l, "eq", a, b) }, 0, NULL);
+			op_set_attr(l->c, as, "msg", at_str(l->c, "mismatched size for broadcast"));
+		}
+	}
+	for (i = 0; i < r; i++) {
+		if (bt->dims[i] != DYN)
+			continue;
+		dyn[n++] = size[i] ? size[i] : cst_idx(l, set_[i] ? st[i] : 1);
+	}
+	return emit1(l, "tensor.empty", n, dyn, bt);
+}
+
+/* A captured scalar (torch-mlir's alpha): the torch constant as an i64 or
+ * f64 arith.constant right after it (the backend type conversion folds
+ * torch_c.to_i64 of a constant), converted to ct where it is used */
+Value *
+pass_view_capture(L *l, Value *scalar, Type *ct)
+{
+	Op *d = scalar->def, *saved = l->before;
+	Block *blk = l->blk;
+	Ctx *c = l->c;
+	Type *from = NULL;
+	Value *k = NULL;
+	int64_t i;
+	double f;
+
+	if (!d || !d->next)
+		return cst_of(l, scalar, ct);
+	l->blk = NULL;
+	l->before = d->next;
+	if (scalar->type->kind == TY_TORCH_INT && tv_int(scalar, &i)) {
+		k = cst_i(l, i, ty_int(c, 64, SIGNLESS));
+		from = ty_int(c, 64, SIGNED);
+	} else if (scalar->type->kind == TY_TORCH_FLOAT && tv_float(scalar, &f)) {
+		from = ty_float(c, TY_F64);
+		k = cst_f(l, f, from);
+	}
+	l->blk = blk;
+	l->before = saved;
+	return k ? cv(l, k, from, ct) : cst_of(l, scalar, ct);
+}
