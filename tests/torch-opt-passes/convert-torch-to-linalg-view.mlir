@@ -202,3 +202,78 @@ func.func @flatten_rank0(%arg0: !torch.vtensor<[],f32>) -> !torch.vtensor<[1],f3
   %0 = torch.aten.flatten.using_ints %arg0, %int0, %int0 : !torch.vtensor<[],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
   return %0 : !torch.vtensor<[1],f32>
 }
+
+// -----
+
+// view with constant sizes and one unknown inferred from the element
+// count (torch-mlir's legacy grouping: the shortest runs of equal product
+// from the left, trailing 1s in the last group).
+// CHECK-LABEL: func.func @view_inferred_dyn_input(
+// CHECK:         %[[C:.*]] = tensor.cast %{{.*}} : tensor<1x?x128xf32> to tensor<1x16x128xf32>
+// CHECK:         %[[L:.*]] = tensor.collapse_shape %[[C]] {{\[\[}}0, 1], [2]] : tensor<1x16x128xf32> into tensor<16x128xf32>
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[L]] {{\[\[}}0], [1, 2]] output_shape [16, 1, 128] : tensor<16x128xf32> into tensor<16x1x128xf32>
+// CHECK-NEXT:    torch_c.from_builtin_tensor %[[E]]
+func.func @view_inferred_dyn_input(%arg0: !torch.vtensor<[1,?,128],f32>) -> !torch.vtensor<[16,1,128],f32> {
+  %int128 = torch.constant.int 128
+  %int1 = torch.constant.int 1
+  %int16 = torch.constant.int 16
+  %0 = torch.prim.ListConstruct %int16, %int1, %int128 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[1,?,128],f32>, !torch.list<int> -> !torch.vtensor<[16,1,128],f32>
+  return %1 : !torch.vtensor<[16,1,128],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @view_inferred_neg(
+// CHECK:         %[[L:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<4x5x6xf32> into tensor<4x30xf32>
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[L]] {{\[\[}}0, 1, 2], [3, 4, 5]] output_shape [2, 1, 2, 3, 10, 1] : tensor<4x30xf32> into tensor<2x1x2x3x10x1xf32>
+// CHECK:         tensor.cast %[[E]] : tensor<2x1x2x3x10x1xf32> to tensor<2x1x2x3x?x1xf32>
+func.func @view_inferred_neg(%arg0: !torch.vtensor<[4,5,6],f32>) -> !torch.vtensor<[2,1,2,3,?,1],f32> {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int2, %int1, %int2, %int3, %int-1, %int1 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[4,5,6],f32>, !torch.list<int> -> !torch.vtensor<[2,1,2,3,?,1],f32>
+  return %1 : !torch.vtensor<[2,1,2,3,?,1],f32>
+}
+
+// -----
+
+// An unknown dim and a -1 size together infer nothing: the run-time
+// tensor.reshape.
+// CHECK-LABEL: func.func @view_inferred_not(
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         tensor.reshape
+func.func @view_inferred_not(%arg0: !torch.vtensor<[?,6],f32>) -> !torch.vtensor<[?,3],f32> {
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int-1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,6],f32>, !torch.list<int> -> !torch.vtensor<[?,3],f32>
+  return %1 : !torch.vtensor<[?,3],f32>
+}
+
+// -----
+
+// broadcast_to between static shapes, as torch-mlir: broadcast dims are
+// collapsed into the kept dim before them (leading ones into the first),
+// all of them away when every dim broadcasts.
+// CHECK-LABEL: func.func @broadcast_to_static(
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x4x2xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<1x1x2xf32> into tensor<1x2xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[C]] : tensor<1x2xf32>) outs(%[[E]] : tensor<1x4x2xf32>)
+// CHECK:         %[[E2:.*]] = tensor.empty() : tensor<5x3xf32>
+// CHECK:         %[[C2:.*]] = tensor.collapse_shape %{{.*}} [] : tensor<1x1xf32> into tensor<f32>
+// CHECK:         linalg.generic {{.*}} ins(%[[C2]] : tensor<f32>) outs(%[[E2]] : tensor<5x3xf32>)
+func.func @broadcast_to_static(%arg0: !torch.vtensor<[1,1,2],f32>, %arg1: !torch.vtensor<[1,1],f32>) -> (!torch.vtensor<[1,4,2],f32>, !torch.vtensor<[5,3],f32>) {
+  %int1 = torch.constant.int 1
+  %int4 = torch.constant.int 4
+  %int2 = torch.constant.int 2
+  %int5 = torch.constant.int 5
+  %int3 = torch.constant.int 3
+  %list = torch.prim.ListConstruct %int1, %int4, %int2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[1,1,2],f32>, !torch.list<int> -> !torch.vtensor<[1,4,2],f32>
+  %list2 = torch.prim.ListConstruct %int5, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.broadcast_to %arg1, %list2 : !torch.vtensor<[1,1],f32>, !torch.list<int> -> !torch.vtensor<[5,3],f32>
+  return %0, %1 : !torch.vtensor<[1,4,2],f32>, !torch.vtensor<[5,3],f32>
+}

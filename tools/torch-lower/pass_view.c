@@ -9,10 +9,19 @@
 
 extern const Row ew_pass_table[];   /* ew.c */
 
+static int lower_broadcast_to(L *l, Op *op, const void *arg);
+
+static const Row view_rows[] = {
+	{"torch.aten.broadcast_to", lower_broadcast_to, NULL},
+	{NULL, NULL, NULL},
+};
+
 const Row *
 pass_view_lookup(const char *name)
 {
-	return row_find(ew_pass_table, name);
+	const Row *r = row_find(view_rows, name);
+
+	return r ? r : row_find(ew_pass_table, name);
 }
 
 /* torch.disable_legacy_view on op's function: only the strict pattern
@@ -60,6 +69,111 @@ lower_view_strict(L *l, Op *op)
 	return 0;
 }
 
+/* reassociation groups g[0..n) of dims, group k being [start[k], start[k+1]) */
+static Attr *
+groups_attr(Ctx *c, int n, const int *start)
+{
+	Attr *g[TY_MAXRANK], *in[TY_MAXRANK];
+	int k, i;
+
+	for (k = 0; k < n; k++) {
+		for (i = start[k]; i < start[k + 1]; i++)
+			in[i - start[k]] = at_int(c, i, NULL);
+		g[k] = at_array(c, start[k + 1] - start[k], in);
+	}
+	return at_array(c, n, g);
+}
+
+/* view with constant sizes whose shapes are all known once the one
+ * unknown is inferred from the element count (a -1 size of a static
+ * tensor, or the one dynamic dim of the tensor when no size is -1), as
+ * torch-mlir's legacy pattern: the tensor cast to its inferred static
+ * shape, dims grouped from the left by the shortest runs of equal
+ * product (trailing 1s join the last group), a collapse_shape where a
+ * group of the input has several dims, an expand_shape where one of the
+ * output has */
+static int
+lower_view_inferred(L *l, Op *op)
+{
+	Value *sz[TY_MAXRANK], *x = get(l, OPND(op, 0));
+	Type *st = OPND(op, 0)->type, *rt = btensor(l->c, op->res[0].type);
+	int64_t in[TY_MAXRANK], out[TY_MAXRANK], known = 1, have = 1, mid[TY_MAXRANK];
+	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), r = st->rank, i, j;
+	int neg = -1, dyn = -1, si[TY_MAXRANK + 1], so[TY_MAXRANK + 1], ng = 0;
+
+	if (!rt || !st->ranked || r < 1 || n < 1 || n != rt->rank)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!tv_int(sz[i], &out[i]) || out[i] < -1 || out[i] == 0 ||
+				(out[i] == -1 && neg >= 0))
+			return -1;
+		if (out[i] == -1)
+			neg = i;
+		else
+			known *= out[i];
+	}
+	for (i = 0; i < r; i++) {
+		in[i] = st->dims[i];
+		if (in[i] == DYN && dyn >= 0)
+			return -1;
+		if (in[i] == DYN)
+			dyn = i;
+		else if (in[i] == 0)
+			return -1;
+		else
+			have *= in[i];
+	}
+	if ((neg >= 0) == (dyn >= 0) && (neg >= 0 || dyn >= 0))
+		return -1;
+	if (neg >= 0) {
+		if (have % known)
+			return -1;
+		out[neg] = have / known;
+	} else if (dyn >= 0) {
+		if (known % have)
+			return -1;
+		in[dyn] = known / have;
+	} else if (have != known)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (rt->dims[i] != DYN && rt->dims[i] != out[i])
+			return -1;
+	/* the shortest runs of equal product, from the left */
+	for (i = 0, j = 0; i < r && j < n; ng++) {
+		int64_t pi = in[i], po = out[j];
+		si[ng] = i++;
+		so[ng] = j++;
+		while (pi != po) {
+			if (pi < po && i < r)
+				pi *= in[i++];
+			else if (pi > po && j < n)
+				po *= out[j++];
+			else
+				return -1;
+		}
+		mid[ng] = po;
+	}
+	for (; i < r; i++)
+		if (in[i] != 1)
+			return -1;
+	for (; j < n; j++)
+		if (out[j] != 1)
+			return -1;
+	si[ng] = r;
+	so[ng] = n;
+	int coll = ng < r, exp = ng < n;
+	if (dyn >= 0)
+		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, r, in, st->elem));
+	if (coll)
+		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
+			groups_attr(l->c, ng, si), 1);
+	if (exp)
+		x = expand_dims(l, x, tensor_of(l->c, n, out, st->elem),
+			groups_attr(l->c, ng, so), 0);
+	set(l, RES(op, 0), x);
+	return 0;
+}
+
 /* view whose sizes torch-lower's reshape cannot take (sizes known only at
  * run time): torch-mlir's last resort, a tensor.reshape to a shape built
  * with tensor.from_elements.  A -1 size is the element count over the
@@ -70,6 +184,8 @@ lower_view_reshape(L *l, Op *op, const void *arg)
 {
 	if (pass_view_legacy_disabled(op))
 		return lower_view_strict(l, op);
+	if (!lower_view_inferred(l, op))
+		return 0;
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
 	Op *fn = block_parent_op(op->parent);
@@ -230,4 +346,53 @@ pass_view_capture(L *l, Value *scalar, Type *ct)
 	l->blk = blk;
 	l->before = saved;
 	return k ? cv(l, k, from, ct) : cst_of(l, scalar, ct);
+}
+
+/* broadcast_to between static shapes, as torch-mlir's broadcastToGivenShape:
+ * the input's broadcast dims (size 1 to more) are collapsed into the dim
+ * before them (the first kept one when leading; all of them away when
+ * every dim is broadcast), and a generic copies over the kept dims; no
+ * broadcast dim and the same rank is the input itself.  Other shapes are
+ * torch-lower's. */
+static int
+lower_broadcast_to(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
+	int r, n, diff, i, ng = 0, start[TY_MAXRANK + 1], any = 0;
+	int64_t mid[TY_MAXRANK];
+	AffExpr *e[TY_MAXRANK];
+
+	if (!bt || !st->ranked || !ty_static(st) || !ty_static(bt) || st->rank > bt->rank)
+		return lower_expand(l, op, arg);
+	r = st->rank;
+	n = bt->rank;
+	diff = n - r;
+	for (i = 0; i < r; i++) {
+		int64_t a = st->dims[i], o = bt->dims[i + diff];
+		if (a != o && a != 1)
+			return -1;
+		if (a != o) {
+			any = 1;
+			continue;
+		}
+		start[ng] = ng ? i : 0;
+		mid[ng] = a;
+		e[ng++] = d_(l, i + diff);
+	}
+	start[ng] = r;
+	Value *x = get(l, OPND(op, 0)), *out = empty(l, bt, NULL);
+	if (!out)
+		return -1;
+	if (!any && r == n) {
+		set(l, RES(op, 0), x);
+		return 0;
+	}
+	if (any)
+		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
+			ng ? groups_attr(l->c, ng, start) : at_array(l->c, 0, NULL), 1);
+	AffMap *maps[2] = { map_of(l, n, ng, e), map_id(l, n) };
+	Gen g;
+	gen_begin(l, &g, 1, &x, 1, &out, maps, n, NULL);
+	set(l, RES(op, 0), gen_end(l, &g, 1, &g.arg[0]));
+	return 0;
 }
