@@ -277,3 +277,33 @@ func.func @broadcast_to_static(%arg0: !torch.vtensor<[1,1,2],f32>, %arg1: !torch
   %1 = torch.aten.broadcast_to %arg1, %list2 : !torch.vtensor<[1,1],f32>, !torch.list<int> -> !torch.vtensor<[5,3],f32>
   return %0, %1 : !torch.vtensor<[1,4,2],f32>, !torch.vtensor<[5,3],f32>
 }
+
+// -----
+
+// slice.Tensor along a dynamic dim: start and end normalized and clamped
+// to the dim at run time (end INT64_MAX is the dim itself, no sentinel),
+// length ceil((end - start) / step) clamped at 0.
+// CHECK-LABEL: func.func @slice_dynamic(
+// CHECK:         %[[T:.*]] = torch_c.to_builtin_tensor %{{.*}} : !torch.vtensor<[?,4],f32> -> tensor<?x4xf32>
+// CHECK:         torch.constant.int 9223372036854775807
+// CHECK-NOT:     9223372036854775807
+// CHECK:         %[[D:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x4xf32>
+// CHECK:         %[[CM1:.*]] = arith.constant -1 : index
+// CHECK:         %[[S0:.*]] = arith.addi %[[CM1]], %[[D]] : index
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[S0]], %{{.*}} : index
+// CHECK:         %[[S1:.*]] = arith.select %[[NEG]], %{{.*}}, %[[S0]] : index
+// CHECK:         %[[BIG:.*]] = arith.cmpi sgt, %[[S1]], %[[D]] : index
+// CHECK:         %[[S:.*]] = arith.select %[[BIG]], %[[D]], %[[S1]] : index
+// CHECK:         %[[LEN:.*]] = arith.subi %[[D]], %[[S]] : index
+// CHECK:         %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[Q:.*]] = arith.floordivsi %{{.*}}, %[[C2]] : index
+// CHECK:         %[[N:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Q]] : index
+// CHECK:         tensor.extract_slice %[[T]][%[[S]], 0] [%[[N]], 4] [2, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+func.func @slice_dynamic(%arg0: !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32> {
+  %int0 = torch.constant.int 0
+  %int-1 = torch.constant.int -1
+  %int2 = torch.constant.int 2
+  %intmax = torch.constant.int 9223372036854775807
+  %0 = torch.aten.slice.Tensor %arg0, %int0, %int-1, %intmax, %int2 : !torch.vtensor<[?,4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?,4],f32>
+  return %0 : !torch.vtensor<[?,4],f32>
+}

@@ -2,17 +2,22 @@
  * pass_view.c - convert-torch-to-linalg's own rows (view helper): ops the
  * torch-lower tool does not lower, taken by the pass only.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "lower.h"
 #include "pass.h"
 
+enum { DYN_INDEX = INT64_MIN };   /* MLIR's kDynamic in an index list */
+
 extern const Row ew_pass_table[];   /* ew.c */
 
 static int lower_broadcast_to(L *l, Op *op, const void *arg);
+static int lower_slice_dyn(L *l, Op *op, const void *arg);
 
 static const Row view_rows[] = {
 	{"torch.aten.broadcast_to", lower_broadcast_to, NULL},
+	{"torch.aten.slice.Tensor", lower_slice_dyn, NULL},
 	{NULL, NULL, NULL},
 };
 
@@ -394,5 +399,83 @@ lower_broadcast_to(L *l, Op *op, const void *arg)
 	Gen g;
 	gen_begin(l, &g, 1, &x, 1, &out, maps, n, NULL);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &g.arg[0]));
+	return 0;
+}
+
+/* min(max(v, 0), size) of index v, the max only where v may be negative */
+static Value *
+clamp_index(L *l, Value *v, Value *size, int may_be_negative)
+{
+	if (may_be_negative) {
+		Value *zero = cst_idx(l, 0);
+		v = sel(l, cmpi(l, "slt", v, zero), zero, v);
+	}
+	return sel(l, cmpi(l, "sgt", v, size), size, v);
+}
+
+/* slice.Tensor along a dim whose size is known only at run time, with
+ * constant start, end (none or INT64_MAX: the end of the dim, as
+ * torch-mlir takes it, with no sentinel constant) and a positive step,
+ * as PyTorch: a negative start or end counts from the end, both clamp
+ * to the dim, the length is ceil((end - start) / step) clamped at 0; a
+ * tensor.extract_slice with the start and length as values.  A static
+ * dim is torch-lower's. */
+static int
+lower_slice_dyn(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
+	Type *i64 = ty_int(l->c, 64, SIGNLESS);
+	int64_t d, start, end = INT64_MAX, step, off[TY_MAXRANK], szs[TY_MAXRANK];
+	int64_t strides[TY_MAXRANK], dims[TY_MAXRANK];
+	Value *opnds[2 + TY_MAXRANK + 1];
+	int r, i, n = 1;
+
+	if (!bt || !st->ranked || op->nopnds != 5 || !tv_int(OPND(op, 1), &d) ||
+			(d = tt_dim(d, st->rank)) < 0 || st->dims[d] != DYN)
+		return lower_slice(l, op, arg);
+	if (!tv_int(OPND(op, 2), &start) || (!tv_none(OPND(op, 3)) && !tv_int(OPND(op, 3), &end)) ||
+			!tv_int(OPND(op, 4), &step) || step <= 0 || start == INT64_MIN)
+		return -1;
+	r = st->rank;
+	Value *x = get(l, OPND(op, 0)), *o[2] = { x, cst_idx(l, d) };
+	Value *size = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+	Value *b = cst_idx(l, start), *e = size;
+	if (start < 0)
+		b = bin(l, "arith.addi", b, size);
+	b = clamp_index(l, b, size, start < 0);
+	if (end != INT64_MAX) {
+		e = cst_idx(l, end);
+		if (end < 0)
+			e = bin(l, "arith.addi", e, size);
+		e = clamp_index(l, e, size, end < 0);
+	}
+	Value *len = bin(l, "arith.subi", e, b);
+	if (step != 1)
+		len = bin(l, "arith.floordivsi", bin(l, "arith.addi", len, cst_idx(l, step - 1)),
+			cst_idx(l, step));
+	Value *zero = cst_idx(l, 0);
+	len = sel(l, cmpi(l, "slt", len, zero), zero, len);
+	opnds[0] = x;
+	opnds[n++] = b;
+	for (i = 0; i < r; i++) {
+		off[i] = i == d ? DYN_INDEX : 0;
+		strides[i] = i == d ? step : 1;
+		dims[i] = i == d ? DYN : st->dims[i];
+		szs[i] = dims[i] == DYN ? DYN_INDEX : dims[i];
+		if (i == d) {
+			opnds[n++] = len;
+		} else if (dims[i] == DYN) {
+			Value *q[2] = { x, cst_idx(l, i) };
+			opnds[n++] = emit1(l, "tensor.dim", 2, q, ty_index(l->c));
+		}
+	}
+	Type *rt = tensor_of(l->c, r, dims, st->elem);
+	Op *sl = emit(l, "tensor.extract_slice", n, opnds, 1, &rt);
+	op_set_attr(l->c, sl, "static_offsets", at_dense_array(l->c, i64, r, off));
+	op_set_attr(l->c, sl, "static_sizes", at_dense_array(l->c, i64, r, szs));
+	op_set_attr(l->c, sl, "static_strides", at_dense_array(l->c, i64, r, strides));
+	op_set_attr(l->c, sl, "operand_segment_sizes", at_dense_array(l->c,
+		ty_int(l->c, 32, SIGNLESS), 4, (int64_t[]){ 1, 1, n - 2, 0 }));
+	set(l, RES(op, 0), RES(sl, 0));
 	return 0;
 }
