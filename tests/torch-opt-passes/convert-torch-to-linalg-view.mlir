@@ -307,3 +307,24 @@ func.func @slice_dynamic(%arg0: !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,
   %0 = torch.aten.slice.Tensor %arg0, %int0, %int-1, %intmax, %int2 : !torch.vtensor<[?,4],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?,4],f32>
   return %0 : !torch.vtensor<[?,4],f32>
 }
+
+// -----
+
+// unflatten.int: an expand_shape of the dim's group; a dynamic dim is cast
+// to the sizes' product first, a -1 size of a static dim is inferred.
+// CHECK-LABEL: func.func @unflatten(
+// CHECK:         %[[C:.*]] = tensor.cast %{{.*}} : tensor<1x?x96xf32> to tensor<1x3136x96xf32>
+// CHECK:         tensor.expand_shape %[[C]] {{\[\[}}0], [1, 2], [3]] output_shape [1, 56, 56, 96] : tensor<1x3136x96xf32> into tensor<1x56x56x96xf32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 3, 4] : tensor<6x4xf32> into tensor<2x3x4xf32>
+func.func @unflatten(%arg0: !torch.vtensor<[1,?,96],f32>, %arg1: !torch.vtensor<[6,4],f32>) -> (!torch.vtensor<[1,56,56,96],f32>, !torch.vtensor<[2,3,4],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %int56 = torch.constant.int 56
+  %0 = torch.prim.ListConstruct %int56, %int56 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.unflatten.int %arg0, %int1, %0 : !torch.vtensor<[1,?,96],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[1,56,56,96],f32>
+  %2 = torch.prim.ListConstruct %int2, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %3 = torch.aten.unflatten.int %arg1, %int0, %2 : !torch.vtensor<[6,4],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[2,3,4],f32>
+  return %1, %3 : !torch.vtensor<[1,56,56,96],f32>, !torch.vtensor<[2,3,4],f32>
+}

@@ -14,10 +14,12 @@ extern const Row ew_pass_table[];   /* ew.c */
 
 static int lower_broadcast_to(L *l, Op *op, const void *arg);
 static int lower_slice_dyn(L *l, Op *op, const void *arg);
+static int lower_unflatten(L *l, Op *op, const void *arg);
 
 static const Row view_rows[] = {
 	{"torch.aten.broadcast_to", lower_broadcast_to, NULL},
 	{"torch.aten.slice.Tensor", lower_slice_dyn, NULL},
+	{"torch.aten.unflatten.int", lower_unflatten, NULL},
 	{NULL, NULL, NULL},
 };
 
@@ -89,6 +91,25 @@ groups_attr(Ctx *c, int n, const int *start)
 	return at_array(c, n, g);
 }
 
+/* The constant sizes sz[0..n) into k, *prod the product of those not -1:
+ * the index of the one -1, -1 for none, -2 when not constants >= -1 or
+ * more than one -1 */
+static int
+const_sizes(Value *const *sz, int n, int64_t *k, int64_t *prod)
+{
+	int i, neg = -1;
+
+	for (i = 0; i < n; i++) {
+		if (!tv_int(sz[i], &k[i]) || k[i] < -1 || (k[i] == -1 && neg >= 0))
+			return -2;
+		if (k[i] == -1)
+			neg = i;
+		else
+			*prod *= k[i];
+	}
+	return neg;
+}
+
 /* view with constant sizes whose shapes are all known once the one
  * unknown is inferred from the element count (a -1 size of a static
  * tensor, or the one dynamic dim of the tensor when no size is -1), as
@@ -108,15 +129,11 @@ lower_view_inferred(L *l, Op *op)
 
 	if (!rt || !st->ranked || r < 1 || n < 1 || n != rt->rank)
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (!tv_int(sz[i], &out[i]) || out[i] < -1 || out[i] == 0 ||
-				(out[i] == -1 && neg >= 0))
+	if ((neg = const_sizes(sz, n, out, &known)) < -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!out[i])
 			return -1;
-		if (out[i] == -1)
-			neg = i;
-		else
-			known *= out[i];
-	}
 	for (i = 0; i < r; i++) {
 		in[i] = st->dims[i];
 		if (in[i] == DYN && dyn >= 0)
@@ -477,5 +494,59 @@ lower_slice_dyn(L *l, Op *op, const void *arg)
 	op_set_attr(l->c, sl, "operand_segment_sizes", at_dense_array(l->c,
 		ty_int(l->c, 32, SIGNLESS), 4, (int64_t[]){ 1, 1, n - 2, 0 }));
 	set(l, RES(op, 0), RES(sl, 0));
+	return 0;
+}
+
+/* unflatten.int of dim d into constant sizes (one may be -1 where dim d
+ * is static), the other dims static: an expand_shape of dim d's group;
+ * a dynamic dim d is first cast to the sizes' product, as torch-mlir
+ * (the product is what a valid unflatten has there) */
+static int
+lower_unflatten(L *l, Op *op, const void *arg)
+{
+	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
+	Value *sz[TY_MAXRANK], *x = get(l, OPND(op, 0));
+	int64_t d, k[TY_MAXRANK], in[TY_MAXRANK], out[TY_MAXRANK], prod = 1;
+	int n, r, i, j, neg = -1, ng = 0, start[TY_MAXRANK + 1];
+
+	if (!bt || !st->ranked || !tv_int(OPND(op, 1), &d) || (d = tt_dim(d, st->rank)) < 0 ||
+			(n = list_vals(OPND(op, 2), sz, TY_MAXRANK)) < 1 ||
+			st->rank + n - 1 > TY_MAXRANK || bt->rank != st->rank + n - 1)
+		return -1;
+	r = st->rank;
+	if ((neg = const_sizes(sz, n, k, &prod)) < -1)
+		return -1;
+	for (i = 0; i < r; i++) {
+		in[i] = st->dims[i];
+		if (i != d && in[i] == DYN)
+			return -1;
+	}
+	if (neg >= 0) {
+		if (in[d] == DYN || !prod || in[d] % prod)
+			return -1;
+		k[neg] = in[d] / prod;
+	} else if (in[d] != DYN && in[d] != prod)
+		return -1;
+	for (i = 0, j = 0; i < r; i++) {
+		start[ng++] = j;
+		if (i != d) {
+			out[j++] = in[i];
+			continue;
+		}
+		for (int q = 0; q < n; q++)
+			out[j++] = k[q];
+	}
+	start[ng] = j;
+	for (i = 0; i < j; i++)
+		if (bt->dims[i] != DYN && bt->dims[i] != out[i])
+			return -1;
+	if (in[d] == DYN) {
+		in[d] = prod;
+		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, r, in, st->elem));
+	}
+	if (n > 1)
+		x = expand_dims(l, x, tensor_of(l->c, j, out, st->elem),
+			groups_attr(l->c, ng, start), 0);
+	set(l, RES(op, 0), x);
 	return 0;
 }
