@@ -282,6 +282,8 @@ BODY(b_pow) { return pow_(l, ct, X(0), X(1)); }
 static Value *
 alpha_times(L *l, Op *op, Value **x, Type *ct, int i, int ai)
 {
+	if (ai < op->nopnds && l->pass && !dt_isbool(ct) && !is_tensor(l, OPND(op, ai)))
+		return ar(l, "mul", ct, X(i), pass_view_capture(l, OPND(op, ai), ct));
 	if (ai < op->nopnds && !one(OPND(op, ai)) && !dt_isbool(ct))
 		return ar(l, "mul", ct, X(i), X(ai));
 	return X(i);
@@ -585,7 +587,7 @@ lower_ew(L *l, Op *op, const void *arg)
 			like = ins[nin - 1];
 	}
 	maps[nin] = map_id(l, bt->rank);
-	if (!(out = empty(l, bt, like)))
+	if (!(out = l->pass ? pass_view_ew_empty(l, nin, ins, bt) : empty(l, bt, like)))
 		return -1;
 	gen_begin(l, &g, nin, ins, 1, &out, maps, bt->rank, NULL);
 	for (i = 0; i < n; i++) {

@@ -27,6 +27,8 @@ typedef struct L {
 	int finite;     /* max/min start from the largest finite value, not
 	                   infinity (convert-torch-to-linalg's
 	                   allow-non-finites=false) */
+	int pass;       /* the convert-torch-to-linalg pass: torch-mlir's forms
+	                   (broadcast asserts, a captured alpha) */
 } L;
 
 /* A lowering: 0 on success, else -1 after op_error. */
@@ -58,6 +60,10 @@ int pass_conv_reads_scalars(const Row *r);
 void pass_place_after_def(Op *m, Value *v);      /* pass.c */
 const Row *pass_basic_lookup(const char *name);   /* pass_basic.c: pass-only rows */
 int pass_basic_reads_scalars(const Row *r);
+int pass_view_uncast(Op *op);
+/* elementwise init tensor with torch-mlir's broadcast asserts; alpha */
+Value *pass_view_ew_empty(L *l, int nin, Value *const *ins, Type *bt);
+Value *pass_view_capture(L *l, Value *scalar, Type *ct);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

@@ -537,7 +537,8 @@ convert_op_row(L *l, Op *op, const Row *row)
 	for (i = 0; i < op->nres; i++) {
 		Value *b = get(l, RES(op, i));
 		Type *bt = btensor(l->c, op->res[i].type);
-		if (!bt || (b->type == bt && (uncast(op->name) || is_operand_value(l, op, b))))
+		if (!bt || (b->type == bt && (uncast(op->name) || pass_view_uncast(op) ||
+				is_operand_value(l, op, b))))
 			continue;
 		set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
 	}
@@ -568,6 +569,7 @@ convert_func(Ctx *c, Op *fn, int finite)
 	l.c = c;
 	l.op = fn;
 	l.finite = finite;
+	l.pass = 1;
 	if (!fn->nregs)
 		return 0;
 	for (b = fn->regs[0].first; b; b = b->next)
