@@ -34,7 +34,8 @@ static const char usage[] =
 "                       failed) on stderr\n"
 "  --mlir-elide-elementsattrs-if-larger=N\n"
 "                       in those dumps, literals of more than N elements\n"
-"                       print as dense_resource<__elided__>\n"
+"                       print as dense_resource<__elided__> (default 16;\n"
+"                       0 prints them whole)\n"
 "  --mlir-print-local-scope  print affine maps inline, not as #map aliases\n"
 "  --timing             the time of each phase on stderr (-mlir-timing)\n"
 "Long options take one dash or two, and --mlir-print-ir-* are --print-ir-*,\n"
@@ -69,6 +70,7 @@ parse_args(int argc, char **argv, Opts *o)
 {
 	int i;
 
+	o->elide_larger = 16;   /* dumps elide weights unless told otherwise */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char *end;

@@ -58,6 +58,7 @@ static const char usage[] =
 "  --mlir-elide-elementsattrs-if-larger=N\n"
 "                                in --print-ir-* dumps, literals of more than\n"
 "                                N elements print as dense_resource<__elided__>\n"
+"                                (default 16; 0 prints them whole)\n"
 "  --verify-diagnostics          check the diagnostics against the input's\n"
 "                                expected-error/warning/note/remark comments\n"
 "  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
@@ -94,6 +95,7 @@ parse_args(int argc, char **argv, Opts *o)
 	int i;
 
 	o->pl.verify_each = 1;
+	o->pl.elide_larger = 16;    /* dumps elide weights, as issue 23 asks */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i] = tool_long_option(argv[i]);
 		char *eq;
