@@ -47,6 +47,8 @@ static const char usage[] =
 "  --print-ir-after-failure      dump when a pass fails\n"
 "  --verify-each[=0|1]           verify after each pass (default 1)\n"
 "  --timing                      per-pass wall time on stderr\n"
+"  --trace=FILE                  append each pass as a Chrome trace event\n"
+"                                to FILE (Perfetto; stages may share it)\n"
 "  --mlir-pass-statistics        per pass: runs, runs that changed the IR,\n"
 "                                ops before and after, on stderr\n"
 "  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
@@ -112,6 +114,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->output = v;
 		else if ((v = tool_optval(argc, argv, &i, "--reproducer")))
 			tool_repro_file(v);
+		else if ((v = tool_optval(argc, argv, &i, "--trace")))
+			ctrace_open(v);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-before")))
 			split_names(v, o->before, &o->nbefore, &o->names[0]);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-after")))
