@@ -145,7 +145,7 @@ emit_region(G *g, Region *r, int indent)
 	fprintf(g->f, "%*s}\n", indent, "");
 }
 
-/* The edges into op's node: its operands, then its successors. */
+/* The edges into op's node, from its operands' definitions. */
 static void
 emit_edges(G *g, Op *op, int to)
 {
@@ -160,12 +160,22 @@ emit_edges(G *g, Op *op, int to)
 			buf_printf(&g->edges, "%d", i);
 		buf_puts(&g->edges, "\", style = solid];\n");
 	}
-	for (int i = 0; g->cflow && i < op->nsuccs; i++) {
+}
+
+/* A terminator's edges to its successors' first ops: once every op has
+ * its node, as a successor may come later. */
+static int
+cflow_edges(Op *op, void *env)
+{
+	G *g = env;
+
+	for (int i = 0; i < op->nsuccs; i++) {
 		Op *first = op->succs[i]->first;
 		if (first && id_of(g, first))
-			buf_printf(&g->edges, "  v%d -> v%d [label = \"%d\", style = dashed];\n", to,
-			    id_of(g, first), i);
+			buf_printf(&g->edges, "  v%d -> v%d [label = \"%d\", style = dashed];\n",
+			    id_of(g, op), id_of(g, first), i);
 	}
+	return 0;
 }
 
 static void
@@ -204,6 +214,8 @@ run(Ctx *c, Op *op, PassArgs *a)
 	g.types = boolopt(a, "print-result-types", 1);
 	fputs("digraph G {\n  compound = true;\n", g.f);
 	emit_op(&g, op, 2);
+	if (g.cflow)
+		op_walk(op, cflow_edges, &g);
 	fwrite(g.edges.p, 1, g.edges.n, g.f);
 	fputs("}\n", g.f);
 	fflush(g.f);

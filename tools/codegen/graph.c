@@ -6,6 +6,7 @@
  * dispatch reads, from the dispatch that wrote it (through views), with
  * its type and size.  The file appears whole or not at all.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "gen.h"
@@ -58,6 +59,9 @@ static int producer(FnPlan *fp, int before, Value *v)
 	return -1;
 }
 
+/* The constants' node numbers (as pointers), in the order first read. */
+static PMap cnum;
+
 /* The edge into node `to` of the buffer v, from whatever gave it. */
 static void edge(FILE *f, int fn, FnPlan *fp, int before, Value *v, const char *to, const char *extra)
 {
@@ -70,7 +74,7 @@ static void edge(FILE *f, int fn, FnPlan *fp, int before, Value *v, const char *
 	else if (!b->def)
 		fprintf(f, "    f%d_arg%d -> %s", fn, b->index, to);
 	else
-		fprintf(f, "    f%d_c%p -> %s", fn, (void *)b, to);
+		fprintf(f, "    f%d_c%d -> %s", fn, (int)(intptr_t)pmap_get(&cnum, b), to);
 	print_type(&l, v->type);
 	buf_puts(&l, "\n");
 	human(&l, ty_numel(v->type) * (int64_t)elem_size(v->type->elem), "B");
@@ -85,25 +89,23 @@ static void edge(FILE *f, int fn, FnPlan *fp, int before, Value *v, const char *
 /* The constants the dispatches read, a node each. */
 static void constants(FILE *f, int fn, FnPlan *fp)
 {
+	int n = 0;
+
 	for (int i = 0; i < fp->n; i++) {
 		Kernel *k = fp->st[i].k;
 		for (int j = 0; k && j < k->nbind; j++) {
 			Value *b = base(k->bind[j].val);
 			Buf l = { 0 };
-			int seen = 0;
+			void **slot;
 
-			if (k->bind[j].out || !b->def || producer(fp, i, b) >= 0)
+			if (k->bind[j].out || !b->def || producer(fp, i, b) >= 0 || pmap_get(&cnum, b))
 				continue;
-			for (int i2 = 0; i2 <= i && !seen; i2++)
-				for (int j2 = 0; j2 < fp->st[i2].k->nbind && (i2 < i || j2 < j); j2++)
-					if (base(fp->st[i2].k->bind[j2].val) == b)
-						seen = 1;
-			if (seen)
-				continue;
+			slot = pmap_slot(&cnum, b, 1);
+			*slot = (void *)(intptr_t)++n;
 			buf_printf(&l, "%s\n", b->def->name);
 			print_type(&l, b->type);
 			buf_putc(&l, 0);
-			fprintf(f, "    f%d_c%p [shape = note, label = ", fn, (void *)b);
+			fprintf(f, "    f%d_c%d [shape = note, label = ", fn, n);
 			put_label(f, l.p);
 			fputs("];\n", f);
 			buf_free(&l);
@@ -173,4 +175,5 @@ void dispatch_graph(Gen *g, const char *path, Op **fns, FnPlan *plans, int nf)
 		function(g, f, i, fns[i], &plans[i]);
 	fputs("}\n", f);
 	tool_commit(f);
+	pmap_free(&cnum);
 }
