@@ -98,6 +98,10 @@ IR
   # the same again: node names do not depend on addresses
   bin/codegen "$T/l.mlir" --dump-dispatch-graph="$T/d2.dot" > /dev/null
   cmp "$T/d.dot" "$T/d2.dot"
+  # standard output is the module's
+  run bin/codegen --dump-dispatch-graph=- "$T/l.mlir"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"--dump-dispatch-graph: needs a file name"* ]]
   # a failing compile leaves no graph
   run bin/codegen --dump-dispatch-graph="$T/bad.dot" "$BATS_TEST_DIRNAME/../codegen/inputs/unsupported.mlir"
   [ "$status" -eq 1 ]
@@ -155,4 +159,19 @@ PY
     [ "$status" -eq 1 ]
     [[ "$output" == *"--trace: cannot write"* ]]
   done
+}
+
+@test "--trace: processes that start at once on a new file give one '[' and whole lines" {
+  tr="$T/race.json"
+  pids=
+  for i in 1 2 3 4 5 6; do
+    bin/torch-opt --trace="$tr" -p canonicalize,cse "$IN/linear-torch.mlir" > /dev/null &
+    pids="$pids $!"
+  done
+  for p in $pids; do wait "$p"; done
+  [ "$(head -1 "$tr")" = "[" ]
+  [ "$(grep -c '^\[' "$tr")" -eq 1 ]
+  [ "$(sed 1d "$tr" | grep -vc '^{.*},$')" -eq 0 ]
+  [ "$(grep -c '"process_name"' "$tr")" -eq 6 ]
+  ! ls "$T" | grep -q '\.tmp$'
 }

@@ -124,6 +124,8 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 		} else if ((v = tool_optval(argc, argv, &i, "--trace"))) {
 			ctrace_open(v);
 		} else if ((v = tool_optval(argc, argv, &i, "--dump-dispatch-graph"))) {
+			if (!*v || !strcmp(v, "-"))   /* stdout is the module's */
+				tool_fail("--dump-dispatch-graph: needs a file name");
 			o->graph = v;
 		} else if (!strcmp(a, "--no-debuginfo")) {
 			debuginfo = -1;
