@@ -101,7 +101,7 @@ parse_args(int argc, char **argv, Opts *o)
 			tool_repro_file(a + 13);
 		} else if (!strncmp(a, "--trace=", 8)) {
 			ctrace_open(a + 8);
-} else if (!strcmp(a, "--no-debuginfo")) {
+		} else if (!strcmp(a, "--no-debuginfo")) {
 			o->print.debuginfo = 0, o->debuginfo = -1;
 		} else if (!strcmp(a, "--mlir-print-local-scope")) {
 			o->print.local_scope = 1;
