@@ -151,7 +151,7 @@ iree-check: all $(IREE_VENV)/bin/iree-run-module
 FUZZ_CC != command -v clang-16 2>/dev/null || command -v clang 2>/dev/null || echo clang
 FUZZ_BUILD = build/fuzz
 FUZZ_OUT = /tmp/fxpipe-fuzz
-FUZZ_TARGETS = ir fxjson vmfb npy textin
+FUZZ_TARGETS = ir fxjson vmfb npy textin safetensors
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
 	  -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \

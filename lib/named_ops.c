@@ -269,6 +269,11 @@ static int cast_unsupported(Op *op)
 	return bad;
 }
 
+int linalg_viewable(Op *op)
+{
+	return row_of(op) != NULL;
+}
+
 int linalg_view(Ctx *c, Op *op, LinalgView *s)
 {
 	const NamedRow *row = row_of(op);

@@ -54,6 +54,7 @@ extern const OpTable decomp_ew_optables[];
 extern const OpTable decomp_nnx_optables[];   /* decompose_nnx.c */
 extern const OpTable decomp_cplx_optables[];
 extern const OpTable decomp_lit_optables[];
+extern const OpTable decomp_lit2_optables[];
 extern const OpTable decomp_pool_optables[];
 extern const OpTable decomp_bwd_optables[];  /* lib/torch/decompose_bwd.c */
 extern const OpTable *const optable_lib[];

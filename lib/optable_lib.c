@@ -26,6 +26,7 @@ const OpTable *const optable_lib[] = {
 	decomp_nnx_optables,
 	decomp_cplx_optables,
 	decomp_lit_optables,
+	decomp_lit2_optables,
 	decomp_pool_optables,
 	decomp_bwd_optables,
 	NULL,

@@ -9,7 +9,7 @@ extern const PassInfo pass_canonicalize, pass_cse, pass_dce,
 /* torch level (lib/torch/) */
 extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contract,
 	pass_torch_reduce_op_variants, pass_torch_maximize_value_semantics,
-	pass_torch_decompose, pass_torch_fold_batchnorm, pass_torch_fold_constants,
+	pass_torch_decompose, pass_torch_decompose_complex_ops, pass_torch_fold_batchnorm, pass_torch_fold_constants,
 	pass_torch_backend_pipeline, pass_torch_lower_to_backend_contract,
 	pass_torch_verify_backend_contract_no_decompositions;
 /* torch-lower's lowerings as a pass and the TorchConversion passes around
@@ -31,6 +31,7 @@ static const PassInfo *const registry[] = {
 	&pass_torch_maximize_value_semantics,
 	&pass_torch_refine_types,
 	&pass_torch_decompose,
+	&pass_torch_decompose_complex_ops,
 	&pass_torch_fold_batchnorm,
 	&pass_torch_fold_constants,
 	&pass_torch_backend_pipeline,
@@ -49,7 +50,7 @@ enum { NPASS = sizeof registry / sizeof *registry };
 static const struct {
 	const char *alias, *name;
 } aliases[] = {
-	{"torch-decompose-complex-ops", "torch-decompose"},
+	/* none now: torch-decompose-complex-ops is a pass of its own */
 };
 
 enum { NALIAS = sizeof aliases / sizeof *aliases };
@@ -89,7 +90,8 @@ pass_list(FILE *f)
 	for (i = 0; i < NPASS; i++)
 		if (registry[i] && registry[i]->pipeline)
 			fprintf(f, "  %-34s %s\n", registry[i]->name, registry[i]->summary);
-	fputs("Aliases (torch-mlir's names):\n", f);
+	if (NALIAS)
+		fputs("Aliases (torch-mlir's names):\n", f);
 	for (i = 0; i < NALIAS; i++)
 		fprintf(f, "  %-34s = %s\n", aliases[i].alias, aliases[i].name);
 }

@@ -307,6 +307,11 @@ tool_open_out(const char *path)
 		pipe_grow(1);
 		return stdout;
 	}
+	/* a second output (vmpack --params) after the first was committed:
+	 * the first's names are done with */
+	free(outpath);
+	free(tmppath);
+	outpath = tmppath = NULL;
 	/* a device or a FIFO (-o /dev/null) is written in place: renaming a
 	 * temporary over it would replace it with a regular file */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {

@@ -73,6 +73,10 @@ typedef struct RtModule RtModule;
 typedef struct RtFunction RtFunction;
 
 RtModule *rt_load_file(const char *path, const RtOptions *o, RtError *e);  /* "-": stdin */
+/* A module packed with vmpack --params: its external constants are the
+ * tensors of the safetensors file params (mapped read-only; each checked
+ * by name, size and checksum).  params NULL: as rt_load_file. */
+RtModule *rt_load_file_params(const char *path, const char *params, const RtOptions *o, RtError *e);
 RtModule *rt_load_memory(const void *p, size_t n, const RtOptions *o, RtError *e);  /* copies */
 void rt_unload(RtModule *m);
 

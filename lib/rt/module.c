@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "rt_impl.h"
+#include "safetensors.h"
 #include "vmfb.h"
 
 _Static_assert((int)RT_F16 == DT_F16 && (int)RT_U64 == DT_U64 && (int)RT_C128 == DT_C128, "dtype numbers");
@@ -65,6 +66,11 @@ struct RtModule {
 	RtKernelFn *kfns;
 	RtFunction *funcs;
 	RtCuda *cuda;               /* --device=cuda */
+	const uint8_t **gdata;      /* per global: its bytes (module or parameters) */
+	uint8_t *pmem;              /* the parameters file, mapped read-only */
+	size_t pmaplen;
+	void **copies;              /* parameters copied for alignment (rt_alloc) */
+	size_t ncopies;
 	pthread_mutex_t lock;
 };
 
@@ -272,8 +278,101 @@ prefix(RtError *e, const char *name)
 	e->msg[n + 2 + len] = 0;
 }
 
+/* Maps the parameters file read-only and checks its header whole. */
+static int
+map_params(RtModule *m, const char *path, StFile *st, RtError *e)
+{
+	struct stat sb;
+	char msg[400];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err(e, "parameters %s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return err(e, "parameters %s: not a regular file", path);
+	}
+	if (sb.st_size > 0) {
+		void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			close(fd);
+			return err(e, "parameters %s: cannot map: %s", path, strerror(errno));
+		}
+		m->pmem = p, m->pmaplen = (size_t)sb.st_size;
+	}
+	close(fd);
+	if (st_parse(st, m->pmem, m->pmaplen, msg, sizeof msg))
+		return err(e, "parameters %s: %s", path, msg);
+	return 0;
+}
+
+/* One external global: its tensor, size and checksum; zero-copy when its
+ * bytes are 64-byte aligned in the mapping, else an aligned copy. */
+static int
+bind_param(RtModule *m, const StFile *st, const VmfbGlobal *g, const char *path, RtError *e)
+{
+	const char *key = vmfb_str(&m->v, g->param);
+	const StTensor *t = st_find(st, key);
+	const uint8_t *p;
+	uint32_t crc;
+
+	if (!t)
+		return err(e, "parameters %s: tensor '%s': not in the file (@%s needs it)", path, key,
+		    vmfb_str(&m->v, g->name));
+	if (t->end - t->begin != g->size)
+		return err(e, "parameters %s: tensor '%s': %llu bytes, the module's @%s has %llu",
+		    path, key, (unsigned long long)(t->end - t->begin), vmfb_str(&m->v, g->name),
+		    (unsigned long long)g->size);
+	p = st->data + t->begin;
+	if ((crc = crc32c(0, p, g->size)) != g->crc)
+		return err(e, "parameters %s: tensor '%s': checksum %08x, the module expects %08x "
+		    "(other weights than the module was packed with)", path, key, crc, g->crc);
+	if ((uintptr_t)p % VMFB_ALIGN) {
+		void *q = rt_alloc(g->size ? g->size : 1), **c;
+		if (!q || !(c = realloc(m->copies, (m->ncopies + 1) * sizeof *c))) {
+			rt_free(q);
+			return err(e, "out of memory");
+		}
+		memcpy(q, p, g->size);
+		m->copies = c;
+		m->copies[m->ncopies++] = q;
+		p = q;
+	}
+	m->gdata[g - m->v.globals] = p;
+	return 0;
+}
+
+/* Points every global at its bytes: the module's constants, or the
+ * parameters file for the external ones. */
+static int
+bind_globals(RtModule *m, const char *params, RtError *e)
+{
+	const Vmfb *v = &m->v;
+	StFile st = {0};
+	int rc = 0;
+
+	if (!(m->gdata = calloc(v->nglobals + 1, sizeof *m->gdata)))
+		return err(e, "out of memory");
+	for (size_t i = 0; i < v->nglobals; i++)
+		if (!v->globals[i].param)
+			m->gdata[i] = v->consts + v->globals[i].offset;
+		else if (!params)
+			return err(e, "parameter '%s' (@%s) is outside the module: run with its "
+			    "parameters file (--parameters=FILE)", vmfb_str(v, v->globals[i].param),
+			    vmfb_str(v, v->globals[i].name));
+	if (!params || !(v->hdr->flags & VMFB_F_PARAMS))
+		return 0;
+	if (map_params(m, params, &st, e))
+		return -1;
+	for (size_t i = 0; i < v->nglobals && !rc; i++)
+		if (v->globals[i].param)
+			rc = bind_param(m, &st, &v->globals[i], params, e);
+	st_free(&st);
+	return rc;
+}
+
 static RtModule *
-load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
+load(RtModule *m, const char *name, const char *params, const RtOptions *o, RtError *e)
 {
 	Vmfb *v = &m->v;
 	RtDevice dev = o ? o->device : RT_DEVICE_AUTO;
@@ -285,6 +384,11 @@ load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
 		err(e, "%s: %s", name, msg);
 		goto fail;
 	}
+	if (bind_globals(m, params, e)) {
+		if (strncmp(e->msg, "parameters ", 11))
+			prefix(e, name);
+		goto fail;
+	}
 	if (dev == RT_DEVICE_AUTO)
 		dev = v->target->target == TARGET_CUDA ? RT_DEVICE_CUDA : RT_DEVICE_CPU;
 	if (dev == RT_DEVICE_CUDA && cuda_probe(e))
@@ -292,6 +396,10 @@ load(RtModule *m, const char *name, const RtOptions *o, RtError *e)
 	if ((dev == RT_DEVICE_CUDA) != (v->target->target == TARGET_CUDA)) {
 		err(e, "%s: the module targets %s, not %s (use --device=%s)", name,
 		    rt_module_target(m), dev == RT_DEVICE_CUDA ? "cuda" : "cpu", rt_module_target(m));
+		goto fail;
+	}
+	if (dev == RT_DEVICE_CUDA && v->hdr->flags & VMFB_F_PARAMS) {
+		err(e, "%s: external parameters are not supported on cuda yet (pack without --params)", name);
 		goto fail;
 	}
 	if (dev == RT_DEVICE_CUDA) {
@@ -342,6 +450,12 @@ read_all(int fd, RtModule *m, const char *name, RtError *e)
 RtModule *
 rt_load_file(const char *path, const RtOptions *o, RtError *e)
 {
+	return rt_load_file_params(path, NULL, o, e);
+}
+
+RtModule *
+rt_load_file_params(const char *path, const char *params, const RtOptions *o, RtError *e)
+{
 	RtModule *m = calloc(1, sizeof *m);
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	struct stat st;
@@ -371,7 +485,7 @@ rt_load_file(const char *path, const RtOptions *o, RtError *e)
 		free(m);
 		return NULL;
 	}
-	return load(m, name, o, e);
+	return load(m, name, params, o, e);
 }
 
 RtModule *
@@ -391,7 +505,7 @@ rt_load_memory(const void *p, size_t n, const RtOptions *o, RtError *e)
 	memcpy(q, p, n);
 	mprotect(q, len, PROT_READ);
 	m->mem = q, m->size = n, m->maplen = len;
-	return load(m, "<memory>", o, e);
+	return load(m, "<memory>", NULL, o, e);
 }
 
 void
@@ -420,6 +534,12 @@ rt_unload(RtModule *m)
 	free(m->kfns);
 	if (m->maplen)
 		munmap(m->mem, m->maplen);
+	for (size_t i = 0; i < m->ncopies; i++)
+		rt_free(m->copies[i]);
+	free(m->copies);
+	free(m->gdata);
+	if (m->pmaplen)
+		munmap(m->pmem, m->pmaplen);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -723,7 +843,7 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 		case BASE_ARG: base = in[b->index].data; break;
 		case BASE_RESULT: base = out[b->index].data; break;
 		case BASE_ARENA: base = f->arena; break;
-		case BASE_CONST: base = (uint8_t *)v->consts + v->globals[b->index].offset; break;
+		case BASE_CONST: base = (uint8_t *)m->gdata[b->index]; break;
 		}
 		f->bufptr[i] = base ? base + b->offset : NULL;
 	}

@@ -249,7 +249,7 @@ check_prefix(Chk *k, const uint8_t *p, size_t n)
 		return snprintf(k->err, k->errn, "truncated module: %zu bytes, shorter than its header", n), -1;
 	if (crc32c(0, h, offsetof(VmfbHeader, header_crc)) != h->header_crc)
 		return bad(k, "header checksum mismatch");
-	if (h->header_size != sizeof *h || h->entry_size != sizeof(VmfbSection) || h->flags)
+	if (h->header_size != sizeof *h || h->entry_size != sizeof(VmfbSection) || h->flags & ~VMFB_F_PARAMS)
 		return bad(k, "header sizes or flags are not version %d's", VMFB_VERSION);
 	if (!zeros(h->reserved, sizeof h->reserved))
 		return bad(k, "header bytes 48 to 59 are not zero");
@@ -595,8 +595,20 @@ check_code(Chk *k)
 		const VmfbGlobal *g = &v->globals[i];
 		if (str_ok(k, g->name, "global", i))
 			return -1;
-		if (g->reserved)
-			return bad(k, "global %zu: reserved field is not 0", i);
+		if (g->param) {
+			if (str_ok(k, g->param, "global", i))
+				return -1;
+			if (!(v->hdr->flags & VMFB_F_PARAMS) || !v->strs[g->param] || g->offset)
+				return bad(k, "global %zu (@%s): an external parameter, but %s", i,
+				    vmfb_str(v, g->name), g->offset ? "with an offset"
+				    : v->strs[g->param] ? "the header's flag is not set" : "unnamed");
+			if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes)
+				return bad(k, "global %zu (@%s): %llu bytes, not its type's", i,
+				    vmfb_str(v, g->name), (unsigned long long)g->size);
+			continue;
+		}
+		if (g->crc)
+			return bad(k, "global %zu: crc of a constant inside the module", i);
 		if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes
 		    || g->offset % VMFB_ALIGN || !range_ok(g->offset, g->size, v->nconsts))
 			return bad(k, "global %zu (@%s): %llu bytes at %llu do not fit the constants",

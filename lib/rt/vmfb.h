@@ -16,6 +16,10 @@
 #define VMFB_VERSION 1
 #define VMFB_ALIGN 64
 #define VMFB_MAX_RANK 16
+/* header flags: some globals' bytes are external parameters (a
+ * safetensors file given at load); a reader that does not know a flag
+ * refuses the module */
+#define VMFB_F_PARAMS 1u
 /* vmpack writes at most this many bytes of constants (64 GiB) */
 #define VMFB_MAX_CONSTS ((uint64_t)1 << 36)
 
@@ -28,7 +32,7 @@ typedef struct VmfbHeader {
 	uint32_t nsections;
 	uint32_t entry_size;       /* sizeof(VmfbSection) */
 	uint32_t table_crc;        /* crc32c of the section table */
-	uint32_t flags;            /* 0 */
+	uint32_t flags;            /* VMFB_F_* */
 	uint8_t reserved[12];
 	uint32_t header_crc;       /* crc32c of the 60 bytes before it */
 } VmfbHeader;
@@ -145,9 +149,10 @@ typedef struct VmfbKernInfo {
 typedef struct VmfbGlobal {
 	uint32_t name;
 	uint32_t type;             /* into TYPES */
-	uint64_t offset;           /* into CONSTS, a multiple of 64 */
+	uint64_t offset;           /* into CONSTS, a multiple of 64; 0 if external */
 	uint64_t size;
-	uint64_t reserved;
+	uint32_t param;            /* string: its tensor in the parameters file; 0: in CONSTS */
+	uint32_t crc;              /* external: crc32c of its bytes; else 0 */
 } VmfbGlobal;
 
 /* A checked file: pointers into it and the record counts. */

@@ -28,6 +28,11 @@ extern const Decomp decomp_bwd[];
 /* torch-mlir's decompositions the others lacked (decompose_lit.c); those
  * of contract ops, decomp_lit_contract, run only without keep-contract */
 extern const Decomp decomp_lit[], decomp_lit_contract[];
+/* a torch.constant.int of value v before op in its block, or a new one */
+Value *d_int_before(B *b, Op *op, int64_t v);
+/* torch-decompose-complex-ops' own rules, read before all others
+ * (decompose_lit2.c) */
+extern const Decomp decomp_lit2[];
 
 /* Resizing and adaptive pools (decompose_resize.c), rows in decomp_nn. */
 int d_upsample(B *b, Op *op);

@@ -32,8 +32,8 @@
 /* A torch.constant.int of value v before op in its block, or a new one:
  * MLIR's rewriter folds equal constants into one, and torch-mlir's tests
  * name the one the input had. */
-static Value *
-int_before(B *b, Op *op, int64_t v)
+Value *
+d_int_before(B *b, Op *op, int64_t v)
 {
 	Op *p;
 	int64_t x;
@@ -80,7 +80,7 @@ constrain_for_size(B *b, Op *op)
 	Op *r;
 
 	if (tv_none(v[1]))
-		v[1] = int_before(b, op, 0);
+		v[1] = d_int_before(b, op, 0);
 	else if (!tv_int(v[1], &lo))
 		return 0;
 	if (!tv_none(v[2])) {

@@ -25,7 +25,7 @@ typedef struct Slot {
 	DecompFn fn;
 } Slot;
 
-static Slot *slots, *cslots;
+static Slot *slots, *cslots, *fslots;
 static int nrules;
 enum { NSLOTS = 2048 };
 
@@ -64,9 +64,10 @@ find(const Slot *tab, const char *name)
 }
 
 /* op's rule; those of contract ops (decomp_lit_contract) only when
- * keep_contract is 0. */
+ * keep_contract is 0; with forms (torch-decompose-complex-ops) those of
+ * decomp_lit2 first: their 0 leaves the op, their -1 defers to the rest. */
 static DecompFn
-rule(const Op *op, int keep_contract)
+rule(const Op *op, int keep_contract, int forms)
 {
 	const char *name = torch_opname(op);
 	DecompFn fn;
@@ -90,8 +91,10 @@ rule(const Op *op, int keep_contract)
 		optable_require(decomp_pool_optables);
 		optable_require(decomp_bwd_optables);
 		optable_require(decomp_lit_optables);
+		optable_require(decomp_lit2_optables);
 		slots = xcalloc(NSLOTS, sizeof *slots);
 		cslots = xcalloc(NSLOTS, sizeof *cslots);
+		fslots = xcalloc(NSLOTS, sizeof *fslots);
 		add(decomp_linalg);
 		add(decomp_nn);
 		add(decomp_misc);
@@ -104,7 +107,10 @@ rule(const Op *op, int keep_contract)
 		add(decomp_bwd);
 		add(decomp_lit);
 		add_to(cslots, decomp_lit_contract);
+		add_to(fslots, decomp_lit2);
 	}
+	if (forms && (fn = find(fslots, name)))
+		return fn;
 	if ((fn = find(slots, name)))
 		return fn;
 	return keep_contract ? NULL : find(cslots, name);
@@ -151,7 +157,7 @@ dead_unpack(Op *op)
 }
 
 static int
-sweep(Ctx *c, Block *blk, const char *legal_ops, int keep_contract)
+sweep(Ctx *c, Block *blk, const char *legal_ops, int keep_contract, int forms)
 {
 	Op *op, *next;
 	DecompFn fn;
@@ -164,17 +170,21 @@ sweep(Ctx *c, Block *blk, const char *legal_ops, int keep_contract)
 			changed = 1;
 			continue;
 		}
-		if (!(fn = rule(op, keep_contract)) || legal(legal_ops, op->name))
+		if (!(fn = rule(op, keep_contract, forms)) || legal(legal_ops, op->name))
 			continue;
 		B b = b_at(c, op);
-		if (fn(&b, op))
+		int r = fn(&b, op);
+		/* a decomp_lit2 rule's -1: the op's rule of the other tables */
+		if (r < 0 && (fn = rule(op, keep_contract, 0)))
+			r = fn(&b, op);
+		if (r > 0)
 			changed = 1;
 	}
 	return changed;
 }
 
 static int
-run(Ctx *c, Op *fn, PassArgs *a)
+run_forms(Ctx *c, Op *fn, PassArgs *a, int forms)
 {
 	Block *b = fn->nregs ? fn->regs[0].first : NULL;
 	int i, errors = diag_errors;
@@ -203,12 +213,15 @@ run(Ctx *c, Op *fn, PassArgs *a)
 	}
 
 	for (; b; b = b->next)
-		for (i = 0; i < 16 && sweep(c, b, legal_ops, keep_contract); i++)
+		for (i = 0; i < 16 && sweep(c, b, legal_ops, keep_contract, forms); i++)
 			a->changed = 1;
 	/* a decomposition that refused its op with an error (as_strided past
 	 * its operand) stops the pipeline there */
 	return diag_errors > errors ? -1 : 0;
 }
+
+static int run(Ctx *c, Op *fn, PassArgs *a) { return run_forms(c, fn, a, 0); }
+static int run_lit(Ctx *c, Op *fn, PassArgs *a) { return run_forms(c, fn, a, 1); }
 
 static const char *const decompose_options[] = {"legal-ops", "keep-contract", NULL};
 
@@ -218,4 +231,14 @@ const PassInfo pass_torch_decompose = {
 	.anchor = "func.func",
 	.options = decompose_options,
 	.run = run,
+};
+
+/* torch-mlir's name: torch-decompose whose decompositions stop where
+ * torch-mlir's pass stops (decompose_lit2.c) */
+const PassInfo pass_torch_decompose_complex_ops = {
+	.name = "torch-decompose-complex-ops",
+	.summary = "torch-decompose in torch-mlir's forms: stops at the ops torch-mlir's pass leaves",
+	.anchor = "func.func",
+	.options = decompose_options,
+	.run = run_lit,
 };

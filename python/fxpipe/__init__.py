@@ -3,6 +3,7 @@ PyTorch modules with the fxpipe tools.
 
     import fxpipe
     m = fxpipe.load("m.vmfb")                 # or fxpipe.load(bytes), threads=N
+    m = fxpipe.load("e.vmfb", parameters="w.safetensors")   # vmpack --params
     y = m.main(x)                              # numpy in, numpy out
     y = m["main"](torch.randn(4, 3))           # torch in, torch out
     f = fxpipe.compile(model, (torch.randn(1, 16),))

@@ -303,12 +303,13 @@ class Module:
 DEVICES = {None: 0, "cpu": 1, "cuda": 2}     # RtDevice
 
 
-def load(source, threads=0, device=None):
+def load(source, threads=0, device=None, parameters=None):
     """A Module from a .vmfb file's path or from its bytes (bytes,
     bytearray, memoryview: copied by the runtime).  threads: worker
     threads, 0 one per core, 1 runs on the calling thread.  device: None
     (the module's target), "cpu" or "cuda"; inputs and results are host
-    memory either way."""
+    memory either way.  parameters: the safetensors file of a module packed
+    with vmpack --params (a path; the module then from a path too)."""
     L = lib()
     if threads < 0:
         raise ValueError("threads must be 0 (one per core) or more, got %d" % threads)
@@ -316,12 +317,15 @@ def load(source, threads=0, device=None):
         raise ValueError("device must be None, 'cpu' or 'cuda', got %r" % (device,))
     opts, err = _rt.Options(threads=int(threads), device=DEVICES[device]), _rt.Error()
     if isinstance(source, (bytes, bytearray, memoryview)):
+        if parameters is not None:
+            raise ValueError("parameters need the module as a path, not bytes")
         data = bytes(source)
         h = L.rt_load_memory(data, len(data), ctypes.byref(opts), ctypes.byref(err))
         name = "<memory>"
     else:
         name = os.fspath(source)
-        h = L.rt_load_file(os.fsencode(name), ctypes.byref(opts), ctypes.byref(err))
+        params = None if parameters is None else os.fsencode(os.fspath(parameters))
+        h = L.rt_load_file_params(os.fsencode(name), params, ctypes.byref(opts), ctypes.byref(err))
     if not h:
         raise Error(err.msg.decode(errors="replace"))
     return Module(h, name)

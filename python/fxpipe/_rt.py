@@ -53,6 +53,7 @@ def _declare(lib):
     T, E = ctypes.POINTER(Tensor), ctypes.POINTER(Error)
     sigs = {
         "rt_load_file": (P, [S, ctypes.POINTER(Options), E]),
+        "rt_load_file_params": (P, [S, S, ctypes.POINTER(Options), E]),
         "rt_load_memory": (P, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Options), E]),
         "rt_unload": (None, [P]),
         "rt_module_target": (S, [P]),

@@ -162,3 +162,23 @@ assert (got == want).all(), (got, want)"
     [ "$status" -eq 0 ] || { echo "$cpu: $output" | head -5; false; }
   done
 }
+
+@test "a dense_resource without a blob reads, but codegen refuses to compile it" {
+  cat > "$T/nodata.mlir" <<'MLIR'
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %cst = arith.constant dense_resource<w> : tensor<4xf32>
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%arg0, %cst : tensor<4xf32>, tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %2 = arith.addf %in, %in_0 : f32
+    linalg.yield %2 : f32
+  } -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+MLIR
+  bin/torch-opt -p '' "$T/nodata.mlir" > /dev/null
+  run --separate-stderr bin/codegen --target=cpu "$T/nodata.mlir"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "$T/nodata.mlir:2:10: error: dense_resource 'w' has no data: the input has no blob for it" ]
+}

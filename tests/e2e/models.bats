@@ -19,7 +19,7 @@ load helpers
 
 # codegen splits a big model's kernels into several objects, compiled on
 # threads; the split depends on the input alone
-@test "resnet18: codegen's output is the same for --jobs=1 and --jobs=2; vmrun --profile times its kernels" {
+@test "resnet18: codegen's output is the same for --jobs=1 and --jobs=2; vmrun --profile times its kernels; vmpack --params" {
   need_torch vision
   "$PY" tools/fx-export/fx-export tests/e2e/e2e_models.py:resnet18 -o "$T/m.json"
   bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
@@ -34,4 +34,11 @@ load helpers
   echo "$output"
   [[ "$output" == *"ms of dispatches per run"* ]]
   [[ "$output" =~ [0-9]+\.[0-9]+\ +[0-9.]+%\ +1\ +dispatch_0 ]]
+  # external parameters (vmpack --params): the module under 1 MB, the
+  # results bit-identical to the self-contained module's
+  bin/vmpack --params="$T/w.safetensors" "$T/j1.fxvm" -o "$T/ext.vmfb"
+  [ "$(stat -c %s "$T/ext.vmfb")" -lt 1000000 ]
+  bin/vmrun "$T/m.vmfb" --input=@tests/e2e/expected/resnet18.in0.npy --output=@"$T/a.npy"
+  bin/vmrun "$T/ext.vmfb" --parameters="$T/w.safetensors" --input=@tests/e2e/expected/resnet18.in0.npy --output=@"$T/b.npy"
+  cmp "$T/a.npy" "$T/b.npy"
 }

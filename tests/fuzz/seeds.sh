@@ -6,7 +6,7 @@
 set -eu
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C/ir" "$C/fxjson" "$C/vmfb" "$C/npy" "$C/textin"
+mkdir -p "$C/ir" "$C/fxjson" "$C/vmfb" "$C/npy" "$C/textin" "$C/safetensors"
 
 # ir: every .mlir test input up to 16 KB, each "// -----" chunk a seed
 find tests -name '*.mlir' -size -16k | sort | while read -r f; do
@@ -23,6 +23,15 @@ for j in tests/fx-import/inputs/*.json tests/fx-import/bad/*.json; do
 	n=$(echo "$j" | sed 's|^tests/fx-import/||; s|/|-|g; s|\.json$||')
 	{ cat "$j"; if [ -n "$w" ] && [ -f "$d/$w" ]; then printf '\0'; cat "$d/$w"; fi; } > "$C/fxjson/$n"
 done
+
+# safetensors: fx-import's small weights files, the hardening tests'
+# malformed ones, and one of vmpack --params's (64-byte aligned, __pad.N)
+for f in tests/fx-import/inputs/mlp-torch.safetensors tests/fx-import/inputs/linear-aten.safetensors \
+	tests/fx-import/inputs/complex-aten.safetensors tests/hardening/inputs-front/st-*.safetensors; do
+	cp "$f" "$C/safetensors/"
+done
+bin/fx-import tests/fx-import/inputs/mlp-torch.json | bin/torch-opt | bin/torch-lower |
+	bin/codegen --target=cpu | bin/vmpack --params="$C/safetensors/vmpack-mlp.safetensors" -o /dev/null
 
 # vmfb: the vmrun tests' small modules
 for m in host kernels-gcc-nopic kernels-gcc-pic kernels-gcc-relax kernels-llc16; do

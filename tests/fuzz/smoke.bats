@@ -7,7 +7,7 @@
 # until its line is removed.  Skipped under SANITIZE=1 (the targets are
 # sanitizer builds already) and where clang has no libFuzzer.
 
-FUZZ_TARGETS="ir fxjson vmfb npy textin"
+FUZZ_TARGETS="ir fxjson vmfb npy textin safetensors"
 
 setup() {
   [ "${SANITIZE:-0}" != 1 ] || skip "SANITIZE=1: the fuzz targets run in the plain run only"
@@ -71,6 +71,7 @@ smoke() {
 @test "fuzz smoke: vmfb" { smoke vmfb; }
 @test "fuzz smoke: npy" { smoke npy; }
 @test "fuzz smoke: textin" { smoke textin; }
+@test "fuzz smoke: safetensors" { smoke safetensors; }
 
 @test "fuzz regressions: earlier crash inputs do not crash" {
   open=tests/fuzz/crashes/open.txt

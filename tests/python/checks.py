@@ -202,6 +202,22 @@ def memory(path):
 
 
 @check
+def parameters(path):
+    """path: a directory with m.vmfb (self-contained), ext.vmfb and
+    p.safetensors (vmpack --params), the mlp model of tests/vmrun/params.bats."""
+    x = np.full((2, 16), 0.25, np.float32)
+    want = fxpipe.load(os.path.join(path, "m.vmfb")).main(x)[0]
+    ext, params = os.path.join(path, "ext.vmfb"), os.path.join(path, "p.safetensors")
+    got = fxpipe.load(ext, parameters=params).main(x)[0]
+    assert np.array_equal(want, got) and want.tobytes() == got.tobytes()
+    expect_error(fxpipe.Error, "parameter 'fc1.bias' (@cst0) is outside the module", fxpipe.load, ext)
+    expect_error(fxpipe.Error, "parameters /nonexistent.safetensors: cannot open", fxpipe.load, ext,
+                 parameters="/nonexistent.safetensors")
+    expect_error(ValueError, "parameters need the module as a path", fxpipe.load,
+                 open(ext, "rb").read(), parameters=params)
+
+
+@check
 def library_path(path):
     """$FXPIPE_LIB decides, and a wrong one is refused with its name."""
     import subprocess

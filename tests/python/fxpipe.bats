@@ -43,6 +43,15 @@ check() {
 @test "fxpipe: the threads option" { check threads; }
 @test "fxpipe: threads calling one function at once" { check concurrent; }
 @test "fxpipe: load from bytes; bad modules raise" { check memory; }
+@test "fxpipe.load(..., parameters=): a module packed with vmpack --params" {
+  T="$BATS_TEST_TMPDIR"
+  bin/fx-import tests/fx-import/inputs/mlp-torch.json | bin/torch-opt | bin/torch-lower |
+    bin/codegen --target=cpu > "$T/m.fxvm"
+  bin/vmpack "$T/m.fxvm" -o "$T/m.vmfb"
+  bin/vmpack --params="$T/p.safetensors" "$T/m.fxvm" -o "$T/ext.vmfb"
+  run "$PY" tests/python/checks.py parameters "$T"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
 @test "fxpipe: FXPIPE_LIB, and the places tried when the library is missing" { check library_path; }
 @test "fxpipe: torch in, torch out; non-contiguous and grad-requiring tensors" { need_torch; check torch_values; }
 @test "fxpipe.compile: tests/e2e's MLP and convolution net against eager" { need_torch; check compile_models; }

@@ -438,7 +438,8 @@ static int64_t op_flops(Gen *g, Op *op)
 	int64_t n = 1, per;
 	int red = 0;
 
-	if (!op->info || !(op->info->traits & TR_STRUCTURED) || linalg_view(g->c, op, &s))
+	if (!op->info || !(op->info->traits & TR_STRUCTURED) || !linalg_viewable(op) ||
+	    linalg_view(g->c, op, &s))
 		return 0;
 	for (int i = 0; i < s.nloops; i++) {
 		red |= s.red[i];

@@ -590,6 +590,22 @@ out:
 	return rc;
 }
 
+/* A dense_resource whose key no dialect_resources section holds reads (as
+ * in mlir-opt) but has no bytes to compile: an error at its constant. */
+static int
+need_data(Op *op, void *env)
+{
+	(void)env;
+	for (int i = 0; i < op->nattrs; i++) {
+		const Attr *a = op->attrs[i].val;
+
+		if (a && a->kind == AT_DENSE_RESOURCE && !a->res->data && !a->res->fill)
+			op_error(op, "dense_resource '%s' has no data: the input has no blob for it",
+			    a->res->name);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Opts o;
@@ -615,6 +631,8 @@ int main(int argc, char **argv)
 	mem = open_memstream(&obuf, &olen);
 	g.module = parse_module(g.c, diag_fallback_file, text, len);
 	phase_done(&g, "read and parse");
+	if (g.module && !diag_errors && verify(g.module) == 0)
+		op_walk(g.module, need_data, NULL);
 	if (g.module && !diag_errors && verify(g.module) == 0)
 		rc = run(&g, &o, mem);
 	fclose(mem);

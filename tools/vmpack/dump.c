@@ -82,7 +82,8 @@ dump_module(FILE *f, const char *name, const void *p, size_t n, char *err, size_
 
 	if (vmfb_check(&v, p, n, err, errn))
 		return -1;
-	fprintf(f, "%s: fxvm module, version %u, %zu bytes\n", name, v.hdr->version, n);
+	fprintf(f, "%s: fxvm module, version %u, %zu bytes%s\n", name, v.hdr->version, n,
+	    v.hdr->flags & VMFB_F_PARAMS ? ", external parameters" : "");
 	fprintf(f, "target: %s", v.target->target == TARGET_CPU ? "cpu" : "cuda");
 	if (*vmfb_str(&v, v.target->cpu))
 		fprintf(f, ", cpu %s", vmfb_str(&v, v.target->cpu));
@@ -122,8 +123,13 @@ dump_module(FILE *f, const char *name, const void *p, size_t n, char *err, size_
 	fprintf(f, "\nglobals:\n");
 	for (size_t i = 0; i < v.nglobals; i++) {
 		type_str(&v, v.globals[i].type, ts, sizeof ts);
-		fprintf(f, "  @%s: %s, %llu bytes at constants+%llu\n", vmfb_str(&v, v.globals[i].name),
-		    ts, (unsigned long long)v.globals[i].size, (unsigned long long)v.globals[i].offset);
+		if (v.globals[i].param)
+			fprintf(f, "  @%s: %s, %llu bytes in parameter '%s' (crc32c %08x)\n",
+			    vmfb_str(&v, v.globals[i].name), ts, (unsigned long long)v.globals[i].size,
+			    vmfb_str(&v, v.globals[i].param), v.globals[i].crc);
+		else
+			fprintf(f, "  @%s: %s, %llu bytes at constants+%llu\n", vmfb_str(&v, v.globals[i].name),
+			    ts, (unsigned long long)v.globals[i].size, (unsigned long long)v.globals[i].offset);
 	}
 	fprintf(f, "\nconstants: %zu bytes\n", v.nconsts);
 	return 0;

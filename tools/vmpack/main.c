@@ -20,6 +20,9 @@ static const char usage[] =
 "       vmpack --dump FILE.vmfb|-     print a module's contents\n"
 "  -o FILE    write to FILE, atomically (nothing is left behind on error);\n"
 "             without -o the module goes to stdout, if that is not a terminal\n"
+"  --params=FILE  keep the constants out of the module, in the safetensors\n"
+"             file FILE (written; or, if fx-export wrote it, found in it);\n"
+"             run the module with vmrun --parameters=FILE\n"
 "  --dump     check a .vmfb and print its target, sections, functions with\n"
 "             their signatures and host programs, kernels and constants\n"
 "  --reproducer=FILE  on failure, save the input to FILE and print the\n"
@@ -61,7 +64,7 @@ dump_stream(const char *in, const char *name)
 int
 main(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
+	const char *in = NULL, *out = NULL, *params = NULL;
 	int dump = 0;
 	size_t len;
 	const char *text;
@@ -80,6 +83,10 @@ main(int argc, char **argv)
 			out = a + 2;
 		} else if (!strncmp(a, "--output=", 9)) {
 			out = a + 9;
+		} else if (!strncmp(a, "--params=", 9)) {
+			if (!a[9])
+				tool_fail("--params: no file given");
+			params = a + 9;
 		} else if (!strcmp(a, "--dump")) {
 			dump = 1;
 		} else if (!strncmp(a, "--reproducer=", 13)) {
@@ -120,7 +127,7 @@ main(int argc, char **argv)
 	Ctx *c = ctx_new();
 	diag_fallback_file = name;
 	Op *m = parse_module(c, name, text, len);
-	int rc = !m || diag_errors || verify(m) != 0 || pack_module(c, m, out);
+	int rc = !m || diag_errors || verify(m) != 0 || pack_module(c, m, out, params);
 	ctx_free(c);
 	tool_unmap(text);
 	return rc;

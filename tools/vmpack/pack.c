@@ -36,8 +36,9 @@ typedef struct Pack {
 	PMap symidx;                /* op -> index + 1 in its table */
 	Piece *objs;                /* per executable */
 	Piece *cpieces;             /* per global: its bytes */
+	const char **cres;          /* per global: dense_resource<NAME>'s NAME, or NULL */
 	void **owned;               /* splats written out: freed at the end */
-	int nobjs, nglobals, nowned;
+	int nobjs, nglobals, nowned, nparams;
 	uint64_t nconsts;
 	PMap vbuf;                  /* Value -> buffer number + 1, per function */
 } Pack;
@@ -395,6 +396,8 @@ add_global(Pack *pk, Op *op)
 	g.size = size;
 	pk->nconsts = g.offset + size;
 	pk->cpieces = xrealloc(pk->cpieces, (pk->nglobals + 1) * sizeof *pk->cpieces);
+	pk->cres = xrealloc(pk->cres, (pk->nglobals + 1) * sizeof *pk->cres);
+	pk->cres[pk->nglobals] = val->kind == AT_DENSE_RESOURCE && val->res ? val->res->name : NULL;
 	pk->cpieces[pk->nglobals++] = (Piece){p, n};
 	buf_put(&pk->globals, &g, sizeof g);
 	return 0;
@@ -764,6 +767,8 @@ write_file(Pack *pk, FILE *f)
 			sec[i].size = pk->nconsts;
 			for (int g = 0; g < pk->nglobals; g++) {
 				const VmfbGlobal *vg = &AT(pk->globals, VmfbGlobal, g);
+				if (vg->param)
+					continue;
 				while (off < vg->offset) {
 					size_t z = vg->offset - off < sizeof zero ? vg->offset - off : sizeof zero;
 					crc = crc32c(crc, zero, z);
@@ -783,6 +788,7 @@ write_file(Pack *pk, FILE *f)
 	h.table_offset = sizeof h;
 	h.nsections = nsec;
 	h.entry_size = sizeof *sec;
+	h.flags = pk->nparams ? VMFB_F_PARAMS : 0;
 	h.table_crc = crc32c(0, sec, nsec * sizeof *sec);
 	h.header_crc = crc32c(0, &h, offsetof(VmfbHeader, header_crc));
 	put(&o, &h, sizeof h);
@@ -798,6 +804,8 @@ write_file(Pack *pk, FILE *f)
 			text_blob_done(pk->objs[i - NSMALL].p);
 		} else {
 			for (int g = 0; g < pk->nglobals; g++) {
+				if (AT(pk->globals, VmfbGlobal, g).param)
+					continue;
 				pad_to(&o, sec[i].offset + AT(pk->globals, VmfbGlobal, g).offset);
 				put(&o, pk->cpieces[g].p, pk->cpieces[g].n);
 				/* written: its pages can hold the file's next ones */
@@ -809,8 +817,41 @@ write_file(Pack *pk, FILE *f)
 	free(sec);
 }
 
+/* --params: the globals that go to the parameters file get its tensor's
+ * name and checksum; the others are laid out again in the constants. */
+static void
+externalize(Pack *pk, const char *path)
+{
+	ParamGlobal *pg = xcalloc(pk->nglobals + 1, sizeof *pg);
+
+	for (int i = 0; i < pk->nglobals; i++) {
+		const VmfbGlobal *g = &AT(pk->globals, VmfbGlobal, i);
+		const VmfbType *t = &AT(pk->types, VmfbType, g->type);
+		pg[i] = (ParamGlobal){.sym = &pk->strs.p[g->name], .resource = pk->cres[i],
+		    .p = pk->cpieces[i].p, .n = pk->cpieces[i].n, .dtype = t->dtype,
+		    .rank = (int)t->rank, .dims = &AT(pk->dims, int64_t, t->first_dim)};
+	}
+	params_place(path, pg, pk->nglobals);
+	pk->nconsts = 0;
+	for (int i = 0; i < pk->nglobals; i++) {
+		VmfbGlobal *g = &AT(pk->globals, VmfbGlobal, i);
+		if (pg[i].key) {
+			g->param = str(pk, pg[i].key);
+			g->crc = pg[i].crc;
+			g->offset = 0;
+			pk->nparams++;
+		} else {
+			g->offset = (pk->nconsts + VMFB_ALIGN - 1) & ~(uint64_t)(VMFB_ALIGN - 1);
+			pk->nconsts = g->offset + g->size;
+		}
+	}
+	for (int i = 0; i < pk->nglobals; i++)
+		free(pg[i].own);
+	free(pg);
+}
+
 int
-pack_module(Ctx *c, Op *m, const char *outpath)
+pack_module(Ctx *c, Op *m, const char *outpath, const char *params)
 {
 	Pack pk = {0};
 	VmfbTarget t = {0};
@@ -829,6 +870,8 @@ pack_module(Ctx *c, Op *m, const char *outpath)
 		fail(m, "the module has no functions to pack%s", "");
 		goto done;
 	}
+	if (params)
+		externalize(&pk, params);
 	f = tool_open_out(outpath);
 	write_file(&pk, f);
 	tool_commit(f);
@@ -852,6 +895,7 @@ done:
 	pmap_free(&pk.vbuf);
 	free(pk.objs);
 	free(pk.cpieces);
+	free(pk.cres);
 	for (int i = 0; i < pk.nowned; i++)
 		free(pk.owned[i]);
 	free(pk.owned);

@@ -15,7 +15,7 @@
 #include "vmrun.h"
 
 typedef struct Opts {
-	const char *module, *function;
+	const char *module, *function, *params;
 	const char **inputs, **outputs, **expected;
 	int ninputs, noutputs, nexpected;
 	int threads, benchmark, stats, profile;
@@ -40,6 +40,8 @@ static const char usage[] =
 "  --rtol=X, --atol=Y       the tolerances of float results (1e-3, 1e-7)\n"
 "  --threads=N              worker threads (default: one per core; 1 runs inline)\n"
 "  --device=cpu|cuda        the device (default: the module's target)\n"
+"  --parameters=FILE        the safetensors file of a module packed with\n"
+"                           vmpack --params (mapped read-only)\n"
 "  --benchmark=N            run N times after a warm-up run; print latencies\n"
 "  --stats                  print memory use on stderr\n"
 "  --profile                print each kernel's share of the time on stderr\n"
@@ -128,6 +130,10 @@ parse_args(int argc, char **argv, Opts *o)
 				o->device = RT_DEVICE_CUDA;
 			else
 				tool_fail("--device: unknown device '%s' (cpu or cuda)", v);
+		} else if ((v = optval(a, "--parameters"))) {
+			if (!*v)
+				tool_fail("--parameters: no file given");
+			o->params = v;
 		} else if ((v = optval(a, "--module"))) {
 			o->module = v;
 		} else if (!strcmp(a, "--stats")) {
@@ -366,7 +372,7 @@ main(int argc, char **argv)
 		tr = trace_open(o.trace);
 	ro.threads = o.threads;
 	ro.device = o.device;
-	if (!(m = rt_load_file(o.module, &ro, &e)))
+	if (!(m = rt_load_file_params(o.module, o.params, &ro, &e)))
 		tool_fail("%s", e.msg);
 	f = find_function(m, &o);
 	nres = rt_function_nresults(f);
