@@ -5,7 +5,7 @@
 #include "pass.h"
 
 extern const PassInfo pass_canonicalize, pass_cse, pass_dce,
-	pass_symbol_dce, pass_inline;
+	pass_symbol_dce, pass_inline, pass_view_op_graph;
 /* torch level (lib/torch/) */
 extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contract,
 	pass_torch_reduce_op_variants, pass_torch_maximize_value_semantics,
@@ -26,6 +26,7 @@ static const PassInfo *const registry[] = {
 	&pass_dce,
 	&pass_inline,
 	&pass_symbol_dce,
+	&pass_view_op_graph,
 	&pass_torch_reduce_op_variants,
 	&pass_torch_maximize_value_semantics,
 	&pass_torch_refine_types,

@@ -1,7 +1,7 @@
 /*
  * pipeline.c - the pass manager: parses MLIR's textual pipeline syntax,
  * runs passes on the ops they anchor on, and instruments the run
- * (--print-ir-*, --verify-each, --timing).
+ * (--print-ir-*, --verify-each, --timing, --trace).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -413,7 +413,7 @@ static int
 run_pass(Run *r, Node *n, Op *op)
 {
 	const PipelineOpts *o = r->o;
-	double t0;
+	double t0, t1;
 	int rc;
 
 	if (n->pass->anchor && strcmp(n->pass->anchor, op->name)) {
@@ -428,7 +428,9 @@ run_pass(Run *r, Node *n, Op *op)
 		n->ops_before += count_ops(op);
 	t0 = tool_now();
 	rc = n->pass->run(r->c, op, &n->args);
-	n->secs += tool_now() - t0;
+	t1 = tool_now();
+	n->secs += t1 - t0;
+	ctrace_span(n->pass->name, "pass", t0, t1);
 	if (o->statistics) {
 		n->runs++;
 		n->changed += n->args.changed != 0;
@@ -453,6 +455,17 @@ run_pass(Run *r, Node *n, Op *op)
 	return 0;
 }
 
+/* --trace: the nested pipeline's run on one op, around its passes */
+static void
+trace_nest(Op *op, double t0)
+{
+	const char *sym = op_sym_name(op);
+	char name[200];
+
+	snprintf(name, sizeof name, "%s%s%s", op->name, sym ? " @" : "", sym ? sym : "");
+	ctrace_span(name, "pipeline", t0, tool_now());
+}
+
 static int
 run_nested(Run *r, Node *n, Op *op)
 {
@@ -463,9 +476,11 @@ run_nested(Run *r, Node *n, Op *op)
 			for (Op *o = b->first; o; o = o->next) {
 				if (strcmp(o->name, n->opname))
 					continue;
+				double t0 = tool_now();
 				for (k = 0; k < n->nkids; k++)
 					if (run_node(r, n->kids[k], o) != 0)
 						return -1;
+				trace_nest(o, t0);
 			}
 	return 0;
 }
@@ -556,6 +571,7 @@ pipeline_run(Ctx *c, Pipeline *pl, Op *module, const PipelineOpts *o)
 	rc = 0;
 	for (k = 0; k < pl->root->nkids && rc == 0; k++)
 		rc = run_node(&r, pl->root->kids[k], module);
+	ctrace_span("builtin.module", "pipeline", t0, tool_now());
 	if (o->timing) {
 		collect(&r, pl->root);
 		report_timing(&r, tool_now() - t0);

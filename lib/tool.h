@@ -50,6 +50,13 @@ int tool_repro_holds(const char *text);
 /* Seconds on the monotonic clock (for --timing). */
 double tool_now(void);
 
+/* --trace=FILE of the compile stages (ctrace.c): Chrome trace events
+ * appended to FILE, which several tools may share; t0 and t1 are
+ * tool_now() times.  ctrace_span does nothing before ctrace_open.  The
+ * tool's whole run is an event of its own at exit. */
+void ctrace_open(const char *path);
+void ctrace_span(const char *name, const char *cat, double t0, double t1);
+
 /* Reads all of path ("-" is stdin); NUL-terminated.  Exits 1 on error. */
 char *tool_read(const char *path, size_t *len);
 /* The same text, but a regular file is mapped rather than copied, and the

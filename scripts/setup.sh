@@ -3,7 +3,7 @@
 # Safe to run again: it installs only what is missing.
 set -e
 PKGS="make gcc libjansson-dev llvm-16-dev llvm-16-tools mlir-16-tools libmlir-16 bats
-python3-torch python3-torchvision python3-jsonschema man-db
+python3-torch python3-torchvision python3-jsonschema man-db graphviz
 libopenblas0-pthread clang-16 libclang-rt-16-dev"
 
 missing=

@@ -164,6 +164,14 @@ IR
   [ "$status" -eq 0 ]
   [[ "$stderr" == *"dense_resource<__elided__>"* ]]
   [[ "$output" != *"__elided__"* ]]
+  # by default, literals of more than 16 elements; =0 prints all whole
+  printf 'func.func @f() -> !torch.vtensor<[17],f32> {\n  %%0 = torch.vtensor.literal(dense<%s> : tensor<17xf32>) : !torch.vtensor<[17],f32>\n  return %%0 : !torch.vtensor<[17],f32>\n}\n' \
+    "[$(seq -f '%g.0' -s ', ' 1 17)]" > "$T/big.mlir"
+  run --separate-stderr bin/torch-lower --print-ir-before-all "$T/big.mlir"
+  [[ "$stderr" == *"dense_resource<__elided__> : tensor<17xf32>"* ]]
+  [[ "$output" != *"__elided__"* ]]
+  run --separate-stderr bin/torch-lower --print-ir-before-all -mlir-elide-elementsattrs-if-larger=0 "$T/big.mlir"
+  [[ "$stderr" != *"__elided__"* ]]
   run bin/torch-lower -mlir-elide-elementsattrs-if-larger=x examples/linear-torch.mlir
   [ "$status" -eq 1 ]
   [[ "$output" == *"is not a count"* ]]

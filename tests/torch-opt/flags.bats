@@ -204,12 +204,28 @@ setup() {
   [[ "$output" != *"__elided__"* ]]
   [[ "$output" == *"blob8"* ]]
   printf '%s\n' "$output" | bin/torch-opt -p '' > /dev/null
-  # without the flag the dumps are whole
+  # without the flag, literals of up to 16 elements are whole
   run --separate-stderr bin/torch-opt -p cse -mlir-print-ir-after-all "$IN/literals.mlir"
   [[ "$stderr" != *"__elided__"* ]]
   run --separate-stderr bin/torch-opt -p cse -mlir-elide-elementsattrs-if-larger=x "$IN/literals.mlir"
   [ "$status" -ne 0 ]
   [[ "$stderr" == *"bad value 'x'"* ]]
+}
+
+@test "--print-ir-after-all elides literals of more than 16 elements unless =0" {
+  printf 'func.func @f() -> !torch.vtensor<[17],f32> {\n  %%0 = torch.vtensor.literal(dense<%s> : tensor<17xf32>) : !torch.vtensor<[17],f32>\n  return %%0 : !torch.vtensor<[17],f32>\n}\n' \
+    "[$(seq -f '%g.0' -s ', ' 1 17)]" > "$T/big.mlir"
+  for flag in --print-ir-after-all --print-ir-before-all --print-ir-after-change; do
+    run --separate-stderr bin/torch-opt -p canonicalize $flag "$T/big.mlir"
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"dense_resource<__elided__> : tensor<17xf32>"* ]] || [ $flag = --print-ir-after-change ]
+    [[ "$output" == *"1.700000e+01"* ]]
+  done
+  run --separate-stderr bin/torch-opt -p canonicalize --print-ir-after-all -mlir-elide-elementsattrs-if-larger=0 "$T/big.mlir"
+  [[ "$stderr" != *"__elided__"* ]]
+  [[ "$stderr" == *"1.700000e+01"* ]]
+  run --separate-stderr bin/torch-opt -p canonicalize --print-ir-after-all -mlir-elide-elementsattrs-if-larger=17 "$T/big.mlir"
+  [[ "$stderr" != *"__elided__"* ]]
 }
 
 @test "-mlir-pass-statistics counts runs, changes and ops per pass" {

@@ -9,6 +9,7 @@
  *   iexpr.c     index expressions
  *   host.c      the fxvm host program, globals, memory planning
  *   check.c     the host program checked before it is printed
+ *   graph.c     --dump-dispatch-graph's DOT
  * LLVM IR of kernel expressions, for both targets (llvm/emit.h):
  *   llvm/expr.c loads, indices, constants; llvm/ops.c arith and math ops;
  *   llvm/loop.c loops
@@ -31,6 +32,7 @@ typedef struct Opts {
 	int no_micro;         /* --no-microkernel: loop nests only, untiled */
 	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int timing;           /* --timing: phase wall times on stderr */
+	const char *graph;    /* --dump-dispatch-graph=FILE */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
 	const char *passes;   /* --llvm-passes: LLVM's pass pipeline */
 } Opts;
@@ -90,6 +92,9 @@ typedef struct FnPlan {
 
 int plan_function(Gen *g, Op *fn, FnPlan *fp);
 Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
+
+/* graph.c: --dump-dispatch-graph, after the kernels are formed */
+void dispatch_graph(Gen *g, const char *path, Op **fns, FnPlan *plans, int nf);
 
 /* host.c */
 int host_build(Gen *g, Op *fn, FnPlan *fp, Op *newfn);

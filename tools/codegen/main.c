@@ -39,6 +39,10 @@ static const char usage[] =
 "  -j, --jobs=N            compile the kernels on N threads (default: one\n"
 "                          per CPU; the output is the same for any N)\n"
 "  --timing                wall time of each phase on stderr\n"
+"  --trace=FILE            append each phase as a Chrome trace event to\n"
+"                          FILE (Perfetto; the stages of a pipe may share it)\n"
+"  --dump-dispatch-graph=FILE  write the dispatches and the buffers between\n"
+"                          them as a Graphviz DOT graph to FILE\n"
 "  -o FILE                 write to FILE (atomically) instead of stdout\n"
 "  --print-debuginfo       print locations\n"
 "  --reproducer=FILE       on failure, save the input to FILE and print the\n"
@@ -117,6 +121,12 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 			debuginfo = 1;
 		} else if ((v = tool_optval(argc, argv, &i, "--reproducer"))) {
 			tool_repro_file(v);
+		} else if ((v = tool_optval(argc, argv, &i, "--trace"))) {
+			ctrace_open(v);
+		} else if ((v = tool_optval(argc, argv, &i, "--dump-dispatch-graph"))) {
+			if (!*v || !strcmp(v, "-"))   /* stdout is the module's */
+				tool_fail("--dump-dispatch-graph: needs a file name");
+			o->graph = v;
 		} else if (!strcmp(a, "--no-debuginfo")) {
 			debuginfo = -1;
 		} else if (a[0] == '-' && a[1]) {
@@ -547,6 +557,8 @@ static int run(Gen *g, Opts *o, FILE *out)
 	if (g->t->launch)
 		for (i = 0; i < g->nk; i++)
 			g->t->launch(o, g->k[i], block, &shared);
+	if (o->graph)
+		dispatch_graph(g, o->graph, fns, plans, nf);
 	if (o->dump) {
 		dump_dispatches(g, out);
 		rc = 0;

@@ -1,11 +1,13 @@
 /*
- * util.c - --timing: the wall time of each phase of codegen, on stderr.
- * Any stage may mark the end of a phase; only main starts the clock.
+ * util.c - --timing: the wall time of each phase of codegen, on stderr
+ * (and, with --trace, as a trace event each).  Any stage may mark the end
+ * of a phase; only main starts the clock.
  */
 #include <stdio.h>
 #include <time.h>
 
 #include "gen.h"
+#include "tool.h"
 
 static double t_start, t_last;
 
@@ -28,6 +30,7 @@ void phase_done(Gen *g, const char *name)
 
 	if (g->o->timing)
 		fprintf(stderr, "  %8.4f s  %s\n", t - t_last, name);
+	ctrace_span(name, "phase", t_last, t);
 	t_last = t;
 }
 

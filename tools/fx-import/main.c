@@ -20,6 +20,7 @@ static const char usage[] =
 "  -o FILE              write to FILE (atomically) instead of stdout\n"
 "  --strip-debuginfo    do not print locations\n"
 "  --no-verify          do not verify the module before printing it\n"
+"  --trace=FILE         append its run as a Chrome trace event to FILE\n"
 "  -h, --help           show this help\n";
 
 static void
@@ -41,6 +42,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->debuginfo = 0;
 		else if (!strcmp(a, "--no-verify"))
 			o->verify = 0;
+		else if (!strncmp(a, "--trace=", 8))
+			ctrace_open(a + 8);
 		else if (a[0] == '-' && a[1])
 			tool_fail("unknown option '%s'\n%s", a, usage);
 		else if (o->input)

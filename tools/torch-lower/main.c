@@ -34,9 +34,12 @@ static const char usage[] =
 "                       failed) on stderr\n"
 "  --mlir-elide-elementsattrs-if-larger=N\n"
 "                       in those dumps, literals of more than N elements\n"
-"                       print as dense_resource<__elided__>\n"
+"                       print as dense_resource<__elided__> (default 16;\n"
+"                       0 prints them whole)\n"
 "  --mlir-print-local-scope  print affine maps inline, not as #map aliases\n"
 "  --timing             the time of each phase on stderr (-mlir-timing)\n"
+"  --trace=FILE         append each phase as a Chrome trace event to FILE\n"
+"                       (Perfetto; the stages of a pipe may share it)\n"
 "Long options take one dash or two, and --mlir-print-ir-* are --print-ir-*,\n"
 "as in mlir-opt.\n";
 
@@ -69,6 +72,7 @@ parse_args(int argc, char **argv, Opts *o)
 {
 	int i;
 
+	o->elide_larger = 16;   /* dumps elide weights unless told otherwise */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char *end;
@@ -95,6 +99,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->print.debuginfo = o->debuginfo = 1;
 		} else if (!strncmp(a, "--reproducer=", 13)) {
 			tool_repro_file(a + 13);
+		} else if (!strncmp(a, "--trace=", 8)) {
+			ctrace_open(a + 8);
 		} else if (!strcmp(a, "--no-debuginfo")) {
 			o->print.debuginfo = 0, o->debuginfo = -1;
 		} else if (!strcmp(a, "--mlir-print-local-scope")) {
@@ -416,13 +422,26 @@ dump(const Opts *o, const char *when, Op *m)
 /* Parses, lowers, verifies and prints into out, or into the output (-o
  * FILE or stdout) when out is NULL; 0 on success.  Output begins only
  * once nothing is left that can fail, so on an error nothing is written. */
+static const char *const phase[] = {
+	"Parser", "Verifier", "torch-lower", "Verifier", "Output",
+};
+
+/* Ends phase *k, begun at t: its --timing and --trace; returns the time. */
+static double
+lap(int *k, double *secs, double t)
+{
+	double t1 = tool_now();
+
+	secs[*k] = t1 - t;
+	ctrace_span(phase[*k], "phase", t, t1);
+	++*k;
+	return t1;
+}
+
 static int
 process(const Opts *o, const char *name, const char *text, size_t len, FILE *out)
 {
-	static const char *const phase[] = {
-		"Parser", "Verifier", "torch-lower", "Verifier", "Output",
-	};
-	double secs[5] = {0}, t = tool_now(), t0 = t, t1;
+	double secs[5] = {0}, t = tool_now(), t0 = t;
 	Ctx *c = ctx_new();
 	Op *m;
 	int rc = 1, k = 0;
@@ -431,10 +450,10 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	m = parse_module(c, name, text, len);
 	if (!m || diag_errors)
 		goto done;
-	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
+	t = lap(&k, secs, t);
 	if (verify(m) != 0 || verify_resource_data(m, name) != 0)
 		goto done;
-	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
+	t = lap(&k, secs, t);
 	if (o->dump_before)
 		dump(o, "Before", m);
 	t = tool_now();
@@ -443,7 +462,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 			dump(o, "After Failed", m);
 		goto done;
 	}
-	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
+	t = lap(&k, secs, t);
 	if (o->dump_after)
 		dump(o, "After", m);
 	t = tool_now();
@@ -451,7 +470,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 		tool_err("internal error: the lowered module does not verify");
 		goto done;
 	}
-	t1 = tool_now(), secs[k++] = t1 - t, t = t1;
+	t = lap(&k, secs, t);
 	FILE *f = out ? out : tool_open_out(o->output);
 	PrintOpts po = o->print;
 	po.debuginfo = tool_debuginfo(o->debuginfo, o->output);
@@ -460,7 +479,7 @@ process(const Opts *o, const char *name, const char *text, size_t len, FILE *out
 	print_module(f, m, &po);
 	if (!out)
 		tool_commit(f);
-	secs[k++] = tool_now() - t;
+	lap(&k, secs, t);
 	rc = 0;
 done:
 	ctx_free(c);

@@ -47,6 +47,8 @@ static const char usage[] =
 "  --print-ir-after-failure      dump when a pass fails\n"
 "  --verify-each[=0|1]           verify after each pass (default 1)\n"
 "  --timing                      per-pass wall time on stderr\n"
+"  --trace=FILE                  append each pass as a Chrome trace event\n"
+"                                to FILE (Perfetto; stages may share it)\n"
 "  --mlir-pass-statistics        per pass: runs, runs that changed the IR,\n"
 "                                ops before and after, on stderr\n"
 "  --print-debuginfo             print locations (--mlir-print-debuginfo)\n"
@@ -58,6 +60,7 @@ static const char usage[] =
 "  --mlir-elide-elementsattrs-if-larger=N\n"
 "                                in --print-ir-* dumps, literals of more than\n"
 "                                N elements print as dense_resource<__elided__>\n"
+"                                (default 16; 0 prints them whole)\n"
 "  --verify-diagnostics          check the diagnostics against the input's\n"
 "                                expected-error/warning/note/remark comments\n"
 "  --mlir-print-local-scope      print affine maps inline, not as #map aliases\n"
@@ -94,6 +97,7 @@ parse_args(int argc, char **argv, Opts *o)
 	int i;
 
 	o->pl.verify_each = 1;
+	o->pl.elide_larger = 16;    /* dumps elide weights, as issue 23 asks */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i] = tool_long_option(argv[i]);
 		char *eq;
@@ -110,6 +114,8 @@ parse_args(int argc, char **argv, Opts *o)
 			o->output = v;
 		else if ((v = tool_optval(argc, argv, &i, "--reproducer")))
 			tool_repro_file(v);
+		else if ((v = tool_optval(argc, argv, &i, "--trace")))
+			ctrace_open(v);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-before")))
 			split_names(v, o->before, &o->nbefore, &o->names[0]);
 		else if ((v = tool_optval(argc, argv, &i, "--print-ir-after")))
