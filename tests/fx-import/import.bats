@@ -54,6 +54,7 @@ export_import() {
 	fx-import tests/fx-import/inputs/mlp-torch.json | grep -q 'torch.aten.linear .* loc("tests/fx-export/models.py":36:9)'
 	fx-import tests/fx-import/inputs/mlp-aten.json | grep -q 'torch.vtensor.literal.* loc("_param_constant0")'
 	! fx-import --strip-debuginfo tests/fx-import/inputs/mlp-torch.json | grep -q 'loc('
+	! fx-import --no-debuginfo tests/fx-import/inputs/mlp-torch.json | grep -q 'loc('
 }
 
 @test "export+import: seed LinearModule, aten and torch level" {
