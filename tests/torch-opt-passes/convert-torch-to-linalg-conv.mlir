@@ -61,9 +61,11 @@ func.func @resource_without_blob() -> !torch.vtensor<[4],f32> {
 // op accumulating in f32 over the broadcast bias (extended first), then
 // truncated to f16.
 // CHECK-LABEL: func.func @conv2d_bias_f16(
-// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
-// CHECK: %[[W:.*]] = torch_c.to_builtin_tensor %arg1
+// (block arguments converted last operand first, as torch-mlir's
+// conversion driver inserts each at the block's start)
 // CHECK: %[[B:.*]] = torch_c.to_builtin_tensor %arg2
+// CHECK: %[[W:.*]] = torch_c.to_builtin_tensor %arg1
+// CHECK: %[[X:.*]] = torch_c.to_builtin_tensor %arg0
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK: %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 1, 2] high[0, 0, 1, 2]
 // CHECK: tensor.yield %[[Z]] : f16

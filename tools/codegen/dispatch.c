@@ -477,10 +477,12 @@ void kernel_add_fused(Gen *g, Kernel *k, Op *op)
 		w = k->words;
 		k->nwords--;
 	} else if (op == k->root) {
-		memcpy(w + 1, k->words, sizeof *w * (size_t)k->nwords);
+		if (k->nwords)
+			memcpy(w + 1, k->words, sizeof *w * (size_t)k->nwords);
 		w[0] = op_word(g, op);
 	} else {
-		memcpy(w, k->words, sizeof *w * (size_t)k->nwords);
+		if (k->nwords)
+			memcpy(w, k->words, sizeof *w * (size_t)k->nwords);
 		w[k->nwords] = op_word(g, op);
 	}
 	k->words = w;
