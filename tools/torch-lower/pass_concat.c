@@ -187,14 +187,17 @@ edge_slice(L *l, Value *v, int d, int end)
 static Value *
 tile(L *l, Value *slice, int64_t w, int d)
 {
-	Value *vs[64];
+	Value **vs, *r;
 	int i;
 
 	if (w == 1)
 		return slice;
+	vs = xmalloc(sizeof *vs * (size_t)w);
 	for (i = 0; i < w; i++)
 		vs[i] = slice;
-	return concat(l, d, (int)w, vs, concat_type(l->c, d, (int)w, vs));
+	r = concat(l, d, (int)w, vs, concat_type(l->c, d, (int)w, vs));
+	free(vs);
+	return r;
 }
 
 static int
@@ -209,7 +212,7 @@ lower_reppad(L *l, Op *op, const void *arg)
 			(n = tv_ints(OPND(op, 1), pad, 6)) != 2 * nsp)
 		return -1;
 	for (i = 0; i < n; i++)
-		if (pad[i] < 0 || pad[i] > 64 ||
+		if (pad[i] < 0 || pad[i] > 1 << 16 ||
 				(pad[i] > 0 && st->dims[r - 1 - i / 2] == 0))
 			return -1;
 	for (d = r - 1; d >= r - nsp; d--) {
