@@ -3,6 +3,7 @@
 // RUN: torch-opt -p 'func.func(decompose-tensor-concat)' -split-input-file %s | FileCheck %s --check-prefix=DEC
 // RUN: torch-opt -p 'torch-backend-to-linalg-on-tensors-backend-pipeline' -split-input-file %s | FileCheck %s --check-prefix=PIPE
 // RUN: torch-opt -p 'torch-backend-to-linalg-on-tensors-backend-pipeline' -split-input-file %s | mlir-opt-16 -split-input-file
+// RUN: torch-opt -p 'func.func(canonicalize)' -split-input-file %s | FileCheck %s --check-prefix=CANON
 // RUN: torch-opt --convert-torch-to-linalg %S/inputs/concat-left.mlir | FileCheck %S/inputs/concat-left.mlir --check-prefix=LEFT
 // RUN: torch-opt -p '' -split-input-file -verify-diagnostics %S/inputs/tensor-concat-invalid.mlir
 // RUN: not torch-opt -p '' -split-input-file %S/inputs/tensor-concat-invalid.mlir 2>&1 | FileCheck %S/inputs/tensor-concat-invalid.mlir --check-prefix=INVALID
@@ -149,4 +150,26 @@ func.func @pad3d(%arg0: !torch.vtensor<[1,2,2,2],f32>) -> !torch.vtensor<[1,3,3,
   %0 = torch.prim.ListConstruct %int1, %int0, %int0, %int1, %int1, %int0 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
   %1 = torch.aten.replication_pad3d %arg0, %0 : !torch.vtensor<[1,2,2,2],f32>, !torch.list<int> -> !torch.vtensor<[1,3,3,3],f32>
   return %1 : !torch.vtensor<[1,3,3,3],f32>
+}
+
+// -----
+
+// canonicalize folds a concat of one input of the result's type (MLIR's
+// fold) and keeps one that changes the type
+// CANON-LABEL: func.func @single(
+// CANON-NOT:     tensor.concat
+// CANON:         return %arg0 : tensor<2x?xf32>
+// CANON-LABEL: func.func @single_refined(
+// CANON:         tensor.concat dim(0) %arg0 : (tensor<2x?xf32>) -> tensor<2x3xf32>
+// DEC-LABEL:   func.func @single_refined(
+// DEC:           %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?xf32>
+// DEC:           %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// DEC:           tensor.insert_slice %arg0 into %[[E]][0, 0] [2, %[[D]]] [1, 1] : tensor<2x?xf32> into tensor<2x3xf32>
+func.func @single(%a: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %0 = tensor.concat dim(1) %a : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+func.func @single_refined(%a: tensor<2x?xf32>) -> tensor<2x3xf32> {
+  %0 = tensor.concat dim(0) %a : (tensor<2x?xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
