@@ -153,6 +153,7 @@ ASM(cast)
 ASM(empty) ASM(reshape) ASM(slice) ASM(insert_slice) ASM(tdim)
 ASM(extract) ASM(insert) ASM(from_elements) ASM(splat) ASM(pad)
 ASM(generate) ASM(yield) ASM(treshape)
+ASM(concat)
 /* linalg */
 ASM(named) ASM(generic_linalg) ASM(lindex) ASM(transpose) ASM(broadcast)
 ASM(fxsym) ASM(fxglobal) ASM(fxindex) ASM(fxconst) ASM(fxview) ASM(fxdispatch) ASM(fxcopy) ASM(fxfill)

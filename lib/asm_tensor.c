@@ -624,3 +624,38 @@ void asm_print_treshape(Printer *pr, Op *op)
 	pr_puts(pr, " : ");
 	pr_functional(pr, op, 0, 2);
 }
+
+/* ---- tensor.concat dim(D) %a, %b : (T, U) -> R ---- */
+
+Op *asm_parse_concat(Parser *p, const OpInfo *info, int nres, Loc *loc)
+{
+	AttrList al = {0, 0, NULL};
+	OpRef *refs;
+	Type **in, **out;
+	Value **vals;
+	int64_t dim;
+	int n, nin, nout;
+
+	if (p_expect(p, "dim") || p_expect(p, "(") || p_int(p, &dim) ||
+			p_expect(p, ")") || p_oprefs(p, &refs, &n) ||
+			p_attr_dict(p, &al) || p_expect(p, ":") ||
+			p_functional(p, &in, &nin, &out, &nout))
+		return free(al.v), NULL;
+	vals = p_alloc(p, sizeof *vals * (size_t)(n + 1));
+	if (p_resolve_list(p, n, refs, nin, in, vals))
+		return free(al.v), NULL;
+	attrlist_add(&al, "dim", at_int(p_ctx(p), dim, NULL));
+	return p_make(p, info, n, vals, nout, out, 0, loc, &al);
+}
+
+void asm_print_concat(Printer *pr, Op *op)
+{
+	static const char *const elide[] = { "dim", NULL };
+	Attr *d = op_attr(op, "dim");
+
+	pr_printf(pr, " dim(%lld) ", d ? (long long)d->i : 0LL);
+	pr_operands(pr, op, 0, op->nopnds);
+	pr_attr_dict(pr, op, elide, 0);
+	pr_puts(pr, " : ");
+	pr_functional(pr, op, 0, op->nopnds);
+}

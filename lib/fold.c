@@ -817,6 +817,14 @@ fold_same_type_cast(Ctx *c, Op *op, Value **outv, Attr **outa)
 	return 1;
 }
 
+/* tensor.concat of one input of the result's type: that input, as MLIR
+ * folds it */
+static int
+fold_single_concat(Ctx *c, Op *op, Value **outv, Attr **outa)
+{
+	return op->nopnds == 1 && fold_same_type_cast(c, op, outv, outa);
+}
+
 /* The static size of dimension d (negative counts from the end when
  * wrap) of a ranked shaped type, or DYN. */
 static int64_t
@@ -1168,6 +1176,7 @@ const OpHook fold_hooks[] = {
 	{"torch_c.to_i64", (void *)fold_torch_c_scalar},
 	{"torch_c.to_f64", (void *)fold_torch_c_scalar},
 	{"tensor.cast", (void *)fold_same_type_cast},
+	{"tensor.concat", (void *)fold_single_concat},
 	{"tensor.dim", (void *)fold_tensor_dim},
 	{"tensor.collapse_shape", (void *)fold_reshape_pair},
 	{"tensor.expand_shape", (void *)fold_reshape_pair},

@@ -256,6 +256,7 @@ static const struct {
 	{"tensor.collapse_shape", "collapsed"},
 	{"tensor.extract_slice", "extracted_slice"},
 	{"tensor.insert_slice", "inserted_slice"},
+	{"tensor.concat", "concat"},
 	{"tensor.extract", "extracted"},
 	{"tensor.insert", "inserted"},
 	{"tensor.pad", "padded"},

@@ -18,7 +18,8 @@ extern const PassInfo pass_torch_refine_types, pass_torch_verify_backend_contrac
 extern const PassInfo pass_convert_torch_to_linalg __attribute__((weak)),
 	pass_torch_func_backend_type_conversion __attribute__((weak)),
 	pass_torch_finalizing_backend_type_conversion __attribute__((weak)),
-	pass_torch_backend_to_linalg_on_tensors_backend_pipeline __attribute__((weak));
+	pass_torch_backend_to_linalg_on_tensors_backend_pipeline __attribute__((weak)),
+	pass_decompose_tensor_concat __attribute__((weak));
 
 static const PassInfo *const registry[] = {
 	&pass_canonicalize,
@@ -42,6 +43,7 @@ static const PassInfo *const registry[] = {
 	&pass_torch_func_backend_type_conversion,
 	&pass_torch_finalizing_backend_type_conversion,
 	&pass_torch_backend_to_linalg_on_tensors_backend_pipeline,
+	&pass_decompose_tensor_concat,
 };
 
 enum { NPASS = sizeof registry / sizeof *registry };

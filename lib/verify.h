@@ -53,6 +53,9 @@ int verify_calculate(Op *op);
 int verify_scaled_mm(Op *op);
 int verify_scaled_mm_v2(Op *op);
 
+/* verify_concat.c */
+int verify_concat(Op *op);
+
 /* verify_torch_module.c */
 int verify_class_type(Op *op);
 int verify_method(Op *op);

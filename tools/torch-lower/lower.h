@@ -60,6 +60,7 @@ int pass_conv_reads_scalars(const Row *r);
 void pass_place_after_def(Op *m, Value *v);      /* pass.c */
 const Row *pass_basic_lookup(const char *name);   /* pass_basic.c: pass-only rows */
 int pass_basic_reads_scalars(const Row *r);
+const Row *pass_concat_lookup(const char *name);   /* pass_concat.c: pass-only rows */
 int pass_view_uncast(Op *op);
 /* elementwise init tensor with torch-mlir's broadcast asserts; alpha */
 Value *pass_view_ew_empty(L *l, int nin, Value *const *ins, Type *bt);

@@ -456,7 +456,8 @@ lookup(const char *name)
 	const Row *r;
 
 	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)) ||
-			(r = pass_conv_lookup(name)) || (r = pass_basic_lookup(name)))
+			(r = pass_conv_lookup(name)) || (r = pass_basic_lookup(name)) ||
+			(r = pass_concat_lookup(name)))
 		return r;
 	return lower_lookup(name);
 }

@@ -227,7 +227,7 @@ const PassInfo pass_torch_backend_to_linalg_on_tensors_backend_pipeline = {
 	.summary = "torch at the backend contract to linalg on tensors, "
 		"builtin signatures",
 	.options = pipeline_options,
-	.pipeline = "func.func(convert-torch-to-linalg,canonicalize,cse),"
+	.pipeline = "func.func(convert-torch-to-linalg,decompose-tensor-concat,canonicalize,cse),"
 		"torch-func-backend-type-conversion,"
 		"func.func(canonicalize,torch-finalizing-backend-type-conversion)",
 };
