@@ -104,15 +104,17 @@ func.func @view_runtime_sizes_strict(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !t
 // -----
 
 // torch.disable_legacy_view: only the strict pattern, a tensor.reshape
-// of the sizes (constants as arith.constant); a -1 is left to it.
+// of the sizes (constants as arith.constant); a constant -1 view is a
+// flatten (collapse, cast) with no unflatten to one dim.
 // CHECK-LABEL: func.func @view_strict_only(
 // CHECK:         %[[X:.*]] = torch_c.to_builtin_tensor
 // CHECK:         %[[C2:.*]] = arith.constant 2 : i64
 // CHECK:         %[[C3:.*]] = arith.constant 3 : i64
 // CHECK:         %[[S:.*]] = tensor.from_elements %[[C2]], %[[C3]] : tensor<2xi64>
 // CHECK:         tensor.reshape %[[X]](%[[S]]) : (tensor<3x2xf32>, tensor<2xi64>) -> tensor<2x3xf32>
-// CHECK-NOT:     tensor.collapse_shape
-// CHECK:         torch.aten.view %arg0, %{{.*}} : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<3x2xf32> into tensor<6xf32>
+// CHECK-NEXT:    tensor.cast %[[F]] : tensor<6xf32> to tensor<6xf32>
+// CHECK-NOT:     tensor.expand_shape
 func.func @view_strict_only(%arg0: !torch.vtensor<[3,2],f32>) -> (!torch.vtensor<[2,3],f32>, !torch.vtensor<[6],f32>) attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
   %int3 = torch.constant.int 3
   %int2 = torch.constant.int 2
@@ -327,4 +329,58 @@ func.func @unflatten(%arg0: !torch.vtensor<[1,?,96],f32>, %arg1: !torch.vtensor<
   %2 = torch.prim.ListConstruct %int2, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %3 = torch.aten.unflatten.int %arg1, %int0, %2 : !torch.vtensor<[6,4],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[2,3,4],f32>
   return %1, %3 : !torch.vtensor<[1,56,56,96],f32>, !torch.vtensor<[2,3,4],f32>
+}
+
+// -----
+
+// Strict view (legacy views off), no sizes: a collapse to rank 0.
+// CHECK-LABEL: func.func @strict_zerod(
+// CHECK:         tensor.collapse_shape %{{.*}} [] : tensor<?x1xf32> into tensor<f32>
+func.func @strict_zerod(%arg0: !torch.vtensor<[?,1],f32>) -> !torch.vtensor<[],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %0 = torch.prim.ListConstruct : () -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor<[],f32>
+  return %1 : !torch.vtensor<[],f32>
+}
+
+// -----
+
+// Strict view, constant sizes with a -1: flatten (collapse, cast), then
+// unflatten (a dynamic flat dim cast to the product, expand).
+// CHECK-LABEL: func.func @strict_inferred_dyn(
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x6xf32> into tensor<?xf32>
+// CHECK:         %[[F:.*]] = tensor.cast %[[C]] : tensor<?xf32> to tensor<?xf32>
+// CHECK:         %[[S:.*]] = tensor.cast %[[F]] : tensor<?xf32> to tensor<12xf32>
+// CHECK:         tensor.expand_shape %[[S]] {{\[\[}}0, 1, 2]] output_shape [3, 2, 2] : tensor<12xf32> into tensor<3x2x2xf32>
+func.func @strict_inferred_dyn(%arg0: !torch.vtensor<[?,6],f32>) -> !torch.vtensor<[3,2,2],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int3, %int-1, %int2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,6],f32>, !torch.list<int> -> !torch.vtensor<[3,2,2],f32>
+  return %1 : !torch.vtensor<[3,2,2],f32>
+}
+
+// -----
+
+// Strict view, a -1 among run-time sizes: numel over the others' product
+// (divui, no assert), a reshape.
+// CHECK-LABEL: func.func @strict_value_inferred(
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK:         %[[P1:.*]] = arith.muli %[[ONE]], %[[TWO]] : i64
+// CHECK:         %[[A:.*]] = torch_c.to_i64 %arg1
+// CHECK:         %[[P2:.*]] = arith.muli %[[P1]], %[[A]] : i64
+// CHECK:         %[[D0:.*]] = tensor.dim
+// CHECK:         %[[D1:.*]] = tensor.dim
+// CHECK:         %[[T:.*]] = arith.muli
+// CHECK:         %[[INF:.*]] = arith.divui %[[T]], %[[P2]] : i64
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[S:.*]] = tensor.from_elements %[[INF]], %{{.*}}, %{{.*}} : tensor<3xi64>
+// CHECK:         tensor.reshape %{{.*}}(%[[S]]) : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x2x?xf32>
+func.func @strict_value_inferred(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch.int) -> !torch.vtensor<[?,2,?],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int-1, %int2, %arg1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,4],f32>, !torch.list<int> -> !torch.vtensor<[?,2,?],f32>
+  return %1 : !torch.vtensor<[?,2,?],f32>
 }

@@ -42,38 +42,113 @@ pass_view_legacy_disabled(Op *op)
 }
 
 /* view under strict symbolic shapes with the legacy patterns off, as
- * torch-mlir's strict pattern: sizes with no -1 go to tensor.reshape,
- * constants as arith.constant; the rest is left */
+ * torch-mlir's strict pattern: no sizes collapse to rank 0; constant
+ * sizes with one -1 flatten the tensor to one dim (collapse_shape, a
+ * cast to the flat type) and unflatten it (cast to the sizes' product
+ * where dynamic, expand_shape); other sizes go to tensor.reshape of a
+ * tensor.from_elements shape, a -1 there as the element count over the
+ * product of the others (unsigned division: strict shapes promise a
+ * valid view); constants as arith.constant i64.  Anything else is left. */
+static Value *flatten_unflatten(L *l, Value *x, Type *bt);
+
 static int
 lower_view_strict(L *l, Op *op)
 {
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
 	Op *fn = block_parent_op(op->parent);
-	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), i, consts = 1;
+	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), i, consts = 1, neg = -1;
 	int64_t k;
 
-	if (!fn || !op_attr(fn, "torch.assume_strict_symbolic_shapes") || !bt || n < 1 ||
-			n != bt->rank)
+	if (!fn || !op_attr(fn, "torch.assume_strict_symbolic_shapes") || !bt || n < 0 ||
+			n != bt->rank || !x->type->ranked)
 		return -1;
+	for (i = 0; !n && i < x->type->rank; i++)
+		if (x->type->dims[i] != DYN && x->type->dims[i] != 1)
+			return -1;
+	if (!n) {
+		set(l, RES(op, 0), expand_dims(l, x, bt, at_array(l->c, 0, NULL), 1));
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (sz[i]->type->kind != TY_TORCH_INT)
 			return -1;
-		if (!tv_int(sz[i], &k)) {
+		if (!tv_int(sz[i], &k))
 			consts = 0;
-			v[i] = emit1(l, "torch_c.to_i64", 1, &sz[i], i64);
-			continue;
-		}
-		if (k < 0)
+		else if (k < -1 || (k == -1 && neg >= 0))
 			return -1;
-		v[i] = cst_i(l, k, i64);
+		else if (k == -1)
+			neg = i;
 	}
 	if (consts && !ty_static(bt))
 		return -1;
+	if (consts && neg >= 0) {
+		Value *f = flatten_unflatten(l, x, bt);
+		if (!f)
+			return -1;
+		set(l, RES(op, 0), f);
+		return 0;
+	}
+	Value *inferred = NULL;
+	if (neg >= 0) {
+		Value *one = cst_i(l, 1, i64), *known = one, *total = one;
+		for (i = 0; i < n; i++)
+			if (i != neg)
+				known = bin(l, "arith.muli", known, tv_int(sz[i], &k) ?
+					cst_i(l, k, i64) : emit1(l, "torch_c.to_i64", 1, &sz[i], i64));
+		for (i = 0; i < x->type->rank; i++) {
+			Value *o[2] = { x, cst_idx(l, i) };
+			Value *d = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+			total = bin(l, "arith.muli", total, emit1(l, "arith.index_cast", 1, &d, i64));
+		}
+		inferred = bin(l, "arith.divui", total, known);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = i == neg ? inferred : tv_int(sz[i], &k) ? cst_i(l, k, i64) :
+			emit1(l, "torch_c.to_i64", 1, &sz[i], i64);
 	Value *shape = emit1(l, "tensor.from_elements", n, v,
 		ty_tensor(l->c, 1, (int64_t[]){ n }, i64));
 	set(l, RES(op, 0), emit1(l, "tensor.reshape", 2, (Value *[]){ x, shape }, bt));
 	return 0;
+}
+
+/* x flattened to one dim (collapse_shape of a rank above 1, a cast to
+ * the flat type) then unflattened to bt's static shape (a cast of a
+ * dynamic flat dim to the product, an expand_shape to a rank above 1),
+ * as torch-mlir's strict view with a constant -1 */
+static Value *
+flatten_unflatten(L *l, Value *x, Type *bt)
+{
+	Type *st = x->type;
+	int r = st->rank, n = bt->rank, i;
+	int64_t flat = 1, prod = 1;
+	Attr *g[TY_MAXRANK], *one[1];
+
+	if (r < 1)
+		return NULL;
+	for (i = 0; i < r; i++) {
+		g[i] = at_int(l->c, i, NULL);
+		flat = st->dims[i] == DYN || flat == DYN ? DYN : flat * st->dims[i];
+	}
+	for (i = 0; i < n; i++)
+		prod *= bt->dims[i];
+	if (flat != DYN && flat != prod)
+		return NULL;
+	Type *ft = tensor_of(l->c, 1, &flat, st->elem);
+	if (r > 1) {
+		one[0] = at_array(l->c, r, g);
+		x = expand_dims(l, x, ft, at_array(l->c, 1, one), 1);
+		x = emit1(l, "tensor.cast", 1, &x, ft);
+	}
+	if (flat == DYN)
+		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, 1, &prod, st->elem));
+	if (n > 1) {
+		for (i = 0; i < n; i++)
+			g[i] = at_int(l->c, i, NULL);
+		one[0] = at_array(l->c, n, g);
+		x = expand_dims(l, x, bt, at_array(l->c, 1, one), 0);
+	}
+	return x;
 }
 
 /* reassociation groups g[0..n) of dims, group k being [start[k], start[k+1]) */
