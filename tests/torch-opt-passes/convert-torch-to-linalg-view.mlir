@@ -384,3 +384,76 @@ func.func @strict_value_inferred(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch
   %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,4],f32>, !torch.list<int> -> !torch.vtensor<[?,2,?],f32>
   return %1 : !torch.vtensor<[?,2,?],f32>
 }
+
+// -----
+
+// broadcast_to of a rank-0 tensor to a run-time size: the new dim's size
+// asserted >= 0, a generic reading the scalar (pass_view2.c).
+// CHECK-LABEL: func.func @bc_empty_input(
+// CHECK:         %[[S:.*]] = torch_c.to_i64 %arg1
+// CHECK:         %[[OK:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : i64
+// CHECK:         cf.assert %[[OK]], "negative values not allowed in new dimensions"
+// CHECK:         %[[N:.*]] = arith.index_cast %[[S]] : i64 to index
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<f32>) outs(%[[E]] : tensor<?xf32>)
+func.func @bc_empty_input(%arg0: !torch.vtensor<[],f32>, %arg1: !torch.int) -> !torch.vtensor<[?],f32> {
+  %list = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[],f32>, !torch.list<int> -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// Strict symbolic shapes: no asserts, a dynamic dim is not broadcast, a
+// static 1 is (collapsed away; a negative size keeps 1).
+// CHECK-LABEL: func.func @bc_strict(
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[C:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK:         arith.select %[[C]], %{{.*}}, %{{.*}} : index
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x1xf32> into tensor<?xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<?xf32>) outs(%[[E]] : tensor<?x?x?xf32>)
+func.func @bc_strict(%arg0: !torch.vtensor<[?,1],f32>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.vtensor<[?,?,?],f32> attributes {torch.assume_strict_symbolic_shapes} {
+  %list = torch.prim.ListConstruct %arg1, %arg2, %arg3 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor<[?,?,?],f32>
+  return %0 : !torch.vtensor<[?,?,?],f32>
+}
+
+// -----
+
+// A dynamic input dim to a run-time size: asserted >= 0 and equal to the
+// dim or the dim 1 (PyTorch's rule); one generic over the output that
+// extracts, index 0 where the run-time dim is 1; a constant -1 keeps 3.
+// CHECK-LABEL: func.func @bc_dynamic(
+// CHECK:         cf.assert %{{.*}}, "unimplemented: dynamic negative broadcast sizes"
+// CHECK:         %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x1x3xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %{{.*}}, %[[D]] : index
+// CHECK:         %[[ONE:.*]] = arith.cmpi eq, %[[D]], %{{.*}} : index
+// CHECK:         %[[OK:.*]] = arith.ori %[[EQ]], %[[ONE]] : i1
+// CHECK:         cf.assert %[[OK]], "mismatched size for broadcast"
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x3xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<?x?x3xf32>)
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK:           arith.select %{{.*}}, %{{.*}}, %[[I]] : index
+// CHECK:           tensor.extract
+func.func @bc_dynamic(%arg0: !torch.vtensor<[?,1,3],f32>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.vtensor<[?,?,3],f32> {
+  %int-1 = torch.constant.int -1
+  %list = torch.prim.ListConstruct %arg1, %arg2, %int-1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[?,1,3],f32>, !torch.list<int> -> !torch.vtensor<[?,?,3],f32>
+  return %0 : !torch.vtensor<[?,?,3],f32>
+}
+
+// -----
+
+// transpose.int with dynamic dims: the empty sized by the input's dims.
+// CHECK-LABEL: func.func @tr_dyn(
+// CHECK:         %[[D0:.*]] = tensor.dim %[[X:.*]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK:         %[[D2:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D0]], %[[D2]]) : tensor<?x?x4xf32>
+// CHECK:         linalg.transpose ins(%[[X]] : tensor<?x4x?xf32>) outs(%[[E]] : tensor<?x?x4xf32>) permutation = [0, 2, 1]
+func.func @tr_dyn(%arg0: !torch.vtensor<[?,4,?],f32>) -> !torch.vtensor<[?,?,4],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.transpose.int %arg0, %int1, %int-1 : !torch.vtensor<[?,4,?],f32>, !torch.int, !torch.int -> !torch.vtensor<[?,?,4],f32>
+  return %0 : !torch.vtensor<[?,?,4],f32>
+}

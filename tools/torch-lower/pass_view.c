@@ -12,12 +12,11 @@ enum { DYN_INDEX = INT64_MIN };   /* MLIR's kDynamic in an index list */
 
 extern const Row ew_pass_table[];   /* ew.c */
 
-static int lower_broadcast_to(L *l, Op *op, const void *arg);
 static int lower_slice_dyn(L *l, Op *op, const void *arg);
 static int lower_unflatten(L *l, Op *op, const void *arg);
 
 static const Row view_rows[] = {
-	{"torch.aten.broadcast_to", lower_broadcast_to, NULL},
+	{"torch.aten.broadcast_to", pass_view_broadcast_to, NULL},
 	{"torch.aten.slice.Tensor", lower_slice_dyn, NULL},
 	{"torch.aten.unflatten.int", lower_unflatten, NULL},
 	{NULL, NULL, NULL},
@@ -26,8 +25,10 @@ static const Row view_rows[] = {
 const Row *
 pass_view_lookup(const char *name)
 {
-	const Row *r = row_find(view_rows, name);
+	const Row *r = pass_view2_lookup(name);
 
+	if (!r)
+		r = row_find(view_rows, name);
 	return r ? r : row_find(ew_pass_table, name);
 }
 
@@ -152,8 +153,8 @@ flatten_unflatten(L *l, Value *x, Type *bt)
 }
 
 /* reassociation groups g[0..n) of dims, group k being [start[k], start[k+1]) */
-static Attr *
-groups_attr(Ctx *c, int n, const int *start)
+Attr *
+pass_view_groups(Ctx *c, int n, const int *start)
 {
 	Attr *g[TY_MAXRANK], *in[TY_MAXRANK];
 	int k, i;
@@ -263,10 +264,10 @@ lower_view_inferred(L *l, Op *op)
 		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, r, in, st->elem));
 	if (coll)
 		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
-			groups_attr(l->c, ng, si), 1);
+			pass_view_groups(l->c, ng, si), 1);
 	if (exp)
 		x = expand_dims(l, x, tensor_of(l->c, n, out, st->elem),
-			groups_attr(l->c, ng, so), 0);
+			pass_view_groups(l->c, ng, so), 0);
 	set(l, RES(op, 0), x);
 	return 0;
 }
@@ -337,7 +338,8 @@ pass_view_fallback(const char *name)
 int
 pass_view_reads_scalars(const Row *r)
 {
-	return r >= fallback_rows && r < fallback_rows + sizeof fallback_rows / sizeof *fallback_rows;
+	return (r >= fallback_rows && r < fallback_rows + sizeof fallback_rows / sizeof *fallback_rows) ||
+		pass_view2_reads_scalars(r);
 }
 
 /* flatten.using_ints of rank 0: torch-mlir's pattern gives the
@@ -451,8 +453,8 @@ pass_view_capture(L *l, Value *scalar, Type *ct)
  * every dim is broadcast), and a generic copies over the kept dims; no
  * broadcast dim and the same rank is the input itself.  Other shapes are
  * torch-lower's. */
-static int
-lower_broadcast_to(L *l, Op *op, const void *arg)
+int
+pass_view_broadcast_to(L *l, Op *op, const void *arg)
 {
 	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
 	int r, n, diff, i, ng = 0, start[TY_MAXRANK + 1], any = 0;
@@ -486,7 +488,7 @@ lower_broadcast_to(L *l, Op *op, const void *arg)
 	}
 	if (any)
 		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
-			ng ? groups_attr(l->c, ng, start) : at_array(l->c, 0, NULL), 1);
+			ng ? pass_view_groups(l->c, ng, start) : at_array(l->c, 0, NULL), 1);
 	AffMap *maps[2] = { map_of(l, n, ng, e), map_id(l, n) };
 	Gen g;
 	gen_begin(l, &g, 1, &x, 1, &out, maps, n, NULL);
@@ -621,7 +623,7 @@ lower_unflatten(L *l, Op *op, const void *arg)
 	}
 	if (n > 1)
 		x = expand_dims(l, x, tensor_of(l->c, j, out, st->elem),
-			groups_attr(l->c, ng, start), 0);
+			pass_view_groups(l->c, ng, start), 0);
 	set(l, RES(op, 0), x);
 	return 0;
 }
