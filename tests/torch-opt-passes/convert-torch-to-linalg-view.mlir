@@ -457,3 +457,18 @@ func.func @tr_dyn(%arg0: !torch.vtensor<[?,4,?],f32>) -> !torch.vtensor<[?,?,4],
   %0 = torch.aten.transpose.int %arg0, %int1, %int-1 : !torch.vtensor<[?,4,?],f32>, !torch.int, !torch.int -> !torch.vtensor<[?,?,4],f32>
   return %0 : !torch.vtensor<[?,?,4],f32>
 }
+
+// -----
+
+// view(-1) of a tensor with dynamic dims: one collapse of all its dims,
+// cast to the count the result type knows.
+// CHECK-LABEL: func.func @view_flat(
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<?x2x3xf32> into tensor<?xf32>
+// CHECK:         tensor.cast %[[C]] : tensor<?xf32> to tensor<6xf32>
+// CHECK-NOT:     tensor.reshape
+func.func @view_flat(%arg0: !torch.vtensor<[?,2,3],f32>) -> !torch.vtensor<[6],f32> {
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,2,3],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+  return %1 : !torch.vtensor<[6],f32>
+}

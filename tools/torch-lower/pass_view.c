@@ -272,6 +272,33 @@ lower_view_inferred(L *l, Op *op)
 	return 0;
 }
 
+/* view(-1) of a tensor of rank 2 or more: one collapse_shape of all
+ * its dims (a flatten, whatever the dims), cast where the result type
+ * knows the count */
+static int
+lower_view_flat(L *l, Op *op)
+{
+	Value *sz[2], *x = get(l, OPND(op, 0));
+	Type *st = x->type, *bt = btensor(l->c, op->res[0].type);
+	Attr *g[TY_MAXRANK], *one[1];
+	int64_t k, flat = 1;
+	int i;
+
+	if (!bt || bt->rank != 1 || list_vals(OPND(op, 1), sz, 2) != 1 || !tv_int(sz[0], &k) ||
+			k != -1 || !st->ranked || st->rank < 2)
+		return -1;
+	for (i = 0; i < st->rank; i++) {
+		g[i] = at_int(l->c, i, NULL);
+		flat = st->dims[i] == DYN || flat == DYN ? DYN : flat * st->dims[i];
+	}
+	if (bt->dims[0] != DYN && flat != DYN && bt->dims[0] != flat)
+		return -1;
+	one[0] = at_array(l->c, st->rank, g);
+	x = expand_dims(l, x, tensor_of(l->c, 1, &flat, st->elem), at_array(l->c, 1, one), 1);
+	set(l, RES(op, 0), x);   /* the pass casts it to the result type */
+	return 0;
+}
+
 /* view whose sizes torch-lower's reshape cannot take (sizes known only at
  * run time): torch-mlir's last resort, a tensor.reshape to a shape built
  * with tensor.from_elements.  A -1 size is the element count over the
@@ -282,7 +309,7 @@ lower_view_reshape(L *l, Op *op, const void *arg)
 {
 	if (pass_view_legacy_disabled(op))
 		return lower_view_strict(l, op);
-	if (!lower_view_inferred(l, op))
+	if (!lower_view_inferred(l, op) || !lower_view_flat(l, op))
 		return 0;
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
