@@ -104,15 +104,17 @@ func.func @view_runtime_sizes_strict(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !t
 // -----
 
 // torch.disable_legacy_view: only the strict pattern, a tensor.reshape
-// of the sizes (constants as arith.constant); a -1 is left to it.
+// of the sizes (constants as arith.constant); a constant -1 view is a
+// flatten (collapse, cast) with no unflatten to one dim.
 // CHECK-LABEL: func.func @view_strict_only(
 // CHECK:         %[[X:.*]] = torch_c.to_builtin_tensor
 // CHECK:         %[[C2:.*]] = arith.constant 2 : i64
 // CHECK:         %[[C3:.*]] = arith.constant 3 : i64
 // CHECK:         %[[S:.*]] = tensor.from_elements %[[C2]], %[[C3]] : tensor<2xi64>
 // CHECK:         tensor.reshape %[[X]](%[[S]]) : (tensor<3x2xf32>, tensor<2xi64>) -> tensor<2x3xf32>
-// CHECK-NOT:     tensor.collapse_shape
-// CHECK:         torch.aten.view %arg0, %{{.*}} : !torch.vtensor<[3,2],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<3x2xf32> into tensor<6xf32>
+// CHECK-NEXT:    tensor.cast %[[F]] : tensor<6xf32> to tensor<6xf32>
+// CHECK-NOT:     tensor.expand_shape
 func.func @view_strict_only(%arg0: !torch.vtensor<[3,2],f32>) -> (!torch.vtensor<[2,3],f32>, !torch.vtensor<[6],f32>) attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
   %int3 = torch.constant.int 3
   %int2 = torch.constant.int 2
@@ -327,4 +329,146 @@ func.func @unflatten(%arg0: !torch.vtensor<[1,?,96],f32>, %arg1: !torch.vtensor<
   %2 = torch.prim.ListConstruct %int2, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %3 = torch.aten.unflatten.int %arg1, %int0, %2 : !torch.vtensor<[6,4],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[2,3,4],f32>
   return %1, %3 : !torch.vtensor<[1,56,56,96],f32>, !torch.vtensor<[2,3,4],f32>
+}
+
+// -----
+
+// Strict view (legacy views off), no sizes: a collapse to rank 0.
+// CHECK-LABEL: func.func @strict_zerod(
+// CHECK:         tensor.collapse_shape %{{.*}} [] : tensor<?x1xf32> into tensor<f32>
+func.func @strict_zerod(%arg0: !torch.vtensor<[?,1],f32>) -> !torch.vtensor<[],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %0 = torch.prim.ListConstruct : () -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor<[],f32>
+  return %1 : !torch.vtensor<[],f32>
+}
+
+// -----
+
+// Strict view, constant sizes with a -1: flatten (collapse, cast), then
+// unflatten (a dynamic flat dim cast to the product, expand).
+// CHECK-LABEL: func.func @strict_inferred_dyn(
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x6xf32> into tensor<?xf32>
+// CHECK:         %[[F:.*]] = tensor.cast %[[C]] : tensor<?xf32> to tensor<?xf32>
+// CHECK:         %[[S:.*]] = tensor.cast %[[F]] : tensor<?xf32> to tensor<12xf32>
+// CHECK:         tensor.expand_shape %[[S]] {{\[\[}}0, 1, 2]] output_shape [3, 2, 2] : tensor<12xf32> into tensor<3x2x2xf32>
+func.func @strict_inferred_dyn(%arg0: !torch.vtensor<[?,6],f32>) -> !torch.vtensor<[3,2,2],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int3, %int-1, %int2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,6],f32>, !torch.list<int> -> !torch.vtensor<[3,2,2],f32>
+  return %1 : !torch.vtensor<[3,2,2],f32>
+}
+
+// -----
+
+// Strict view, a -1 among run-time sizes: numel over the others' product
+// (divui, no assert), a reshape.
+// CHECK-LABEL: func.func @strict_value_inferred(
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK:         %[[P1:.*]] = arith.muli %[[ONE]], %[[TWO]] : i64
+// CHECK:         %[[A:.*]] = torch_c.to_i64 %arg1
+// CHECK:         %[[P2:.*]] = arith.muli %[[P1]], %[[A]] : i64
+// CHECK:         %[[D0:.*]] = tensor.dim
+// CHECK:         %[[D1:.*]] = tensor.dim
+// CHECK:         %[[T:.*]] = arith.muli
+// CHECK:         %[[INF:.*]] = arith.divui %[[T]], %[[P2]] : i64
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[S:.*]] = tensor.from_elements %[[INF]], %{{.*}}, %{{.*}} : tensor<3xi64>
+// CHECK:         tensor.reshape %{{.*}}(%[[S]]) : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x2x?xf32>
+func.func @strict_value_inferred(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch.int) -> !torch.vtensor<[?,2,?],f32> attributes {torch.assume_strict_symbolic_shapes, torch.disable_legacy_view} {
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int-1, %int2, %arg1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,4],f32>, !torch.list<int> -> !torch.vtensor<[?,2,?],f32>
+  return %1 : !torch.vtensor<[?,2,?],f32>
+}
+
+// -----
+
+// broadcast_to of a rank-0 tensor to a run-time size: the new dim's size
+// asserted >= 0, a generic reading the scalar (pass_view2.c).
+// CHECK-LABEL: func.func @bc_empty_input(
+// CHECK:         %[[S:.*]] = torch_c.to_i64 %arg1
+// CHECK:         %[[OK:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : i64
+// CHECK:         cf.assert %[[OK]], "negative values not allowed in new dimensions"
+// CHECK:         %[[N:.*]] = arith.index_cast %[[S]] : i64 to index
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<f32>) outs(%[[E]] : tensor<?xf32>)
+func.func @bc_empty_input(%arg0: !torch.vtensor<[],f32>, %arg1: !torch.int) -> !torch.vtensor<[?],f32> {
+  %list = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[],f32>, !torch.list<int> -> !torch.vtensor<[?],f32>
+  return %0 : !torch.vtensor<[?],f32>
+}
+
+// -----
+
+// Strict symbolic shapes: no asserts, a dynamic dim is not broadcast, a
+// static 1 is (collapsed away; a negative size keeps 1).
+// CHECK-LABEL: func.func @bc_strict(
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[C:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK:         arith.select %[[C]], %{{.*}}, %{{.*}} : index
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x1xf32> into tensor<?xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<?xf32>) outs(%[[E]] : tensor<?x?x?xf32>)
+func.func @bc_strict(%arg0: !torch.vtensor<[?,1],f32>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.vtensor<[?,?,?],f32> attributes {torch.assume_strict_symbolic_shapes} {
+  %list = torch.prim.ListConstruct %arg1, %arg2, %arg3 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor<[?,?,?],f32>
+  return %0 : !torch.vtensor<[?,?,?],f32>
+}
+
+// -----
+
+// A dynamic input dim to a run-time size: asserted >= 0 and equal to the
+// dim or the dim 1 (PyTorch's rule); one generic over the output that
+// extracts, index 0 where the run-time dim is 1; a constant -1 keeps 3.
+// CHECK-LABEL: func.func @bc_dynamic(
+// CHECK:         cf.assert %{{.*}}, "unimplemented: dynamic negative broadcast sizes"
+// CHECK:         %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x1x3xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %{{.*}}, %[[D]] : index
+// CHECK:         %[[ONE:.*]] = arith.cmpi eq, %[[D]], %{{.*}} : index
+// CHECK:         %[[OK:.*]] = arith.ori %[[EQ]], %[[ONE]] : i1
+// CHECK:         cf.assert %[[OK]], "mismatched size for broadcast"
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x3xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<?x?x3xf32>)
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK:           arith.select %{{.*}}, %{{.*}}, %[[I]] : index
+// CHECK:           tensor.extract
+func.func @bc_dynamic(%arg0: !torch.vtensor<[?,1,3],f32>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.vtensor<[?,?,3],f32> {
+  %int-1 = torch.constant.int -1
+  %list = torch.prim.ListConstruct %arg1, %arg2, %int-1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %list : !torch.vtensor<[?,1,3],f32>, !torch.list<int> -> !torch.vtensor<[?,?,3],f32>
+  return %0 : !torch.vtensor<[?,?,3],f32>
+}
+
+// -----
+
+// transpose.int with dynamic dims: the empty sized by the input's dims.
+// CHECK-LABEL: func.func @tr_dyn(
+// CHECK:         %[[D0:.*]] = tensor.dim %[[X:.*]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK:         %[[D2:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D0]], %[[D2]]) : tensor<?x?x4xf32>
+// CHECK:         linalg.transpose ins(%[[X]] : tensor<?x4x?xf32>) outs(%[[E]] : tensor<?x?x4xf32>) permutation = [0, 2, 1]
+func.func @tr_dyn(%arg0: !torch.vtensor<[?,4,?],f32>) -> !torch.vtensor<[?,?,4],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.transpose.int %arg0, %int1, %int-1 : !torch.vtensor<[?,4,?],f32>, !torch.int, !torch.int -> !torch.vtensor<[?,?,4],f32>
+  return %0 : !torch.vtensor<[?,?,4],f32>
+}
+
+// -----
+
+// view(-1) of a tensor with dynamic dims: one collapse of all its dims,
+// cast to the count the result type knows.
+// CHECK-LABEL: func.func @view_flat(
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<?x2x3xf32> into tensor<?xf32>
+// CHECK:         tensor.cast %[[C]] : tensor<?xf32> to tensor<6xf32>
+// CHECK-NOT:     tensor.reshape
+func.func @view_flat(%arg0: !torch.vtensor<[?,2,3],f32>) -> !torch.vtensor<[6],f32> {
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,2,3],f32>, !torch.list<int> -> !torch.vtensor<[6],f32>
+  return %1 : !torch.vtensor<[6],f32>
 }

@@ -65,6 +65,10 @@ int pass_view_uncast(Op *op);
 /* elementwise init tensor with torch-mlir's broadcast asserts; alpha */
 Value *pass_view_ew_empty(L *l, int nin, Value *const *ins, Type *bt);
 Value *pass_view_capture(L *l, Value *scalar, Type *ct);
+int pass_view_broadcast_to(L *l, Op *op, const void *arg);
+Attr *pass_view_groups(Ctx *c, int n, const int *start);
+const Row *pass_view2_lookup(const char *name);   /* pass_view2.c */
+int pass_view2_reads_scalars(const Row *r);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
 
 /* ---- values and types (build.c) ---- */

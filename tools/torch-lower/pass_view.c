@@ -12,12 +12,11 @@ enum { DYN_INDEX = INT64_MIN };   /* MLIR's kDynamic in an index list */
 
 extern const Row ew_pass_table[];   /* ew.c */
 
-static int lower_broadcast_to(L *l, Op *op, const void *arg);
 static int lower_slice_dyn(L *l, Op *op, const void *arg);
 static int lower_unflatten(L *l, Op *op, const void *arg);
 
 static const Row view_rows[] = {
-	{"torch.aten.broadcast_to", lower_broadcast_to, NULL},
+	{"torch.aten.broadcast_to", pass_view_broadcast_to, NULL},
 	{"torch.aten.slice.Tensor", lower_slice_dyn, NULL},
 	{"torch.aten.unflatten.int", lower_unflatten, NULL},
 	{NULL, NULL, NULL},
@@ -26,8 +25,10 @@ static const Row view_rows[] = {
 const Row *
 pass_view_lookup(const char *name)
 {
-	const Row *r = row_find(view_rows, name);
+	const Row *r = pass_view2_lookup(name);
 
+	if (!r)
+		r = row_find(view_rows, name);
 	return r ? r : row_find(ew_pass_table, name);
 }
 
@@ -42,43 +43,118 @@ pass_view_legacy_disabled(Op *op)
 }
 
 /* view under strict symbolic shapes with the legacy patterns off, as
- * torch-mlir's strict pattern: sizes with no -1 go to tensor.reshape,
- * constants as arith.constant; the rest is left */
+ * torch-mlir's strict pattern: no sizes collapse to rank 0; constant
+ * sizes with one -1 flatten the tensor to one dim (collapse_shape, a
+ * cast to the flat type) and unflatten it (cast to the sizes' product
+ * where dynamic, expand_shape); other sizes go to tensor.reshape of a
+ * tensor.from_elements shape, a -1 there as the element count over the
+ * product of the others (unsigned division: strict shapes promise a
+ * valid view); constants as arith.constant i64.  Anything else is left. */
+static Value *flatten_unflatten(L *l, Value *x, Type *bt);
+
 static int
 lower_view_strict(L *l, Op *op)
 {
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
 	Op *fn = block_parent_op(op->parent);
-	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), i, consts = 1;
+	int n = list_vals(OPND(op, 1), sz, TY_MAXRANK), i, consts = 1, neg = -1;
 	int64_t k;
 
-	if (!fn || !op_attr(fn, "torch.assume_strict_symbolic_shapes") || !bt || n < 1 ||
-			n != bt->rank)
+	if (!fn || !op_attr(fn, "torch.assume_strict_symbolic_shapes") || !bt || n < 0 ||
+			n != bt->rank || !x->type->ranked)
 		return -1;
+	for (i = 0; !n && i < x->type->rank; i++)
+		if (x->type->dims[i] != DYN && x->type->dims[i] != 1)
+			return -1;
+	if (!n) {
+		set(l, RES(op, 0), expand_dims(l, x, bt, at_array(l->c, 0, NULL), 1));
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (sz[i]->type->kind != TY_TORCH_INT)
 			return -1;
-		if (!tv_int(sz[i], &k)) {
+		if (!tv_int(sz[i], &k))
 			consts = 0;
-			v[i] = emit1(l, "torch_c.to_i64", 1, &sz[i], i64);
-			continue;
-		}
-		if (k < 0)
+		else if (k < -1 || (k == -1 && neg >= 0))
 			return -1;
-		v[i] = cst_i(l, k, i64);
+		else if (k == -1)
+			neg = i;
 	}
 	if (consts && !ty_static(bt))
 		return -1;
+	if (consts && neg >= 0) {
+		Value *f = flatten_unflatten(l, x, bt);
+		if (!f)
+			return -1;
+		set(l, RES(op, 0), f);
+		return 0;
+	}
+	Value *inferred = NULL;
+	if (neg >= 0) {
+		Value *one = cst_i(l, 1, i64), *known = one, *total = one;
+		for (i = 0; i < n; i++)
+			if (i != neg)
+				known = bin(l, "arith.muli", known, tv_int(sz[i], &k) ?
+					cst_i(l, k, i64) : emit1(l, "torch_c.to_i64", 1, &sz[i], i64));
+		for (i = 0; i < x->type->rank; i++) {
+			Value *o[2] = { x, cst_idx(l, i) };
+			Value *d = emit1(l, "tensor.dim", 2, o, ty_index(l->c));
+			total = bin(l, "arith.muli", total, emit1(l, "arith.index_cast", 1, &d, i64));
+		}
+		inferred = bin(l, "arith.divui", total, known);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = i == neg ? inferred : tv_int(sz[i], &k) ? cst_i(l, k, i64) :
+			emit1(l, "torch_c.to_i64", 1, &sz[i], i64);
 	Value *shape = emit1(l, "tensor.from_elements", n, v,
 		ty_tensor(l->c, 1, (int64_t[]){ n }, i64));
 	set(l, RES(op, 0), emit1(l, "tensor.reshape", 2, (Value *[]){ x, shape }, bt));
 	return 0;
 }
 
+/* x flattened to one dim (collapse_shape of a rank above 1, a cast to
+ * the flat type) then unflattened to bt's static shape (a cast of a
+ * dynamic flat dim to the product, an expand_shape to a rank above 1),
+ * as torch-mlir's strict view with a constant -1 */
+static Value *
+flatten_unflatten(L *l, Value *x, Type *bt)
+{
+	Type *st = x->type;
+	int r = st->rank, n = bt->rank, i;
+	int64_t flat = 1, prod = 1;
+	Attr *g[TY_MAXRANK], *one[1];
+
+	if (r < 1)
+		return NULL;
+	for (i = 0; i < r; i++) {
+		g[i] = at_int(l->c, i, NULL);
+		flat = st->dims[i] == DYN || flat == DYN ? DYN : flat * st->dims[i];
+	}
+	for (i = 0; i < n; i++)
+		prod *= bt->dims[i];
+	if (flat != DYN && flat != prod)
+		return NULL;
+	Type *ft = tensor_of(l->c, 1, &flat, st->elem);
+	if (r > 1) {
+		one[0] = at_array(l->c, r, g);
+		x = expand_dims(l, x, ft, at_array(l->c, 1, one), 1);
+		x = emit1(l, "tensor.cast", 1, &x, ft);
+	}
+	if (flat == DYN)
+		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, 1, &prod, st->elem));
+	if (n > 1) {
+		for (i = 0; i < n; i++)
+			g[i] = at_int(l->c, i, NULL);
+		one[0] = at_array(l->c, n, g);
+		x = expand_dims(l, x, bt, at_array(l->c, 1, one), 0);
+	}
+	return x;
+}
+
 /* reassociation groups g[0..n) of dims, group k being [start[k], start[k+1]) */
-static Attr *
-groups_attr(Ctx *c, int n, const int *start)
+Attr *
+pass_view_groups(Ctx *c, int n, const int *start)
 {
 	Attr *g[TY_MAXRANK], *in[TY_MAXRANK];
 	int k, i;
@@ -188,11 +264,38 @@ lower_view_inferred(L *l, Op *op)
 		x = emit1(l, "tensor.cast", 1, &x, tensor_of(l->c, r, in, st->elem));
 	if (coll)
 		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
-			groups_attr(l->c, ng, si), 1);
+			pass_view_groups(l->c, ng, si), 1);
 	if (exp)
 		x = expand_dims(l, x, tensor_of(l->c, n, out, st->elem),
-			groups_attr(l->c, ng, so), 0);
+			pass_view_groups(l->c, ng, so), 0);
 	set(l, RES(op, 0), x);
+	return 0;
+}
+
+/* view(-1) of a tensor of rank 2 or more: one collapse_shape of all
+ * its dims (a flatten, whatever the dims), cast where the result type
+ * knows the count */
+static int
+lower_view_flat(L *l, Op *op)
+{
+	Value *sz[2], *x = get(l, OPND(op, 0));
+	Type *st = x->type, *bt = btensor(l->c, op->res[0].type);
+	Attr *g[TY_MAXRANK], *one[1];
+	int64_t k, flat = 1;
+	int i;
+
+	if (!bt || bt->rank != 1 || list_vals(OPND(op, 1), sz, 2) != 1 || !tv_int(sz[0], &k) ||
+			k != -1 || !st->ranked || st->rank < 2)
+		return -1;
+	for (i = 0; i < st->rank; i++) {
+		g[i] = at_int(l->c, i, NULL);
+		flat = st->dims[i] == DYN || flat == DYN ? DYN : flat * st->dims[i];
+	}
+	if (bt->dims[0] != DYN && flat != DYN && bt->dims[0] != flat)
+		return -1;
+	one[0] = at_array(l->c, st->rank, g);
+	x = expand_dims(l, x, tensor_of(l->c, 1, &flat, st->elem), at_array(l->c, 1, one), 1);
+	set(l, RES(op, 0), x);   /* the pass casts it to the result type */
 	return 0;
 }
 
@@ -206,7 +309,7 @@ lower_view_reshape(L *l, Op *op, const void *arg)
 {
 	if (pass_view_legacy_disabled(op))
 		return lower_view_strict(l, op);
-	if (!lower_view_inferred(l, op))
+	if (!lower_view_inferred(l, op) || !lower_view_flat(l, op))
 		return 0;
 	Value *sz[TY_MAXRANK], *v[TY_MAXRANK], *x = get(l, OPND(op, 0));
 	Type *bt = btensor(l->c, op->res[0].type), *i64 = ty_int(l->c, 64, SIGNLESS);
@@ -262,7 +365,8 @@ pass_view_fallback(const char *name)
 int
 pass_view_reads_scalars(const Row *r)
 {
-	return r >= fallback_rows && r < fallback_rows + sizeof fallback_rows / sizeof *fallback_rows;
+	return (r >= fallback_rows && r < fallback_rows + sizeof fallback_rows / sizeof *fallback_rows) ||
+		pass_view2_reads_scalars(r);
 }
 
 /* flatten.using_ints of rank 0: torch-mlir's pattern gives the
@@ -376,8 +480,8 @@ pass_view_capture(L *l, Value *scalar, Type *ct)
  * every dim is broadcast), and a generic copies over the kept dims; no
  * broadcast dim and the same rank is the input itself.  Other shapes are
  * torch-lower's. */
-static int
-lower_broadcast_to(L *l, Op *op, const void *arg)
+int
+pass_view_broadcast_to(L *l, Op *op, const void *arg)
 {
 	Type *st = OPND(op, 0)->type, *bt = btensor(l->c, op->res[0].type);
 	int r, n, diff, i, ng = 0, start[TY_MAXRANK + 1], any = 0;
@@ -411,7 +515,7 @@ lower_broadcast_to(L *l, Op *op, const void *arg)
 	}
 	if (any)
 		x = expand_dims(l, x, tensor_of(l->c, ng, mid, st->elem),
-			ng ? groups_attr(l->c, ng, start) : at_array(l->c, 0, NULL), 1);
+			ng ? pass_view_groups(l->c, ng, start) : at_array(l->c, 0, NULL), 1);
 	AffMap *maps[2] = { map_of(l, n, ng, e), map_id(l, n) };
 	Gen g;
 	gen_begin(l, &g, 1, &x, 1, &out, maps, n, NULL);
@@ -546,7 +650,7 @@ lower_unflatten(L *l, Op *op, const void *arg)
 	}
 	if (n > 1)
 		x = expand_dims(l, x, tensor_of(l->c, j, out, st->elem),
-			groups_attr(l->c, ng, start), 0);
+			pass_view_groups(l->c, ng, start), 0);
 	set(l, RES(op, 0), x);
 	return 0;
 }
