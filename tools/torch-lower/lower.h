@@ -57,6 +57,10 @@ int pass_view_reads_scalars(const Row *r);
 int pass_view_legacy_disabled(Op *op);
 const Row *pass_conv_lookup(const char *name);   /* pass_conv.c: pass-only rows */
 int pass_conv_reads_scalars(const Row *r);
+const Row *pass_bwd_lookup(const char *name);    /* pass_bwd.c: pass-only rows */
+Value *pass_bwd_split_group(L *l, Value *v, int at, int64_t g);
+Value *pass_bwd_merge_group(L *l, Value *v, Type *bt, int at);
+Value *pass_bwd_zero_pad(L *l, Value *v, int from, const int64_t *p);
 void pass_place_after_def(Op *m, Value *v);      /* pass.c */
 const Row *pass_basic_lookup(const char *name);   /* pass_basic.c: pass-only rows */
 int pass_basic_reads_scalars(const Row *r);

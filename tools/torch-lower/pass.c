@@ -127,7 +127,8 @@ convertible_results(L *l, Op *op)
 	int i;
 
 	for (i = 0; i < op->nres; i++)
-		if (!btensor(l->c, op->res[i].type) &&
+		if (!(op->res[i].type->kind == TY_TORCH_NONE && value_use_empty(RES(op, i))) &&
+				!btensor(l->c, op->res[i].type) &&
 				!scalar_bt(l->c, op->res[i].type, &sfx))
 			return 0;
 	return 1;
@@ -142,7 +143,8 @@ uncast(const char *name)
 		"torch.aten.unsqueeze", "torch.aten.squeeze", "torch.aten.squeeze.dim",
 		"torch.aten.cat", "torch.prim.NumToTensor.Scalar", "torch.aten.view",
 		"torch.quantized_decomposed.quantize_per_channel",
-		"torch.quantized_decomposed.dequantize_per_channel", NULL,
+		"torch.quantized_decomposed.dequantize_per_channel",
+		"torch.aten.convolution_backward", NULL,
 	};
 	int i;
 
@@ -457,7 +459,7 @@ lookup(const char *name)
 
 	if ((r = row_find(pass_rows, name)) || (r = pass_view_lookup(name)) ||
 			(r = pass_conv_lookup(name)) || (r = pass_basic_lookup(name)) ||
-			(r = pass_concat_lookup(name)))
+			(r = pass_concat_lookup(name)) || (r = pass_bwd_lookup(name)))
 		return r;
 	return lower_lookup(name);
 }
@@ -512,7 +514,7 @@ convert_op_row(L *l, Op *op, const Row *row)
 	ok = !materialize_operands(l, op, made, &nmade, (int)(sizeof made / sizeof *made));
 	ok = ok && !quietly(row->fn, l, op, row->arg);
 	for (i = 0; ok && i < op->nres; i++)
-		ok = get(l, RES(op, i)) != NULL;
+		ok = get(l, RES(op, i)) != NULL || op->res[i].type->kind == TY_TORCH_NONE;
 	if (!ok) {
 		/* undo: what the lowering emitted, users first, then the
 		 * operands it made (some may lie in that range too) */
@@ -599,6 +601,13 @@ convert_func(Ctx *c, Op *fn, int finite)
 				continue;
 			if (scalar_bt(c, r->type, &sfx))
 				snprintf(name, sizeof name, "torch_c.from_%s", sfx);
+			if (op->nres > 1 && bv->def && bv->def->parent == op->parent) {
+				/* torch-mlir's: right after the result's own op */
+				Op *m = op_new(c, name, 1, &bv, 1, &r->type, 0, op->loc);
+				op_insert_after(bv->def, m);
+				value_replace_all_uses(r, RES(m, 0));
+				continue;
+			}
 			value_replace_all_uses(r, emit1(&l, name, 1, &bv, r->type));
 		}
 		op_erase(op);

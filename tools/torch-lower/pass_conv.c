@@ -70,45 +70,6 @@ lower_sym_constrain_range(L *l, Op *op, const void *arg)
 	return 0;
 }
 
-/* v (static, rank r) padded with zero at both ends of each dim >= 2 by p */
-static Value *
-zero_pad(L *l, Value *v, const int64_t *p, Type *e)
-{
-	int64_t off[TY_MAXRANK], d[TY_MAXRANK];
-	int r = v->type->rank, i, any = 0;
-
-	for (i = 0; i < r; i++) {
-		off[i] = i < 2 ? 0 : p[i - 2];
-		d[i] = v->type->dims[i] + 2 * off[i];
-		any |= off[i] != 0;
-	}
-	if (!any)
-		return v;
-	int saved = lower_mlir_version;
-	lower_mlir_version = MLIR_NEWER;   /* torch-mlir's tensor.pad */
-	v = pad_with(l, v, ty_tensor(l->c, r, d, v->type->elem), off, cst_d(l, 0, e));
-	lower_mlir_version = saved;
-	return v;
-}
-
-/* [a, b*c, ..] -> [a, b, c, ..] at dim at */
-static Value *
-split_groups(L *l, Value *v, int at, int64_t g)
-{
-	int64_t d[TY_MAXRANK + 1];
-	int i, n = 0;
-
-	for (i = 0; i < v->type->rank; i++) {
-		if (i == at) {
-			d[n++] = g;
-			d[n++] = v->type->dims[i] / g;
-		} else {
-			d[n++] = v->type->dims[i];
-		}
-	}
-	return reshape_to(l, v, ty_tensor(l->c, n, d, v->type->elem));
-}
-
 /* (input, weight, bias, stride, padding, dilation, transposed,
  * output_padding, groups) */
 static int
@@ -156,7 +117,7 @@ lower_conv_named(L *l, Op *op, const void *arg)
 	}
 	ie = it->elem;
 	acc = ie->kind == TY_F64 ? ie : ty_float(c, TY_F32);
-	Value *x = zero_pad(l, get(l, OPND(op, 0)), p, ie), *w = get(l, OPND(op, 1)), *out;
+	Value *x = pass_bwd_zero_pad(l, get(l, OPND(op, 0)), 2, p), *w = get(l, OPND(op, 1)), *out;
 	if (!x)
 		return -1;
 	Value *init = empty(l, tensor_of(c, r, rt->dims, acc), NULL);
@@ -177,9 +138,9 @@ lower_conv_named(L *l, Op *op, const void *arg)
 		out = RES(bc, 0);
 	}
 	if (G > 1) {
-		x = split_groups(l, x, 1, G);
-		w = split_groups(l, w, 0, G);
-		out = split_groups(l, out, 1, G);
+		x = pass_bwd_split_group(l, x, 1, G);
+		w = pass_bwd_split_group(l, w, 0, G);
+		out = pass_bwd_split_group(l, out, 1, G);
 		if (!x || !w || !out)
 			return -1;
 	}
@@ -193,7 +154,7 @@ lower_conv_named(L *l, Op *op, const void *arg)
 	if (G > 1) {
 		for (i = 0; i < r; i++)
 			od[i] = rt->dims[i];
-		out = reshape_to(l, out, tensor_of(c, r, od, acc));
+		out = pass_bwd_merge_group(l, out, tensor_of(c, r, od, acc), 1);
 	}
 	set(l, RES(op, 0), acc == rt->elem ? out : convert_tensor(l, out, acc, rt->elem));
 	return 0;
