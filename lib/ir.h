@@ -489,6 +489,9 @@ int op_has(const Op *op, unsigned trait);
 /* Default SSA name for an op's result i (e.g. "cst", "c0", "int1"), or
  * NULL; written into buf. */
 const char *op_result_hint(Op *op, int i, char *buf, size_t n);
+/* result i's name where a multi-result op's results are named one by one
+ * (result_names.c); NULL where they print as one group %0:N */
+const char *op_multi_result_name(Op *op, int i, char *buf, size_t n);
 /* Default name for argument i of block b, owned by op (e.g. "in", "out"
  * for linalg.generic, "arg" for func.func's entry block), or NULL. */
 const char *op_blockarg_hint(Op *op, Block *b, int i);

@@ -225,9 +225,24 @@ static void name_op(Printer *pr, Counters *c, Op *op)
 
 	if (!op->nres)
 		return;
+	if (!pr->o.generic && op_multi_result_name(op, 0, buf, sizeof buf)) {
+		int i;
+
+		for (i = 0; i < op->nres; i++)
+			set_name(pr, c, RES(op, i),
+			    op_multi_result_name(op, i, buf, sizeof buf));
+		return;
+	}
 	if (!pr->o.generic)
 		hint = op_result_hint(op, 0, buf, sizeof buf);
 	set_name(pr, c, RES(op, 0), hint);
+}
+
+/* whether op's results were named one by one (%values, %indices), not
+ * as one group (%0:2, %0#1) */
+static int named_apart(Printer *pr, Op *op)
+{
+	return op->nres > 1 && pmap_get(&pr->names, RES(op, 1)) != NULL;
 }
 
 static void name_region(Printer *pr, Counters *c, Region *r)
@@ -308,7 +323,7 @@ static void value_base(Printer *pr, Value *v)
 	const char *name;
 	intptr_t id;
 
-	if (v->def && v->index > 0)
+	if (v->def && v->index > 0 && !named_apart(pr, v->def))
 		base = RES(v->def, 0);
 	if ((name = pmap_get(&pr->names, base)))
 		pr_printf(pr, "%%%s", name);
@@ -321,7 +336,7 @@ static void value_base(Printer *pr, Value *v)
 void pr_value(Printer *pr, Value *v)
 {
 	value_base(pr, v);
-	if (v->def && v->def->nres > 1)
+	if (v->def && v->def->nres > 1 && !named_apart(pr, v->def))
 		pr_printf(pr, "#%d", v->index);
 }
 
@@ -1572,7 +1587,15 @@ static void print_op(Printer *pr, Op *op)
 	const char *saved = pr->dialect;
 
 	indent(pr, pr->indent);
-	if (op->nres) {
+	if (op->nres && named_apart(pr, op)) {
+		int i;
+
+		for (i = 0; i < op->nres; i++) {
+			pr_puts(pr, i ? ", " : "");
+			value_base(pr, RES(op, i));
+		}
+		pr_puts(pr, " = ");
+	} else if (op->nres) {
 		value_base(pr, RES(op, 0));
 		if (op->nres > 1)
 			pr_printf(pr, ":%d", op->nres);

@@ -5,12 +5,12 @@
 // [L, D, oH * oW]; the flat index d * H * W + h * W + w gathered from both.
 // CHECK-LABEL: func.func @max_pool3d(
 // CHECK:         %[[V1:.*]] = torch.aten.view %arg0, {{.*}} -> !torch.vtensor<[30,6,7],f32>
-// CHECK:         %[[P1:.*]]:2 = torch.aten.max_pool2d_with_indices %[[V1]], {{.*}} -> !torch.vtensor<[30,4,4],f32>, !torch.vtensor<[30,4,4],si64>
-// CHECK:         %[[V2:.*]] = torch.aten.view %[[P1]]#0, {{.*}} -> !torch.vtensor<[6,5,16],f32>
-// CHECK:         %[[P2:.*]]:2 = torch.aten.max_pool2d_with_indices %[[V2]], {{.*}} -> !torch.vtensor<[6,3,16],f32>, !torch.vtensor<[6,3,16],si64>
-// CHECK:         %[[VAL:.*]] = torch.aten.view %[[P2]]#0, {{.*}} -> !torch.vtensor<[2,3,3,4,4],f32>
-// CHECK:         %[[I1:.*]] = torch.aten.view %[[P1]]#1, {{.*}} -> !torch.vtensor<[6,80],si64>
-// CHECK:         %[[I2:.*]] = torch.aten.view %[[P2]]#1, {{.*}} -> !torch.vtensor<[6,48],si64>
+// CHECK:         %[[P1_0:[^ ,]+]], %[[P1_1:[^ ,]+]] = torch.aten.max_pool2d_with_indices %[[V1]], {{.*}} -> !torch.vtensor<[30,4,4],f32>, !torch.vtensor<[30,4,4],si64>
+// CHECK:         %[[V2:.*]] = torch.aten.view %[[P1_0]], {{.*}} -> !torch.vtensor<[6,5,16],f32>
+// CHECK:         %[[P2_0:[^ ,]+]], %[[P2_1:[^ ,]+]] = torch.aten.max_pool2d_with_indices %[[V2]], {{.*}} -> !torch.vtensor<[6,3,16],f32>, !torch.vtensor<[6,3,16],si64>
+// CHECK:         %[[VAL:.*]] = torch.aten.view %[[P2_0]], {{.*}} -> !torch.vtensor<[2,3,3,4,4],f32>
+// CHECK:         %[[I1:.*]] = torch.aten.view %[[P1_1]], {{.*}} -> !torch.vtensor<[6,80],si64>
+// CHECK:         %[[I2:.*]] = torch.aten.view %[[P2_1]], {{.*}} -> !torch.vtensor<[6,48],si64>
 // CHECK-NEXT:    %[[HW:.*]] = torch.aten.gather %[[I1]], %int1, %[[I2]], %false
 // CHECK-NEXT:    %[[D:.*]] = torch.aten.div.Scalar_mode %[[I2]], %int16, %str
 // CHECK-NEXT:    %[[DHW:.*]] = torch.aten.mul.Scalar %[[D]], %int42
@@ -238,8 +238,8 @@ func.func @grid_sampler_reflection(%x: !torch.vtensor<[1,1,4,4],f32>, %g: !torch
 // adaptive_max_pool3d with indices: the two adaptive 2-d pools, the
 // indices combined as for max_pool3d.
 // CHECK-LABEL: func.func @adaptive_max_pool3d(
-// CHECK:         %[[P1:.*]]:2 = torch.aten.adaptive_max_pool2d {{.*}} -> !torch.vtensor<[10,3,3],f32>, !torch.vtensor<[10,3,3],si64>
-// CHECK:         %[[P2:.*]]:2 = torch.aten.adaptive_max_pool2d {{.*}} -> !torch.vtensor<[2,2,9],f32>, !torch.vtensor<[2,2,9],si64>
+// CHECK:         %[[P1_0:[^ ,]+]], %[[P1_1:[^ ,]+]] = torch.aten.adaptive_max_pool2d {{.*}} -> !torch.vtensor<[10,3,3],f32>, !torch.vtensor<[10,3,3],si64>
+// CHECK:         %[[P2_0:[^ ,]+]], %[[P2_1:[^ ,]+]] = torch.aten.adaptive_max_pool2d {{.*}} -> !torch.vtensor<[2,2,9],f32>, !torch.vtensor<[2,2,9],si64>
 // CHECK:         torch.aten.gather
 // CHECK-NEXT:    torch.aten.div.Scalar_mode {{.*}}, %int9, %str
 // CHECK-NEXT:    torch.aten.mul.Scalar {{.*}}, %int42

@@ -81,6 +81,52 @@ MLIR
   [[ "$output" != *"other.mlir"* ]]
 }
 
+# FileCheck variables carry from chunk to chunk and function to function as
+# in lit's one FileCheck over the whole file (no --enable-var-scope)
+vars_file() {
+  f() { printf 'func.func @%s() -> !torch.int {\n  %%c = torch.constant.int %s\n  return %%c : !torch.int\n}\n' "$1" "$2"; }
+  {
+    echo '// RUN: torch-mlir-opt %s -canonicalize --split-input-file | FileCheck %s'
+    echo '// CHECK-LABEL: func.func @def'
+    echo '// CHECK-NEXT: [[$G:torch.constant.int]] [[N:[0-9]+]]'
+    f def 10; echo '// -----'
+    echo '// CHECK-LABEL: func.func @use'
+    echo '// CHECK-NEXT: [[$G]] [[N]]'
+    f use 10; echo '// -----'
+    echo '// CHECK-LABEL: func.func @misuse'
+    echo '// CHECK-NEXT: torch.constant.int [[N]]'
+    f misuse 11; echo '// -----'
+    echo '// CHECK-LABEL: func.func @nodef'
+    echo '// CHECK-NEXT: torch.constant.int [[M:[0-9]+]] nothing'
+    f nodef 12
+    echo '// CHECK-LABEL: func.func @undef'
+    echo '// CHECK-NEXT: torch.constant.int [[M]]'
+    f undef 12; echo '// -----'
+    echo '// CHECK-LABEL: func.func @a'
+    echo '// CHECK-NEXT: torch.constant.int [[K:[0-9]+]]'
+    f a 13
+    echo '// CHECK-LABEL: func.func @b'
+    echo '// CHECK-NEXT: torch.constant.int [[K]]'
+    f b 13
+    echo '// CHECK-LABEL: func.func @c'
+    echo '// CHECK-NEXT: torch.constant.int [[N]]'
+    f c 14
+  } > "$T/test/Dialect/Torch/vars.mlir"
+}
+
+@test "torch-mlir-lit carries FileCheck variables from earlier chunks and functions" {
+  vars_file
+  run scripts/torch-mlir-lit "$T" --filter vars --failures --jobs 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"vars.mlir"*" 4 /    8"* ]]
+  [[ "$output" != *"@use:"* && "$output" != *"@a:"* && "$output" != *"@b:"* && "$output" != *"@def:"* ]]
+  [[ "$output" == *"@misuse: "*"expected string not found"* ]]
+  [[ "$output" == *"@nodef: "*"error"* ]]
+  [[ "$output" == *"@undef: "*"undefined variable: M"* ]]
+  [[ "$output" == *"@c: "*"expected string not found"* ]]
+}
+
 @test "torch-mlir-lit --all runs the files of passes torch-opt lacks, counted apart" {
   run scripts/torch-mlir-lit "$T" --all --jobs 1
   echo "$output"
