@@ -67,10 +67,16 @@ def stage_error(name, proc):
                                           "exit %d with no message" % proc.returncode))
 
 
+# The stages' own reproducers off (FXPIPE_REPRO_DIR set but empty): the
+# tester keeps each case and prints its replay, and a refusal's message
+# is the stage's last line.
+STAGE_ENV = dict(os.environ, FXPIPE_REPRO_DIR="")
+
+
 def sh(name, argv, stdin=None, timeout=300):
     try:
         p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
+                           stderr=subprocess.PIPE, timeout=timeout, env=STAGE_ENV)
     except subprocess.TimeoutExpired:
         raise Failure("crash", "%s: hung (no exit in %d s)" % (name, timeout))
     err = p.stderr.decode("utf-8", "replace")
