@@ -31,6 +31,10 @@
 #include "ir.h"
 #include "tool.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 static char **r_argv;
 static int r_argc;
 static const char *r_file;          /* --reproducer=FILE */
@@ -203,7 +207,15 @@ at_exit(int status, void *arg)
 		reproduce();
 }
 
-#ifndef __SANITIZE_ADDRESS__
+#ifdef __SANITIZE_ADDRESS__
+/* AddressSanitizer catches the crash signals itself and reports; the
+ * reproducer comes after its report. */
+static void
+on_sanitizer_death(void)
+{
+	reproduce();
+}
+#else
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 static void
@@ -236,7 +248,9 @@ tool_repro_init(int argc, char **argv, const char *ext)
 	strcpy(r_base, t);
 	strcat(r_base, "/fxpipe-repro.XXXXXX");
 	on_exit(at_exit, NULL);
-#ifndef __SANITIZE_ADDRESS__
+#ifdef __SANITIZE_ADDRESS__
+	__sanitizer_set_death_callback(on_sanitizer_death);
+#else
 	for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
 		signal(crash_signals[i], on_crash);
 #endif

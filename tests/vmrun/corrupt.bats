@@ -130,7 +130,9 @@ setup() {
   command -v cc >/dev/null || skip "no C compiler"
   build=${BUILD:-build/opt}
   [ -f "$build/libfx.a" ] || skip "$build/libfx.a is not built"
-  cc -std=c11 -D_GNU_SOURCE -O1 -g -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
+  flags=""
+  [ "$build" = build/asan ] && flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+  cc -std=c11 -D_GNU_SOURCE -O1 -g $flags -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
   run "$T/fuzz" "$T/info.vmfb"
   [ "$status" -eq 0 ]
   [[ "$output" =~ ^[0-9]+\ mutations: ]]
