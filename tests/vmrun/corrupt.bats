@@ -6,6 +6,16 @@ bats_require_minimum_version 1.5.0
 # runs under `make SANITIZE=1`.
 load helpers
 
+# build_fuzz: $T/fuzz, tests/vmrun/src/fuzz.c linked with the library
+# (with the sanitizers when it was built with them), or skips
+build_fuzz() {
+  local build=${BUILD:-build/opt} flags=""
+  command -v cc >/dev/null || skip "no C compiler"
+  [ -f "$build/libfx.a" ] || skip "$build/libfx.a is not built"
+  [ "$build" = build/asan ] && flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+  cc -std=c11 -D_GNU_SOURCE -O1 -g $flags -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
+}
+
 setup() {
   T="$BATS_TEST_TMPDIR"
   pack kernels-llc16
@@ -76,12 +86,7 @@ setup() {
 }
 
 @test "mutations behind valid checksums are loaded or rejected, never a crash" {
-  command -v cc >/dev/null || skip "no C compiler"
-  build=${BUILD:-build/opt}
-  [ -f "$build/libfx.a" ] || skip "$build/libfx.a is not built"
-  flags=""
-  [ "$build" = build/asan ] && flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-  cc -std=c11 -D_GNU_SOURCE -O1 -g $flags -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
+  build_fuzz
   pack host
   # a mutated arena size may ask for terabytes: that is an error, not a crash
   export ASAN_OPTIONS=allocator_may_return_null=1
@@ -127,12 +132,7 @@ setup() {
   run bin/vmrun "$T/t.vmfb" --function=exp
   [ "$output" = "vmrun: error: $T/t.vmfb: corrupt module: $((n - 1)) kernel_info records for $n kernels" ]
   # every byte of it mutated: loaded or rejected, never a crash
-  command -v cc >/dev/null || skip "no C compiler"
-  build=${BUILD:-build/opt}
-  [ -f "$build/libfx.a" ] || skip "$build/libfx.a is not built"
-  flags=""
-  [ "$build" = build/asan ] && flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-  cc -std=c11 -D_GNU_SOURCE -O1 -g $flags -Ilib tests/vmrun/src/fuzz.c "$build/libfx.a" -lm -lpthread -ldl -o "$T/fuzz"
+  build_fuzz
   run "$T/fuzz" "$T/info.vmfb"
   [ "$status" -eq 0 ]
   [[ "$output" =~ ^[0-9]+\ mutations: ]]
