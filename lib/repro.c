@@ -65,20 +65,20 @@ puts_fd(int fd, const char *s)
 	put(fd, s, strlen(s));
 }
 
+/* hex_encode (lib/hex.c) in chunks: no allocation, so a signal handler
+ * may call it */
 static void
 put_hex(int fd, const uint8_t *p, size_t n)
 {
-	static const char dig[] = "0123456789ABCDEF";
 	char buf[8192];
-	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		buf[k++] = dig[p[i] >> 4];
-		buf[k++] = dig[p[i] & 15];
-		if (k == sizeof buf)
-			put(fd, buf, k), k = 0;
+	while (n) {
+		size_t k = n < sizeof buf / 2 ? n : sizeof buf / 2;
+
+		hex_encode(buf, p, k);
+		put(fd, buf, 2 * k);
+		p += k, n -= k;
 	}
-	put(fd, buf, k);
 }
 
 /* The input as it was read: the text, each blob's "" placeholder
