@@ -21,5 +21,8 @@ int value_int(Value *v, int64_t *out);
 /* Torch canonicalization patterns (lib/torch/canon.c): rewrites op in
  * place or replaces it by new ops; 1 if the IR changed. */
 int torch_canon_pattern(Ctx *c, Op *op);
+/* 0: the torch-mlir forms the default pipeline does not want stay
+ * (canonicalize{torch-mlir-forms=0}; lib/torch/canon_fill.c). */
+extern int torch_canon_mlir_forms;
 
 #endif

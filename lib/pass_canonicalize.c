@@ -400,6 +400,8 @@ run(Ctx *c, Op *op, PassArgs *a)
 	long max = pass_opt_int(a, "max-iterations", 10), i = 0;
 	int changed, errors = diag_errors;
 
+	torch_canon_mlir_forms = pass_opt_int(a, "torch-mlir-forms", 1) != 0;
+
 	do {
 		changed = fold_sweep(&k);
 		changed |= const_sweep(&k);
@@ -414,7 +416,7 @@ run(Ctx *c, Op *op, PassArgs *a)
 	return diag_errors == errors ? 0 : -1;
 }
 
-static const char *const options[] = {"max-iterations", NULL};
+static const char *const options[] = {"max-iterations", "torch-mlir-forms", NULL};
 
 const PassInfo pass_canonicalize = {
 	.name = "canonicalize",

@@ -13,7 +13,7 @@ static const CanonRule *const tables[] = {
 	canon_scalar_rules, canon_list_rules, canon_tensor_rules, canon_create_rules,
 	canon_gather_rules, canon_cast_rules, canon_misc_rules, canon_ctrl_rules,
 	canon_nn_rules,
-	canon_lit_rules,
+	canon_lit_rules, canon_fill_rules,
 };
 
 int

@@ -24,6 +24,7 @@ extern const CanonRule canon_cast_rules[];    /* canon_cast.c */
 extern const CanonRule canon_ctrl_rules[];    /* canon_ctrl.c */
 extern const CanonRule canon_nn_rules[];      /* canon_nn.c */
 extern const CanonRule canon_lit_rules[];     /* canon_lit.c */
+extern const CanonRule canon_fill_rules[];    /* canon_fill.c */
 
 /* Replace op's single result by a constant a (its type the result's). */
 int canon_const(Ctx *c, Op *op, Attr *a);

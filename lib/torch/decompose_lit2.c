@@ -29,6 +29,12 @@
  *                              arange(n)) to si64, n >= 0 asserted
  *   fft_rfft(x)                2-D f32, static length: mm by the DFT
  *                              matrix, viewed as complex
+ *   batch_norm, native_batch_norm  inference (training a constant
+ *                              false, running stats given, only result
+ *                              0 used): (x - mean) * rsqrt(var + eps)
+ *                              * weight + bias, the per-channel tensors
+ *                              viewed as [1, C, 1...]; f16 computes in
+ *                              f32 and rounds once; else ours
  *
  * A rule returns 1 (done), 0 (the op stays) or -1 (the op's rule of the
  * other tables, as torch-decompose has it).
@@ -317,12 +323,45 @@ sdpa(B *b, Op *op)
 	return -1;
 }
 
+/* batch norm in inference mode, the invstd by rsqrt (ours divides the
+ * weight by sqrt): torch-mlir's form */
+static int
+batch_norm_eval(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *w = OPND(op, 1), *bias = OPND(op, 2);
+	Value *mean = OPND(op, 3), *var = OPND(op, 4), *inv, *y;
+	Type *dt = tt_dtype(x->type), *f32;
+	int r = tt_rank(x->type), t = 1;
+	double eps;
+
+	if (op->nopnds < 8 || !tv_bool(OPND(op, 5), &t) || t || r < 2 || !dt
+	    || tv_none(mean) || tv_none(var) || !tv_float(OPND(op, 7), &eps)
+	    || !d_unused_from(op, 1))
+		return -1;
+	f32 = dt->kind == TY_F16 ? ty_float(b->c, TY_F32) : NULL;
+	if (f32) {
+		x = d_to(b, x, f32), mean = d_to(b, mean, f32), var = d_to(b, var, f32);
+		w = tv_none(w) ? w : d_to(b, w, f32);
+		bias = tv_none(bias) ? bias : d_to(b, bias, f32);
+	}
+	inv = b_op3(b, "aten.add.Scalar", d_channel(b, var, r), b_float(b, eps), b_int(b, 1));
+	inv = b_op1(b, "aten.rsqrt", inv);
+	y = d_mul(b, d_sub(b, x, d_channel(b, mean, r)), inv);
+	if (!tv_none(w))
+		y = d_mul(b, y, d_channel(b, w, r));
+	if (!tv_none(bias))
+		y = d_add(b, y, d_channel(b, bias, r));
+	d_done(b, op, f32 ? d_to(b, y, dt) : y);
+	return 1;
+}
+
 const Decomp decomp_lit2[] = {
 	{"aten.diagonal", keep}, {"aten.diag_embed", keep}, {"prims.collapse", keep},
 	{"aten.diag", diag}, {"aten.addbmm", addbmm},
 	{"aten.repeat_interleave.Tensor", repeat_interleave},
 	{"aten.broadcast_tensors", broadcast_tensors}, {"aten.one_hot", one_hot},
 	{"aten.fft_rfft", fft_rfft}, {"aten.scaled_dot_product_attention", sdpa},
+	{"aten.batch_norm", batch_norm_eval}, {"aten.native_batch_norm", batch_norm_eval},
 	{NULL, NULL},
 };
 

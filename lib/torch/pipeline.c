@@ -11,8 +11,8 @@
 #include "pass.h"
 
 #define TO_CONTRACT "func.func(torch-reduce-op-variants,torch-maximize-value-semantics," \
-	"torch-refine-types,torch-fold-batchnorm,torch-decompose{keep-contract=1},canonicalize," \
-	"torch-fold-constants,canonicalize,torch-decompose{keep-contract=1},torch-refine-types,cse),"
+	"torch-refine-types,torch-fold-batchnorm,torch-decompose{keep-contract=1},canonicalize{torch-mlir-forms=0}," \
+	"torch-fold-constants,canonicalize{torch-mlir-forms=0},torch-decompose{keep-contract=1},torch-refine-types,cse),"
 
 const PassInfo pass_torch_backend_pipeline = {
 	.name = "torch-backend-pipeline",

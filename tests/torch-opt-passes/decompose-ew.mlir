@@ -1,4 +1,4 @@
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose,canonicalize{torch-mlir-forms=0},cse %s | FileCheck %s
 
 // Elementwise ops the backend contract lacks (lib/torch/decompose_ew.c).
 

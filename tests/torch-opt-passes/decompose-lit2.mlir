@@ -178,3 +178,31 @@ func.func @sdpa_mask(%q: !torch.vtensor<[1,4,8],f32>, %k: !torch.vtensor<[1,4,8]
   %0 = torch.aten.scaled_dot_product_attention %q, %k, %v, %m, %zero, %false, %none, %false : !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,8],f32>, !torch.vtensor<[1,4,4],f32>, !torch.float, !torch.bool, !torch.none, !torch.bool -> !torch.vtensor<[1,4,8],f32>
   return %0 : !torch.vtensor<[1,4,8],f32>
 }
+
+// batch_norm in inference: the invstd by rsqrt of the [1,C,1] variance,
+// then the weight; f16 in f32, rounded once.  torch-decompose divides the
+// weight by sqrt.
+// CHECK-LABEL: func.func @batch_norm_eval_f16(
+// CHECK-COUNT-5: torch.aten.to.dtype {{.*}} -> !torch.vtensor<[{{.*}}],f32>
+// CHECK:         %[[V:.*]] = torch.aten.view %{{.*}} -> !torch.vtensor<[1,2,1],f32>
+// CHECK:         %[[E:.*]] = torch.aten.add.Scalar %[[V]], %{{.*}} -> !torch.vtensor<[1,2,1],f32>
+// CHECK:         %[[I:.*]] = torch.aten.rsqrt %[[E]] : !torch.vtensor<[1,2,1],f32> -> !torch.vtensor<[1,2,1],f32>
+// CHECK:         %[[S:.*]] = torch.aten.sub.Tensor
+// CHECK:         %[[N:.*]] = torch.aten.mul.Tensor %[[S]], %[[I]]
+// CHECK:         %[[W:.*]] = torch.aten.mul.Tensor %[[N]],
+// CHECK:         %[[B:.*]] = torch.aten.add.Tensor %[[W]],
+// CHECK:         %[[R:.*]] = torch.aten.to.dtype %[[B]], {{.*}} -> !torch.vtensor<[2,2,3],f16>
+// CHECK:         return %[[R]]
+// DECOMP-LABEL: func.func @batch_norm_eval_f16(
+// DECOMP-NOT:    torch.aten.rsqrt
+// DECOMP:        torch.aten.sqrt
+// DECOMP-NOT:    torch.aten.rsqrt
+// DECOMP:        return
+func.func @batch_norm_eval_f16(%x: !torch.vtensor<[2,2,3],f16>, %w: !torch.vtensor<[2],f16>, %b: !torch.vtensor<[2],f16>, %m: !torch.vtensor<[2],f16>, %v: !torch.vtensor<[2],f16>) -> !torch.vtensor<[2,2,3],f16> {
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %momentum = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 5.000000e-01
+  %0 = torch.aten.batch_norm %x, %w, %b, %m, %v, %false, %momentum, %eps, %true : !torch.vtensor<[2,2,3],f16>, !torch.vtensor<[2],f16>, !torch.vtensor<[2],f16>, !torch.vtensor<[2],f16>, !torch.vtensor<[2],f16>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.vtensor<[2,2,3],f16>
+  return %0 : !torch.vtensor<[2,2,3],f16>
+}

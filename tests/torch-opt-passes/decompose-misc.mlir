@@ -1,5 +1,5 @@
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
+// RUN: torch-opt -p torch-decompose,canonicalize{torch-mlir-forms=0},cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose,canonicalize{torch-mlir-forms=0},cse %s | torch-opt -p torch-verify-backend-contract > /dev/null
 
 // clone and inference dropout are their input; t is transpose.
 // CHECK-LABEL: func.func @identities(

@@ -2,7 +2,7 @@
 // aten.scalar_tensor with the Python value's dtype: si64, f64, i1) and
 // x.shape unpacked (torch.prim.ListUnpack of aten.size): static sizes are
 // constants; a dynamic size is left for a later stage to refuse.
-// RUN: torch-opt -p torch-decompose,canonicalize,cse %s | FileCheck %s
+// RUN: torch-opt -p torch-decompose,canonicalize{torch-mlir-forms=0},cse %s | FileCheck %s
 // RUN: not torch-opt %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
 
 // CHECK-LABEL: func.func @shape(
