@@ -13,6 +13,12 @@ static const char *const ops[] = {
 	"torch.constant.int", "torch.constant.float", "torch.constant.bool",
 	"torch.constant.none", "torch.constant.str", "torch.constant.device",
 	"torch.prim.ListConstruct", "torch.vtensor.literal",
+	/* torch.export's symbolic shapes: torch-lower checks the inputs
+	 * against them */
+	"torch.symbolic_int", "torch.bind_symbolic_shape",
+	/* and the int arithmetic of dynamic sizes */
+	"torch.aten.size.int", "torch.aten.add.int", "torch.aten.sub.int",
+	"torch.aten.mul.int", "torch.aten.floordiv.int",
 	NULL,
 };
 

@@ -95,7 +95,10 @@ b_opn(B *b, const char *name, int n, Value *const *v)
 	}
 	op = op_new(b->c, intern(b->c, full), n, v, nres, types, 0, b->loc);
 	op_insert_before(b->at, op);
-	if (!torch_infer(b->c, op, types))
+	/* scalar results have their types from the signature already */
+	for (i = 0; i < nres && !tt_is(types[i]); i++)
+		;
+	if (i < nres && !torch_infer(b->c, op, types))
 		die("b_opn: cannot infer the result types of '%s'", full);
 	for (i = 0; i < nres; i++)
 		value_set_type(RES(op, i), types[i]);

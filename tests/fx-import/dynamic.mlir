@@ -14,6 +14,8 @@
 // CHECK-NEXT: %[[M:.*]] = torch.symbolic_int "m" {min_val = {{[0-9]+}}, max_val = 9223372036854775807} : !torch.int
 // CHECK:      torch.bind_symbolic_shape %arg0, [%[[N]]], affine_map<()[s0] -> (s0, 4)> : !torch.vtensor<[?,4],f32>
 // CHECK-NEXT: torch.bind_symbolic_shape %arg1, [%[[M]]], affine_map<()[s0] -> (s0, 4)> : !torch.vtensor<[?,4],f32>
+// aten.sym_size.int is torch.aten.size.int, as torch-mlir's importer maps it.
+// CHECK:      torch.aten.size.int %arg0, %{{.*}} : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
 // CHECK:      %[[C:.*]] = torch.aten.cat {{.*}} -> !torch.vtensor<[?,4],f32>
 // CHECK-NEXT: torch.bind_symbolic_shape %[[C]], [%[[M]], %[[N]]], affine_map<()[s0, s1] -> (s0 + s1, 4)> : !torch.vtensor<[?,4],f32>
 // CHECK:      %[[A:.*]] = torch.aten.addmm {{.*}} -> !torch.vtensor<[?,3],f32>

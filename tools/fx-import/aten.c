@@ -10,8 +10,19 @@
 static const char *
 opname_of(Imp *im, const char *target)
 {
-	size_t n = strlen(target);
+	/* the symbolic-int queries are the plain ones, as torch-mlir's FX
+	 * importer maps them */
+	static const char *const sym[][2] = {
+		{"aten.sym_size.int", "aten.size.int"}, {"aten.sym_size", "aten.size"},
+		{"aten.sym_size.default", "aten.size"}, {"aten.sym_stride.int", "aten.stride.int"},
+		{"aten.sym_stride.default", "aten.stride"}, {"aten.sym_numel.default", "aten.numel"},
+		{"aten.sym_numel", "aten.numel"},
+	};
+	size_t n = strlen(target), i;
 
+	for (i = 0; i < sizeof sym / sizeof *sym; i++)
+		if (!strcmp(target, sym[i][0]))
+			return sym[i][1];
 	if (n > 8 && !strcmp(target + n - 8, ".default"))
 		return arena_strndup(im->c, target, n - 8);
 	return target;
@@ -80,6 +91,68 @@ squeeze_dims_as_view(Imp *im, Node *n, json_t *args, const char *path)
 	return view;
 }
 
+/* aten.squeeze.dims with symbolic sizes: a torch.aten.squeeze.dim per
+ * dimension it drops, the highest first (a view to the result's shape
+ * would need its sizes as values).  A listed dimension of static size 1
+ * goes; one of another or a symbolic size stays, as torch.export took it
+ * to be no 1.  1 when imported so, 0 when the shapes are static (the
+ * view serves). */
+static int
+squeeze_dims_dynamic(Imp *im, Node *n, json_t *args, const char *path)
+{
+	json_t *shape = json_object_get(json_object_get(n->j, "value"), "shape"), *d;
+	json_t *self = json_array_get(args, 0), *dims = list_items(json_array_get(args, 1));
+	const char *ap = pkey(im, path, "args");
+	Slot *s;
+	Type *t;
+	Value *v;
+	size_t i;
+	int drop[64] = {0}, ndrop = 0, k, last = -1;
+
+	json_array_foreach(shape, i, d)
+		if (!json_is_integer(d))
+			break;
+	if (!shape || i == json_array_size(shape) || !dims)
+		return 0;
+	s = tensor_slot(im, self, pidx(im, ap, 0));
+	t = s->h ? s->h->type : s->v->type;
+	if (!t->ranked || t->rank > 64)
+		fail(im, pidx(im, ap, 0), "squeeze of a tensor of unknown or over 64 dimensions");
+	json_array_foreach(dims, i, d) {
+		int64_t x = json_integer_value(json_object_get(d, "value"));
+		if (!json_is_integer(json_object_get(d, "value")) || x < -t->rank || x >= t->rank)
+			fail(im, pidx(im, ap, 1), "expected dimensions in [-%d, %d)", t->rank, t->rank);
+		x = x < 0 ? x + t->rank : x;
+		if (t->dims[x] == 1 && !drop[x])
+			drop[x] = 1, ndrop++;
+	}
+	if (t->rank - ndrop != (int)json_array_size(shape))
+		fail(im, pkey(im, path, "value"), "the result has %d dimensions; squeezing the "
+		    "dimensions of static size 1 leaves %d", (int)json_array_size(shape),
+		    t->rank - ndrop);
+	v = slot_read(im, s);
+	for (k = t->rank - 1; k >= 0; k--) {
+		if (!drop[k])
+			continue;
+		if (last >= 0) {
+			int64_t nd[64];
+			int j, r = 0;
+			for (j = 0; j < v->type->rank; j++)
+				if (j != last)
+					nd[r++] = v->type->dims[j];
+			v = emit1(im, "torch.aten.squeeze.dim", 2, (Value *[]){v, c_int(im, last)},
+			    ty_with_dims(im->c, v->type, r, nd));
+		}
+		last = k;
+	}
+	json_t *a = json_array();
+	json_array_append(a, self);
+	json_array_append_new(a, tag_int(last < 0 ? 0 : last));
+	json_object_set_new(n->j, "fxpipe_squeeze_args", a);
+	import_call_self(im, n, "aten.squeeze.dim", a, json_object(), path, v);
+	return 1;
+}
+
 void
 import_aten_node(Imp *im, Node *n, const char *path)
 {
@@ -92,6 +165,8 @@ import_aten_node(Imp *im, Node *n, const char *path)
 		return;
 	}
 	check_indices(im, opname, args, path);
+	if (!strcmp(opname, "aten.squeeze.dims") && squeeze_dims_dynamic(im, n, args, path))
+		return;
 	if (!strcmp(opname, "aten.squeeze.dims")) {
 		args = squeeze_dims_as_view(im, n, args, path);
 		opname = "aten.view";

@@ -29,6 +29,9 @@ typedef struct L {
 	                   allow-non-finites=false) */
 	int pass;       /* the convert-torch-to-linalg pass: torch-mlir's forms
 	                   (broadcast asserts, a captured alpha) */
+	int dyn;        /* torch-lower on an op with dynamic shapes (those
+	                   forms, and where they keep a static dim to
+	                   torch-lower's static rows, the dynamic one) */
 } L;
 
 /* A lowering: 0 on success, else -1 after op_error. */
@@ -74,6 +77,24 @@ Attr *pass_view_groups(Ctx *c, int n, const int *start);
 const Row *pass_view2_lookup(const char *name);   /* pass_view2.c */
 int pass_view2_reads_scalars(const Row *r);
 void lower_list(FILE *f);   /* every op with a lowering, one a line */
+/* the convert-torch-to-linalg pass's row for an op: torch-mlir's forms,
+ * which take dynamic shapes (pass.c) */
+const Row *lower_pass_row(const char *name);
+/* torch.bind_symbolic_shape: run-time checks of an argument's shape
+ * (symbolic.c) */
+int lower_bind_symbolic_shape(L *l, Op *op);
+/* size.int and int add, sub, mul, floordiv: 0 lowered, -1 after an
+ * error, 1 for any other op */
+int lower_int_op(L *l, Op *op);
+/* torch int v as i64: its constant, or its lowered value; NULL if none */
+Value *lower_int_of(L *l, Value *v);
+/* the torch_c.to_i64 (f64, i1) the dynamic forms read scalars through,
+ * replaced by the scalars' builtin values */
+int lower_resolve_scalars(L *l, Op *fn);
+/* unsqueeze and squeeze.dim with dynamic dims (symbolic.c) */
+int lower_unit_dim_dyn(L *l, Op *op, const void *arg);
+int lower_select_dyn(L *l, Op *op, const void *arg);
+int lower_arange_dyn(L *l, Op *op, const void *arg);
 
 /* ---- values and types (build.c) ---- */
 

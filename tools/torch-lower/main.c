@@ -153,7 +153,7 @@ static int
 is_structural(Op *op)
 {
 	return !strncmp(op->name, "torch.constant.", 15) ||
-		op_is(op, "torch.prim.ListConstruct");
+		op_is(op, "torch.prim.ListConstruct") || op_is(op, "torch.symbolic_int");
 }
 
 static int
@@ -234,6 +234,49 @@ mark_unsigned(Ctx *c, Op *fn, const char *key, int n, const int *ui8)
 		op_set_attr(c, fn, key, at_array(c, n, e));
 }
 
+/* Whether a tensor operand or result of op has a dynamic dimension. */
+static int
+is_dynamic(L *l, Op *op)
+{
+	int i;
+
+	for (i = 0; i < op->nopnds + op->nres; i++) {
+		Value *v = i < op->nopnds ? OPND(op, i) : RES(op, i - op->nopnds);
+		Type *t = i < op->nopnds ? ttype(l, v) : v->type;
+		if (t && ty_istorchtensor(t) && t->ranked && !ty_static(t))
+			return 1;
+	}
+	return 0;
+}
+
+/* An op with dynamic shapes: the convert-torch-to-linalg pass's row,
+ * whose sizes come from tensor.dim and whose broadcasts and contractions
+ * assert at run time that the sizes agree (torch-mlir's forms); each
+ * result cast to its own type where the row's is less static. */
+static int
+lower_dynamic(L *l, Op *op, const Row *row)
+{
+	int errs = diag_errors, rc, i;
+
+	l->pass = l->dyn = 1;
+	rc = row->fn(l, op, row->arg);
+	l->pass = l->dyn = 0;
+	for (i = 0; !rc && i < op->nres; i++) {
+		Value *b = get(l, RES(op, i));
+		Type *bt = btensor(l->c, op->res[i].type);
+		if (!b) {
+			if (op->res[i].type->kind != TY_TORCH_NONE)
+				rc = -1;
+			continue;
+		}
+		if (bt && b->type != bt)
+			set(l, RES(op, i), emit1(l, "tensor.cast", 1, &b, bt));
+	}
+	if (rc && diag_errors == errs)
+		op_error(op, "torch-lower: cannot lower '%s' with dynamic shapes", op->name);
+	return rc ? -1 : 0;
+}
+
 static int
 lower_op(L *l, Op *op)
 {
@@ -266,8 +309,30 @@ lower_op(L *l, Op *op)
 		}
 		return 0;
 	}
+	if (op_is(op, "torch.bind_symbolic_shape"))
+		return lower_bind_symbolic_shape(l, op);
+	if ((i = lower_int_op(l, op)) <= 0)
+		return i;
 	if ((row = lower_lookup(op->name))) {
 		int errs = diag_errors;
+		/* expand is broadcast_to there (decompose-complex-ops') */
+		const Row *dyn = !is_dynamic(l, op) ? NULL : lower_pass_row(
+			op_is(op, "torch.aten.expand") ? "torch.aten.broadcast_to" : op->name);
+		/* and a dynamic view, torch-mlir's general one (tensor.reshape
+		 * to sizes computed at run time) */
+		if (dyn && pass_view_fallback(op->name))
+			dyn = pass_view_fallback(op->name);
+		static const Row unit = {"unit dims", lower_unit_dim_dyn, NULL};
+		static const Row select = {"select", lower_select_dyn, NULL};
+		if (dyn && (op_is(op, "torch.aten.unsqueeze") || op_is(op, "torch.aten.squeeze.dim")))
+			dyn = &unit;
+		static const Row arange = {"arange", lower_arange_dyn, NULL};
+		if (dyn && op_is(op, "torch.aten.select.int"))
+			dyn = &select;
+		if (dyn && op_is(op, "torch.aten.arange.start_step"))
+			dyn = &arange;
+		if (dyn)
+			return lower_dynamic(l, op, dyn);
 		if (check_constants(l, op))
 			return -1;
 		if (row->fn(l, op, row->arg) == 0)
@@ -357,6 +422,8 @@ lower_func(Ctx *c, Op *fn)
 	}
 	for (i = 0; i < n && !rc; i++)
 		rc = lower_op(&l, ops[i]);
+	if (!rc)
+		rc = lower_resolve_scalars(&l, fn);
 	/* the torch ops go, users first */
 	for (i = n; !rc && i-- > 0;) {
 		op = ops[i];

@@ -452,8 +452,8 @@ reads_any_scalars(const Row *r)
 		r->arg == any_scalars;
 }
 
-static const Row *
-lookup(const char *name)
+const Row *
+lower_pass_row(const char *name)
 {
 	const Row *r;
 
@@ -553,7 +553,7 @@ static int
 convert_op(L *l, Op *op)
 {
 	const Row *fb;
-	int rc = convert_op_row(l, op, lookup(op->name));
+	int rc = convert_op_row(l, op, lower_pass_row(op->name));
 
 	if (rc == 0 && (fb = pass_view_fallback(op->name)))
 		rc = convert_op_row(l, op, fb);

@@ -552,9 +552,15 @@ lower_slice_dyn(L *l, Op *op, const void *arg)
 	int r, i, n = 1;
 
 	if (!bt || !st->ranked || op->nopnds != 5 || !tv_int(OPND(op, 1), &d) ||
-			(d = tt_dim(d, st->rank)) < 0 || st->dims[d] != DYN)
+			(d = tt_dim(d, st->rank)) < 0 || (st->dims[d] != DYN && !l->dyn))
 		return lower_slice(l, op, arg);
-	if (!tv_int(OPND(op, 2), &start) || (!tv_none(OPND(op, 3)) && !tv_int(OPND(op, 3), &end)) ||
+	/* torch-lower's dynamic shapes: an end computed from sizes */
+	Value *end_v = NULL;
+	if (l->dyn && !tv_none(OPND(op, 3)) && !tv_int(OPND(op, 3), &end) &&
+			(end_v = lower_int_of(l, OPND(op, 3))))
+		end_v = emit1(l, "arith.index_cast", 1, &end_v, ty_index(l->c));
+	if (!tv_int(OPND(op, 2), &start) || (!tv_none(OPND(op, 3)) && !end_v &&
+			!tv_int(OPND(op, 3), &end)) ||
 			!tv_int(OPND(op, 4), &step) || step <= 0 || start == INT64_MIN)
 		return -1;
 	r = st->rank;
@@ -564,7 +570,11 @@ lower_slice_dyn(L *l, Op *op, const void *arg)
 	if (start < 0)
 		b = bin(l, "arith.addi", b, size);
 	b = clamp_index(l, b, size, start < 0);
-	if (end != INT64_MAX) {
+	if (end_v) {   /* negative counts from the end, at run time */
+		Value *neg = cmpi(l, "slt", end_v, cst_idx(l, 0));
+		e = sel(l, neg, bin(l, "arith.addi", end_v, size), end_v);
+		e = clamp_index(l, e, size, 1);
+	} else if (end != INT64_MAX) {
 		e = cst_idx(l, end);
 		if (end < 0)
 			e = bin(l, "arith.addi", e, size);

@@ -62,6 +62,21 @@ combine(L *l, const char *kind, Type *d, Value *acc, Value *x)
 	return ar(l, kind, d, acc, x);
 }
 
+/* An empty tensor of type bt, its dim k of v's dim keep[k] (tensor.dim
+ * of v where dynamic). */
+static Value *
+empty_kept(L *l, Type *bt, Value *v, const int *keep)
+{
+	Value *dyn[64];
+	int n = 0, k;
+
+	for (k = 0; k < bt->rank; k++)
+		if (bt->dims[k] == DYN)
+			dyn[n++] = emit1(l, "tensor.dim", 2, (Value *[]){v, cst_idx(l, keep[k])},
+				ty_index(l->c));
+	return emit1(l, "tensor.empty", n, dyn, bt);
+}
+
 /* Reduces v (dtype vd) over the dims with red[i] set, into acc dtype;
  * the result has the kept dims only. */
 static Value *
@@ -85,9 +100,7 @@ reduce(L *l, Value *v, Type *vd, const int *red, const char *kind, Type *acc,
 		}
 	}
 	it[r] = 0;
-	out = filled(l, tensor_of(l->c, nk, kd, acc), ident(l, acc, kind));
-	if (!out)
-		return NULL;
+	out = fill(l, ident(l, acc, kind), empty_kept(l, tensor_of(l->c, nk, kd, acc), v, keep));
 	maps[0] = map_id(l, r);
 	maps[1] = map_sel(l, r, nk, keep);
 	gen_begin(l, &g, 1, &v, 1, &out, maps, r, it);
@@ -107,7 +120,7 @@ map2(L *l, Value *a, Value *b, const int *bsel, int nb, Type *d, Type *rd,
 	Fn2 f, const double *p)
 {
 	Type *bt = tensor_of(l->c, a->type->rank, a->type->dims, rd);
-	Value *out = empty(l, bt, NULL), *ins[2] = { a, b };
+	Value *out = empty(l, bt, a), *ins[2] = { a, b };
 	AffMap *maps[3];
 	Gen g;
 	int n = b ? 2 : 1;
@@ -155,6 +168,67 @@ red_dims(L *l, Op *op, int at, int r, int *red, int *keepdim)
 	if (at + 1 < op->nopnds)
 		tv_bool(OPND(op, at + 1), keepdim);
 	return 0;
+}
+
+/* v of the kept dims to bt, which has the reduced ones (red) as 1 among
+ * dynamic ones (keepdim): an expand_shape, each unit dim in the group of
+ * the kept dim before it (leading ones in the first kept dim's). */
+static Value *
+keep_units(L *l, Value *v, Type *bt, const int *red)
+{
+	Attr *groups[64], *inner[64][64];
+	int n[64] = {0}, g = -1, lead = 0, i, k;
+
+	for (i = 0; i < bt->rank; i++) {
+		if (!red[i]) {
+			g++;
+			for (; lead; lead--)
+				inner[g][n[g]++] = at_int(l->c, i - lead, NULL);
+			inner[g][n[g]++] = at_int(l->c, i, NULL);
+		} else if (g < 0) {
+			lead++;
+		} else {
+			inner[g][n[g]++] = at_int(l->c, i, NULL);
+		}
+	}
+	for (k = 0; k <= g; k++)
+		groups[k] = at_array(l->c, n[k], inner[k]);
+	return expand_dims(l, v, bt, at_array(l->c, g + 1, groups), 0);
+}
+
+static int finish(L *l, Op *op, int i, Value *v, Type *from);
+
+/* finish of a reduction whose operand may have dynamic dims: keepdim's
+ * unit dims put in among them */
+static int
+finish_red(L *l, Op *op, Value *v, Type *from, const int *red, int keep)
+{
+	Type *bt = btensor(l->c, op->res[0].type);
+
+	if (!v || !bt)
+		return -1;
+	if (ty_static(bt))
+		return finish(l, op, 0, v, from);
+	v = convert_tensor(l, v, from, op->res[0].type->elem);
+	if (v->type != bt)
+		v = keep ? keep_units(l, v, bt, red) : emit1(l, "tensor.cast", 1, &v, bt);
+	set(l, RES(op, 0), v);
+	return 0;
+}
+
+/* The reduced dims are static (their count is a constant); else an error */
+static int
+red_static(L *l, Op *op, Type *st, const int *red)
+{
+	int i;
+
+	for (i = 0; i < st->rank; i++)
+		if (red[i] && st->dims[i] == DYN) {
+			op_error(op, "torch-lower: '%s' over a dynamic dimension is not "
+				"supported yet", op->name);
+			return 0;
+		}
+	return 1;
 }
 
 static int
@@ -207,11 +281,13 @@ lower_reduce(L *l, Op *op, const void *arg)
 	int red[64], keep;
 	Value *v;
 
-	if (!ty_static(st) || !rt) {
-		op_error(op, "torch-lower: '%s' needs static shapes", op->name);
+	if (!st->ranked || st->rank > 64 || !rt) {
+		op_error(op, "torch-lower: '%s' needs a ranked operand", op->name);
 		return -1;
 	}
 	if (red_dims(l, op, dims_operand(op), st->rank, red, &keep))
+		return -1;
+	if (!strcmp(kind, "mean") && !red_static(l, op, st, red))
 		return -1;
 	if (!strcmp(kind, "any") || !strcmp(kind, "all"))
 		acc = dt_bool(l->c);
@@ -224,8 +300,7 @@ lower_reduce(L *l, Op *op, const void *arg)
 		double n = (double)count(st, red);
 		v = map2(l, v, NULL, NULL, 0, acc, acc, f_scale, &n);
 	}
-	(void)keep;
-	return finish(l, op, 0, v, acc);
+	return finish_red(l, op, v, acc, red, keep);
 }
 
 /* (value, index) over dim d of v */
@@ -339,7 +414,7 @@ sqdev_sum(L *l, Value *v, Type *vd, Value *mean, const int *red, Type *acc)
 		}
 	}
 	it[r] = 0;
-	out = filled(l, tensor_of(l->c, nk, kd, acc), cst_d(l, 0, acc));
+	out = fill(l, cst_d(l, 0, acc), empty_kept(l, tensor_of(l->c, nk, kd, acc), v, keep));
 	maps[0] = map_id(l, r);
 	maps[1] = maps[2] = map_sel(l, r, nk, keep);
 	gen_begin(l, &g, 2, ins, 1, &out, maps, r, it);
@@ -362,7 +437,8 @@ lower_var(L *l, Op *op, const void *arg)
 	int red[64], keep;
 	double n, den;
 
-	if (!ty_static(st) || !rt || red_dims(l, op, 1, st->rank, red, &keep))
+	if (!st->ranked || st->rank > 64 || !rt || red_dims(l, op, 1, st->rank, red, &keep) ||
+			!red_static(l, op, st, red))
 		return -1;
 	if (!dt_isfloat(st->elem) || !dt_isfloat(rt)) {
 		op_error(op, "torch-lower: '%s' needs a floating-point tensor", op->name);
@@ -385,7 +461,7 @@ lower_var(L *l, Op *op, const void *arg)
 	ss = sqdev_sum(l, v, st->elem, mean, red, acc);
 	ss = map2(l, ss, NULL, NULL, 0, acc, acc,
 		!strcmp(arg, "std") ? f_sqrt : f_scale, &den);
-	return finish(l, op, 0, ss, acc);
+	return finish_red(l, op, ss, acc, red, keep);
 }
 
 static Value *

@@ -35,7 +35,7 @@ static int
 same_dims(L *l, Op *op, Type *bt, const int64_t *perm)
 {
 	Type *st = ttype(l, OPND(op, 0));
-	int i, bad = !ty_static(st) || st->rank != bt->rank;
+	int i, bad = !st->ranked || st->rank != bt->rank;
 
 	for (i = 0; !bad && i < bt->rank; i++)
 		bad = bt->dims[i] != st->dims[perm ? perm[i] : i];
@@ -64,21 +64,40 @@ lower_view(L *l, Op *op, const void *arg)
 static Value *
 transpose(L *l, Value *v, Type *bt, const int64_t *perm)
 {
-	Value *out = empty(l, bt, NULL), *o[2] = { v, out };
+	Value *dyn[64], *out, *o[2];
+	int i, n = 0;
 	Op *t;
 
-	if (!out)
-		return NULL;
+	/* a dynamic result dim is the size of v's dim it comes from */
+	for (i = 0; i < bt->rank && i < 64; i++)
+		if (bt->dims[i] == DYN)
+			dyn[n++] = emit1(l, "tensor.dim", 2, (Value *[]){v, cst_idx(l, perm[i])},
+				ty_index(l->c));
+	out = emit1(l, "tensor.empty", n, dyn, bt);
+	o[0] = v;
+	o[1] = out;
 	t = emit(l, "linalg.transpose", 2, o, 1, &bt);
 	op_set_attr(l->c, t, "permutation", at_dense_array(l->c,
 		ty_int(l->c, 64, SIGNLESS), bt->rank, perm));
 	return RES(t, 0);
 }
 
+/* The result's builtin type, dynamic dims allowed (where they are the
+ * operand's, as same_dims checks). */
+static Type *
+result_bt_dyn(L *l, Op *op)
+{
+	Type *bt = btensor(l->c, op->res[0].type);
+
+	if (!bt || !bt->ranked || bt->rank > 64)
+		op_error(op, "torch-lower: '%s' needs a ranked result", op->name);
+	return bt && bt->ranked && bt->rank <= 64 ? bt : NULL;
+}
+
 int
 lower_permute(L *l, Op *op, const void *arg)
 {
-	Type *bt = result_bt(l, op, 0);
+	Type *bt = result_bt_dyn(l, op);
 	int64_t perm[64];
 	int n, i, d;
 
@@ -104,7 +123,7 @@ lower_permute(L *l, Op *op, const void *arg)
 int
 lower_transpose(L *l, Op *op, const void *arg)
 {
-	Type *bt = result_bt(l, op, 0);
+	Type *bt = result_bt_dyn(l, op);
 	int64_t perm[64];
 	int i, a, b;
 

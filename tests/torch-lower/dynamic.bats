@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# Dynamic shapes through the front end: a model exported once with
+# symbolic dims (fx-export --dynamic under PyTorch 2) goes through
+# fx-import | torch-opt | torch-lower, and its linalg is run by upstream
+# MLIR (mlir-opt-16 lowers it to LLVM, mlir-cpu-runner-16 runs it) at
+# several sizes against PyTorch eager (dynrun.py).  Nothing of codegen runs:
+# this checks torch-lower's dynamic linalg and its shape checks on their own.
+
+setup() {
+  PY2=${TORCH2_PYTHON:-$PWD/.venv/bin/python}
+  [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
+  command -v mlir-cpu-runner-16 >/dev/null || skip "mlir-cpu-runner-16 is not installed"
+}
+
+dynrun() {
+  run "$PY2" tests/torch-lower/dynrun.py "tests/torch-lower/dynmodels.py:$@"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+
+@test "an MLP with a dynamic batch matches eager at batch 0, 1, 3 and 17" {
+  dynrun mlp --input 2x8xf32 --dynamic 0:0:batch \
+    --shape 0x8 --shape 1x8 --shape 3x8 --shape 17x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
+}
+
+@test "a TransformerEncoderLayer with dynamic batch and length matches eager at (1,7), (2,128), (4,200)" {
+  dynrun encoder --input 2x7x16xf32 --dynamic 0:0:batch --dynamic 0:1:seq \
+    --shape 1x7x16 --shape 2x128x16 --shape 4x200x16
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+}
+
+@test "a GPT-2 block (causal attention) with dynamic batch and length matches eager at (1,7), (2,128), (4,200)" {
+  dynrun gpt2 --input 2x7x16xf32 --dynamic 0:0:batch --dynamic 0:1:seq \
+    --shape 1x7x16 --shape 2x128x16 --shape 4x200x16
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+}
+
+@test "a batch outside the declared range aborts at the module's range check" {
+  dynrun mlp --input 2x8xf32 --dynamic 0:0:batch=2..8 --shape 2x8 --shape 8x8
+  dynrun mlp --input 2x8xf32 --dynamic 0:0:batch=2..8 --shape 1x8 --shape 9x8 \
+    --expect-fail "input 0: dimension 0 (batch) must be in [2, 8]"
+  [ "$(grep -c ': aborts: ' <<< "$output")" -eq 2 ]
+}
+
+@test "inputs that disagree on a shared symbol abort at the relation check" {
+  dynrun pair --input 3x8xf32 --input 3x8xf32 --dynamic 0:0:batch --dynamic 1:0:batch \
+    --shape 2x8,2x8 --shape 5x8,5x8
+  dynrun pair --input 3x8xf32 --input 3x8xf32 --dynamic 0:0:batch --dynamic 1:0:batch \
+    --shape 2x8,3x8 --expect-fail "input 1: dimension 0 must equal batch"
+}
+
+@test "codegen refuses the dynamic module with a clear error, not a wrong one" {
+  "$PY2" tools/fx-export/fx-export tests/torch-lower/dynmodels.py:mlp --input 2x8xf32 \
+    --dynamic 0:0:batch -o "$BATS_TEST_TMPDIR/m.json"
+  bin/fx-import "$BATS_TEST_TMPDIR/m.json" | bin/torch-opt | bin/torch-lower > "$BATS_TEST_TMPDIR/l.mlir"
+  run bin/codegen "$BATS_TEST_TMPDIR/l.mlir" -o "$BATS_TEST_TMPDIR/c.out"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"dynamic"* ]]
+  [ ! -e "$BATS_TEST_TMPDIR/c.out" ]
+}
