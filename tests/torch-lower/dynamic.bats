@@ -60,3 +60,9 @@ dynrun() {
   [[ "$output" == *"dynamic"* ]]
   [ ! -e "$BATS_TEST_TMPDIR/c.out" ]
 }
+
+@test "a CNN (conv, depthwise conv, batch norm, pooling, residual) with a dynamic batch matches eager at batch 1, 3 and 8" {
+  dynrun cnn --input 2x3x16x16xf32 --dynamic 0:0:batch \
+    --shape 1x3x16x16 --shape 3x3x16x16 --shape 8x3x16x16
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+}

@@ -35,15 +35,19 @@ class GPT2Block(nn.Module):
 
 
 def norms_random(m):
-    """LayerNorms with random affine parameters: the default (1, 0) would
-    let a lowering that drops them pass."""
+    """Norm layers with random affine parameters (and BatchNorms with
+    random running statistics): the defaults make them identities, which
+    a lowering that dropped them would pass."""
     g = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for n in m.modules():
-            if isinstance(n, nn.LayerNorm):
+            if isinstance(n, (nn.LayerNorm, nn.BatchNorm2d)):
                 n.weight.copy_(torch.rand(n.weight.shape, generator=g) + 0.5)
                 n.bias.copy_(torch.randn(n.bias.shape, generator=g))
-    return m
+            if isinstance(n, nn.BatchNorm2d):
+                n.running_mean.copy_(torch.randn(n.running_mean.shape, generator=g))
+                n.running_var.copy_(torch.rand(n.running_var.shape, generator=g) + 0.5)
+    return m.eval()
 
 
 def mlp():
@@ -65,3 +69,25 @@ class Pair(nn.Module):
 
 def pair():
     return Pair()
+
+
+class SmallCNN(nn.Module):
+    """conv, depthwise conv, batch norm, relu, max and adaptive pooling, a residual add
+    and a linear head: the ops of resnet and mobilenet, small."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.b1 = nn.BatchNorm2d(8)
+        self.c2 = nn.Conv2d(8, 8, 3, padding=1, groups=8)   # depthwise
+        self.b2 = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = F.max_pool2d(torch.relu(self.b1(self.c1(x))), 2)
+        y = torch.relu(y + self.b2(self.c2(y)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(y, 1), 1))
+
+
+def cnn():
+    return norms_random(SmallCNN())

@@ -255,9 +255,10 @@ conv_by_name(L *l, const char *nm, Value *in, Value *w, const int64_t *rdims, in
 			kd[1 + i] = w->type->dims[2 + i];
 		w = reshape_to(l, w, ty_tensor(l->c, 1 + ns, kd, w->type->elem));
 	}
-	out = filled(l, tensor_of(l->c, 2 + ns + grouped, od, acc), cst_d(l, 0, acc));
-	if (!out || !in || !w)
+	if (!in || !w)
 		return NULL;
+	/* a dynamic batch is the input's */
+	out = fill(l, cst_d(l, 0, acc), empty(l, tensor_of(l->c, 2 + ns + grouped, od, acc), in));
 	v[0] = in;
 	v[1] = w;
 	v[2] = out;
@@ -325,6 +326,20 @@ conv_generic(L *l, Value *in, Value *w, const int64_t *rdims, int ns, int64_t G,
 	return reshape_to(l, out, tensor_of(l->c, 2 + ns, rdims, acc));
 }
 
+/* t is static, or with dynbatch, all but its dim 0 */
+static int
+static_from(Type *t, int dynbatch)
+{
+	int i;
+
+	if (!dynbatch || !t->ranked)
+		return ty_static(t);
+	for (i = 1; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			return 0;
+	return 1;
+}
+
 int
 lower_conv(L *l, Op *op, const void *arg)
 {
@@ -337,9 +352,12 @@ lower_conv(L *l, Op *op, const void *arg)
 	int64_t off[8], st[8], dims[8], K[3], O[3];
 	int ns, i, tr;
 
-	if (!ty_static(it) || !ty_static(wt) || !ty_static(rtt) || it->rank < 3 ||
-			it->rank > 5 || wt->rank != it->rank) {
-		op_error(op, "torch-lower: convolution needs static NC... shapes");
+	int dynbatch = l->dyn && it->ranked && rtt->ranked && it->rank >= 3 &&
+		it->dims[0] == DYN && rtt->dims[0] == DYN;
+	if (!static_from(it, dynbatch) || !ty_static(wt) || !static_from(rtt, dynbatch) ||
+			it->rank < 3 || it->rank > 5 || wt->rank != it->rank) {
+		op_error(op, "torch-lower: convolution needs static NC... shapes (or, with "
+			"dynamic shapes, a dynamic batch only)");
 		return -1;
 	}
 	ns = it->rank - 2;
@@ -395,6 +413,25 @@ lower_conv(L *l, Op *op, const void *arg)
 	for (i = 0; i < ns; i++)
 		if (off[2 + i] || dims[2 + i] != it->dims[2 + i])
 			padded = 1;
+	if (dynbatch) {
+		/* the named forms only, the input padded by tensor.pad (which
+		 * keeps the batch dynamic) */
+		const char *nm = tr || need_crop ? NULL : conv_named(ns, G, C, F);
+		if (!nm || strstr(nm, "_ngc")) {
+			op_error(op, "torch-lower: this convolution (transposed, grouped or "
+				"cropping) takes no dynamic batch yet");
+			return -1;
+		}
+		for (i = 0; i < ns; i++)
+			if (dims[2 + i] != it->dims[2 + i] + 2 * p[i]) {
+				op_error(op, "torch-lower: this convolution's padding takes no "
+					"dynamic batch yet");
+				return -1;
+			}
+		if (!(in = pass_bwd_zero_pad(l, in, 2, p)))
+			return -1;
+		padded = need_crop = 0;
+	}
 	if (padded && !tr)
 		in = pad_with(l, in, ty_tensor(l->c, 2 + ns, dims, in->type->elem), off,
 			cst_d(l, 0, acc));
@@ -422,7 +459,7 @@ lower_conv(L *l, Op *op, const void *arg)
 		Gen g;
 		Value *y, *b = get(l, OPND(op, 2)), *o2[2];
 		Type *bd = dtype_of(l, OPND(op, 2));
-		Value *e = empty(l, out->type, NULL);
+		Value *e = empty(l, out->type, out);
 		int one = 1;
 		AffMap *bm[3] = { map_id(l, 2 + ns), map_sel(l, 2 + ns, 1, &one), map_id(l, 2 + ns) };
 		o2[0] = out;

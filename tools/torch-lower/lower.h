@@ -80,8 +80,10 @@ void lower_list(FILE *f);   /* every op with a lowering, one a line */
 /* the convert-torch-to-linalg pass's row for an op: torch-mlir's forms,
  * which take dynamic shapes (pass.c) */
 const Row *lower_pass_row(const char *name);
-/* torch.bind_symbolic_shape: run-time checks of an argument's shape
- * (symbolic.c) */
+/* ---- dynamic shapes (dynamic.c) ---- */
+/* the row for an op with a dynamic dim, or NULL */
+const Row *lower_dynamic_row(const char *name);
+/* torch.bind_symbolic_shape: run-time checks of an argument's shape */
 int lower_bind_symbolic_shape(L *l, Op *op);
 /* size.int and int add, sub, mul, floordiv: 0 lowered, -1 after an
  * error, 1 for any other op */
@@ -91,10 +93,7 @@ Value *lower_int_of(L *l, Value *v);
 /* the torch_c.to_i64 (f64, i1) the dynamic forms read scalars through,
  * replaced by the scalars' builtin values */
 int lower_resolve_scalars(L *l, Op *fn);
-/* unsqueeze and squeeze.dim with dynamic dims (symbolic.c) */
-int lower_unit_dim_dyn(L *l, Op *op, const void *arg);
-int lower_select_dyn(L *l, Op *op, const void *arg);
-int lower_arange_dyn(L *l, Op *op, const void *arg);
+
 
 /* ---- values and types (build.c) ---- */
 

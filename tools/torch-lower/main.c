@@ -315,22 +315,7 @@ lower_op(L *l, Op *op)
 		return i;
 	if ((row = lower_lookup(op->name))) {
 		int errs = diag_errors;
-		/* expand is broadcast_to there (decompose-complex-ops') */
-		const Row *dyn = !is_dynamic(l, op) ? NULL : lower_pass_row(
-			op_is(op, "torch.aten.expand") ? "torch.aten.broadcast_to" : op->name);
-		/* and a dynamic view, torch-mlir's general one (tensor.reshape
-		 * to sizes computed at run time) */
-		if (dyn && pass_view_fallback(op->name))
-			dyn = pass_view_fallback(op->name);
-		static const Row unit = {"unit dims", lower_unit_dim_dyn, NULL};
-		static const Row select = {"select", lower_select_dyn, NULL};
-		if (dyn && (op_is(op, "torch.aten.unsqueeze") || op_is(op, "torch.aten.squeeze.dim")))
-			dyn = &unit;
-		static const Row arange = {"arange", lower_arange_dyn, NULL};
-		if (dyn && op_is(op, "torch.aten.select.int"))
-			dyn = &select;
-		if (dyn && op_is(op, "torch.aten.arange.start_step"))
-			dyn = &arange;
+		const Row *dyn = is_dynamic(l, op) ? lower_dynamic_row(op->name) : NULL;
 		if (dyn)
 			return lower_dynamic(l, op, dyn);
 		if (check_constants(l, op))

@@ -57,7 +57,7 @@ pass_bwd_split_group(L *l, Value *v, int at, int64_t g)
 	for (i = 0; i < v->type->rank; i++) {
 		if (i == at) {
 			d[n++] = g;
-			d[n++] = v->type->dims[i] / g;
+			d[n++] = v->type->dims[i] == DYN ? DYN : v->type->dims[i] / g;
 		} else {
 			d[n++] = v->type->dims[i];
 		}
@@ -76,7 +76,7 @@ pass_bwd_zero_pad(L *l, Value *v, int from, const int64_t *p)
 
 	for (i = 0; i < r; i++) {
 		off[i] = i < from ? 0 : p[i - from];
-		d[i] = v->type->dims[i] + 2 * off[i];
+		d[i] = v->type->dims[i] == DYN ? DYN : v->type->dims[i] + 2 * off[i];
 		any |= off[i] != 0;
 	}
 	if (!any)

@@ -72,6 +72,21 @@ lower_sym_constrain_range(L *l, Op *op, const void *arg)
 
 /* (input, weight, bias, stride, padding, dilation, transposed,
  * output_padding, groups) */
+/* t is static; for torch-lower on dynamic shapes, but for its dim 0
+ * (the batch) */
+static int
+static_but_batch(L *l, Type *t)
+{
+	int i;
+
+	if (!l->dyn || !t->ranked)
+		return ty_static(t);
+	for (i = 1; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			return 0;
+	return 1;
+}
+
 static int
 lower_conv_named(L *l, Op *op, const void *arg)
 {
@@ -82,8 +97,8 @@ lower_conv_named(L *l, Op *op, const void *arg)
 	int r, ns, i, tr;
 	const char *nm;
 
-	if (!it->ranked || !wt->ranked || !rt->ranked || !ty_static(it) || !ty_static(wt) ||
-			!ty_static(rt) || !it->elem || it->elem != wt->elem ||
+	if (!it->ranked || !wt->ranked || !rt->ranked || !static_but_batch(l, it) ||
+			!ty_static(wt) || !static_but_batch(l, rt) || !it->elem || it->elem != wt->elem ||
 			!dt_isfloat(it->elem) || !dt_isfloat(rt->elem) ||
 			!tv_bool(OPND(op, 6), &tr) || tr || !tv_int(OPND(op, 8), &G))
 		return lower_conv(l, op, arg);
@@ -103,6 +118,13 @@ lower_conv_named(L *l, Op *op, const void *arg)
 		nm = "linalg.conv_2d_ngchw_gfchw";
 	else
 		return lower_conv(l, op, arg);
+	if (G > 1 && l->dyn && lower_mlir_version == 16) {
+		/* MLIR 16 has no grouped named conv; torch-lower's own form
+		 * takes static shapes only */
+		op_error(op, "torch-lower: a grouped convolution with a dynamic batch needs "
+			"--mlir-dialect-version=19 or later (linalg.conv_2d_ngchw_gfchw)");
+		return -1;
+	}
 	for (i = 0; i < ns; i++) {
 		int64_t H = it->dims[2 + i] + 2 * p[i], k = d[i] * (wt->dims[2 + i] - 1) + 1;
 		if (s[i] < 1 || d[i] < 1 || p[i] < 0 || H < k ||
@@ -120,7 +142,7 @@ lower_conv_named(L *l, Op *op, const void *arg)
 	Value *x = pass_bwd_zero_pad(l, get(l, OPND(op, 0)), 2, p), *w = get(l, OPND(op, 1)), *out;
 	if (!x)
 		return -1;
-	Value *init = empty(l, tensor_of(c, r, rt->dims, acc), NULL);
+	Value *init = empty(l, tensor_of(c, r, rt->dims, acc), get(l, OPND(op, 0)));
 	if (!bt) {
 		out = fill(l, cst_d(l, 0, acc), init);
 	} else {

@@ -1,5 +1,12 @@
 /*
- * symbolic.c - torch.export's symbolic shapes in torch-lower.
+ * dynamic.c - dynamic shapes in torch-lower.
+ *
+ * An op with a dynamic dimension takes the convert-torch-to-linalg pass's
+ * row (torch-mlir's forms: tensor.dim sizes, run-time asserts where sizes
+ * must agree) or, where that row keeps to static shapes, one of the rows
+ * here (lower_dynamic_row).  The int arithmetic of sizes (size.int and
+ * kin) lowers to tensor.dim and arith, and the torch_c scalar casts the
+ * forms read them through are resolved to those values.
  *
  * torch.symbolic_int lowers to nothing.  A torch.bind_symbolic_shape of a
  * function argument becomes run-time checks where it stands: a symbol is
@@ -7,10 +14,8 @@
  * its range [min_val, max_val] is asserted, and every other dimension is
  * asserted equal to its expression (s0, s0 * 2 + 1, a constant) over the
  * symbols so sized.  Each check is a cf.assert whose message names the
- * argument and the dimension, as vmrun and mlir's runners report it.  A
- * bind of any other value restates what the lowered ops compute and check
- * themselves (their broadcast and contraction asserts): it lowers to
- * nothing.
+ * argument and the dimension.  A bind of any other value restates what
+ * the lowered ops compute and check themselves: it lowers to nothing.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -286,7 +291,7 @@ unit_groups(L *l, int r, int d)
 /* unsqueeze, and squeeze.dim of a dim of static size 1, with other dims
  * dynamic: tensor.expand_shape / collapse_shape of that one unit dim (a
  * squeeze of a dim that is not 1 is the operand) */
-int
+static int
 lower_unit_dim_dyn(L *l, Op *op, const void *arg)
 {
 	int squeeze = op_is(op, "torch.aten.squeeze.dim");
@@ -318,7 +323,7 @@ lower_unit_dim_dyn(L *l, Op *op, const void *arg)
 /* select.int with dynamic dims: a rank-reduced tensor.extract_slice of
  * the one index at a constant offset (a negative index only on a static
  * dim), the other dims whole, their sizes tensor.dim where dynamic */
-int
+static int
 lower_select_dyn(L *l, Op *op, const void *arg)
 {
 	Value *x = get(l, OPND(op, 0)), *dyn[TY_MAXRANK];
@@ -374,7 +379,7 @@ lower_select_dyn(L *l, Op *op, const void *arg)
 /* arange.start_step of ints, a bound or the step a symbolic size (i64 at
  * run time): start + i * step over the length ceil((end - start) / step)
  * clamped at 0, as PyTorch's; the step must be a nonzero constant */
-int
+static int
 lower_arange_dyn(L *l, Op *op, const void *arg)
 {
 	Type *bt = btensor(l->c, op->res[0].type), *rt = op->res[0].type->elem;
@@ -405,4 +410,25 @@ lower_arange_dyn(L *l, Op *op, const void *arg)
 	y = cv(l, y, dt_i64(l->c), rt);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
 	return 0;
+}
+
+static const Row dyn_rows[] = {
+	{"torch.aten.unsqueeze", lower_unit_dim_dyn, NULL},
+	{"torch.aten.squeeze.dim", lower_unit_dim_dyn, NULL},
+	{"torch.aten.select.int", lower_select_dyn, NULL},
+	{"torch.aten.arange.start_step", lower_arange_dyn, NULL},
+	{NULL, NULL, NULL},
+};
+
+const Row *
+lower_dynamic_row(const char *name)
+{
+	const Row *r;
+
+	/* a view: torch-mlir's general one, tensor.reshape to sizes
+	 * computed at run time */
+	if ((r = row_find(dyn_rows, name)) || (r = pass_view_fallback(name)))
+		return r;
+	/* expand is broadcast_to (decompose-complex-ops makes it so) */
+	return lower_pass_row(strcmp(name, "torch.aten.expand") ? name : "torch.aten.broadcast_to");
 }
