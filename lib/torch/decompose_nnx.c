@@ -623,18 +623,57 @@ group_norm_backward(B *b, Op *op)
 
 /* ---- var_mean.correction, std_mean.correction(x, dim, correction, keepdim) ---- */
 
+/* Eager's var_mean runs Welford's update, mean += (x - mean) / n: an
+ * infinite (or NaN) element before the last one (in row-major order over
+ * the reduced dims) makes the mean NaN, where the plain mean would be
+ * infinite.  The term that does the same: the sum, over the reduced dims,
+ * of x * 0 (NaN exactly where x is not finite) where some reduced index
+ * is before its dim's last, else 0.  NULL where a reduced dim is dynamic. */
+static Value *
+welford_nan(B *b, Value *x, Value *dims, int keep)
+{
+	int r = tt_rank(x->type), n, i;
+	int64_t d[TORCH_MAXRANK];
+	Value *mask = NULL;
+
+	if (r < 1 || r > TORCH_MAXRANK)
+		return NULL;
+	if (tv_none(dims))
+		for (n = 0; n < r; n++)
+			d[n] = n;
+	else if ((n = tv_ints(dims, d, TORCH_MAXRANK)) < 0)
+		return NULL;
+	if (n == 0)   /* mean.dim of no dims is over all of them */
+		for (n = 0; n < r; n++)
+			d[n] = n;
+	for (i = 0; i < n; i++) {
+		int64_t k = tt_dim(d[i], r), e;
+		if (k < 0 || (e = x->type->dims[k]) == DYN)
+			return NULL;
+		d[i] = k;
+		Value *before = b_op2(b, "aten.lt.Scalar", arange_at(b, e, r, (int)k),
+		    b_int(b, e - 1));
+		mask = mask ? b_op2(b, "aten.logical_or", mask, before) : before;
+	}
+	Value *z = b_op3(b, "aten.where.ScalarOther", mask, mul_s(b, x, 0.0), b_float(b, 0));
+	return sum_dims(b, z, n, d, keep);
+}
+
 static int
 var_mean(B *b, Op *op)
 {
-	Value *x = OPND(op, 0), *vals[2], *v[4];
+	Value *x = OPND(op, 0), *vals[2], *v[4], *nan;
+	int keep;
 
-	if (!is_float_t(x) || tt_rank(x->type) < 0)
+	if (!is_float_t(x) || tt_rank(x->type) < 0 || !tv_bool(OPND(op, 3), &keep))
 		return 0;
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 2), v[3] = OPND(op, 3);
 	vals[0] = b_op(b, torch_is(op, "aten.std_mean.correction") ? "aten.std.correction"
 	    : "aten.var.correction", 4, v);
 	v[0] = x, v[1] = OPND(op, 1), v[2] = OPND(op, 3), v[3] = b_none(b);
 	vals[1] = b_op(b, "aten.mean.dim", 4, v);
+	if ((nan = welford_nan(b, x, OPND(op, 1), keep)))
+		vals[1] = d_add(b, vals[1], nan);
 	torch_replace(b->c, op, vals);
 	return 1;
 }

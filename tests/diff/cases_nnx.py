@@ -153,6 +153,22 @@ def var_mean_corrections():
     return _var_mean, [torch.randn(3, 4, 5), torch.randn(7, 1, dtype=torch.float64)]
 
 
+def _var_mean_inf(x, y):
+    return (torch.var_mean(x, 0, correction=0) + torch.var_mean(x, 1, correction=0)
+            + torch.var_mean(x, (0, 1), correction=0) + torch.var_mean(x.t(), 1, correction=0)
+            + torch.var_mean(y, 0, correction=0) + torch.var_mean(y, 1, correction=0))
+
+
+def var_mean_infinite():
+    # eager's Welford mean: NaN where an infinity comes before the last
+    # element reduced, the infinity itself where it is the last
+    x = torch.randn(4, 5)
+    x[3, 4], x[0, 2], x[2, 0] = -float("inf"), float("inf"), -float("inf")
+    y = torch.randn(3, 6)
+    y[2, 5] = float("inf")
+    return _var_mean_inf, [x, y]
+
+
 def _scans(x, i, z, e, s):
     return (torch.cumprod(x, 1), torch.cumprod(x.transpose(0, 2), -1),
             torch.cumprod(i, 0), torch.cumprod(i, 1, dtype=torch.float64),
@@ -276,7 +292,7 @@ def nnx_convolutions_trilinear():
 @case
 def nnx_normalizations():
     return _join(batch_norm_training_and_instance_norm, batch_norm_eval_with_empty_stats,
-                 var_mean_corrections, group_norm_backward_given_stats)
+                 var_mean_corrections, var_mean_infinite, group_norm_backward_given_stats)
 
 
 @case

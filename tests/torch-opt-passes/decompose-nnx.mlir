@@ -30,11 +30,18 @@
 // CHECK:         torch.aten.convolution %arg0, %arg1, %none, %[[S:.*]], %[[P:.*]], %[[S]], %false, %[[P]], %int1 : {{.*}} -> !torch.vtensor<[1,4,6,6],f32>
 // CHECK-NOT:     aten._convolution
 
-// var_mean.correction: var.correction with the same operands, mean.dim.
+// var_mean.correction: var.correction with the same operands, mean.dim,
+// plus eager's Welford NaN: the sum of x * 0 where the reduced index is
+// before the last (NaN where such an element is not finite, else 0).
 // CHECK-LABEL: func.func @var_mean(
 // CHECK:         %[[V:.*]] = torch.aten.var.correction %arg0, %[[D:.*]], %int1, %false
 // CHECK:         %[[M:.*]] = torch.aten.mean.dim %arg0, %[[D]], %false, %none
-// CHECK:         return %[[V]], %[[M]]
+// CHECK:         %[[BEFORE:.*]] = torch.aten.lt.Scalar {{.*}}, %int3 : !torch.vtensor<[1,4],si64>
+// CHECK:         %[[Z:.*]] = torch.aten.mul.Scalar %arg0, %float0
+// CHECK:         %[[W:.*]] = torch.aten.where.ScalarOther %[[BEFORE]], %[[Z]], %float0
+// CHECK:         %[[S:.*]] = torch.aten.sum.dim_IntList %[[W]], %[[D]], %false, %none
+// CHECK:         %[[MW:.*]] = torch.aten.add.Tensor %[[M]], %[[S]], %int1
+// CHECK:         return %[[V]], %[[MW]]
 
 // cumprod of si32 along -1: converted to si64 (the result dtype), then
 // out[i] = prod over j of (j <= i ? x[j] : 1) on a [2, 5(i), 5(j)] operand.
