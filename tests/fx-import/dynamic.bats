@@ -116,13 +116,13 @@ func.func @main(%arg0: !torch.vtensor<[?,8],f32>, %arg1: !torch.vtensor<[8,4],f3
   return %0 : !torch.vtensor<[?,4],f32>
 }
 MLIR
-	cat > "$BATS_TEST_TMPDIR/mean.mlir" <<'MLIR'
+	cat > "$BATS_TEST_TMPDIR/var.mlir" <<'MLIR'
 func.func @main(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.vtensor<[8],f32> {
   %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
   %false = torch.constant.bool false
-  %none = torch.constant.none
   %0 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-  %1 = torch.aten.mean.dim %arg0, %0, %false, %none : !torch.vtensor<[?,8],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[8],f32>
+  %1 = torch.aten.var.correction %arg0, %0, %int1, %false : !torch.vtensor<[?,8],f32>, !torch.list<int>, !torch.int, !torch.bool -> !torch.vtensor<[8],f32>
   return %1 : !torch.vtensor<[8],f32>
 }
 MLIR
@@ -132,8 +132,8 @@ MLIR
 	[[ "$output" == *"tensor.dim %arg0"* ]]
 	[[ "$output" == *"linalg.matmul ins(%arg0, %arg1 : tensor<?x8xf32>, tensor<8x4xf32>)"* ]]
 	printf '%s\n' "$output" | mlir-opt-16 > /dev/null
-	run --separate-stderr bash -c "torch-opt mean.mlir | torch-lower"
+	run --separate-stderr bash -c "torch-opt var.mlir | torch-lower"
 	[ "$status" -ne 0 ]
 	[ -z "$output" ]
-	[[ "$stderr" == *"error: torch-lower: 'torch.aten.mean.dim' over a dynamic dimension is not supported yet"* ]]
+	[[ "$stderr" == *"error: torch-lower: 'torch.aten.var.correction' over a dynamic dimension is not supported yet"* ]]
 }

@@ -66,3 +66,9 @@ dynrun() {
     --shape 1x3x16x16 --shape 3x3x16x16 --shape 8x3x16x16
   [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
 }
+
+@test "means over dynamic dims (a global average pool of any image size) match eager" {
+  dynrun pool --input 2x3x5x6xf32 --dynamic 0:0:batch --dynamic 0:2:h --dynamic 0:3:w \
+    --shape 1x3x5x6 --shape 2x3x7x9 --shape 3x3x1x4
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+}

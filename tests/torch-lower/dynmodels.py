@@ -91,3 +91,15 @@ class SmallCNN(nn.Module):
 
 def cnn():
     return norms_random(SmallCNN())
+
+
+class Pool(nn.Module):
+    """means over dynamic dims: a global average pool of any image size,
+    and a mean over tokens"""
+
+    def forward(self, x):
+        return x.mean((2, 3)) * 2 + x.mean(-1, keepdim=True).mean(-2)[..., 0]
+
+
+def pool():
+    return Pool()

@@ -123,6 +123,9 @@ map2(L *l, Value *a, Value *b, const int *bsel, int nb, Type *d, Type *rd,
 	Value *out = empty(l, bt, a), *ins[2] = { a, b };
 	AffMap *maps[3];
 	Gen g;
+	Value *scalar = nb < 0 ? b : NULL;   /* nb -1: b is a scalar, read in the body */
+	if (scalar)
+		b = NULL;
 	int n = b ? 2 : 1;
 
 	if (!out)
@@ -131,7 +134,7 @@ map2(L *l, Value *a, Value *b, const int *bsel, int nb, Type *d, Type *rd,
 	maps[1] = b && bsel ? map_sel(l, bt->rank, nb, bsel) : maps[0];
 	maps[n] = map_id(l, bt->rank);
 	gen_begin(l, &g, n, ins, 1, &out, maps, bt->rank, NULL);
-	Value *y = f(l, g.arg[0], b ? g.arg[1] : NULL, d, p);
+	Value *y = f(l, g.arg[0], b ? g.arg[1] : scalar, d, p);
 	return gen_end(l, &g, 1, &y);
 }
 
@@ -258,6 +261,12 @@ count(Type *t, const int *red)
 }
 
 static Value *
+f_div_by(L *l, Value *a, Value *b, Type *d, const double *p)
+{
+	return ar(l, "div", d, a, b);
+}
+
+static Value *
 f_scale(L *l, Value *a, Value *b, Type *d, const double *p)
 {
 	return ar(l, "div", d, a, cst_d(l, p[0], d));
@@ -287,8 +296,9 @@ lower_reduce(L *l, Op *op, const void *arg)
 	}
 	if (red_dims(l, op, dims_operand(op), st->rank, red, &keep))
 		return -1;
-	if (!strcmp(kind, "mean") && !red_static(l, op, st, red))
-		return -1;
+	int dyn_count = 0;
+	for (int i = 0; i < st->rank; i++)
+		dyn_count |= red[i] && st->dims[i] == DYN;
 	if (!strcmp(kind, "any") || !strcmp(kind, "all"))
 		acc = dt_bool(l->c);
 	else if (!strcmp(kind, "max") || !strcmp(kind, "min"))
@@ -296,9 +306,19 @@ lower_reduce(L *l, Op *op, const void *arg)
 	else
 		acc = dt_opmath(l->c, rt);
 	v = reduce(l, get(l, OPND(op, 0)), st->elem, red, kind, acc, NULL, NULL);
-	if (v && !strcmp(kind, "mean")) {
+	if (v && !strcmp(kind, "mean") && !dyn_count) {
 		double n = (double)count(st, red);
 		v = map2(l, v, NULL, NULL, 0, acc, acc, f_scale, &n);
+	} else if (v && !strcmp(kind, "mean")) {
+		/* the count at run time: the product of the reduced sizes */
+		Value *x = get(l, OPND(op, 0)), *n = cst_idx(l, 1);
+		for (int i = 0; i < st->rank; i++)
+			if (red[i])
+				n = bin(l, "arith.muli", n, emit1(l, "tensor.dim", 2,
+					(Value *[]){x, cst_idx(l, i)}, ty_index(l->c)));
+		n = emit1(l, "arith.index_cast", 1, &n, ty_int(l->c, 64, SIGNLESS));
+		n = cv(l, n, dt_i64(l->c), acc);
+		v = map2(l, v, n, NULL, -1, acc, acc, f_div_by, NULL);
 	}
 	return finish_red(l, op, v, acc, red, keep);
 }
