@@ -38,3 +38,18 @@ func.func @f(%arg0: !torch.vtensor<[?,4],f32>, %arg1: !torch.vtensor<[?,4],f32>)
   %1 = torch.aten.add.Tensor %arg0, %s, %int1 : !torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.int -> !torch.vtensor<[?,4],f32>
   return %1 : !torch.vtensor<[?,4],f32>
 }
+
+// Under strict symbolic shapes torch-mlir elides the asserts that sizes
+// agree; torch-lower keeps them: without binds nothing else would check
+// that %a and %b have the same batch, and a wrong size must abort, not
+// read past a buffer.
+// CHECK-LABEL: func.func @no_binds(
+// CHECK: %[[DA:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[DB:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[DA]], %[[DB]] : index
+// CHECK: cf.assert %[[EQ]], "mismatched size for broadcast"
+func.func @no_binds(%a: !torch.vtensor<[?,4],f32>, %b: !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32> attributes {torch.assume_strict_symbolic_shapes} {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.int -> !torch.vtensor<[?,4],f32>
+  return %0 : !torch.vtensor<[?,4],f32>
+}

@@ -31,7 +31,10 @@ typedef struct L {
 	                   (broadcast asserts, a captured alpha) */
 	int dyn;        /* torch-lower on an op with dynamic shapes (those
 	                   forms, and where they keep a static dim to
-	                   torch-lower's static rows, the dynamic one) */
+	                   torch-lower's static rows, the dynamic one; their
+	                   size asserts even under strict symbolic shapes,
+	                   which torch-mlir's elide: a wrong input size is
+	                   an abort, not a wrong result) */
 } L;
 
 /* A lowering: 0 on success, else -1 after op_error. */

@@ -137,7 +137,7 @@ tm_mm(L *l, Op *op, int r)
 		sz[0] = dim_of(l, a, 0);
 	sz[r - 2] = dim_of(l, a, r - 2);
 	sz[r - 1] = dim_of(l, b, r - 1);
-	if (!assumes_strict_shapes(op)) {
+	if (l->dyn || !assumes_strict_shapes(op)) {   /* torch-lower: always */
 		Value *k1 = dim_of(l, a, r - 1), *k2 = dim_of(l, b, r - 2);
 		Op *as = emit(l, "cf.assert", 1, (Value *[]){ cmpi(l, "eq", k1, k2) }, 0, NULL);
 		snprintf(msg, sizeof msg, "mismatching contracting dimension for %s", op->name);
@@ -291,7 +291,7 @@ tm_batch(L *l, Op *op, Type *acc)
 		return -1;
 	for (i = 0; i < br; i++) {
 		sz[i] = size_of(l, a, i);
-		if (ta->dims[i] == DYN && !assumes_strict_shapes(op))
+		if (ta->dims[i] == DYN && (l->dyn || !assumes_strict_shapes(op)))
 			assert_same(l, sz[i], size_of(l, b, i), "mismatching batch dimension");
 	}
 	sz[br] = size_of(l, a, r - 2);

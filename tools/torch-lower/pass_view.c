@@ -397,7 +397,7 @@ pass_view_ew_empty(L *l, int nin, Value *const *ins, Type *bt)
 {
 	Value *size[TY_MAXRANK] = {0}, *dyn[TY_MAXRANK];
 	int64_t st[TY_MAXRANK];
-	int r = bt->rank, strict = strict_shapes(l), notone[TY_MAXRANK] = {0}, set_[TY_MAXRANK] = {0};
+	int r = bt->rank, strict = !l->dyn && strict_shapes(l), notone[TY_MAXRANK] = {0}, set_[TY_MAXRANK] = {0};
 	int k, i, n = 0;
 
 	if (r > TY_MAXRANK)
