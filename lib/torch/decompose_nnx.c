@@ -638,12 +638,9 @@ welford_nan(B *b, Value *x, Value *dims, int keep)
 
 	if (r < 1 || r > TORCH_MAXRANK)
 		return NULL;
-	if (tv_none(dims))
-		for (n = 0; n < r; n++)
-			d[n] = n;
-	else if ((n = tv_ints(dims, d, TORCH_MAXRANK)) < 0)
+	if ((n = tv_none(dims) ? 0 : tv_ints(dims, d, TORCH_MAXRANK)) < 0)
 		return NULL;
-	if (n == 0)   /* mean.dim of no dims is over all of them */
+	if (n == 0)   /* none, or no dims: mean.dim is over all of them */
 		for (n = 0; n < r; n++)
 			d[n] = n;
 	for (i = 0; i < n; i++) {

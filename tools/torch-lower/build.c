@@ -266,6 +266,14 @@ cmpi(L *l, const char *pred, Value *a, Value *b)
 	return cmp_op(l, "arith.cmpi", pred_index(preds, pred), a, b);
 }
 
+void
+emit_assert(L *l, Value *cond, const char *msg)
+{
+	Op *a = emit(l, "cf.assert", 1, &cond, 0, NULL);
+
+	op_set_attr(l->c, a, "msg", at_str(l->c, msg));
+}
+
 Value *
 sel(L *l, Value *c, Value *a, Value *b)
 {

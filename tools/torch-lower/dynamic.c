@@ -75,14 +75,6 @@ eval(L *l, Op *op, const AffExpr *e, Value **sym)
 	return bin(l, name, a, b);
 }
 
-static void
-check(L *l, Value *ok, const char *msg)
-{
-	Op *as = emit(l, "cf.assert", 1, &ok, 0, NULL);
-
-	op_set_attr(l->c, as, "msg", at_str(l->c, msg));
-}
-
 /* e as text over the symbols' names, into buf */
 static void
 expr_str(const AffExpr *e, Op *op, char *buf, size_t n)
@@ -149,7 +141,7 @@ lower_bind_symbolic_shape(L *l, Op *op)
 		snprintf(msg, sizeof msg, "input %d: dimension %d (%s) must be in [%" PRId64
 			", %" PRId64 "]", argno, i, ex, lo < 0 ? 0 : lo, hi);
 		if (ok)
-			check(l, ok, msg);
+			emit_assert(l, ok, msg);
 		sym[e->v] = d;
 		set(l, OPND(op, e->v + 1), d);
 	}
@@ -164,7 +156,7 @@ lower_bind_symbolic_shape(L *l, Op *op)
 		d = emit1(l, "tensor.dim", 2, (Value *[]){bt, cst_idx(l, i)}, ty_index(l->c));
 		expr_str(e, op, ex, sizeof ex);
 		snprintf(msg, sizeof msg, "input %d: dimension %d must equal %s", argno, i, ex);
-		check(l, cmpi(l, "eq", d, want), msg);
+		emit_assert(l, cmpi(l, "eq", d, want), msg);
 	}
 	return 0;
 }
@@ -220,9 +212,7 @@ lower_int_op(L *l, Op *op)
 		return -1;
 	}
 	if (!strcmp(ar[i][1], "arith.floordivsi")) {
-		Value *zero = cmpi(l, "ne", b, cst_i(l, 0, i64));
-		Op *as = emit(l, "cf.assert", 1, &zero, 0, NULL);
-		op_set_attr(l->c, as, "msg", at_str(l->c, "integer division by zero"));
+		emit_assert(l, cmpi(l, "ne", b, cst_i(l, 0, i64)), "integer division by zero");
 	}
 	set(l, RES(op, 0), bin(l, ar[i][1], a, b));
 	return 0;
@@ -360,7 +350,7 @@ lower_select_dyn(L *l, Op *op, const void *arg)
 	if (st->dims[d] == DYN) {   /* the index must be in range at run time */
 		Value *ext = emit1(l, "tensor.dim", 2, (Value *[]){x, cst_idx(l, d)},
 			ty_index(l->c));
-		check(l, cmpi(l, "slt", cst_idx(l, i), ext), "select index out of range");
+		emit_assert(l, cmpi(l, "slt", cst_idx(l, i), ext), "select index out of range");
 	}
 	Value *o[TY_MAXRANK + 1];
 	o[0] = x;
@@ -400,7 +390,7 @@ lower_arange_dyn(L *l, Op *op, const void *arg)
 	len = sel(l, cmpi(l, "slt", len, cst_i(l, 0, i64)), cst_i(l, 0, i64), len);
 	len = emit1(l, "arith.index_cast", 1, &len, ty_index(l->c));
 	if (bt->dims[0] != DYN)
-		check(l, cmpi(l, "eq", len, cst_idx(l, bt->dims[0])),
+		emit_assert(l, cmpi(l, "eq", len, cst_idx(l, bt->dims[0])),
 			"arange: the range and the result length do not agree");
 	out = emit1(l, "tensor.empty", bt->dims[0] == DYN, &len, bt);
 	m = map_id(l, 1);

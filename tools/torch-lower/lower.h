@@ -141,6 +141,8 @@ Value *bin(L *l, const char *name, Value *a, Value *b);
 Value *cmpf(L *l, const char *pred, Value *a, Value *b);
 Value *cmpi(L *l, const char *pred, Value *a, Value *b);
 Value *sel(L *l, Value *c, Value *a, Value *b);
+/* cf.assert of i1 cond with message msg */
+void emit_assert(L *l, Value *cond, const char *msg);
 /* Converts a scalar from dtype `from` to dtype `to` as PyTorch casts. */
 Value *cv(L *l, Value *v, Type *from, Type *to);
 /* Type-generic arithmetic on dtype d: "add" "sub" "mul" "div" "max"

@@ -34,14 +34,6 @@ strict(L *l)
 	return fn && op_attr(fn, "torch.assume_strict_symbolic_shapes");
 }
 
-static void
-assert_(L *l, Value *cond, const char *msg)
-{
-	Op *a = emit(l, "cf.assert", 1, &cond, 0, NULL);
-
-	op_set_attr(l->c, a, "msg", at_str(l->c, msg));
-}
-
 static Value *
 dim_of(L *l, Value *x, int i)
 {
@@ -131,7 +123,7 @@ lower_broadcast_dyn(L *l, Op *op, const void *arg)
 				if (!el) {
 					Value *eq = cmpi(l, "eq", D(), cst_idx(l, o));
 					Value *one = cmpi(l, "eq", D(), cst_idx(l, 1));
-					assert_(l, bin(l, "arith.ori", eq, one),
+					emit_assert(l, bin(l, "arith.ori", eq, one),
 						"mismatched size for broadcast");
 				}
 			} else if (in != o && in != 1)
@@ -141,7 +133,7 @@ lower_broadcast_dyn(L *l, Op *op, const void *arg)
 		}
 		if (i < diff) {
 			if (!el)
-				assert_(l, cmpi(l, "sge", s[i], zero),
+				emit_assert(l, cmpi(l, "sge", s[i], zero),
 					"negative values not allowed in new dimensions");
 			outs[i] = emit1(l, "arith.index_cast", 1, &s[i], ix);
 			continue;
@@ -161,12 +153,12 @@ lower_broadcast_dyn(L *l, Op *op, const void *arg)
 		outs[i] = emit1(l, "arith.index_cast", 1, &s[i], ix);
 		numpy |= dyn;
 		if (!el) {
-			assert_(l, cmpi(l, "sge", s[i], zero),
+			emit_assert(l, cmpi(l, "sge", s[i], zero),
 				"unimplemented: dynamic negative broadcast sizes");
 			Value *eq = cmpi(l, "eq", outs[i], dyn ? D() : cst_idx(l, in));
 			if (dyn)
 				eq = bin(l, "arith.ori", eq, cmpi(l, "eq", D(), cst_idx(l, 1)));
-			assert_(l, eq, "mismatched size for broadcast");
+			emit_assert(l, eq, "mismatched size for broadcast");
 		}
 #undef D
 	}
