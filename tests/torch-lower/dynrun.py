@@ -7,6 +7,10 @@ mlir-cpu-runner-16 runs it) and compares each result with PyTorch eager.
 
 A --shape gives each input's shape, comma-separated (3x8,3x8).
 
+With --vm the module goes on through fxpipe's back end instead (codegen,
+vmpack) and vmrun runs it at every --shape; a shape out of range must
+fail with that message from vmrun and write no result.
+
 One module is compiled (fx-export --dynamic | fx-import | torch-opt |
 torch-lower) and run at every --shape; a shape outside the declared range
 must abort with the module's own check (a cf.assert of that message).  This checks torch-lower's dynamic
@@ -133,6 +137,7 @@ def main():
     ap.add_argument("--expect-fail", help="the message a --shape must abort with")
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-5)
+    ap.add_argument("--vm", action="store_true", help="codegen, vmpack, vmrun")
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,6 +172,21 @@ def main():
                 sys.exit("dynrun: %s: %d inputs, @main takes %d" % (shp, len(xs), len(argtypes)))
             cases.append(xs)
 
+        if a.vm:
+            vmfb = os.path.join(tmp, "m.vmfb")
+            fx = run([os.path.join(BIN, "codegen")], lin.encode()).stdout
+            run([os.path.join(BIN, "vmpack"), "-o", vmfb], fx)
+
+        def vmrun(xs, n):
+            """vmrun on inputs xs: its process, and the result file."""
+            cmd = [os.path.join(BIN, "vmrun"), vmfb]
+            for k, x in enumerate(xs):
+                f = os.path.join(tmp, "x%d_%d.npy" % (n, k))
+                np.save(f, x.numpy())
+                cmd.append("--input=@" + f)
+            out = os.path.join(tmp, "y%d.npy" % n)
+            return run(cmd + ["--output=@" + out], check=False), out
+
         def execute(cs):
             src = body.replace("module {", "module {" + driver(
                 [[x.numpy() for x in xs] for xs in cs], argtypes, restype), 1)
@@ -178,7 +198,15 @@ def main():
             # one run a shape: each must abort.  mlir-cpu-runner-16's
             # cf.assert aborts without its message: the message must be
             # that of a cf.assert in the module
-            for shp, xs in zip(a.shape, cases):
+            for n, (shp, xs) in enumerate(zip(a.shape, cases)):
+                if a.vm:
+                    p, out = vmrun(xs, n)
+                    err = p.stderr.decode(errors="replace")
+                    if p.returncode == 0 or a.expect_fail not in err or os.path.exists(out):
+                        sys.exit("dynrun: %s: expected vmrun to fail with '%s', got rc %d:\n%s"
+                                 % (shp, a.expect_fail, p.returncode, err[-2000:]))
+                    print("%s: fails: %s" % (shp, err.strip()))
+                    continue
                 p = execute([xs])
                 if p.returncode != -6 or 'cf.assert' not in lin or \
                         '"%s"' % a.expect_fail not in lin:
@@ -187,11 +215,19 @@ def main():
                                 (p.stdout + p.stderr).decode(errors="replace")[-2000:]))
                 print("%s: aborts: %s" % (shp, a.expect_fail))
             return
-        p = execute(cases)   # one module, every shape
-        if p.returncode:
-            sys.exit("dynrun: mlir-cpu-runner-16 failed:\n%s"
-                     % (p.stdout + p.stderr).decode(errors="replace")[-2000:])
-        outs = parse_printed(p.stdout.decode())
+        if a.vm:
+            outs = []
+            for n, xs in enumerate(cases):
+                p, out = vmrun(xs, n)
+                if p.returncode:
+                    sys.exit("dynrun: vmrun failed:\n%s" % p.stderr.decode(errors="replace"))
+                outs.append(np.load(out))
+        else:
+            p = execute(cases)   # one module, every shape
+            if p.returncode:
+                sys.exit("dynrun: mlir-cpu-runner-16 failed:\n%s"
+                         % (p.stdout + p.stderr).decode(errors="replace")[-2000:])
+            outs = parse_printed(p.stdout.decode())
         if len(outs) != len(cases):
             sys.exit("dynrun: %d results printed for %d shapes" % (len(outs), len(cases)))
         worst = 0.0

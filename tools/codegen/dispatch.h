@@ -24,5 +24,8 @@ Op *single_user(Value *v);
  * -1 after an error at the op. */
 int build_root(Gen *g, Op *op, FnPlan *fp);
 int build_value(Gen *g, Value *v, Op *op, FnPlan *fp);
+int aff_uses_dim(const AffExpr *a, int d);
+int map_uses_dim(const AffMap *m, int d);
+
 
 #endif

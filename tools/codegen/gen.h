@@ -146,4 +146,13 @@ struct Target {
 
 extern const Target T_cpu, T_cuda;
 
+/* batch.c: a function with a dynamic batch replaced by its chunk
+ * functions (static, NAME.batch8 and NAME.batch1, after it) and a
+ * declaration carrying fxvm.batch (*decl, where fn stood); 0, or -1 after
+ * an error at the op that keeps the batch's items from being computed
+ * apart.  batch_signature gives the declaration its first chunk
+ * function's signature (as codegen made it), `?` where batched. */
+int batch_split(Ctx *c, Op *fn, Op **decl);
+void batch_signature(Ctx *c, Op *decl, Op *chunk);
+
 #endif

@@ -639,14 +639,14 @@ static IExpr **chain_index(KB *kb, Op *root, Op *end, IExpr **ix)
 	return ix;
 }
 
-static int aff_uses_dim(const AffExpr *a, int d)
+int aff_uses_dim(const AffExpr *a, int d)
 {
 	if (a->kind == AFF_DIM)
 		return a->v == d;
 	return a->l && (aff_uses_dim(a->l, d) || aff_uses_dim(a->r, d));
 }
 
-static int map_uses_dim(const AffMap *m, int d)
+int map_uses_dim(const AffMap *m, int d)
 {
 	int i;
 

@@ -395,23 +395,51 @@ static int lower_pads(Ctx *c, Op *fn)
 	return 0;
 }
 
-/* The functions with bodies, their signatures made ui8 where marked;
+/* Whether fn has an argument of a dynamic batch (`?` at dimension 0). */
+static int dynamic_batch(Op *fn)
+{
+	Block *b = fn->regs[0].first;
+
+	for (int i = 0; i < b->nargs; i++) {
+		Type *t = b->args[i]->type;
+
+		if (t->kind == TY_TENSOR && !ty_static(t))
+			return 1;
+	}
+	return 0;
+}
+
+/* The functions with bodies, their signatures made ui8 where marked
+ * (a function with a dynamic batch first split into chunk functions);
  * their count, or -1 after an error. */
 static int functions(Gen *g, Op ***fns)
 {
 	Op *op;
 	int nf = 0;
 
+	Op **decls = NULL;
+	int nd = 0, i;
+
 	for (op = g->module->regs[0].first->first; op; op = op->next) {
 		if (!op_is(op, "func.func"))
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
+		if (dynamic_batch(op)) {
+			decls = xrealloc(decls, sizeof *decls * (size_t)(nd + 1));
+			if (batch_split(g->c, op, &decls[nd]))
+				return free(decls), -1;
+			op = decls[nd++];   /* its chunk functions come next */
+			continue;
+		}
 		if (unsigned_signature(g->c, op) || lower_pads(g->c, op))
-			return -1;
+			return free(decls), -1;
 		*fns = xrealloc(*fns, sizeof **fns * (size_t)(nf + 1));
 		(*fns)[nf++] = op;
 	}
+	for (i = 0; i < nd; i++)
+		batch_signature(g->c, decls[i], decls[i]->next);
+	free(decls);
 	return nf;
 }
 
@@ -532,7 +560,7 @@ static int host_programs(Gen *g, Op **fns, FnPlan *plans, int nf)
 
 static int run(Gen *g, Opts *o, FILE *out)
 {
-	Op *first = g->module->regs[0].first->first;
+	Op *first;
 	FnPlan *plans = NULL;
 	Op **fns = NULL;
 	int nf = 0, i, rc = -1;
@@ -543,6 +571,7 @@ static int run(Gen *g, Opts *o, FILE *out)
 
 	if (check_sizes(g->module) || (nf = functions(g, &fns)) < 0)
 		goto out;
+	first = g->module->regs[0].first->first;   /* after functions() split any */
 	if (!nf) {
 		/* an empty module would pack into a program that runs nothing */
 		tool_repro_skip();   /* a stage before failed: nothing to replay */

@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# codegen compiles a dynamic batch only where it proves every batch item is
+# computed on its own (tools/codegen/batch.c); every other use of the batch
+# is refused at the op that makes it, never compiled into a wrong number.
+
+setup() { T=$BATS_TEST_TMPDIR; }
+
+# refuses FUNCTION-BODY WHY: a function of x : tensor<?x4xf32> with that
+# body (its result %r : tensor<RTYPE>) is refused, naming why
+refuses() {
+  local rtype=$1 body=$2 why=$3
+  cat > "$T/f.mlir" <<MLIR
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%x: tensor<?x4xf32>) -> tensor<$rtype> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+$body
+  return %r : tensor<$rtype>
+}
+MLIR
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [ ! -e "$T/out" ]
+  [[ "$output" == *"f.mlir:"*"error: codegen: a dynamic batch is compiled only where every batch item is computed on its own: $why"* ]]
+}
+
+@test "a sum over the batch is refused" {
+  refuses 4xf32 '
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>' "a result that does not depend on the batch"
+}
+
+@test "the batch size read as data (a mean over the batch) is refused" {
+  refuses ?x4xf32 '
+  %i = arith.index_cast %n : index to i64
+  %d = arith.sitofp %i : i64 to f32
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.divf %a, %d : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>' "'arith.sitofp' reads the batch"
+}
+
+@test "a loop that reads another batch item (every item from item 0) is refused" {
+  refuses ?x4xf32 '
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<?x4xf32>' "its loops do not keep the batch's items apart"
+}
+
+@test "a slice of part of the batch is refused" {
+  refuses ?x4xf32 '
+  %c1 = arith.constant 1 : index
+  %m = arith.subi %n, %c1 : index
+  %r = tensor.extract_slice %x[1, 0] [%m, 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>' "a slice that takes part of the batch"
+}
+
+@test "a body that reads the batch index is refused" {
+  refuses ?x4xf32 '
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %b = linalg.index 0 : index
+    %bi = arith.index_cast %b : index to i32
+    %bf = arith.sitofp %bi : i32 to f32
+    %s = arith.addf %a, %bf : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>' "its body reads the batch's index"
+}
+
+@test "a check that fails for every batch is refused" {
+  refuses ?x4xf32 '
+  %c3 = arith.constant 3 : index
+  %c2 = arith.constant 2 : index
+  %a = arith.cmpi sge, %n, %c3 : index
+  cf.assert %a, "at least 3"
+  %b = arith.cmpi sle, %n, %c2 : index
+  cf.assert %b, "at most 2"
+  %r = tensor.cast %x : tensor<?x4xf32> to tensor<?x4xf32>' "this check fails for every batch"
+}
+
+@test "a dynamic dimension other than the batch is refused as not supported yet" {
+  printf '%s\n' 'func.func @main(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {' \
+    '  return %x : tensor<2x?xf32>' '}' > "$T/f.mlir"
+  run bin/codegen "$T/f.mlir"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"dynamic dimensions other than a batch (dimension 0) are not supported yet: dimension 1 of argument 0"* ]]
+}

@@ -1,0 +1,928 @@
+/*
+ * batch.c - a function whose inputs have a dynamic batch (`?` at
+ * dimension 0) compiled as static functions for chunks of the batch.
+ *
+ * Kernels and host programs are static.  A function is batch-separable
+ * when item b of every result depends only on item b of the inputs; the
+ * results of a batch of n are then those of chunks of 8 and of 1 items,
+ * and the runtime runs the static chunk functions over the batch
+ * (formats/fxvm.md, "Dynamic batch").  This file proves a function
+ * separable on its linalg, or refuses it, and clones it at each size.
+ *
+ * The proof gives every value of the function's block one of:
+ *   a tensor: k rows per batch item, its dimension 0 being k * B (k 0: it
+ *     does not depend on the batch and is static);
+ *   an integer: c * B^e, e 0 or 1;
+ *   a condition: true exactly when lo <= B <= hi.
+ * Every structured op maps one parallel loop to dimension 0 of each
+ * batched operand and nowhere else, reads unbatched operands not along
+ * it and not its index; reshapes and slices keep the batch whole and
+ * first.  A check (cf.assert) on sizes holds for every B or bounds B: the
+ * bounds are the function's range, which the runtime checks on the whole
+ * batch.  A batch-dependent integer used as data (a mean over the batch)
+ * is not separable.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "dispatch.h"
+#include "fold.h"
+#include "named_ops.h"
+#include "pass.h"
+
+enum { B_TENSOR = 1, B_INT, B_COND, B_BAD };   /* BAD: of the batch, unknown how */
+
+typedef struct BVal {
+	int kind;
+	int64_t c;      /* TENSOR: rows per item; INT: the coefficient */
+	int e;          /* INT: the power of B, 0 or 1 */
+	int64_t lo, hi; /* COND */
+} BVal;
+
+typedef struct BA {
+	Ctx *c;
+	PMap m;         /* Value -> BVal */
+	int64_t lo, hi; /* the batch's range */
+} BA;
+
+static const int64_t sizes_default[] = { 8, 1 };
+
+static int refuse(Op *op, const char *why)
+{
+	op_error(op, "codegen: a dynamic batch is compiled only where every batch item is "
+		"computed on its own: %s", why);
+	return -1;
+}
+
+static BVal *get(BA *a, Value *v)
+{
+	return pmap_get(&a->m, v);
+}
+
+static BVal *put(BA *a, Value *v, int kind, int64_t c, int e)
+{
+	BVal *b = arena_alloc(a->c, sizeof *b);
+
+	b->kind = kind, b->c = c, b->e = e;
+	b->lo = INT64_MIN, b->hi = INT64_MAX;
+	*pmap_slot(&a->m, v, 1) = b;
+	return b;
+}
+
+static void put_cond(BA *a, Value *v, int64_t lo, int64_t hi)
+{
+	BVal *b = put(a, v, B_COND, 0, 0);
+
+	b->lo = lo, b->hi = hi;
+}
+
+/* Rows per batch item of tensor v; 0 for an unbatched one. */
+static int64_t rows(BA *a, Value *v)
+{
+	BVal *b = get(a, v);
+
+	return b && b->kind == B_TENSOR ? b->c : 0;
+}
+
+/* v as c * B^e: 1, or 0 where unknown (data). */
+static int ival(BA *a, Value *v, int64_t *c, int *e)
+{
+	BVal *b = get(a, v);
+
+	if (b && b->kind == B_INT)
+		return *c = b->c, *e = b->e, 1;
+	if (ty_isintlike(v->type) && value_int(v, c))
+		return *e = 0, 1;
+	return 0;
+}
+
+/* Whether v carries the batch: a batched tensor, an integer of B, a
+ * condition on B. */
+static int of_batch(BA *a, Value *v)
+{
+	BVal *b = get(a, v);
+
+	return b && (b->kind == B_BAD || (b->kind == B_TENSOR && b->c) || (b->kind == B_INT && b->e) ||
+		(b->kind == B_COND && !(b->lo == INT64_MIN && b->hi == INT64_MAX) && b->lo <= b->hi));
+}
+
+/* An integer or condition op codegen cannot follow: of the batch if an
+ * operand is (refused where it is used), else no size. */
+static int unknown(BA *a, Op *op)
+{
+	for (int i = 0; i < op->nopnds; i++)
+		if (of_batch(a, OPND(op, i))) {
+			put(a, RES(op, 0), B_BAD, 0, 0);
+			break;
+		}
+	return 0;
+}
+
+static int64_t fdiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+
+	return q - ((a % b) && ((a < 0) != (b < 0)));
+}
+
+static int64_t cdiv(int64_t a, int64_t b)
+{
+	return -fdiv(-a, b);
+}
+
+/* ---- integers and conditions ----------------------------------------- */
+
+/* cmpi's predicates: eq ne slt sle sgt sge ult ule ugt uge */
+static int cmp_const(int p, int64_t x, int64_t y)
+{
+	uint64_t u = (uint64_t)x, v = (uint64_t)y;
+
+	switch (p) {
+	case 0: return x == y;
+	case 1: return x != y;
+	case 2: return x < y;
+	case 3: return x <= y;
+	case 4: return x > y;
+	case 5: return x >= y;
+	case 6: return u < v;
+	case 7: return u <= v;
+	case 8: return u > v;
+	default: return u >= v;
+	}
+}
+
+/* k * B (k > 0) against q: the range of B where it holds; -1 where that
+ * is no range. */
+static int cmp_range(int p, int64_t k, int64_t q, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MIN, *hi = INT64_MAX;
+	if (p >= 6) {
+		if (q < 0)
+			return -1;   /* B >= 0: unsigned and signed agree from 0 up */
+		p -= 4;
+	}
+	switch (p) {
+	case 2: *hi = cdiv(q, k) - 1; return 0;
+	case 3: *hi = fdiv(q, k); return 0;
+	case 4: *lo = fdiv(q, k) + 1; return 0;
+	case 5: *lo = cdiv(q, k); return 0;
+	}
+	return -1;
+}
+
+static int cmpi(BA *a, Op *op)
+{
+	/* the predicate with its operands swapped */
+	static const int swapped[] = { 0, 1, 4, 5, 2, 3, 8, 9, 6, 7 };
+	int64_t x, y, lo, hi;
+	int ex, ey, p = (int)op_attr(op, "predicate")->i;
+
+	if (!ival(a, OPND(op, 0), &x, &ex) || !ival(a, OPND(op, 1), &y, &ey))
+		return unknown(a, op);
+	if (!ex && !ey) {
+		int t = cmp_const(p, x, y);
+
+		put_cond(a, RES(op, 0), t ? INT64_MIN : 1, t ? INT64_MAX : 0);
+		return 0;
+	}
+	if (ex && ey) {
+		int t;
+
+		if (x != y)
+			return unknown(a, op);
+		t = p == 0 || p == 3 || p == 5 || p == 7 || p == 9;
+		put_cond(a, RES(op, 0), t ? INT64_MIN : 1, t ? INT64_MAX : 0);
+		return 0;
+	}
+	if (ey) {
+		int64_t t = x;
+
+		x = y, y = t, p = swapped[p];
+	}
+	if (x <= 0 || cmp_range(p, x, y, &lo, &hi))
+		return unknown(a, op);
+	/* the batch's range so far (the checks before op hold here) decides
+	 * it, or it bounds the batch */
+	if (lo <= a->lo && hi >= a->hi)
+		lo = INT64_MIN, hi = INT64_MAX;
+	else if (hi < a->lo || lo > a->hi)
+		lo = 1, hi = 0;
+	put_cond(a, RES(op, 0), lo, hi);
+	return 0;
+}
+
+/* select on a condition known for every batch: the operand it picks. */
+static int select_int(BA *a, Op *op)
+{
+	BVal *b = get(a, OPND(op, 0));
+	int64_t c;
+	int e;
+
+	if (!b || b->kind != B_COND || of_batch(a, OPND(op, 0)))
+		return unknown(a, op);
+	if (ival(a, OPND(op, b->lo <= b->hi ? 1 : 2), &c, &e))
+		put(a, RES(op, 0), B_INT, c, e);
+	else if (of_batch(a, OPND(op, b->lo <= b->hi ? 1 : 2)))
+		put(a, RES(op, 0), B_BAD, 0, 0);
+	return 0;
+}
+
+static int logic(BA *a, Op *op)
+{
+	BVal *x = get(a, OPND(op, 0)), *y = get(a, OPND(op, 1));
+
+	if (!x || !y || x->kind != B_COND || y->kind != B_COND)
+		return unknown(a, op);
+	if (op_is(op, "arith.andi")) {
+		put_cond(a, RES(op, 0), x->lo > y->lo ? x->lo : y->lo, x->hi < y->hi ? x->hi : y->hi);
+		return 0;
+	}
+	if (!of_batch(a, OPND(op, 0)) && !of_batch(a, OPND(op, 1))) {
+		int t = (x->lo <= x->hi) || (y->lo <= y->hi);
+
+		put_cond(a, RES(op, 0), t ? INT64_MIN : 1, t ? INT64_MAX : 0);
+		return 0;
+	}
+	return unknown(a, op);
+}
+
+/* An integer op of constants x and y, folded where it is one of sizes. */
+static int const_int(BA *a, Op *op, const char *n, int64_t x, int64_t y)
+{
+	int64_t r;
+
+	if (ty_bitwidth(RES(op, 0)->type) != 64)
+		return 0;
+	if (!strcmp(n, "muli"))
+		r = (int64_t)((uint64_t)x * (uint64_t)y);
+	else if (!strcmp(n, "addi"))
+		r = (int64_t)((uint64_t)x + (uint64_t)y);
+	else if (!strcmp(n, "subi"))
+		r = (int64_t)((uint64_t)x - (uint64_t)y);
+	else if (!strcmp(n, "minsi"))
+		r = x < y ? x : y;
+	else if (!strcmp(n, "maxsi"))
+		r = x > y ? x : y;
+	else if (y > 0 && !strcmp(n, "divsi"))
+		r = x / y;
+	else if (y > 0 && !strcmp(n, "floordivsi"))
+		r = fdiv(x, y);
+	else if (y > 0 && !strcmp(n, "ceildivsi"))
+		r = cdiv(x, y);
+	else
+		return 0;   /* not one of sizes: codegen's kernels compute it */
+	put(a, RES(op, 0), B_INT, r, 0);
+	return 0;
+}
+
+/* The integer ops of sizes: the result as c * B^e. */
+static int arith_int(BA *a, Op *op)
+{
+	const char *n = op->name + 6;
+	int64_t x, y, r;
+	int ex, ey;
+
+	if (!ival(a, OPND(op, 0), &x, &ex))
+		return unknown(a, op);
+	if (op->nopnds == 1) {   /* casts */
+		if (strcmp(n, "index_cast") && strcmp(n, "index_castui") && strcmp(n, "extsi") &&
+				strcmp(n, "extui"))
+			return unknown(a, op);
+		put(a, RES(op, 0), B_INT, x, ex);
+		return 0;
+	}
+	if (!ival(a, OPND(op, 1), &y, &ey))
+		return unknown(a, op);
+	if (!ex && !ey)
+		return const_int(a, op, n, x, y);
+	if (!strcmp(n, "muli")) {
+		if (ex && ey)
+			return unknown(a, op);
+		if (__builtin_mul_overflow(x, y, &r))
+			return unknown(a, op);
+		put(a, RES(op, 0), B_INT, r, 1);
+		return 0;
+	}
+	if (!strcmp(n, "addi") || !strcmp(n, "subi")) {
+		int sub = n[0] == 's';
+
+		if (ex != ey) {
+			if ((ex ? y : x) != 0 || (sub && ey))
+				return unknown(a, op);
+			put(a, RES(op, 0), B_INT, ex ? x : y, 1);
+			return 0;
+		}
+		r = sub ? x - y : x + y;
+		put(a, RES(op, 0), B_INT, r, r != 0);
+		return 0;
+	}
+	if (!strcmp(n, "divsi") || !strcmp(n, "divui") || !strcmp(n, "floordivsi") ||
+			!strcmp(n, "ceildivsi") || !strcmp(n, "ceildivui")) {
+		if (ey || y <= 0 || x % y)
+			return unknown(a, op);
+		put(a, RES(op, 0), B_INT, x / y, 1);
+		return 0;
+	}
+	if (!strcmp(n, "remsi") || !strcmp(n, "remui")) {
+		if (ey || y <= 0 || x % y)
+			return unknown(a, op);
+		put(a, RES(op, 0), B_INT, 0, 0);
+		return 0;
+	}
+	if (!strcmp(n, "minsi") || !strcmp(n, "maxsi")) {
+		/* min(k B, q) with q past k times the range's top: k B */
+		int mn = n[1] == 'i';
+
+		if (ex && ey)
+			return x == y ? (put(a, RES(op, 0), B_INT, x, 1), 0) : unknown(a, op);
+		if (ey) {
+			int64_t t = x;
+
+			x = y, y = t;
+		}
+		if (x > 0 && ((mn && y / x >= a->hi) || (!mn && y <= 0))) {
+			put(a, RES(op, 0), B_INT, x, 1);
+			return 0;
+		}
+		return unknown(a, op);
+	}
+	return unknown(a, op);
+}
+
+/* ---- tensors ---------------------------------------------------------- */
+
+/* Entry i of the mixed list `name` (static_offsets...) of a slice or pad
+ * whose operands after the first `prefix` are the lists' dynamic entries,
+ * in the order of names[]. */
+static int mixed(BA *a, Op *op, int prefix, const char *const *names, int which, int i,
+	int64_t *c, int *e)
+{
+	int k = prefix, w;
+	Attr *at;
+
+	for (w = 0; w <= which; w++) {
+		if (!(at = op_attr(op, names[w])) || at->kind != AT_DENSE_ARRAY)
+			return 0;
+		for (size_t j = 0; j < at->n; j++) {
+			if (w == which && (int)j == i) {
+				if (at->ints[j] != INT64_MIN)
+					return *c = at->ints[j], *e = 0, 1;
+				return k < op->nopnds && ival(a, OPND(op, k), c, e);
+			}
+			k += at->ints[j] == INT64_MIN;
+		}
+	}
+	return 0;
+}
+
+static const char *const slice_lists[] = { "static_offsets", "static_sizes", "static_strides" };
+static const char *const pad_lists[] = { "static_low", "static_high" };
+
+/* A slice (prefix 1: extract, 2: insert) of a tensor of k rows per item
+ * (and rank r): the batch whole, every other entry constant. */
+static int slice_ok(BA *a, Op *op, int prefix, int64_t k, int r)
+{
+	for (int which = 0; which < 3; which++)
+		for (int i = 0; i < r; i++) {
+			int64_t c;
+			int e;
+
+			if (!mixed(a, op, prefix, slice_lists, which, i, &c, &e))
+				return refuse(op, "a slice whose bounds codegen does not know");
+			if (i || !k ? e != 0 : which == 1 ? (e != 1 || c != k) : (e || c != which / 2))
+				return refuse(op, "a slice that takes part of the batch");
+		}
+	return 0;
+}
+
+static int64_t prod(const Type *t, int from, int to)
+{
+	int64_t p = 1;
+
+	for (int i = from; i < to; i++)
+		p *= t->dims[i];
+	return p;
+}
+
+/* The first group of a reshape's reassociation: its dims, from .. to. */
+static int group0(Op *op, int *to)
+{
+	Attr *re = op_attr(op, "reassociation");
+
+	if (!re || re->kind != AT_ARRAY || !re->n || re->elts[0]->kind != AT_ARRAY)
+		return -1;
+	*to = (int)re->elts[0]->n;
+	return 0;
+}
+
+static int reshape(BA *a, Op *op, int64_t k)
+{
+	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
+	int n;
+
+	if (!k)
+		return 0;
+	if (op_is(op, "tensor.expand_shape")) {
+		int64_t p;
+
+		if (group0(op, &n) || n > rt->rank)
+			return refuse(op, "a reshape codegen does not know");
+		p = prod(rt, 1, n);
+		if (p <= 0 || k % p)
+			return refuse(op, "a reshape that splits the batch's items");
+		for (int i = 0; i < rt->rank && op->nopnds > 1; i++) {
+			int64_t c;
+			int e;
+
+			if (!mixed(a, op, 1, (const char *const[]){ "static_output_shape" }, 0, i, &c, &e) ||
+					e != !i || (!i && c != k / p))
+				return refuse(op, "a reshape to sizes codegen does not know");
+		}
+		put(a, RES(op, 0), B_TENSOR, k / p, 0);
+		return 0;
+	}
+	if (op_is(op, "tensor.collapse_shape")) {
+		if (group0(op, &n) || n > st->rank)
+			return refuse(op, "a reshape codegen does not know");
+		put(a, RES(op, 0), B_TENSOR, k * prod(st, 1, n), 0);
+		return 0;
+	}
+	/* tensor.reshape to the sizes of a from_elements */
+	{
+		Op *fe = OPND(op, 1)->def;
+		int64_t c, rk = 0;
+		int e;
+
+		if (!fe || !op_is(fe, "tensor.from_elements") || fe->nopnds != rt->rank)
+			return refuse(op, "a reshape to sizes codegen does not know");
+		for (int i = 0; i < fe->nopnds; i++) {
+			if (!ival(a, OPND(fe, i), &c, &e) || e != !i || (i && c != rt->dims[i]))
+				return refuse(op, "a reshape that moves the batch");
+			if (!i)
+				rk = c;
+		}
+		if (rk <= 0 || k * prod(st, 1, st->rank) != rk * prod(rt, 1, rt->rank))
+			return refuse(op, "a reshape that splits the batch's items");
+		put(a, RES(op, 0), B_TENSOR, rk, 0);
+		return 0;
+	}
+}
+
+/* Nothing of the batch read inside op's regions but what its operands
+ * bring in: no batched tensor, size or condition captured. */
+static int no_captures(BA *a, Op *top, Op *in)
+{
+	for (int r = 0; r < in->nregs; r++)
+		for (Block *b = in->regs[r].first; b; b = b->next)
+			for (Op *o = b->first; o; o = o->next) {
+				for (int i = 0; i < o->nopnds; i++) {
+					Value *v = OPND(o, i);
+
+					if ((v->def ? v->def->parent : v->block) == top->parent && of_batch(a, v))
+						return refuse(o, "a region reads the batch");
+				}
+				if (no_captures(a, top, o))
+					return -1;
+			}
+	return 0;
+}
+
+/* The value of one op of the function's block. */
+static int analyze_op(BA *a, Op *op)
+{
+	const char *n = op->name;
+	int i;
+
+	if (no_captures(a, op, op))
+		return -1;
+	if (op_is(op, "arith.constant") || op_is(op, "tensor.from_elements"))
+		return 0;   /* from_elements: read by the reshape that uses it */
+	if (op_is(op, "tensor.dim")) {
+		int64_t d, k = rows(a, OPND(op, 0));
+		Type *t = OPND(op, 0)->type;
+
+		if (!value_int(OPND(op, 1), &d) || d < 0 || d >= t->rank)
+			return refuse(op, "a size of an unknown dimension");
+		if (!d && k)
+			put(a, RES(op, 0), B_INT, k, 1);
+		else if (t->dims[d] != DYN)
+			put(a, RES(op, 0), B_INT, t->dims[d], 0);
+		return 0;
+	}
+	if (!strcmp(n, "arith.cmpi"))
+		return cmpi(a, op);
+	if (op_is(op, "arith.andi") || op_is(op, "arith.ori")) {
+		if (RES(op, 0)->type->kind == TY_INT && RES(op, 0)->type->width == 1)
+			return logic(a, op);
+		return arith_int(a, op);
+	}
+	if (op_is(op, "arith.select") && ty_isintlike(RES(op, 0)->type))
+		return select_int(a, op);
+	if (!strncmp(n, "arith.", 6) && op->nres == 1 && ty_isintlike(RES(op, 0)->type) &&
+			op->nopnds >= 1 && op->nopnds <= 2 && !op_is(op, "arith.select"))
+		return arith_int(a, op);
+	if (op_is(op, "cf.assert")) {
+		BVal *b = get(a, OPND(op, 0));
+
+		if (of_batch(a, OPND(op, 0)) && b->kind != B_COND)
+			return refuse(op, "a check on the batch other than its range");
+		if (!b || b->kind != B_COND)
+			return 0;
+		if (b->lo > a->lo)
+			a->lo = b->lo;
+		if (b->hi < a->hi)
+			a->hi = b->hi;
+		if (a->lo > a->hi)
+			return refuse(op, "this check fails for every batch");
+		return 0;
+	}
+	if (op_is(op, "tensor.empty")) {
+		int64_t c;
+		int e;
+
+		if (op->nopnds == 0)
+			return 0;
+		if (op->nopnds != 1 || RES(op, 0)->type->dims[0] != DYN ||
+				!ival(a, OPND(op, 0), &c, &e) || e != 1 || c <= 0)
+			return refuse(op, "a tensor sized other than by the batch");
+		put(a, RES(op, 0), B_TENSOR, c, 0);
+		return 0;
+	}
+	if (op->info && (op->info->traits & TR_STRUCTURED)) {
+		for (i = 0; i < op->nopnds; i++)
+			if (OPND(op, i)->type->kind != TY_TENSOR && of_batch(a, OPND(op, i)))
+				return refuse(op, "a size of the batch read as data");
+		for (i = 0; i < op->nres; i++)
+			put(a, RES(op, i), B_TENSOR, rows(a, OPND(op, op->nopnds - op->nres + i)), 0);
+		return 0;
+	}
+	if (op_is(op, "tensor.cast") || is_same_index_view(op)) {
+		put(a, RES(op, 0), B_TENSOR, rows(a, OPND(op, 0)), 0);
+		return 0;
+	}
+	if (op_is(op, "tensor.expand_shape") || op_is(op, "tensor.collapse_shape") ||
+			op_is(op, "tensor.reshape")) {
+		return reshape(a, op, rows(a, OPND(op, 0)));
+	}
+	if (op_is(op, "tensor.pad")) {
+		int64_t k = rows(a, OPND(op, 0)), c;
+		int r = OPND(op, 0)->type->rank, e;
+
+		for (int w = 0; w < 2; w++)
+			for (i = 0; i < r; i++)
+				if (!mixed(a, op, 1, pad_lists, w, i, &c, &e) || e || (!i && k && c))
+					return refuse(op, "a pad of the batch");
+		put(a, RES(op, 0), B_TENSOR, k, 0);
+		return 0;
+	}
+	if (op_is(op, "tensor.extract_slice")) {
+		int64_t k = rows(a, OPND(op, 0));
+
+		if (slice_ok(a, op, 1, k, OPND(op, 0)->type->rank))
+			return -1;
+		put(a, RES(op, 0), B_TENSOR, k, 0);
+		return 0;
+	}
+	if (op_is(op, "tensor.insert_slice")) {
+		int64_t k = rows(a, OPND(op, 1)), ks = rows(a, OPND(op, 0));
+
+		if (ks != k && ks)
+			return refuse(op, "a slice inserted across batch items");
+		if (k && !ks)
+			return refuse(op, "the same slice inserted into every batch item");
+		if (slice_ok(a, op, 2, k, OPND(op, 1)->type->rank))
+			return -1;
+		put(a, RES(op, 0), B_TENSOR, k, 0);
+		return 0;
+	}
+	if (op_is(op, "func.return")) {
+		for (i = 0; i < op->nopnds; i++)
+			if (!rows(a, OPND(op, i)))
+				return refuse(op, "a result that does not depend on the batch");
+		return 0;
+	}
+	for (i = 0; i < op->nopnds; i++)
+		if (of_batch(a, OPND(op, i))) {
+			op_error(op, "codegen: a dynamic batch is compiled only where every batch item "
+				"is computed on its own: '%s' reads the batch", op->name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Every tensor of the function: `?` at dimension 0 exactly where it is
+ * batched, nowhere else. */
+static int shapes_ok(BA *a, Op *op)
+{
+	for (int i = 0; i < op->nres; i++) {
+		Type *t = RES(op, i)->type;
+
+		if (t->kind != TY_TENSOR)
+			continue;
+		if (!t->ranked)
+			return refuse(op, "an unranked tensor");
+		for (int d = 1; d < t->rank; d++)
+			if (t->dims[d] == DYN)
+				return op_error(op, "codegen: dynamic dimensions other than a batch "
+					"(dimension 0) are not supported yet: dimension %d of this result", d), -1;
+		if (t->rank && (t->dims[0] == DYN) != (rows(a, RES(op, i)) > 0))
+			return refuse(op, t->dims[0] == DYN ? "a dynamic size that is not the batch" :
+				"a static size computed from the batch");
+	}
+	return 0;
+}
+
+static int analyze(BA *a, Op *fn)
+{
+	Block *b = fn->regs[0].first;
+
+	a->lo = 0, a->hi = INT64_MAX;
+	for (int i = 0; i < b->nargs; i++) {
+		Type *t = b->args[i]->type;
+
+		if (t->kind != TY_TENSOR || !t->ranked)
+			return op_error(fn, "function arguments must be tensors"), -1;
+		for (int d = 1; d < t->rank; d++)
+			if (t->dims[d] == DYN)
+				return op_error(fn, "codegen: dynamic dimensions other than a batch "
+					"(dimension 0) are not supported yet: dimension %d of argument %d",
+					d, i), -1;
+		if (t->rank && t->dims[0] == DYN)
+			put(a, b->args[i], B_TENSOR, 1, 0);
+	}
+	for (Op *op = b->first; op; op = op->next)
+		if (analyze_op(a, op) || shapes_ok(a, op))
+			return -1;
+	return 0;
+}
+
+/* ---- the chunk functions ---------------------------------------------- */
+
+/* A structured op of the clone: the batch one parallel loop, mapped to
+ * dimension 0 of each batched operand (ks: their rows per item) and
+ * nowhere else, not read by its body's linalg.index. */
+static int separable(Ctx *c, Op *op, const int64_t *ks, int64_t size)
+{
+	LinalgView s;
+	int d = -1, i, j;
+
+	if (op_is(op, "linalg.fill"))
+		return 0;   /* every element the same scalar */
+	if (!linalg_viewable(op))
+		return refuse(op, "a structured op codegen does not know");
+	if (linalg_view(c, op, &s))
+		return -1;
+	for (i = 0; i < op->nopnds; i++) {
+		AffMap *m = s.maps[i];
+
+		if (!ks[i])
+			continue;
+		if (!m->nres || m->res[0]->kind != AFF_DIM || (d >= 0 && m->res[0]->v != d))
+			return refuse(op, "its loops do not keep the batch's items apart");
+		d = (int)m->res[0]->v;
+		if (s.red[d] || s.ext[d] != ks[i] * size)
+			return refuse(op, "it reduces over the batch");
+		for (j = 1; j < m->nres; j++)
+			if (aff_uses_dim(m->res[j], d))
+				return refuse(op, "it reads the batch along another dimension");
+	}
+	if (d < 0)
+		return 0;
+	for (i = 0; i < op->nopnds; i++)
+		if (!ks[i] && (i >= s.nin || map_uses_dim(s.maps[i], d)))
+			return refuse(op, "its loops do not keep the batch's items apart");
+	if (s.body == BODY_REGION && op->nregs)
+		for (Op *o = op->regs[0].first->first; o; o = o->next)
+			if (op_is(o, "linalg.index") && op_attr(o, "dim")->i == d)
+				return refuse(op, "its body reads the batch's index");
+	return 0;
+}
+
+/* Dynamic entries of a slice's or pad's lists replaced by their constant
+ * operands. */
+static void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int nnames)
+{
+	Value *keep[2];
+	int64_t segs[5];
+	int k = prefix, i;
+
+	for (i = 0; i < nnames; i++) {
+		Attr *at = op_attr(op, names[i]);
+		int64_t *v;
+
+		if (!at)
+			continue;
+		v = arena_alloc(c, sizeof *v * (at->n + 1));
+		for (size_t j = 0; j < at->n; j++)
+			if ((v[j] = at->ints[j]) == INT64_MIN)
+				value_int(OPND(op, k++), &v[j]);
+		op_set_attr(c, op, names[i], at_dense_array(c, ty_int(c, 64, SIGNLESS), (int)at->n, v));
+	}
+	for (i = 0; i < prefix; i++)
+		keep[i] = OPND(op, i), segs[i] = 1;
+	for (; i < prefix + nnames; i++)
+		segs[i] = 0;
+	if (op_attr(op, "operand_segment_sizes"))
+		op_set_attr(c, op, "operand_segment_sizes",
+			at_dense_array(c, ty_int(c, 32, SIGNLESS), prefix + nnames, segs));
+	op_set_operands(c, op, prefix, keep);
+}
+
+static Attr *group(Ctx *c, int n)
+{
+	Attr **e = arena_alloc(c, sizeof *e * (size_t)(n + 1));
+
+	for (int i = 0; i < n; i++)
+		e[i] = at_int(c, i, NULL);
+	return at_array(c, 1, (Attr *[]){ at_array(c, n, e) });
+}
+
+/* A static tensor.reshape as codegen's views: collapse to one dimension,
+ * expand to the result's. */
+static void reshape_views(Ctx *c, Op *op)
+{
+	Value *v = OPND(op, 0);
+	Type *st = v->type, *rt = RES(op, 0)->type;
+	int64_t n = prod(st, 0, st->rank);
+
+	if (st->rank != 1) {
+		Type *flat = ty_tensor(c, 1, &n, st->elem);
+		Op *col = op_new(c, "tensor.collapse_shape", 1, &v, 1, &flat, 0, op->loc);
+
+		op_set_attr(c, col, "reassociation", group(c, st->rank));
+		op_insert_before(op, col);
+		v = RES(col, 0);
+	}
+	if (rt->rank != 1) {
+		Op *exp = op_new(c, "tensor.expand_shape", 1, &v, 1, &rt, 0, op->loc);
+
+		op_set_attr(c, exp, "reassociation", group(c, rt->rank));
+		op_insert_before(op, exp);
+		v = RES(exp, 0);
+	}
+	op_replace(op, &v);
+}
+
+/* Value vn of the clone as the value vo of the function has at batch
+ * `size`: a batched tensor's static type; an integer of B replaced by a
+ * constant. */
+static void specialize_value(BA *a, Value *vo, Value *vn, int64_t size, Op *first)
+{
+	BVal *b = get(a, vo);
+
+	if (!b)
+		return;
+	if (b->kind == B_TENSOR && b->c) {
+		Type *t = vn->type;
+		int64_t *dims = arena_alloc(a->c, sizeof *dims * (size_t)t->rank);
+
+		memcpy(dims, t->dims, sizeof *dims * (size_t)t->rank);
+		dims[0] = b->c * size;
+		value_set_type(vn, ty_with_dims(a->c, t, t->rank, dims));
+	} else if (b->kind == B_INT && vn->uses) {
+		Value *k = materialize_constant(a->c, first, at_int(a->c, b->c * size, vn->type),
+			vn->type, vn->def ? vn->def->loc : first->loc);
+
+		value_replace_all_uses(vn, k);
+	}
+}
+
+static void set_type(Ctx *c, Op *fn)
+{
+	Block *b = fn->regs[0].first;
+	Op *ret = b->last;
+	Type **in = arena_alloc(c, sizeof *in * (size_t)(b->nargs + ret->nopnds + 1));
+	Type **out = in + b->nargs;
+
+	for (int i = 0; i < b->nargs; i++)
+		in[i] = b->args[i]->type;
+	for (int i = 0; i < ret->nopnds; i++)
+		out[i] = OPND(ret, i)->type;
+	op_set_attr(c, fn, "function_type", at_type(c, ty_func(c, b->nargs, in, ret->nopnds, out)));
+}
+
+/* fn cloned at batch `size`, static, named NAME.batchSIZE. */
+static Op *chunk_function(BA *a, Op *fn, int64_t size)
+{
+	Ctx *c = a->c;
+	Op *nf = op_clone(c, fn, NULL, NULL), *o, *n, *next;
+	Block *bo = fn->regs[0].first, *bn = nf->regs[0].first;
+	char name[512];
+	int i;
+
+	snprintf(name, sizeof name, "%s.batch%lld", op_sym_name(fn), (long long)size);
+	op_set_attr(c, nf, "sym_name", at_str(c, name));
+	for (i = 0; i < bo->nargs; i++)
+		specialize_value(a, bo->args[i], bn->args[i], size, bn->first);
+	for (o = bo->first, n = bn->first; o; o = o->next, n = next) {
+		next = n->next;
+		for (i = 0; i < o->nres; i++)
+			specialize_value(a, RES(o, i), RES(n, i), size, bn->first);
+		if (n->info && (n->info->traits & TR_STRUCTURED)) {
+			int64_t *ks = arena_alloc(c, sizeof *ks * (size_t)(o->nopnds + 1));
+
+			for (i = 0; i < o->nopnds; i++)
+				ks[i] = rows(a, OPND(o, i));
+			if (separable(c, n, ks, size))
+				return NULL;
+		}
+	}
+	for (n = bn->first; n; n = next) {
+		next = n->next;
+		if (op_is(n, "cf.assert"))
+			op_erase(n);
+		else if (op_is(n, "tensor.empty") && n->nopnds)
+			op_set_operands(c, n, 0, NULL);
+		else if (op_is(n, "tensor.extract_slice"))
+			fold_lists(c, n, 1, slice_lists, 3);
+		else if (op_is(n, "tensor.insert_slice"))
+			fold_lists(c, n, 2, slice_lists, 3);
+		else if (op_is(n, "tensor.pad"))
+			fold_lists(c, n, 1, pad_lists, 2);
+		else if (op_is(n, "tensor.expand_shape") && n->nopnds > 1)
+			fold_lists(c, n, 1, (const char *const[]){ "static_output_shape" }, 1);
+		else if (op_is(n, "tensor.reshape"))
+			reshape_views(c, n);
+	}
+	for (n = bn->last; n; n = next) {
+		next = n->prev;
+		if (op_is_trivially_dead(n))
+			op_erase(n);
+	}
+	set_type(c, nf);
+	return nf;
+}
+
+/* The declaration that stands for fn: its signature with `?` where
+ * batched, and fxvm.batch naming the chunk functions. */
+static Op *declaration(BA *a, Op *fn, Op **chunks, const int64_t *sizes, int n)
+{
+	Ctx *c = a->c;
+	Op *d = op_new(c, "func.func", 0, NULL, 0, NULL, 1, fn->loc);
+	Attr **fns = arena_alloc(c, sizeof *fns * (size_t)n);
+	NamedAttr e[4];
+
+	for (int i = 0; i < n; i++)
+		fns[i] = at_symref(c, op_sym_name(chunks[i]));
+	e[0] = (NamedAttr){ "functions", at_array(c, n, fns) };
+	e[1] = (NamedAttr){ "max", at_int(c, a->hi, NULL) };
+	e[2] = (NamedAttr){ "min", at_int(c, a->lo, NULL) };
+	e[3] = (NamedAttr){ "sizes", at_dense_array(c, ty_int(c, 64, SIGNLESS), n, sizes) };
+	op_set_attr(c, d, "sym_name", op_attr(fn, "sym_name"));
+	op_set_attr(c, d, "function_type", op_attr(fn, "function_type"));
+	op_set_attr(c, d, "fxvm.batch", at_dict(c, 4, e));
+	return d;
+}
+
+int batch_split(Ctx *c, Op *fn, Op **decl)
+{
+	BA a = { c, { 0 }, 0, 0 };
+	int64_t sizes[2];
+	Op *chunks[2], *at = fn;
+	int n = 0, rc = -1;
+
+	if (analyze(&a, fn))
+		goto out;
+	for (size_t i = 0; i < sizeof sizes_default / sizeof *sizes_default; i++)
+		if (sizes_default[i] <= a.hi || sizes_default[i] == 1)
+			sizes[n++] = sizes_default[i];
+	for (int i = 0; i < n; i++) {
+		if (!(chunks[i] = chunk_function(&a, fn, sizes[i])))
+			goto out;
+		op_insert_after(at, chunks[i]);
+		at = chunks[i];
+	}
+	*decl = declaration(&a, fn, chunks, sizes, n);
+	op_insert_before(fn, *decl);
+	op_drop_uses(fn);
+	op_unlink(fn);
+	rc = 0;
+out:
+	pmap_free(&a.m);
+	return rc;
+}
+
+/* The declaration's signature from its first chunk function's, as codegen
+ * left it (ui8 where marked), `?` at dimension 0 where it has it. */
+void batch_signature(Ctx *c, Op *decl, Op *chunk)
+{
+	Type *dt = op_attr(decl, "function_type")->type, *ct = op_attr(chunk, "function_type")->type;
+	int n = ct->nsub;
+	Type **ts = arena_alloc(c, sizeof *ts * (size_t)(n + 1));
+
+	for (int i = 0; i < n; i++) {
+		Type *d = dt->sub[i], *t = ct->sub[i];
+
+		if (d->kind == TY_TENSOR && d->rank && d->dims[0] == DYN) {
+			int64_t *dims = arena_alloc(c, sizeof *dims * (size_t)t->rank);
+
+			memcpy(dims, t->dims, sizeof *dims * (size_t)t->rank);
+			dims[0] = DYN;
+			t = ty_with_dims(c, t, t->rank, dims);
+		}
+		ts[i] = t;
+	}
+	op_set_attr(c, decl, "function_type", at_type(c, ty_func(c, ct->nin, ts, n - ct->nin, ts + ct->nin)));
+}
