@@ -214,3 +214,24 @@ expected() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"corrupt module: @main: chunk 1 "*" is out of range or order" ]]
 }
+
+@test "on CUDA (tests/cuda's emulated driver) the chunks run the same way" {
+  command -v llc-16 >/dev/null || skip "llc-16 (Debian's llvm-16) is not installed"
+  /usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "no numpy for tests/cuda/emu.py"
+  bin/codegen --target=cuda "$D/chunks.mlir" |
+    awk '/^  func.func @f16/ && !done {
+      print "  func.func @main(tensor<?x5xf32>, tensor<5x3xf32>, tensor<3xf32>) -> tensor<?x3xf32> attributes {fxvm.batch = {min = 1 : i64, max = 64 : i64, sizes = array<i64: 8, 1>, functions = [@f8, @f1]}}"
+      done = 1 } { print }' > "$T/cuda.fxvm"
+  bin/vmpack "$T/cuda.fxvm" -o "$T/cuda.vmfb"
+  /usr/bin/python3 -c "import sys; sys.path.insert(0, 'tests/cuda'); import emu
+open('$T/k.ll', 'w').write(emu.to_host(emu.sh('bin/codegen', '--target=cuda', '--emit=llvm', '$D/chunks.mlir')))"
+  llc-16 -O2 -filetype=obj -relocation-model=pic "$T/k.ll" -o "$T/k.o"
+  mkdir -p "$T/fake"
+  cc -shared -fPIC -O1 tests/cuda/fakecuda.c "$T/k.o" -lpthread -lm -o "$T/fake/libcuda.so.1"
+  for n in 3 17; do
+    LD_LIBRARY_PATH="$T/fake" bin/vmrun "$T/cuda.vmfb" --device=cuda --input="${n}x5xf32=$(values $n)" $W $B \
+      --output=@"$T/y.npy"
+    run bin/vmrun "$M" --input="${n}x5xf32=$(values $n)" $W $B --expected_output=@"$T/y.npy"
+    [ "$status" -eq 0 ]
+  done
+}
