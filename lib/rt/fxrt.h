@@ -94,6 +94,21 @@ int rt_function_nresults(const RtFunction *f);
 void rt_function_arg(const RtFunction *f, int i, RtTensor *t);
 void rt_function_result(const RtFunction *f, int i, RtTensor *t);
 size_t rt_function_arena(const RtFunction *f);
+/* A function with a dynamic batch (formats/fxvm.md, "Dynamic batch"):
+ * 1, with the batch sizes it takes in [*min, *max] (max INT64_MAX:
+ * unbounded; either pointer may be NULL); 0 for a static function.
+ * Its batched arguments and results have dims[0] = -1 in rt_function_arg
+ * and rt_function_result (rt_type_str prints "?x5xf32"); rt_invoke takes
+ * inputs of any batch n in range, dimension 0 of a batched input being
+ * k * n (k rows per item, that of the module; k = 1 mostly), the same n
+ * for all, and gives results of dimension 0 k * n.  It runs the static
+ * chunk functions the module lists, largest chunks first, on views of the
+ * inputs and results; a view that is not 64-byte aligned goes through an
+ * aligned copy kept by the function (the only memory it may allocate
+ * besides the results).  rt_function_arena is then the chunk functions'
+ * arenas summed, and rt_profile, rt_profile_entry profile the chunk
+ * functions' dispatches, in chunk order. */
+int rt_function_batch(const RtFunction *f, int64_t *min, int64_t *max);
 
 /* Runs f.  in: nin tensors matching f's arguments.  out: nout (== f's
  * result count) tensors; each with data NULL gets a fresh 64-byte aligned

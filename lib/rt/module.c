@@ -54,6 +54,14 @@ struct RtFunction {
 	uint64_t *calls;
 	RtTraceFn trace;            /* rt_trace */
 	void *trace_ctx;
+	uint32_t trace_base;        /* added to its instruction numbers when traced */
+	const VmfbBatch *batch;     /* a batched function (fxvm.batch), else NULL */
+	int64_t *rows;              /* batched: rows per item of each argument, then
+	                               result; 0 for an unbatched argument */
+	int64_t *rowbytes;          /* batched: bytes of one row of each */
+	RtTensor *views;            /* batched: a chunk's arguments, then results */
+	uint8_t *stage;             /* batched: aligned copies of unaligned chunks */
+	size_t nstage;
 };
 
 struct RtModule {
@@ -151,7 +159,8 @@ rt_type_str(const RtTensor *t, char *buf, size_t n)
 
 	buf[0] = 0;
 	for (int i = 0; i < t->rank && k < n; i++)
-		k += snprintf(buf + k, n - k, "%lldx", (long long)t->dims[i]);
+		k += t->dims[i] < 0 ? snprintf(buf + k, n - k, "?x")
+		    : snprintf(buf + k, n - k, "%lldx", (long long)t->dims[i]);
 	if (k < n)
 		snprintf(buf + k, n - k, "%s", rt_dtype_name(t->dtype));
 }
@@ -165,6 +174,22 @@ type_of(const RtModule *m, const VmfbType *vt, RtTensor *t)
 	for (uint32_t i = 0; i < vt->rank; i++)
 		t->dims[i] = m->v.dims[vt->first_dim + i];
 	t->nbytes = vt->nbytes;
+}
+
+/* vt with d0 rows when it is batched (VMFB_DYN at dimension 0); -1 if
+ * its bytes overflow. */
+static int
+type_rows(const RtModule *m, const VmfbType *vt, int64_t d0, RtTensor *t)
+{
+	int64_t n;
+
+	type_of(m, vt, t);
+	if (!t->rank || t->dims[0] != VMFB_DYN)
+		return 0;
+	t->dims[0] = d0;
+	n = rt_numel(t);
+	return n == INT64_MAX || __builtin_mul_overflow((uint64_t)n, rt_dtype_size(t->dtype), &t->nbytes)
+	    ? -1 : 0;
 }
 
 /* ---- loading ---- */
@@ -257,6 +282,37 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 			memcpy(f->bindbuf + nb, v->binds + vi->b, (size_t)vi->c * sizeof *f->bindbuf);
 			in->b = (uint32_t)nb;
 			nb += vi->c;
+		}
+	}
+	return 0;
+}
+
+/* Each batched function's rows per item, from its first chunk. */
+static int
+decode_batch(RtModule *m, RtError *e)
+{
+	const Vmfb *v = &m->v;
+
+	for (size_t i = 0; i < v->nbatch; i++) {
+		const VmfbBatch *b = &v->batch[i];
+		const VmfbChunk *c = &v->chunks[b->first_chunk];
+		const VmfbFunc *cf = &v->funcs[c->func];
+		RtFunction *f = &m->funcs[b->func];
+		uint32_t na = f->vf->nargs, n = na + f->vf->nresults;
+
+		f->batch = b;
+		f->rows = calloc((size_t)n + 1, sizeof *f->rows);
+		f->rowbytes = calloc((size_t)n + 1, sizeof *f->rowbytes);
+		f->views = calloc((size_t)n + 1, sizeof *f->views);
+		if (!f->rows || !f->rowbytes || !f->views)
+			return err(e, "out of memory");
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t ti = j < na ? f->vf->first_arg + j : f->vf->first_result + j - na;
+			RtTensor t;
+			f->rows[j] = vmfb_batch_rows(v, ti, j < na ? cf->first_arg + j : cf->first_result + j - na,
+			    c->size);
+			type_rows(m, &v->types[ti], 1, &t);   /* a chunk's type bounds it */
+			f->rowbytes[j] = (int64_t)t.nbytes;
 		}
 	}
 	return 0;
@@ -419,6 +475,8 @@ load(RtModule *m, const char *name, const char *params, const RtOptions *o, RtEr
 	for (size_t i = 0; i < v->nfuncs; i++)
 		if (decode_function(m, &m->funcs[i], &v->funcs[i], e))
 			goto fail;
+	if (decode_batch(m, e))
+		goto fail;
 	if (m->cuda)
 		return m;
 	if (!(m->pool = rt_pool_new(threads))) {
@@ -525,6 +583,10 @@ rt_unload(RtModule *m)
 			free(f->insts);
 			free(f->secs);
 			free(f->calls);
+			free(f->rows);
+			free(f->rowbytes);
+			free(f->views);
+			rt_free(f->stage);
 		}
 	free(m->funcs);
 	if (m->objs)
@@ -590,7 +652,48 @@ rt_lookup(RtModule *m, const char *name)
 const char *rt_function_name(const RtFunction *f) { return f->name; }
 int rt_function_nargs(const RtFunction *f) { return (int)f->vf->nargs; }
 int rt_function_nresults(const RtFunction *f) { return (int)f->vf->nresults; }
-size_t rt_function_arena(const RtFunction *f) { return f->vf->arena_size; }
+
+/* Chunk c of batched function f. */
+static RtFunction *
+chunk_fn(const RtFunction *f, uint32_t c)
+{
+	return &f->m->funcs[f->m->v.chunks[f->batch->first_chunk + c].func];
+}
+
+/* The arenas of f and its chunk functions, summed; their instructions
+ * in *ninsts. */
+static uint64_t
+totals(const RtFunction *f, uint32_t *ninsts)
+{
+	uint64_t arena = f->vf->arena_size;
+	uint32_t n = f->vf->ninsts;
+
+	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
+		arena += chunk_fn(f, c)->vf->arena_size;
+		n += chunk_fn(f, c)->vf->ninsts;
+	}
+	if (ninsts)
+		*ninsts = n;
+	return arena;
+}
+
+size_t
+rt_function_arena(const RtFunction *f)
+{
+	return totals(f, NULL);
+}
+
+int
+rt_function_batch(const RtFunction *f, int64_t *min, int64_t *max)
+{
+	if (!f->batch)
+		return 0;
+	if (min)
+		*min = f->batch->min;
+	if (max)
+		*max = f->batch->max;
+	return 1;
+}
 
 void
 rt_function_arg(const RtFunction *f, int i, RtTensor *t)
@@ -606,6 +709,8 @@ rt_function_result(const RtFunction *f, int i, RtTensor *t)
 
 /* ---- invocation ---- */
 
+/* Input i against its argument type; a batched one's dimension 0 is
+ * batch_of's to check. */
 static int
 check_input(RtFunction *f, int i, const RtTensor *t, RtError *e)
 {
@@ -624,12 +729,16 @@ check_input(RtFunction *f, int i, const RtTensor *t, RtError *e)
 		return err(e, "input %d: rank is %d, the function expects %u (%s)", i, t->rank, vt->rank, ws);
 	}
 	for (int d = 0; d < t->rank; d++)
-		if (t->dims[d] != dims[d])
+		if (t->dims[d] != dims[d] && !(d == 0 && dims[0] == VMFB_DYN))
 			return err(e, "input %d: dimension %d is %lld, the function expects %lld",
 			    i, d, (long long)t->dims[d], (long long)dims[d]);
-	if (t->nbytes < vt->nbytes || (vt->nbytes && !t->data))
+	if (t->rank && (t->dims[0] < 0 || type_rows(f->m, vt, t->dims[0], &want)))
+		return err(e, "input %d: dimension 0 is %lld, too large", i, (long long)t->dims[0]);
+	if (!t->rank)
+		type_of(f->m, vt, &want);
+	if (t->nbytes < want.nbytes || (want.nbytes && !t->data))
 		return err(e, "input %d: %zu bytes of data, the function expects %llu",
-		    i, t->data ? t->nbytes : 0, (unsigned long long)vt->nbytes);
+		    i, t->data ? t->nbytes : 0, (unsigned long long)want.nbytes);
 	if ((uintptr_t)t->data % 64)
 		return err(e, "input %d: data is not 64-byte aligned", i);
 	return 0;
@@ -646,8 +755,9 @@ fill(uint8_t *p, uint64_t size, uint32_t esz, uint64_t pat)
 		memcpy(p + i, &pat, esz);
 }
 
+/* The counts of inputs and results, and each input. */
 static int
-prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+check_inputs(RtFunction *f, const RtTensor *in, int nin, int nout, RtError *e)
 {
 	const VmfbFunc *vf = f->vf;
 
@@ -659,24 +769,44 @@ prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtE
 	for (int i = 0; i < nin; i++)
 		if (check_input(f, i, &in[i], e))
 			return -1;
-	for (int i = 0; i < nout; i++)
-		if (out[i].data && (out[i].nbytes < f->res[i].nbytes || (uintptr_t)out[i].data % 64))
+	return 0;
+}
+
+/* Result i's type for a batch of n (n unused when f is not batched). */
+static int
+result_type(RtFunction *f, int i, int64_t n, RtTensor *t)
+{
+	int64_t d0 = 0;
+
+	if (f->rows && __builtin_mul_overflow(f->rows[f->vf->nargs + i], n, &d0))
+		return -1;
+	return type_rows(f->m, &f->res[i], d0, t);
+}
+
+/* Each result's type, and its data where the caller gave none. */
+static int
+alloc_results(RtFunction *f, RtTensor *out, int nout, int64_t n, RtError *e)
+{
+	RtTensor t;
+
+	for (int i = 0; i < nout; i++) {
+		if (result_type(f, i, n, &t))
+			return err(e, "result %d: too large for a batch of %lld", i, (long long)n);
+		if (out[i].data && (out[i].nbytes < t.nbytes || (uintptr_t)out[i].data % 64))
 			return err(e, "result %d: the buffer provided is too small or not 64-byte aligned", i);
-	if (vf->arena_size && !f->m->cuda && !f->arena && !(f->arena = rt_alloc(vf->arena_size)))
-		return err(e, "@%s: cannot allocate its arena of %llu bytes", f->name,
-		    (unsigned long long)vf->arena_size);
+	}
 	for (int i = 0; i < nout; i++) {
 		void *data = out[i].data;
-		if (!data && !(data = rt_alloc(f->res[i].nbytes))) {
+		result_type(f, i, n, &t);
+		if (!data && !(data = rt_alloc(t.nbytes))) {
 			/* Free what this call allocated: those still marked. */
 			for (int j = 0; j < i; j++)
 				if (out[j].rank < 0)
 					out[j].rank = 0, rt_tensor_free(&out[j]);
-			return err(e, "result %d: cannot allocate %llu bytes", i,
-			    (unsigned long long)f->res[i].nbytes);
+			return err(e, "result %d: cannot allocate %llu bytes", i, (unsigned long long)t.nbytes);
 		}
 		int own = !out[i].data;
-		type_of(f->m, &f->res[i], &out[i]);
+		out[i] = t;
 		out[i].data = data;
 		if (own)
 			out[i].rank = -1 - out[i].rank;   /* marked as ours until all succeed */
@@ -687,9 +817,38 @@ prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtE
 	return 0;
 }
 
+static int
+prepare(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	const VmfbFunc *vf = f->vf;
+
+	if (check_inputs(f, in, nin, nout, e))
+		return -1;
+	if (vf->arena_size && !f->m->cuda && !f->arena && !(f->arena = rt_alloc(vf->arena_size)))
+		return err(e, "@%s: cannot allocate its arena of %llu bytes", f->name,
+		    (unsigned long long)vf->arena_size);
+	return alloc_results(f, out, nout, 0, e);
+}
+
+/* The dispatches of f's host program. */
+static int
+ndispatches(const RtFunction *f)
+{
+	int n = 0;
+
+	for (uint32_t i = 0; i < f->vf->ninsts; i++)
+		n += f->insts[i].op == INST_DISPATCH;
+	return n;
+}
+
+/* A batched function profiles, traces and lists the instructions of its
+ * chunk functions, in chunk order. */
 int
 rt_profile(RtFunction *f, int on)
 {
+	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++)
+		if (rt_profile(chunk_fn(f, c), on))
+			return -1;
 	if (on && !f->secs) {
 		f->secs = calloc((size_t)f->vf->ninsts + 1, sizeof *f->secs);
 		f->calls = calloc((size_t)f->vf->ninsts + 1, sizeof *f->calls);
@@ -706,6 +865,12 @@ rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *call
 	const Vmfb *v = &f->m->v;
 	uint32_t k;
 
+	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
+		const RtFunction *cf = chunk_fn(f, c);
+		if (rt_profile_entry(cf, i, kernel, calls, secs))
+			return 1;
+		i -= ndispatches(cf);
+	}
 	for (k = 0; k < f->vf->ninsts; k++) {
 		const VmfbInst *vi = &v->insts[f->vf->first_inst + k];
 
@@ -723,14 +888,25 @@ rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *call
 uint32_t
 rt_function_ninsts(const RtFunction *f)
 {
-	return f->vf->ninsts;
+	uint32_t n;
+
+	totals(f, &n);
+	return n;
 }
 
 void
 rt_inst_info(const RtFunction *f, uint32_t i, RtInstInfo *info)
 {
 	const Vmfb *v = &f->m->v;
-	const VmfbInst *vi = &v->insts[f->vf->first_inst + i];
+	const VmfbInst *vi;
+
+	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
+		const RtFunction *cf = chunk_fn(f, c);
+		if (i < cf->vf->ninsts)
+			return rt_inst_info(cf, i, info);
+		i -= cf->vf->ninsts;
+	}
+	vi = &v->insts[f->vf->first_inst + i];
 
 	memset(info, 0, sizeof *info);
 	info->op = vi->op;
@@ -753,16 +929,29 @@ rt_inst_info(const RtFunction *f, uint32_t i, RtInstInfo *info)
 	}
 }
 
-int
-rt_trace(RtFunction *f, RtTraceFn fn, void *ctx, RtError *e)
+static int
+trace_from(RtFunction *f, RtTraceFn fn, void *ctx, uint32_t base, RtError *e)
 {
+	f->trace_base = base;
 	if (f->m->cuda)
 		return err(e, "tracing runs on the CPU only (not --device=cuda)");
 	if (rt_pool_trace(f->m->pool, fn != NULL))
 		return err(e, "out of memory");
+	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
+		RtFunction *cf = chunk_fn(f, c);
+		if (trace_from(cf, fn, ctx, base, e))
+			return -1;
+		base += cf->vf->ninsts;
+	}
 	f->trace = fn;
 	f->trace_ctx = ctx;
 	return 0;
+}
+
+int
+rt_trace(RtFunction *f, RtTraceFn fn, void *ctx, RtError *e)
+{
+	return trace_from(f, fn, ctx, 0, e);
 }
 
 static double
@@ -794,7 +983,7 @@ run_timed(RtFunction *f)
 			f->calls[i]++;
 		}
 		if (f->trace)
-			f->trace(f->trace_ctx, i, &host, in->op == INST_DISPATCH ? rt_pool_spans(pool) : NULL,
+			f->trace(f->trace_ctx, f->trace_base + i, &host, in->op == INST_DISPATCH ? rt_pool_spans(pool) : NULL,
 			    rt_pool_threads(pool));
 	}
 }
@@ -817,25 +1006,135 @@ run_inst(RtFunction *f, const RtInst *in)
 	}
 }
 
-int
-rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+/* ---- batched functions: static chunks ---- */
+
+/* The batch of a call: that of the first batched input, the others
+ * agreeing with it. */
+static int
+batch_of(RtFunction *f, const RtTensor *in, int64_t *n, RtError *e)
+{
+	const VmfbBatch *b = f->batch;
+	char range[80];
+	int first = -1;
+
+	if (b->max == INT64_MAX)
+		snprintf(range, sizeof range, "at least %lld", (long long)b->min);
+	else
+		snprintf(range, sizeof range, "in [%lld, %lld]", (long long)b->min, (long long)b->max);
+	for (int i = 0; i < (int)f->vf->nargs; i++) {
+		int64_t k = f->rows[i], d0 = in[i].dims[0], want;
+		if (!k)
+			continue;
+		if (first < 0 && (d0 % k || d0 / k < b->min || d0 / k > b->max))
+			return k == 1 ? err(e, "input %d: dimension 0 is %lld, must be %s", i, (long long)d0, range)
+			    : err(e, "input %d: dimension 0 is %lld, must be %lld × a batch %s", i,
+			    (long long)d0, (long long)k, range);
+		if (first < 0) {
+			*n = d0 / k, first = i;
+			continue;
+		}
+		if (__builtin_mul_overflow(k, *n, &want) || d0 != want)
+			return k == 1 ? err(e, "input %d: dimension 0 is %lld, must equal %lld (the batch of "
+			    "input %d)", i, (long long)d0, (long long)*n, first)
+			    : err(e, "input %d: dimension 0 is %lld, must be %lld × %lld (the batch of input %d)",
+			    i, (long long)d0, (long long)k, (long long)*n, first);
+	}
+	return 0;
+}
+
+/* The chunk [b0, b0 + size) of f's values j in f->views, unaligned ones
+ * in the staging (inputs copied in); -1 when it cannot grow. */
+static int
+chunk_views(RtFunction *f, const RtTensor *in, RtTensor *out, int64_t b0, int64_t size)
+{
+	uint32_t na = f->vf->nargs, n = na + f->vf->nresults;
+	size_t need = 0, at = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		RtTensor *w = &f->views[j];
+		*w = j < na ? in[j] : out[j - na];
+		if (!f->rows[j])
+			continue;
+		w->dims[0] = f->rows[j] * size;
+		w->nbytes = (size_t)(w->dims[0] * f->rowbytes[j]);
+		w->data = (uint8_t *)w->data + f->rows[j] * b0 * f->rowbytes[j];
+		if ((uintptr_t)w->data % 64)
+			need += w->nbytes > 64 ? (w->nbytes + 63) & ~(size_t)63 : 64;
+	}
+	if (need > f->nstage) {
+		rt_free(f->stage);
+		f->nstage = 0;
+		if (!(f->stage = rt_alloc(need)))
+			return -1;
+		f->nstage = need;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		RtTensor *w = &f->views[j];
+		if (!f->rows[j] || (uintptr_t)w->data % 64 == 0)
+			continue;
+		if (j < na && w->nbytes)
+			memcpy(f->stage + at, w->data, w->nbytes);
+		w->data = f->stage + at;
+		at += w->nbytes > 64 ? (w->nbytes + 63) & ~(size_t)63 : 64;
+	}
+	return 0;
+}
+
+static int invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e);
+
+/* Runs chunk function cf on items [b0, b0 + size) of a batched call. */
+static int
+run_chunk(RtFunction *f, RtFunction *cf, const RtTensor *in, RtTensor *out, int64_t b0, int64_t size,
+	RtError *e)
+{
+	uint32_t na = f->vf->nargs, nr = f->vf->nresults;
+
+	if (chunk_views(f, in, out, b0, size))
+		return err(e, "@%s: cannot allocate a staging buffer", f->name);
+	if (invoke(cf, f->views, (int)na, f->views + na, (int)nr, e))
+		return -1;
+	for (uint32_t j = 0; j < nr; j++) {
+		uint8_t *dst = (uint8_t *)out[j].data + f->rows[na + j] * b0 * f->rowbytes[na + j];
+		if (dst != f->views[na + j].data && f->views[na + j].nbytes)
+			memcpy(dst, f->views[na + j].data, f->views[na + j].nbytes);
+	}
+	return 0;
+}
+
+/* A batched call: greedily as many chunks of each size as fit. */
+static int
+invoke_batch(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	const Vmfb *v = &f->m->v;
+	int64_t n = 0, done = 0;
+
+	if (check_inputs(f, in, nin, nout, e) || batch_of(f, in, &n, e) || alloc_results(f, out, nout, n, e))
+		return -1;
+	for (uint32_t c = 0; c < f->batch->nchunks; c++) {
+		int64_t size = (int64_t)v->chunks[f->batch->first_chunk + c].size;
+		for (; n - done >= size; done += size)
+			if (run_chunk(f, chunk_fn(f, c), in, out, done, size, e))
+				return -1;
+	}
+	return 0;
+}
+
+/* ---- invoking, under the module's lock ---- */
+
+static int
+invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
 {
 	RtModule *m = f->m;
 	const VmfbFunc *vf = f->vf;
 	const Vmfb *v = &m->v;
 
-	pthread_mutex_lock(&m->lock);
-	if (prepare(f, in, nin, out, nout, e)) {
-		pthread_mutex_unlock(&m->lock);
+	if (f->batch)
+		return invoke_batch(f, in, nin, out, nout, e);
+	if (prepare(f, in, nin, out, nout, e))
 		return -1;
-	}
-	if (m->cuda) {
-		int rc = rt_cuda_invoke(m->cuda, (uint32_t)(vf - v->funcs), in, out,
+	if (m->cuda)
+		return rt_cuda_invoke(m->cuda, (uint32_t)(vf - v->funcs), in, out,
 		    f->profile ? f->secs : NULL, f->profile ? f->calls : NULL, e->msg, sizeof e->msg);
-
-		pthread_mutex_unlock(&m->lock);
-		return rc;
-	}
 	for (uint32_t i = 0; i < vf->nbufs; i++) {
 		const VmfbBuf *b = &f->bufs[i];
 		uint8_t *base = NULL;
@@ -854,6 +1153,16 @@ rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, R
 	else
 		for (uint32_t i = 0; i < vf->ninsts; i++)
 			run_inst(f, &f->insts[i]);
-	pthread_mutex_unlock(&m->lock);
 	return 0;
+}
+
+int
+rt_invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	int rc;
+
+	pthread_mutex_lock(&f->m->lock);
+	rc = invoke(f, in, nin, out, nout, e);
+	pthread_mutex_unlock(&f->m->lock);
+	return rc;
 }

@@ -20,6 +20,8 @@ _Static_assert(sizeof(VmfbInst) == 40, "inst layout");
 _Static_assert(sizeof(VmfbExec) == 16, "exec layout");
 _Static_assert(sizeof(VmfbKern) == 32, "kern layout");
 _Static_assert(sizeof(VmfbGlobal) == 32, "global layout");
+_Static_assert(sizeof(VmfbBatch) == 32, "batch layout");
+_Static_assert(sizeof(VmfbChunk) == 16, "chunk layout");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .vmfb reader assumes a little-endian host"
 #endif
@@ -126,6 +128,7 @@ static const char *const section_names[SEC_NKINDS] = {
 	[SEC_EXECS] = "executables", [SEC_KERNS] = "kernels",
 	[SEC_GLOBALS] = "globals", [SEC_CONSTS] = "constants",
 	[SEC_OBJECT] = "object", [SEC_KINFO] = "kernel_info",
+	[SEC_BATCH] = "batch", [SEC_CHUNKS] = "chunks",
 };
 
 const char *
@@ -368,7 +371,7 @@ load_tables(Chk *k)
 	TAB(SEC_KERNS, kerns, nkerns)
 	TAB(SEC_GLOBALS, globals, nglobals)
 #undef TAB
-	/* optional: modules packed before it have none */
+	/* optional: modules packed before them have none */
 	for (uint32_t i = 0; i < v->nsec; i++)
 		if (v->sec[i].kind == SEC_KINFO) {
 			if (records(k, SEC_KINFO, sizeof *v->kinfo, &p, &n))
@@ -376,11 +379,30 @@ load_tables(Chk *k)
 			if (n != v->nkerns)
 				return bad(k, "%zu kernel_info records for %zu kernels", n, v->nkerns);
 			v->kinfo = p;
+		} else if (v->sec[i].kind == SEC_BATCH) {
+			if (records(k, SEC_BATCH, sizeof *v->batch, &p, &n))
+				return -1;
+			v->batch = p, v->nbatch = n;
+			if (records(k, SEC_CHUNKS, sizeof *v->chunks, &p, &n))
+				return -1;
+			v->chunks = p, v->nchunks = n;
 		}
+	for (uint32_t i = 0; i < v->nsec; i++)
+		if (v->sec[i].kind == SEC_CHUNKS && !v->batch)
+			return bad(k, "a chunks section without a batch section");
 	if (records(k, SEC_CONSTS, 1, &p, &n))
 		return -1;
 	v->consts = p, v->nconsts = n;
 	return 0;
+}
+
+/* Has type ti a batch dimension (VMFB_DYN at dimension 0)? */
+static int
+dynamic(const Vmfb *v, size_t ti)
+{
+	const VmfbType *t = &v->types[ti];
+
+	return t->rank && v->dims[t->first_dim] == VMFB_DYN;
 }
 
 static int
@@ -399,9 +421,13 @@ check_types(Chk *k)
 			return bad(k, "type %zu: rank %u at dimension %u is out of range", i, t->rank, t->first_dim);
 		for (uint32_t d = 0; d < t->rank; d++) {
 			int64_t e = v->dims[t->first_dim + d];
+			if (e == VMFB_DYN && d == 0)
+				continue;   /* a batched function's: 0 bytes */
 			if (e < 0 || __builtin_mul_overflow(numel, (uint64_t)e, &numel))
 				return bad(k, "type %zu: dimension %u is %lld", i, d, (long long)e);
 		}
+		if (dynamic(v, i))
+			numel = 0;
 		if (__builtin_mul_overflow(numel, vmfb_dtype_size(t->dtype), &numel)
 		    || numel != t->nbytes || numel > ((uint64_t)1 << 56))
 			return bad(k, "type %zu: %llu bytes does not match its shape",
@@ -602,13 +628,15 @@ check_code(Chk *k)
 				return bad(k, "global %zu (@%s): an external parameter, but %s", i,
 				    vmfb_str(v, g->name), g->offset ? "with an offset"
 				    : v->strs[g->param] ? "the header's flag is not set" : "unnamed");
-			if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes)
+			if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes || dynamic(v, g->type))
 				return bad(k, "global %zu (@%s): %llu bytes, not its type's", i,
 				    vmfb_str(v, g->name), (unsigned long long)g->size);
 			continue;
 		}
 		if (g->crc)
 			return bad(k, "global %zu: crc of a constant inside the module", i);
+		if (g->type < v->ntypes && dynamic(v, g->type))
+			return bad(k, "global %zu (@%s): a type with a batch dimension", i, vmfb_str(v, g->name));
 		if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes
 		    || g->offset % VMFB_ALIGN || !range_ok(g->offset, g->size, v->nconsts))
 			return bad(k, "global %zu (@%s): %llu bytes at %llu do not fit the constants",
@@ -619,6 +647,105 @@ check_code(Chk *k)
 fail:
 	free(used);
 	return -1;
+}
+
+int64_t
+vmfb_batch_rows(const Vmfb *v, uint32_t decl, uint32_t chunk, uint64_t size)
+{
+	const VmfbType *d = &v->types[decl], *c = &v->types[chunk];
+	const int64_t *dd = v->dims + d->first_dim, *cd = v->dims + c->first_dim;
+	int batched = dynamic(v, decl);
+
+	if (d->dtype != c->dtype || d->rank != c->rank || dynamic(v, chunk))
+		return -1;
+	for (uint32_t i = batched; i < d->rank; i++)
+		if (dd[i] != cd[i])
+			return -1;
+	if (!batched)
+		return 0;
+	return size && cd[0] % (int64_t)size == 0 && cd[0] >= (int64_t)size ? cd[0] / (int64_t)size : -1;
+}
+
+/* One chunk of batched function f: its function's signature is f's with
+ * dimension 0 of each batched type k * size, k that of every chunk. */
+static int
+check_chunk(Chk *k, const VmfbBatch *b, uint32_t j, const char *fn)
+{
+	Vmfb *v = k->v;
+	const VmfbChunk *c = &v->chunks[b->first_chunk + j], *c0 = &v->chunks[b->first_chunk];
+	const VmfbFunc *f = &v->funcs[b->func], *cf, *f0;
+
+	if (c->reserved || c->func >= v->nfuncs || !c->size || c->size > INT64_MAX
+	    || (j && c->size >= v->chunks[b->first_chunk + j - 1].size)
+	    || (j == b->nchunks - 1 && c->size != 1))
+		return bad(k, "@%s: chunk %u (function %u, size %llu) is out of range or order", fn, j,
+		    c->func, (unsigned long long)c->size);
+	cf = &v->funcs[c->func], f0 = &v->funcs[c0->func];
+	if (cf->nargs != f->nargs || cf->nresults != f->nresults)
+		return bad(k, "@%s: chunk function @%s does not take and return as many values", fn,
+		    vmfb_str(v, cf->name));
+	for (uint32_t i = 0; i < f->nargs + f->nresults; i++) {
+		uint32_t ti = i < f->nargs ? f->first_arg + i : f->first_result + i - f->nargs;
+		uint32_t ci = i < f->nargs ? cf->first_arg + i : cf->first_result + i - f->nargs;
+		uint32_t i0 = i < f->nargs ? f0->first_arg + i : f0->first_result + i - f->nargs;
+		int64_t rows = vmfb_batch_rows(v, ti, ci, c->size);
+		if (rows < 0 || rows != vmfb_batch_rows(v, ti, i0, c0->size) || (i >= f->nargs && !rows))
+			return bad(k, "@%s: %s %u of chunk function @%s does not fit the batch", fn,
+			    i < f->nargs ? "argument" : "result", i < f->nargs ? i : i - f->nargs,
+			    vmfb_str(v, cf->name));
+	}
+	return 0;
+}
+
+static int
+dynamic_args(const Vmfb *v, const VmfbFunc *f)
+{
+	for (uint32_t i = 0; i < f->nargs; i++)
+		if (dynamic(v, f->first_arg + i))
+			return 1;
+	return 0;
+}
+
+/* The batched functions: each a declaration run as chunks of static
+ * functions; batch dimensions only in declarations' types. */
+static int
+check_batch(Chk *k)
+{
+	Vmfb *v = k->v;
+	uint8_t *decl = calloc(v->nfuncs + 1, 1);
+	int rc = 0;
+
+	if (!decl)
+		return bad(k, "out of memory");
+	for (size_t i = 0; i < v->nbatch && !rc; i++) {
+		const VmfbBatch *b = &v->batch[i];
+		if (b->reserved || b->func >= v->nfuncs || decl[b->func]++)
+			rc = bad(k, "batch %zu: function %u is out of range or batched twice", i, b->func);
+	}
+	for (size_t i = 0; i < v->nbatch && !rc; i++) {
+		const VmfbBatch *b = &v->batch[i];
+		const VmfbFunc *f = &v->funcs[b->func];
+		const char *fn = vmfb_str(v, f->name);
+		if (f->nbufs || f->ninsts || f->arena_size || b->min < 0 || b->max < b->min)
+			rc = bad(k, "@%s: a batched function with a host program, or batch range [%lld, %lld]",
+			    fn, (long long)b->min, (long long)b->max);
+		else if (!b->nchunks || !range_ok(b->first_chunk, b->nchunks, v->nchunks))
+			rc = bad(k, "@%s: chunks %u+%u are out of range", fn, b->first_chunk, b->nchunks);
+		else if (!dynamic_args(v, f))
+			rc = bad(k, "@%s: no argument is batched", fn);
+		for (uint32_t j = 0; j < b->nchunks && !rc; j++)
+			if (!(rc = check_chunk(k, b, j, fn)) && decl[v->chunks[b->first_chunk + j].func])
+				rc = bad(k, "@%s: chunk %u is a batched function", fn, j);
+	}
+	for (size_t i = 0; i < v->nfuncs && !rc; i++) {
+		const VmfbFunc *f = &v->funcs[i];
+		for (uint32_t j = 0; j < f->nargs + f->nresults && !decl[i] && !rc; j++)
+			if (dynamic(v, j < f->nargs ? f->first_arg + j : f->first_result + j - f->nargs))
+				rc = bad(k, "@%s: a batch dimension in a function that is not batched",
+				    vmfb_str(v, f->name));
+	}
+	free(decl);
+	return rc;
 }
 
 int
@@ -717,7 +844,7 @@ vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn)
 		return bad(&k, "target: reserved field is %u, not 0", v->target->reserved);
 	if (str_ok(&k, v->target->cpu, "target", 0) || str_ok(&k, v->target->features, "target", 0))
 		return -1;
-	if (check_types(&k) || check_code(&k) || check_funcs(&k))
+	if (check_types(&k) || check_code(&k) || check_funcs(&k) || check_batch(&k))
 		return -1;
 	return 0;
 }

@@ -52,6 +52,8 @@ enum {
 	SEC_CONSTS,      /* the globals' bytes */
 	SEC_OBJECT,      /* one executable's object (any number of these) */
 	SEC_KINFO,       /* VmfbKernInfo[], one per kernel; optional */
+	SEC_BATCH,       /* VmfbBatch[]: batched functions; optional, with CHUNKS */
+	SEC_CHUNKS,      /* VmfbChunk[]: their chunk functions; optional, with BATCH */
 	SEC_NKINDS
 };
 
@@ -146,6 +148,24 @@ typedef struct VmfbKernInfo {
 	uint64_t reserved;
 } VmfbKernInfo;
 
+/* A function with a dynamic batch (fxvm.batch): its Function record (no
+ * buffers or instructions; VMFB_DYN at dimension 0 of each batched
+ * argument and result type) and the static functions that run it in
+ * chunks, largest first, the last of size 1. */
+#define VMFB_DYN (-1)
+typedef struct VmfbBatch {
+	uint32_t func;             /* its declaration, into FUNCS */
+	uint32_t first_chunk, nchunks;     /* into CHUNKS */
+	uint32_t reserved;
+	int64_t min, max;          /* the batch sizes it takes */
+} VmfbBatch;
+
+typedef struct VmfbChunk {
+	uint64_t size;             /* batch items per call */
+	uint32_t func;             /* the static function run on them */
+	uint32_t reserved;
+} VmfbChunk;
+
 typedef struct VmfbGlobal {
 	uint32_t name;
 	uint32_t type;             /* into TYPES */
@@ -175,6 +195,8 @@ typedef struct Vmfb {
 	const VmfbKernInfo *kinfo;  /* nkerns of them, or NULL: no section */
 	const VmfbGlobal *globals; size_t nglobals;
 	const uint8_t *consts; size_t nconsts;
+	const VmfbBatch *batch; size_t nbatch;     /* none: NULL, 0 */
+	const VmfbChunk *chunks; size_t nchunks;
 } Vmfb;
 
 /* Validates all of p[0..n) (64-byte aligned): header, table, checksums,
@@ -189,6 +211,10 @@ int vmfb_check_header(const void *p, size_t n, uint64_t *size, char *err, size_t
 int vmfb_read_fd(int fd, const char *name, uint8_t **p, size_t *n, size_t *cap, char *err, size_t errn);
 
 const char *vmfb_str(const Vmfb *v, uint32_t off);   /* checked already */
+/* Rows per batch item of a batched function's argument or result type
+ * decl, from a chunk function's type chunk of `size` items (checked):
+ * k >= 1 when batched, 0 when not (the types are then identical). */
+int64_t vmfb_batch_rows(const Vmfb *v, uint32_t decl, uint32_t chunk, uint64_t size);
 const char *vmfb_dtype_name(uint32_t dt);            /* "f32", or NULL */
 size_t vmfb_dtype_size(uint32_t dt);                 /* bytes, 0 if bad */
 const char *vmfb_section_name(uint32_t kind);

@@ -13,7 +13,10 @@ type_str(const Vmfb *v, uint32_t ti, char *buf, size_t n)
 	size_t k = snprintf(buf, n, "tensor<");
 
 	for (uint32_t d = 0; d < t->rank && k < n; d++)
-		k += snprintf(buf + k, n - k, "%lldx", (long long)v->dims[t->first_dim + d]);
+		if (v->dims[t->first_dim + d] == VMFB_DYN)
+			k += snprintf(buf + k, n - k, "?x");
+		else
+			k += snprintf(buf + k, n - k, "%lldx", (long long)v->dims[t->first_dim + d]);
 	if (k < n)
 		snprintf(buf + k, n - k, "%s>", vmfb_dtype_name(t->dtype));
 }
@@ -36,6 +39,28 @@ signature(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 	fprintf(f, ")\n");
 }
 
+/* A batched function: its range and chunks; 0 if fn is none. */
+static int
+batched(FILE *f, const Vmfb *v, const VmfbFunc *fn)
+{
+	for (size_t i = 0; i < v->nbatch; i++) {
+		const VmfbBatch *b = &v->batch[i];
+		if (&v->funcs[b->func] != fn)
+			continue;
+		fprintf(f, "    batch in [%lld, ", (long long)b->min);
+		fprintf(f, b->max == INT64_MAX ? "unbounded)" : "%lld]", (long long)b->max);
+		fprintf(f, ", chunks");
+		for (uint32_t j = 0; j < b->nchunks; j++) {
+			const VmfbChunk *c = &v->chunks[b->first_chunk + j];
+			fprintf(f, "%s %llu (@%s)", j ? "," : "", (unsigned long long)c->size,
+			    vmfb_str(v, v->funcs[c->func].name));
+		}
+		fprintf(f, "\n");
+		return 1;
+	}
+	return 0;
+}
+
 static void
 function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 {
@@ -43,6 +68,8 @@ function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 	const VmfbBuf *b = v->bufs + fn->first_buf;
 
 	signature(f, v, fn);
+	if (batched(f, v, fn))
+		return;
 	fprintf(f, "    arena %llu bytes, %u buffers, %u instructions\n",
 	    (unsigned long long)fn->arena_size, fn->nbufs, fn->ninsts);
 	for (uint32_t i = 0; i < fn->nbufs; i++) {

@@ -31,6 +31,8 @@ typedef struct Pack {
 	PMap strmap;                /* interned string -> offset + 1 */
 	Buf types, dims, funcs, bufs, insts, binds, execs, kerns, globals;
 	Buf kinfo;                  /* VmfbKernInfo per kernel */
+	Buf batch, chunks;          /* VmfbBatch, VmfbChunk (fxvm.batch) */
+	PMap funcidx;               /* interned function name -> index + 1 */
 	int has_kinfo;              /* any kernel says more than its name */
 	PMap syms;                  /* interned name -> executable/kernel/global op */
 	PMap symidx;                /* op -> index + 1 in its table */
@@ -576,6 +578,8 @@ add_function(Pack *pk, Op *op)
 	if (arena && (arena->kind != AT_INT || arena->i < 0 || arena->i > ((int64_t)1 << 48)))
 		return fail(op, "fxvm.arena must be a byte count%s", "");
 	f.name = str(pk, op_sym_name(op));
+	*pmap_slot(&pk->funcidx, intern(pk->c, op_sym_name(op)), 1) =
+	    (void *)(uintptr_t)(COUNT(pk->funcs, VmfbFunc) + 1);
 	f.arena_size = arena ? arena->i : 0;
 	f.first_arg = COUNT(pk->types, VmfbType);
 	f.nargs = ft->type->nin;
@@ -611,6 +615,178 @@ add_function(Pack *pk, Op *op)
 			rc = -1;
 	}
 	return rc;
+}
+
+/* ---- batched functions (fxvm.batch) ---- */
+
+typedef struct BatchAttr {
+	int64_t min, max;
+	Attr *sizes, *fns;
+} BatchAttr;
+
+static int
+batch_attr(Op *op, BatchAttr *ba)
+{
+	Attr *a = op_attr(op, "fxvm.batch"), *mn, *mx;
+
+	if (!a || a->kind != AT_DICT || !(mn = dict_get(a, "min")) || mn->kind != AT_INT
+	    || !(mx = dict_get(a, "max")) || mx->kind != AT_INT
+	    || !(ba->sizes = dict_get(a, "sizes")) || ba->sizes->kind != AT_DENSE_ARRAY
+	    || !(ba->fns = dict_get(a, "functions")) || ba->fns->kind != AT_ARRAY)
+		return fail(op, "fxvm.batch must be {min = N : i64, max = N : i64, sizes = "
+		    "array<i64: S, ..., 1>, functions = [@f, ...]}%s", "");
+	ba->min = mn->i, ba->max = mx->i;
+	if (ba->min < 0 || ba->max < ba->min)
+		return fail(op, "fxvm.batch: min must be >= 0 and max >= min%s", "");
+	if (ba->sizes->n == 0 || ba->sizes->ints[ba->sizes->n - 1] != 1)
+		return fail(op, "fxvm.batch: the last of the sizes must be 1%s", "");
+	for (size_t i = 1; i < ba->sizes->n; i++)
+		if (ba->sizes->ints[i] >= ba->sizes->ints[i - 1])
+			return fail(op, "fxvm.batch: the sizes must be strictly decreasing%s", "");
+	if (ba->fns->n != ba->sizes->n)
+		return fail(op, "fxvm.batch: as many functions as sizes%s", "");
+	for (size_t i = 0; i < ba->fns->n; i++)
+		if (ba->fns->elts[i]->kind != AT_SYMREF || ba->fns->elts[i]->n)
+			return fail(op, "fxvm.batch: functions must be [@f, ...]%s", "");
+	return 0;
+}
+
+/* A declared argument or result type: batched (? at dimension 0 only)
+ * is recorded with VMFB_DYN there and 0 bytes; any other is a buffer type. */
+static int
+add_decl_type(Pack *pk, Op *op, Type *t, int complex, int result)
+{
+	int batched = t->kind == TY_TENSOR && t->rank > 0 && t->rank <= VMFB_MAX_RANK && t->dims[0] == DYN;
+	int64_t dims[VMFB_MAX_RANK];
+	int ti;
+
+	if (result && !batched)
+		return fail(op, "fxvm.batch: every result must be batched (? at dimension 0)%s", "");
+	if (!batched)
+		return add_type_cx(pk, op, t, complex);
+	memcpy(dims, t->dims, t->rank * sizeof *dims);
+	dims[0] = 1;
+	if ((ti = add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex)) < 0)
+		return -1;
+	AT(pk->dims, int64_t, AT(pk->types, VmfbType, ti).first_dim) = VMFB_DYN;
+	AT(pk->types, VmfbType, ti).nbytes = 0;
+	return ti;
+}
+
+/* Chunk function fi of `size` items against the declaration f: k0 is
+ * the rows per item of each batched value in the first chunk. */
+static int
+check_chunk_sig(Pack *pk, Op *op, const VmfbFunc *f, uint32_t fi, int64_t size, int64_t *k0)
+{
+	const VmfbFunc *cf = &AT(pk->funcs, VmfbFunc, fi);
+	const char *cn = &pk->strs.p[cf->name];
+	Vmfb v = {.types = (const VmfbType *)pk->types.p, .dims = (const int64_t *)pk->dims.p};
+	char msg[400];
+
+	if (cf->nargs != f->nargs || cf->nresults != f->nresults) {
+		snprintf(msg, sizeof msg, "@%s takes %u and returns %u values, the declaration %u and %u",
+		    cn, cf->nargs, cf->nresults, f->nargs, f->nresults);
+		return fail(op, "fxvm.batch: %s", msg);
+	}
+	for (uint32_t i = 0; i < f->nargs + f->nresults; i++) {
+		int arg = i < f->nargs;
+		uint32_t j = arg ? i : i - f->nargs;
+		int64_t k = vmfb_batch_rows(&v, (arg ? f->first_arg : f->first_result) + j,
+		    (arg ? cf->first_arg : cf->first_result) + j, size);
+		if (k >= 0 && (k0[i] < 0 || k == k0[i])) {
+			k0[i] = k;
+			continue;
+		}
+		if (k > 0)
+			snprintf(msg, sizeof msg, "%s %u of @%s has %lld rows per batch item (dimension 0 "
+			    "%lld for %lld), the first chunk %lld", arg ? "argument" : "result", j, cn,
+			    (long long)k, (long long)(k * size), (long long)size, (long long)k0[i]);
+		else
+			snprintf(msg, sizeof msg, "%s %u of @%s does not fit the declaration's type: "
+			    "the same but dimension 0 a multiple of %lld where batched", arg ? "argument"
+			    : "result", j, cn, (long long)size);
+		return fail(op, "fxvm.batch: %s", msg);
+	}
+	return 0;
+}
+
+/* Has the declaration f (its arguments added) a batched argument? */
+static int
+dynamic_args(const Pack *pk, const VmfbFunc *f)
+{
+	for (uint32_t i = 0; i < f->nargs; i++) {
+		const VmfbType *t = &AT(pk->types, VmfbType, f->first_arg + i);
+		if (t->rank && AT(pk->dims, int64_t, t->first_dim) == VMFB_DYN)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is function fi a batched function's declaration (no body)? */
+static int
+declared(const Pack *pk, uint32_t fi)
+{
+	for (uint32_t i = 0; i < COUNT(pk->batch, VmfbBatch); i++)
+		if (AT(pk->batch, VmfbBatch, i).func == fi)
+			return 1;
+	return 0;
+}
+
+static int
+add_batched(Pack *pk, Op *op)
+{
+	Attr *ft = op_attr(op, "function_type");
+	const char *name = op_sym_name(op);
+	BatchAttr ba;
+	VmfbFunc f = {0};
+	VmfbBatch b = {0};
+	int64_t *k0;
+	int rc = 0;
+
+	if (batch_attr(op, &ba))
+		return -1;
+	if (!ft || ft->kind != AT_TYPE || ft->type->kind != TY_FUNC)
+		return fail(op, "has no function_type%s", "");
+	if (pmap_get(&pk->funcidx, intern(pk->c, name)) || pmap_get(&pk->syms, intern(pk->c, name)))
+		return fail(op, "fxvm.batch: the name '@%s' is taken", name);
+	f.name = str(pk, name);
+	f.nargs = ft->type->nin;
+	f.nresults = ft->type->nsub - ft->type->nin;
+	f.first_arg = COUNT(pk->types, VmfbType);
+	for (uint32_t i = 0; i < f.nargs; i++)
+		if (add_decl_type(pk, op, ft->type->sub[i], listed(op, "fxpipe.complex_args", i, f.nargs) > 0, 0) < 0)
+			return -1;
+	if (!dynamic_args(pk, &f))
+		return fail(op, "fxvm.batch: no argument is batched (? at dimension 0): the batch "
+		    "of a call is read from them%s", "");
+	f.first_result = COUNT(pk->types, VmfbType);
+	for (uint32_t i = 0; i < f.nresults; i++)
+		if (add_decl_type(pk, op, ft->type->sub[f.nargs + i],
+		    listed(op, "fxpipe.complex_results", i, f.nresults) > 0, 1) < 0)
+			return -1;
+	f.first_buf = COUNT(pk->bufs, VmfbBuf);
+	f.first_inst = COUNT(pk->insts, VmfbInst);
+	k0 = xcalloc(f.nargs + f.nresults + 1, sizeof *k0);
+	for (uint32_t i = 0; i < f.nargs + f.nresults; i++)
+		k0[i] = -1;
+	b = (VmfbBatch){COUNT(pk->funcs, VmfbFunc), COUNT(pk->chunks, VmfbChunk), ba.sizes->n, 0, ba.min, ba.max};
+	for (size_t i = 0; i < ba.fns->n && !rc; i++) {
+		const char *cn = ba.fns->elts[i]->s;
+		uint32_t fi = (uint32_t)(uintptr_t)pmap_get(&pk->funcidx, intern(pk->c, cn));
+		VmfbChunk c = {ba.sizes->ints[i], fi - 1, 0};
+		if (!fi || declared(pk, fi - 1))
+			rc = fail(op, "fxvm.batch: '@%s' is not a function with a body in this module", cn);
+		else
+			rc = check_chunk_sig(pk, op, &f, fi - 1, ba.sizes->ints[i], k0);
+		buf_put(&pk->chunks, &c, sizeof c);
+	}
+	free(k0);
+	if (rc)
+		return -1;
+	*pmap_slot(&pk->funcidx, intern(pk->c, name), 1) = (void *)(uintptr_t)(b.func + 1);
+	buf_put(&pk->funcs, &f, sizeof f);
+	buf_put(&pk->batch, &b, sizeof b);
+	return 0;
 }
 
 /* ---- the module ---- */
@@ -668,11 +844,18 @@ collect(Pack *pk, Op *m)
 	}
 	if (rc)
 		return rc;
-	/* In dependency order: kernels name executables. */
+	/* In dependency order: kernels name executables, batched functions
+	 * (declarations) the functions with a body. */
 	static const char *const order[] = {"fxvm.executable", "fxvm.global", "fxvm.kernel", "func.func"};
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		int n = 0;
 		for (Op *op = b->first; op; op = op->next) {
+			if (k == 4) {
+				if (op_is(op, "func.func") && (!op->nregs || !op->regs[0].first)
+				    && op_attr(op, "fxvm.batch") && add_batched(pk, op))
+					rc = -1;
+				continue;
+			}
 			if (!op_is(op, order[k]))
 				continue;
 			*pmap_slot(&pk->symidx, op, 1) = (void *)(uintptr_t)(++n);
@@ -725,10 +908,17 @@ used_later(const Pack *pk, int g)
 static void
 write_file(Pack *pk, FILE *f)
 {
-	enum { NSMALL = SEC_GLOBALS };   /* STRS .. GLOBALS, objects, KINFO if any, CONSTS */
-	Buf *small[NSMALL + 1];
-	uint32_t nsec = NSMALL + pk->nobjs + pk->has_kinfo + 1;
-	uint32_t kinfo = pk->has_kinfo ? nsec - 2 : UINT32_MAX;
+	/* STRS .. GLOBALS, objects, KINFO, BATCH and CHUNKS if any, CONSTS */
+	enum { NSMALL = SEC_GLOBALS };
+	Buf *small[NSMALL + 1], *extra[3];
+	uint32_t xkind[3], nx = 0;
+	if (pk->has_kinfo)
+		extra[nx] = &pk->kinfo, xkind[nx++] = SEC_KINFO;
+	if (pk->batch.n) {
+		extra[nx] = &pk->batch, xkind[nx++] = SEC_BATCH;
+		extra[nx] = &pk->chunks, xkind[nx++] = SEC_CHUNKS;
+	}
+	uint32_t nsec = NSMALL + pk->nobjs + nx + 1, xfirst = NSMALL + pk->nobjs;
 	VmfbSection *sec = xcalloc(nsec, sizeof *sec);
 	VmfbHeader h = {0};
 	uint64_t at;
@@ -752,10 +942,10 @@ write_file(Pack *pk, FILE *f)
 			sec[i].kind = i + 1;
 			sec[i].size = small[i + 1]->n;
 			sec[i].crc = crc32c(0, small[i + 1]->p, small[i + 1]->n);
-		} else if (i == kinfo) {
-			sec[i].kind = SEC_KINFO;
-			sec[i].size = pk->kinfo.n;
-			sec[i].crc = crc32c(0, pk->kinfo.p, pk->kinfo.n);
+		} else if (i >= xfirst && i < nsec - 1) {
+			sec[i].kind = xkind[i - xfirst];
+			sec[i].size = extra[i - xfirst]->n;
+			sec[i].crc = crc32c(0, extra[i - xfirst]->p, extra[i - xfirst]->n);
 		} else if (i < nsec - 1) {
 			sec[i].kind = SEC_OBJECT;
 			sec[i].size = pk->objs[i - NSMALL].n;
@@ -797,8 +987,8 @@ write_file(Pack *pk, FILE *f)
 		pad_to(&o, sec[i].offset);
 		if (i < NSMALL) {
 			put(&o, small[i + 1]->p, small[i + 1]->n);
-		} else if (i == kinfo) {
-			put(&o, pk->kinfo.p, pk->kinfo.n);
+		} else if (i >= xfirst && i < nsec - 1) {
+			put(&o, extra[i - xfirst]->p, extra[i - xfirst]->n);
 		} else if (i < nsec - 1) {
 			put(&o, pk->objs[i - NSMALL].p, pk->objs[i - NSMALL].n);
 			text_blob_done(pk->objs[i - NSMALL].p);
@@ -888,6 +1078,9 @@ done:
 	buf_free(&pk.execs);
 	buf_free(&pk.kerns);
 	buf_free(&pk.kinfo);
+	buf_free(&pk.batch);
+	buf_free(&pk.chunks);
+	pmap_free(&pk.funcidx);
 	buf_free(&pk.globals);
 	pmap_free(&pk.strmap);
 	pmap_free(&pk.syms);
