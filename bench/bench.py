@@ -131,6 +131,37 @@ def factory_inputs(src, name, out):
     return paths
 
 
+def dynamic_batch(py, out, ncpu, runs, lines):
+    """resnet18 exported once with a dynamic batch (fx-export --dynamic,
+    PyTorch 2) against static modules of batch 1 and 8: codegen compiles
+    the dynamic one as chunks of 8 and 1, so each should run as fast."""
+    src = os.path.join(E2E, "e2e_models.py")
+    x = np.random.default_rng(0).standard_normal((8, 3, 224, 224)).astype(np.float32)
+    mods = {}
+    for what, extra in (("dynamic", "--input 2x3x224x224xf32 --dynamic 0:0:batch=1..64"),
+                        ("static1", "--input 1x3x224x224xf32"), ("static8", "--input 8x3x224x224xf32")):
+        json_, mods[what] = os.path.join(out, "dyn_%s.json" % what), os.path.join(out, "dyn_%s.vmfb" % what)
+        fx_export = os.path.join(ROOT, "tools", "fx-export", "fx-export")
+        sh("'%s' '%s' '%s:resnet18' %s -o '%s' 2>/dev/null" % (py, fx_export, src, extra, json_))
+        sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
+           "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=mods[what]))
+    lines.append("")
+    lines.append("dynamic batch: resnet18 compiled once for batch 1..64 against static modules, "
+                 "median ms (ratio = dynamic / static)")
+    print(lines[-1], flush=True)
+    for b in (1, 8):
+        path = os.path.join(out, "dyn_x%d.npy" % b)
+        np.save(path, x[:b])
+        row = "  batch %d:" % b
+        for t in (1, ncpu):
+            d_us = vmrun(mods["dynamic"], [path], t, runs)[0]
+            s_us = vmrun(mods["static%d" % b], [path], t, runs)[0]
+            row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
+                t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
+        lines.append(row)
+        print(row, flush=True)
+
+
 def ms(us):
     return "%.4g" % (us / 1e3)
 
@@ -207,6 +238,8 @@ def main():
                 e_us = compiled(pt2[0], src, name, 1, 2000, "none", cache)
                 lines.append("%-26s %9.1f %9.1f %9.1f %9.1f" % (name, f_us, c_us, c_us - f_us, n_us - e_us))
                 print(lines[-1], flush=True)
+    if pt2 and "resnet18" in names:
+        dynamic_batch(pt2[0], out, ncpu, runs, lines)
     # the matmuls
     mm = os.path.join(HERE, "matmul.py")
     peak_s = os.environ.get("FMA_PEAK", "").split()

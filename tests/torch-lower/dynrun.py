@@ -125,7 +125,8 @@ def load(spec):
     s = importlib.util.spec_from_file_location("dynrun_model", path)
     mod = importlib.util.module_from_spec(s)
     s.loader.exec_module(mod)
-    return getattr(mod, factory)()
+    m = getattr(mod, factory)()
+    return m[0] if isinstance(m, tuple) else m   # tests/e2e's: (module, inputs)
 
 
 def main():
