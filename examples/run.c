@@ -136,6 +136,9 @@ make_inputs(RtFunction *f)
 	int n = rt_function_nargs(f);
 	RtTensor *in = calloc(n ? n : 1, sizeof *in);
 
+	if (rt_function_batch(f, NULL, NULL))
+		die(rt_function_name(f), "has a dynamic batch: this example makes inputs of "
+			"static signatures only (call a chunk function, NAME.batch1)");
 	for (int i = 0; in && i < n; i++) {
 		rt_function_arg(f, i, &in[i]);
 		if (!(in[i].data = rt_alloc(in[i].nbytes)))

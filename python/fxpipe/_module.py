@@ -37,7 +37,7 @@ class TensorType:
         self.nbytes = t.nbytes
 
     def __repr__(self):
-        return "x".join([str(d) for d in self.shape] + [self.dtype])
+        return "x".join(["?" if d < 0 else str(d) for d in self.shape] + [self.dtype])
 
 
 def _signature_array(f, n, get):
@@ -71,6 +71,8 @@ class Function:
         # Views of the arrays' elements, made once: indexing makes a new one.
         self._in_t = [self._in[i] for i in range(nargs)]
         self._out_t = [self._out[i] for i in range(nres)]
+        # a dynamic batch (-1 at dimension 0): results sized at each call
+        self._batched = any(-1 in t.shape for t in self.inputs + self.results)
         self._owners = [_tensors.owner_class(t.nbytes) for t in self.results]
         self._err = _rt.Error()
         self._err_ref = ctypes.byref(self._err)
@@ -146,7 +148,7 @@ class Function:
         codes = _tensors.torch_codes()
         by_code = {c: d for d, c in codes.items()}
         outs = [(tuple(r.shape), by_code.get(r.code)) for r in self.results]
-        if any(d is None for _, d in outs) or any(0 in s for s, _ in outs):
+        if any(d is None for _, d in outs) or any(0 in s for s, _ in outs) or self._batched:
             return None
         empty, lock, inv, h = torch.empty, self._lock, _invoke, self._h
         in_arr, out_arr, in_t, out_t = self._in, self._out, self._in_t, self._out_t
@@ -227,9 +229,14 @@ class Function:
 
     def _wrap(self, as_torch):
         # Owners first, so that every allocation is freed if a wrap fails.
-        bufs = [o.from_address(t.data) for o, t in zip(self._owners, self._out_t)]
-        return [_tensors.wrap_result(b, r.shape, r.code, as_torch)
-                for b, r in zip(bufs, self.results)]
+        if self._batched:   # the shapes and sizes the runtime gave this call
+            owners = [_tensors.owner_class(t.nbytes) for t in self._out_t]
+            shapes = [tuple(t.dims[:t.rank]) for t in self._out_t]
+        else:
+            owners, shapes = self._owners, [r.shape for r in self.results]
+        bufs = [o.from_address(t.data) for o, t in zip(owners, self._out_t)]
+        return [_tensors.wrap_result(b, shape, r.code, as_torch)
+                for b, shape, r in zip(bufs, shapes, self.results)]
 
 
 def _fresh(ins):

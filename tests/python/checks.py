@@ -96,6 +96,23 @@ def bad_inputs(path):
 
 
 @check
+def batched(path):
+    """A function with a dynamic batch (tests/codegen/batch.mlir: x + b as
+    ?x2x2, batch 1..64): any batch in range, results of the call's shape;
+    out of range raises with the runtime's message."""
+    m = fxpipe.load(path)
+    f = m.main
+    assert repr(f) == "@main(?x4xf32, 4xf32) -> (?x2x2xf32)", repr(f)
+    b = np.arange(4, dtype=np.float32)
+    for n in (1, 3, 9, 17, 64):
+        x = np.random.default_rng(n).standard_normal((n, 4)).astype(np.float32)
+        y = f(x, b)
+        assert y.shape == (n, 2, 2), y.shape
+        close(y, (x + b).reshape(n, 2, 2))
+    expect_error(fxpipe.Error, "input 0: dimension 0 is 65, must be in [1, 64]",
+                 f, np.zeros((65, 4), np.float32), b)
+
+
 def zero_copy(path):
     """What the package claims: aligned contiguous inputs are not copied,
     others are (once, with the same values); results are the runtime's

@@ -38,6 +38,11 @@ check() {
 @test "fxpipe: functions and their signatures" { check signature; }
 @test "fxpipe: numpy in, numpy out, the right numbers" { check numpy_values; }
 @test "fxpipe: bad inputs raise with the runtime's message" { check bad_inputs; }
+@test "fxpipe: a function with a dynamic batch takes any batch in range" {
+  bin/codegen tests/codegen/batch.mlir | bin/vmpack -o "$BATS_TEST_TMPDIR/batch.vmfb"
+  run "$PY" tests/python/checks.py batched "$BATS_TEST_TMPDIR/batch.vmfb"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
 @test "fxpipe: aligned inputs and results are not copied, others are, out= is written in place" { check zero_copy; }
 @test "fxpipe: results outlive their module" { check lifetime; }
 @test "fxpipe: the threads option" { check threads; }
