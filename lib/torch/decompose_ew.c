@@ -14,7 +14,8 @@
  *   rrelu (eval)        leaky_relu((lower + upper) / 2); training: random
  *                       slopes (d_rrelu_train, decompose_rng.c)
  *   atan, asin, acos    atan2 (asin x = atan2(x, sqrt((1-x)(1+x))))
- *   sinh, cosh          expm1 and exp of |x|, exp(|x|/2)^2/2 past 20
+ *   sinh, cosh          expm1 and exp of |x|, exp(|x|/2)^2/2 past 20; bf16
+ *                       inf where exp(|x|) overflows f32, as eager's
  *   asinh, acosh, atanh log1p forms of |x|, log(x) + ln 2 past 2^28
  *   log10, exp2         log / ln 10, pow(2, x)
  *   logaddexp[2]        max + log1p(exp(-|a - b|)), a == b == inf: a
@@ -260,6 +261,24 @@ half_exp_big(B *b, Value *a)
 	return d_mul(b, h, muls(b, h, 0.5));
 }
 
+/* bf16's sinh and cosh are inf where exp(|x|) overflows f32: past
+ * 0x1.62e42ep+6 (88.72283, the largest f32 with a finite exp), though
+ * they are finite to 89.4 (bf16's 89.0: 2.25e38).  That is eager's
+ * vectorized CPU loop (PyTorch 1.13 and 2.x: exp in f32), the one a dense
+ * operand takes but for each row's last n % 32 elements (AVX2), which
+ * its scalar loop computes finite, as it does a strided operand's; f32
+ * and f64 keep the finite value (2.x's f32 loops and 1.13's scalar one;
+ * 1.13's f32 vector loop overflowed as bf16's does), and f16 is inf
+ * past 11.8 either way. */
+static Value *
+bf16_exp_overflow(B *b, Op *op, Value *a, Value *s)
+{
+	if (rdt(op)->kind != TY_BF16)
+		return s;
+	return b_op3(b, "aten.where.ScalarSelf",
+	    cmps(b, "aten.gt.Scalar", a, b_float(b, 0x1.62e42ep+6)), b_float(b, INFINITY), s);
+}
+
 static int
 sinh_(B *b, Op *op)
 {
@@ -272,7 +291,7 @@ sinh_(B *b, Op *op)
 	t = u(b, "aten.expm1", a);
 	s = muls(b, d_add(b, t, d_div(b, t, adds(b, t, 1))), 0.5);
 	s = where(b, cmps(b, "aten.gt.Scalar", a, b_float(b, 20)), half_exp_big(b, a), s);
-	fdone(b, op, odd(b, x, a, s));
+	fdone(b, op, odd(b, x, a, bf16_exp_overflow(b, op, a, s)));
 	return 1;
 }
 
@@ -287,7 +306,7 @@ cosh_(B *b, Op *op)
 	e = u(b, "aten.exp", a);
 	s = d_add(b, muls(b, e, 0.5), divs(b, u(b, "aten.reciprocal", e), 2));
 	s = where(b, cmps(b, "aten.gt.Scalar", a, b_float(b, 20)), half_exp_big(b, a), s);
-	fdone(b, op, s);
+	fdone(b, op, bf16_exp_overflow(b, op, a, s));
 	return 1;
 }
 

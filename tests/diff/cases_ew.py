@@ -102,6 +102,25 @@ def inverse_and_hyperbolic_trig_int_bf16_empty():
                        (torch.rand(3, 4) * 2 - 1).bfloat16(), torch.randn(0, 3)]
 
 
+def _hyp_bf16(x, y):
+    return (torch.sinh(x), torch.cosh(x),
+            torch.sinh(torch.cumprod(F.elu(y.permute(2, 1, 0)), 2)))
+
+
+@case
+def sinh_cosh_bf16_inf_where_exp_overflows_f32():
+    # bf16's +-89.0: eager's vectorized loop takes exp(|x|) in f32, inf past
+    # 88.7228 where sinh and cosh are 2.25e38 (its scalar loop, a strided
+    # operand's and a row's last n % 32, gives that: not tested); 88.5 finite.
+    # y: the fuzzer's case (seed 1128003851), a cumprod reaching -89.0
+    x = torch.linspace(-100, 100, 128)
+    x[:12] = torch.tensor([89.0, -89.0, 88.5, -88.5, 89.5, -89.5, 88.0, 90.0, 1e-30, -0.0,
+                           INF, NAN])
+    y = torch.randint(-32, 33, [10, 3, 31], generator=torch.Generator().manual_seed(
+        1128003851000)).double() / 8
+    return _hyp_bf16, [x.bfloat16(), y.bfloat16()]
+
+
 def _logs(x, y, i, d):
     return (torch.log10(x), torch.exp2(y), torch.logaddexp(x, y), torch.logaddexp2(y, x),
             torch.logaddexp(y[:1], d), torch.logit(x), torch.logit(y, eps=1e-3),

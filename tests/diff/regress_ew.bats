@@ -11,6 +11,9 @@ load helpers
   regress inverse_and_hyperbolic_trig_special_values_f32 inverse_and_hyperbolic_trig_f64_wide \
     inverse_and_hyperbolic_trig_int_bf16_empty
 }
+@test "sinh, cosh of bf16: inf where exp(|x|) overflows f32 (89.0), as eager's vector loop" {
+  regress sinh_cosh_bf16_inf_where_exp_overflows_f32
+}
 @test "log10, exp2, logaddexp[2], logit, logsigmoid, shrinks, celu, prelu, rrelu, fmax, nan_to_num, round, glu, signbit, copysign, view.dtype, a chain, degrees of bf16/f16; rrelu training reading the noise and a wider view.dtype refused" {
   regress log10_exp2_logaddexp_logit_logsigmoid heaviside_shrinks_celu_prelu_rrelu_fmax \
     nan_to_num_frac_sgn_isinf_degrees_round_glu signbit_copysign_negative_zero_and_nan \

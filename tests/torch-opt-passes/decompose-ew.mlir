@@ -142,6 +142,30 @@ func.func @sinh(%x: !torch.vtensor<[4],f16>) -> !torch.vtensor<[4],f16> {
   return %0 : !torch.vtensor<[4],f16>
 }
 
+// bf16's sinh and cosh are inf where exp(|x|) overflows f32 (|x| past
+// 88.7228317, the largest f32 with a finite exp), as eager's vectorized
+// loop: bf16's 89.0 gives inf, not 2.25e38.  sinh takes the sign after.
+// CHECK-LABEL: func.func @sinh_cosh_bf16(
+// CHECK:         %[[X:.*]] = torch.aten.to.dtype %arg0, %int6
+// CHECK:         %[[A:.*]] = torch.aten.abs %[[X]]
+// CHECK:         %[[S:.*]] = torch.aten.where.self {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK:         %[[O:.*]] = torch.aten.gt.Scalar %[[A]], %float88.722831726074219
+// CHECK:         %[[SI:.*]] = torch.aten.where.ScalarSelf %[[O]], %float0x7FF0000000000000, %[[S]]
+// CHECK:         torch.aten.neg %[[SI]]
+// CHECK:         torch.aten.to.dtype %{{.*}}, %int15, {{.*}} -> !torch.vtensor<[4],bf16>
+// CHECK:         %[[Y:.*]] = torch.aten.to.dtype %{{.*}}, %int6
+// CHECK:         %[[B:.*]] = torch.aten.abs %[[Y]]
+// CHECK:         torch.aten.exp %[[B]]
+// CHECK:         %[[C:.*]] = torch.aten.where.self {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK:         %[[P:.*]] = torch.aten.gt.Scalar %[[B]], %float88.722831726074219
+// CHECK:         %[[CO:.*]] = torch.aten.where.ScalarSelf %[[P]], %float0x7FF0000000000000, %[[C]]
+// CHECK:         torch.aten.to.dtype %[[CO]], %int15, {{.*}} -> !torch.vtensor<[4],bf16>
+func.func @sinh_cosh_bf16(%x: !torch.vtensor<[4],bf16>) -> !torch.vtensor<[4],bf16> {
+  %0 = torch.aten.sinh %x : !torch.vtensor<[4],bf16> -> !torch.vtensor<[4],bf16>
+  %1 = torch.aten.cosh %0 : !torch.vtensor<[4],bf16> -> !torch.vtensor<[4],bf16>
+  return %1 : !torch.vtensor<[4],bf16>
+}
+
 // nan_to_num's defaults: 0 and f32's extremes.
 // CHECK-LABEL: func.func @nan_to_num(
 // CHECK:         torch.aten.eq.Scalar %arg0, %float0xFFF0000000000000
