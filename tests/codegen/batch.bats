@@ -97,3 +97,31 @@ MLIR
   [ "$status" -eq 1 ]
   [[ "$output" == *"dynamic dimensions other than a batch (dimension 0) are not supported yet: dimension 1 of argument 0"* ]]
 }
+
+@test "a reshape that interleaves the batch's items is refused" {
+  refuses ?x2xf32 '
+  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
+  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
+  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
+  %r = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>' \
+    "a reshape that puts the batch inside another dimension"
+}
+
+@test "the batch may sit at another dimension inside the function (a transpose there and back)" {
+  cat > "$T/f.mlir" <<'MLIR'
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %t0 = tensor.empty(%n) : tensor<4x?xf32>
+  %t = linalg.transpose ins(%x : tensor<?x4xf32>) outs(%t0 : tensor<4x?xf32>) permutation = [1, 0]
+  %u0 = tensor.empty(%n) : tensor<?x4xf32>
+  %u = linalg.transpose ins(%t : tensor<4x?xf32>) outs(%u0 : tensor<?x4xf32>) permutation = [1, 0]
+  return %u : tensor<?x4xf32>
+}
+MLIR
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]"* ]]
+}

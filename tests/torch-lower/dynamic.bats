@@ -104,3 +104,20 @@ dynrun_vm() {
     --shape 1x3x224x224 --shape 3x3x224x224 --shape 8x3x224x224 --shape 17x3x224x224
   [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
 }
+
+@test "an MLP (with a slice of its input) and a GPT-2 block with a dynamic batch through codegen and vmrun match eager" {
+  dynrun_vm tests/torch-lower/dynmodels.py:mlp --input 2x8xf32 --dynamic 0:0:batch \
+    --shape 0x8 --shape 1x8 --shape 3x8 --shape 17x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:gpt2 --input 2x7x16xf32 --dynamic 0:0:batch \
+    --shape 1x7x16 --shape 3x7x16 --shape 9x7x16
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+}
+
+@test "inputs that disagree on the batch fail in vmrun with a clear error and no result" {
+  dynrun_vm tests/torch-lower/dynmodels.py:pair --input 3x8xf32 --input 3x8xf32 \
+    --dynamic 0:0:batch --dynamic 1:0:batch --shape 2x8,2x8 --shape 5x8,5x8
+  dynrun_vm tests/torch-lower/dynmodels.py:pair --input 3x8xf32 --input 3x8xf32 \
+    --dynamic 0:0:batch --dynamic 1:0:batch --shape 2x8,3x8 \
+    --expect-fail "input 1: dimension 0 is 3, must equal 2 (the batch of input 0)"
+}

@@ -39,6 +39,8 @@ typedef struct BVal {
 	int64_t c;      /* TENSOR: rows per item; INT: the coefficient */
 	int e;          /* INT: the power of B, 0 or 1 */
 	int64_t lo, hi; /* COND */
+	int ax;         /* TENSOR: the batch's axis, -1 */
+	int64_t *d;     /* TENSOR: its sizes, k at the batch's axis */
 } BVal;
 
 typedef struct BA {
@@ -67,6 +69,7 @@ static BVal *put(BA *a, Value *v, int kind, int64_t c, int e)
 
 	b->kind = kind, b->c = c, b->e = e;
 	b->lo = INT64_MIN, b->hi = INT64_MAX;
+	b->ax = -1;
 	*pmap_slot(&a->m, v, 1) = b;
 	return b;
 }
@@ -76,14 +79,6 @@ static void put_cond(BA *a, Value *v, int64_t lo, int64_t hi)
 	BVal *b = put(a, v, B_COND, 0, 0);
 
 	b->lo = lo, b->hi = hi;
-}
-
-/* Rows per batch item of tensor v; 0 for an unbatched one. */
-static int64_t rows(BA *a, Value *v)
-{
-	BVal *b = get(a, v);
-
-	return b && b->kind == B_TENSOR ? b->c : 0;
 }
 
 /* v as c * B^e: 1, or 0 where unknown (data). */
@@ -104,7 +99,7 @@ static int of_batch(BA *a, Value *v)
 {
 	BVal *b = get(a, v);
 
-	return b && (b->kind == B_BAD || (b->kind == B_TENSOR && b->c) || (b->kind == B_INT && b->e) ||
+	return b && (b->kind == B_BAD || (b->kind == B_TENSOR && b->ax >= 0) || (b->kind == B_INT && b->e) ||
 		(b->kind == B_COND && !(b->lo == INT64_MIN && b->hi == INT64_MAX) && b->lo <= b->hi));
 }
 
@@ -353,6 +348,51 @@ static int arith_int(BA *a, Op *op)
 
 /* ---- tensors ---------------------------------------------------------- */
 
+/* Tensor v's sizes, its rank of them, and its batch axis *ax (-1: none),
+ * where the size is k, the rows per item (the dimension is k * B); NULL
+ * where codegen does not know them. */
+static const int64_t *dims(BA *a, Value *v, int *ax)
+{
+	BVal *b = get(a, v);
+	Type *t = v->type;
+
+	*ax = -1;
+	if (b && b->kind == B_TENSOR)
+		return *ax = b->ax, b->d;
+	return t->kind == TY_TENSOR && t->ranked && ty_static(t) ? t->dims : NULL;
+}
+
+/* v's sizes d with the batch at axis ax, checked against its type: a
+ * static size where the type has one, `?` at the batch. */
+static int put_tensor(BA *a, Op *op, Value *v, int ax, const int64_t *d)
+{
+	Type *t = v->type;
+	BVal *b;
+
+	if (!d)
+		return refuse(op, "sizes codegen does not know");
+	for (int i = 0; i < t->rank; i++) {
+		if (i == ax && t->dims[i] != DYN)
+			return refuse(op, "a static size computed from the batch");
+		if (i != ax && (d[i] < 0 || (t->dims[i] != DYN && t->dims[i] != d[i])))
+			return refuse(op, "a size that differs from its type");
+	}
+	b = put(a, v, B_TENSOR, ax >= 0 ? d[ax] : 0, 0);
+	b->ax = ax;
+	b->d = arena_alloc(a->c, sizeof *b->d * (size_t)(t->rank + 1));
+	memcpy(b->d, d, sizeof *d * (size_t)t->rank);
+	return 0;
+}
+
+static int64_t prod(const int64_t *d, int from, int to)
+{
+	int64_t p = 1;
+
+	for (int i = from; i < to; i++)
+		p *= d[i];
+	return p;
+}
+
 /* Entry i of the mixed list `name` (static_offsets...) of a slice or pad
  * whose operands after the first `prefix` are the lists' dynamic entries,
  * in the order of names[]. */
@@ -379,10 +419,12 @@ static int mixed(BA *a, Op *op, int prefix, const char *const *names, int which,
 
 static const char *const slice_lists[] = { "static_offsets", "static_sizes", "static_strides" };
 static const char *const pad_lists[] = { "static_low", "static_high" };
+static const char *const shape_list[] = { "static_output_shape" };
 
-/* A slice (prefix 1: extract, 2: insert) of a tensor of k rows per item
- * (and rank r): the batch whole, every other entry constant. */
-static int slice_ok(BA *a, Op *op, int prefix, int64_t k, int r)
+/* A slice (prefix 1: extract, 2: insert) over a tensor of rank r with the
+ * batch at axis ax (k rows per item): the batch whole, every other entry
+ * constant; its sizes into sz. */
+static int slice_sizes(BA *a, Op *op, int prefix, int r, int ax, int64_t k, int64_t *sz)
 {
 	for (int which = 0; which < 3; which++)
 		for (int i = 0; i < r; i++) {
@@ -391,83 +433,201 @@ static int slice_ok(BA *a, Op *op, int prefix, int64_t k, int r)
 
 			if (!mixed(a, op, prefix, slice_lists, which, i, &c, &e))
 				return refuse(op, "a slice whose bounds codegen does not know");
-			if (i || !k ? e != 0 : which == 1 ? (e != 1 || c != k) : (e || c != which / 2))
+			if (i != ax ? e != 0 : which == 1 ? (e != 1 || c != k) : (e || c != which / 2))
 				return refuse(op, "a slice that takes part of the batch");
+			if (which == 1)
+				sz[i] = i == ax ? k : c;
 		}
 	return 0;
 }
 
-static int64_t prod(const Type *t, int from, int to)
+static int extract_slice(BA *a, Op *op)
 {
-	int64_t p = 1;
+	int ax, r = OPND(op, 0)->type->rank, rr = RES(op, 0)->type->rank, n = 0, drop = r - rr;
+	const int64_t *sd = dims(a, OPND(op, 0), &ax);
+	int64_t *sz = arena_alloc(a->c, sizeof *sz * (size_t)(r + 1));
+	int nax = -1;
 
-	for (int i = from; i < to; i++)
-		p *= t->dims[i];
-	return p;
+	if (!sd)
+		return refuse(op, "sizes codegen does not know");
+	if (slice_sizes(a, op, 1, r, ax, ax >= 0 ? sd[ax] : 0, sz))
+		return -1;
+	/* a rank-reducing slice drops sizes of 1: which of them, the sizes
+	 * left are the same */
+	for (int i = 0; i < r; i++) {
+		if (drop && i != ax && sz[i] == 1) {
+			drop--;
+			continue;
+		}
+		if (i == ax)
+			nax = n;
+		sz[n++] = sz[i];
+	}
+	if (n != rr)
+		return refuse(op, "a rank-reducing slice codegen does not know");
+	return put_tensor(a, op, RES(op, 0), nax, sz);
 }
 
-/* The first group of a reshape's reassociation: its dims, from .. to. */
-static int group0(Op *op, int *to)
+static int insert_slice(BA *a, Op *op)
+{
+	int sax, ax, r = OPND(op, 1)->type->rank;
+	const int64_t *sd = dims(a, OPND(op, 0), &sax), *dd = dims(a, OPND(op, 1), &ax);
+	int64_t *sz = arena_alloc(a->c, sizeof *sz * (size_t)(r + 1));
+
+	if (!sd || !dd)
+		return refuse(op, "sizes codegen does not know");
+	if (sax >= 0 && (ax < 0 || sd[sax] != dd[ax]))
+		return refuse(op, "a slice inserted across batch items");
+	if (ax >= 0 && sax < 0)
+		return refuse(op, "the same slice inserted into every batch item");
+	if (slice_sizes(a, op, 2, r, ax, ax >= 0 ? dd[ax] : 0, sz))
+		return -1;
+	return put_tensor(a, op, RES(op, 0), ax, dd);
+}
+
+static int pad(BA *a, Op *op)
+{
+	int ax, r = OPND(op, 0)->type->rank;
+	const int64_t *sd = dims(a, OPND(op, 0), &ax);
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(r + 1)), c;
+	int e;
+
+	if (!sd)
+		return refuse(op, "sizes codegen does not know");
+	for (int i = 0; i < r; i++) {
+		d[i] = sd[i];
+		for (int w = 0; w < 2; w++) {
+			if (!mixed(a, op, 1, pad_lists, w, i, &c, &e) || e || (i == ax && c))
+				return refuse(op, "a pad of the batch");
+			d[i] += c;
+		}
+	}
+	return put_tensor(a, op, RES(op, 0), ax, d);
+}
+
+/* Group g of a reshape's reassociation: its first dim and count. */
+static int group(Op *op, int g, int *first, int *n)
 {
 	Attr *re = op_attr(op, "reassociation");
 
-	if (!re || re->kind != AT_ARRAY || !re->n || re->elts[0]->kind != AT_ARRAY)
+	if (!re || re->kind != AT_ARRAY || (size_t)g >= re->n || re->elts[g]->kind != AT_ARRAY ||
+			!re->elts[g]->n || re->elts[g]->elts[0]->kind != AT_INT)
 		return -1;
-	*to = (int)re->elts[0]->n;
+	*first = (int)re->elts[g]->elts[0]->i, *n = (int)re->elts[g]->n;
 	return 0;
 }
 
-static int reshape(BA *a, Op *op, int64_t k)
+/* collapse_shape: each group's product; the batch's group keeps it first
+ * (only sizes of 1 before it), k times what follows it rows per item. */
+static int collapse(BA *a, Op *op)
 {
-	Type *st = OPND(op, 0)->type, *rt = RES(op, 0)->type;
-	int n;
+	int ax, nax = -1, rr = RES(op, 0)->type->rank, f, n;
+	const int64_t *sd = dims(a, OPND(op, 0), &ax);
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rr + 1));
 
-	if (!k)
-		return 0;
-	if (op_is(op, "tensor.expand_shape")) {
-		int64_t p;
-
-		if (group0(op, &n) || n > rt->rank)
+	if (!sd)
+		return refuse(op, "sizes codegen does not know");
+	for (int g = 0; g < rr; g++) {
+		if (group(op, g, &f, &n))
 			return refuse(op, "a reshape codegen does not know");
-		p = prod(rt, 1, n);
-		if (p <= 0 || k % p)
-			return refuse(op, "a reshape that splits the batch's items");
-		for (int i = 0; i < rt->rank && op->nopnds > 1; i++) {
-			int64_t c;
-			int e;
-
-			if (!mixed(a, op, 1, (const char *const[]){ "static_output_shape" }, 0, i, &c, &e) ||
-					e != !i || (!i && c != k / p))
-				return refuse(op, "a reshape to sizes codegen does not know");
+		d[g] = prod(sd, f, f + n);
+		if (ax >= f && ax < f + n) {
+			if (prod(sd, f, ax) != 1)
+				return refuse(op, "a reshape that puts the batch inside another dimension");
+			nax = g;
 		}
-		put(a, RES(op, 0), B_TENSOR, k / p, 0);
-		return 0;
 	}
-	if (op_is(op, "tensor.collapse_shape")) {
-		if (group0(op, &n) || n > st->rank)
-			return refuse(op, "a reshape codegen does not know");
-		put(a, RES(op, 0), B_TENSOR, k * prod(st, 1, n), 0);
-		return 0;
-	}
-	/* tensor.reshape to the sizes of a from_elements */
-	{
-		Op *fe = OPND(op, 1)->def;
-		int64_t c, rk = 0;
-		int e;
+	return put_tensor(a, op, RES(op, 0), nax, d);
+}
 
-		if (!fe || !op_is(fe, "tensor.from_elements") || fe->nopnds != rt->rank)
+/* expand_shape: the batch's dimension to the `?` of its group, first but
+ * for sizes of 1; another group's `?` the rest of its source size. */
+static int expand(BA *a, Op *op)
+{
+	Type *rt = RES(op, 0)->type;
+	int ax, nax = -1, sr = OPND(op, 0)->type->rank, f, n;
+	const int64_t *sd = dims(a, OPND(op, 0), &ax);
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c;
+	int e;
+
+	if (!sd)
+		return refuse(op, "sizes codegen does not know");
+	memcpy(d, rt->dims, sizeof *d * (size_t)rt->rank);
+	for (int g = 0; g < sr; g++) {
+		int64_t p = 1;
+		int q = -1;
+
+		if (group(op, g, &f, &n))
+			return refuse(op, "a reshape codegen does not know");
+		for (int i = f; i < f + n; i++)
+			if (rt->dims[i] == DYN && q < 0)
+				q = i;
+			else if (rt->dims[i] == DYN)
+				return refuse(op, "a reshape codegen does not know");
+			else
+				p *= rt->dims[i];
+		if (g == ax && (q < 0 || prod(rt->dims, f, q) != 1))
+			return refuse(op, "a reshape that puts the batch inside another dimension");
+		if (q >= 0) {
+			if (p <= 0 || sd[g] % p)
+				return refuse(op, "a reshape that splits the batch's items");
+			d[q] = sd[g] / p;
+			if (g == ax)
+				nax = q;
+		}
+	}
+	for (int i = 0; i < rt->rank && op->nopnds > 1; i++)
+		if (!mixed(a, op, 1, shape_list, 0, i, &c, &e) || e != (i == nax) || c != d[i])
 			return refuse(op, "a reshape to sizes codegen does not know");
-		for (int i = 0; i < fe->nopnds; i++) {
-			if (!ival(a, OPND(fe, i), &c, &e) || e != !i || (i && c != rt->dims[i]))
-				return refuse(op, "a reshape that moves the batch");
-			if (!i)
-				rk = c;
-		}
-		if (rk <= 0 || k * prod(st, 1, st->rank) != rk * prod(rt, 1, rt->rank))
-			return refuse(op, "a reshape that splits the batch's items");
-		put(a, RES(op, 0), B_TENSOR, rk, 0);
-		return 0;
+	return put_tensor(a, op, RES(op, 0), nax, d);
+}
+
+/* tensor.reshape to the sizes of a from_elements: the batch first but for
+ * sizes of 1 on both sides, the same elements per item. */
+static int reshape(BA *a, Op *op)
+{
+	Type *rt = RES(op, 0)->type;
+	Op *fe = OPND(op, 1)->def;
+	int ax, nax = -1, sr = OPND(op, 0)->type->rank;
+	const int64_t *sd = dims(a, OPND(op, 0), &ax);
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c;
+	int e;
+
+	if (!sd || !fe || !op_is(fe, "tensor.from_elements") || fe->nopnds != rt->rank)
+		return refuse(op, "a reshape to sizes codegen does not know");
+	for (int i = 0; i < fe->nopnds; i++) {
+		if (!ival(a, OPND(fe, i), &c, &e) || c < 0 || (e && nax >= 0))
+			return refuse(op, "a reshape to sizes codegen does not know");
+		d[i] = c;
+		if (e)
+			nax = i;
 	}
+	if ((ax >= 0) != (nax >= 0) || (ax >= 0 && (prod(sd, 0, ax) != 1 || prod(d, 0, nax) != 1)))
+		return refuse(op, "a reshape that puts the batch inside another dimension");
+	if (prod(sd, 0, sr) != prod(d, 0, rt->rank))
+		return refuse(op, "a reshape that splits the batch's items");
+	return put_tensor(a, op, RES(op, 0), nax, d);
+}
+
+/* tensor.empty: its type's sizes, the `?` ones from its operands (the
+ * batch's a multiple of B). */
+static int empty(BA *a, Op *op)
+{
+	Type *t = RES(op, 0)->type;
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(t->rank + 1)), c;
+	int ax = -1, k = 0, e;
+
+	for (int i = 0; i < t->rank; i++) {
+		d[i] = t->dims[i];
+		if (d[i] != DYN)
+			continue;
+		if (k >= op->nopnds || !ival(a, OPND(op, k++), &c, &e) || c < 0 || (e && ax >= 0))
+			return refuse(op, "a tensor sized other than by the batch");
+		d[i] = c;
+		if (e)
+			ax = i;
+	}
+	return put_tensor(a, op, RES(op, 0), ax, d);
 }
 
 /* Nothing of the batch read inside op's regions but what its operands
@@ -489,26 +649,33 @@ static int no_captures(BA *a, Op *top, Op *in)
 	return 0;
 }
 
+static int same_sizes(BA *a, Op *op, Value *from, Value *to)
+{
+	int ax;
+	const int64_t *d = dims(a, from, &ax);
+
+	return put_tensor(a, op, to, ax, d);
+}
+
 /* The value of one op of the function's block. */
 static int analyze_op(BA *a, Op *op)
 {
 	const char *n = op->name;
-	int i;
+	int i, ax;
 
 	if (no_captures(a, op, op))
 		return -1;
 	if (op_is(op, "arith.constant") || op_is(op, "tensor.from_elements"))
 		return 0;   /* from_elements: read by the reshape that uses it */
 	if (op_is(op, "tensor.dim")) {
-		int64_t d, k = rows(a, OPND(op, 0));
 		Type *t = OPND(op, 0)->type;
+		const int64_t *d = dims(a, OPND(op, 0), &ax);
+		int64_t k;
 
-		if (!value_int(OPND(op, 1), &d) || d < 0 || d >= t->rank)
+		if (!value_int(OPND(op, 1), &k) || k < 0 || k >= t->rank)
 			return refuse(op, "a size of an unknown dimension");
-		if (!d && k)
-			put(a, RES(op, 0), B_INT, k, 1);
-		else if (t->dims[d] != DYN)
-			put(a, RES(op, 0), B_INT, t->dims[d], 0);
+		if (d)
+			put(a, RES(op, 0), B_INT, d[k], k == ax);
 		return 0;
 	}
 	if (!strcmp(n, "arith.cmpi"))
@@ -521,7 +688,7 @@ static int analyze_op(BA *a, Op *op)
 	if (op_is(op, "arith.select") && ty_isintlike(RES(op, 0)->type))
 		return select_int(a, op);
 	if (!strncmp(n, "arith.", 6) && op->nres == 1 && ty_isintlike(RES(op, 0)->type) &&
-			op->nopnds >= 1 && op->nopnds <= 2 && !op_is(op, "arith.select"))
+			op->nopnds >= 1 && op->nopnds <= 2)
 		return arith_int(a, op);
 	if (op_is(op, "cf.assert")) {
 		BVal *b = get(a, OPND(op, 0));
@@ -538,69 +705,36 @@ static int analyze_op(BA *a, Op *op)
 			return refuse(op, "this check fails for every batch");
 		return 0;
 	}
-	if (op_is(op, "tensor.empty")) {
-		int64_t c;
-		int e;
-
-		if (op->nopnds == 0)
-			return 0;
-		if (op->nopnds != 1 || RES(op, 0)->type->dims[0] != DYN ||
-				!ival(a, OPND(op, 0), &c, &e) || e != 1 || c <= 0)
-			return refuse(op, "a tensor sized other than by the batch");
-		put(a, RES(op, 0), B_TENSOR, c, 0);
-		return 0;
-	}
+	if (op_is(op, "tensor.empty"))
+		return empty(a, op);
 	if (op->info && (op->info->traits & TR_STRUCTURED)) {
 		for (i = 0; i < op->nopnds; i++)
 			if (OPND(op, i)->type->kind != TY_TENSOR && of_batch(a, OPND(op, i)))
 				return refuse(op, "a size of the batch read as data");
 		for (i = 0; i < op->nres; i++)
-			put(a, RES(op, i), B_TENSOR, rows(a, OPND(op, op->nopnds - op->nres + i)), 0);
+			if (same_sizes(a, op, OPND(op, op->nopnds - op->nres + i), RES(op, i)))
+				return -1;
 		return 0;
 	}
-	if (op_is(op, "tensor.cast") || is_same_index_view(op)) {
-		put(a, RES(op, 0), B_TENSOR, rows(a, OPND(op, 0)), 0);
-		return 0;
-	}
-	if (op_is(op, "tensor.expand_shape") || op_is(op, "tensor.collapse_shape") ||
-			op_is(op, "tensor.reshape")) {
-		return reshape(a, op, rows(a, OPND(op, 0)));
-	}
-	if (op_is(op, "tensor.pad")) {
-		int64_t k = rows(a, OPND(op, 0)), c;
-		int r = OPND(op, 0)->type->rank, e;
-
-		for (int w = 0; w < 2; w++)
-			for (i = 0; i < r; i++)
-				if (!mixed(a, op, 1, pad_lists, w, i, &c, &e) || e || (!i && k && c))
-					return refuse(op, "a pad of the batch");
-		put(a, RES(op, 0), B_TENSOR, k, 0);
-		return 0;
-	}
-	if (op_is(op, "tensor.extract_slice")) {
-		int64_t k = rows(a, OPND(op, 0));
-
-		if (slice_ok(a, op, 1, k, OPND(op, 0)->type->rank))
-			return -1;
-		put(a, RES(op, 0), B_TENSOR, k, 0);
-		return 0;
-	}
-	if (op_is(op, "tensor.insert_slice")) {
-		int64_t k = rows(a, OPND(op, 1)), ks = rows(a, OPND(op, 0));
-
-		if (ks != k && ks)
-			return refuse(op, "a slice inserted across batch items");
-		if (k && !ks)
-			return refuse(op, "the same slice inserted into every batch item");
-		if (slice_ok(a, op, 2, k, OPND(op, 1)->type->rank))
-			return -1;
-		put(a, RES(op, 0), B_TENSOR, k, 0);
-		return 0;
-	}
+	if (op_is(op, "tensor.cast") || is_same_index_view(op))
+		return same_sizes(a, op, OPND(op, 0), RES(op, 0));
+	if (op_is(op, "tensor.expand_shape"))
+		return expand(a, op);
+	if (op_is(op, "tensor.collapse_shape"))
+		return collapse(a, op);
+	if (op_is(op, "tensor.reshape"))
+		return reshape(a, op);
+	if (op_is(op, "tensor.pad"))
+		return pad(a, op);
+	if (op_is(op, "tensor.extract_slice"))
+		return extract_slice(a, op);
+	if (op_is(op, "tensor.insert_slice"))
+		return insert_slice(a, op);
 	if (op_is(op, "func.return")) {
 		for (i = 0; i < op->nopnds; i++)
-			if (!rows(a, OPND(op, i)))
-				return refuse(op, "a result that does not depend on the batch");
+			if (!dims(a, OPND(op, i), &ax) || ax != 0)
+				return refuse(op, ax < 0 ? "a result that does not depend on the batch" :
+					"a result whose batch is not its first dimension");
 		return 0;
 	}
 	for (i = 0; i < op->nopnds; i++)
@@ -609,28 +743,9 @@ static int analyze_op(BA *a, Op *op)
 				"is computed on its own: '%s' reads the batch", op->name);
 			return -1;
 		}
-	return 0;
-}
-
-/* Every tensor of the function: `?` at dimension 0 exactly where it is
- * batched, nowhere else. */
-static int shapes_ok(BA *a, Op *op)
-{
-	for (int i = 0; i < op->nres; i++) {
-		Type *t = RES(op, i)->type;
-
-		if (t->kind != TY_TENSOR)
-			continue;
-		if (!t->ranked)
-			return refuse(op, "an unranked tensor");
-		for (int d = 1; d < t->rank; d++)
-			if (t->dims[d] == DYN)
-				return op_error(op, "codegen: dynamic dimensions other than a batch "
-					"(dimension 0) are not supported yet: dimension %d of this result", d), -1;
-		if (t->rank && (t->dims[0] == DYN) != (rows(a, RES(op, i)) > 0))
-			return refuse(op, t->dims[0] == DYN ? "a dynamic size that is not the batch" :
-				"a static size computed from the batch");
-	}
+	for (i = 0; i < op->nres; i++)
+		if (RES(op, i)->type->kind == TY_TENSOR && !ty_static(RES(op, i)->type))
+			return refuse(op, "sizes codegen does not know");
 	return 0;
 }
 
@@ -641,19 +756,25 @@ static int analyze(BA *a, Op *fn)
 	a->lo = 0, a->hi = INT64_MAX;
 	for (int i = 0; i < b->nargs; i++) {
 		Type *t = b->args[i]->type;
+		int64_t *d;
 
 		if (t->kind != TY_TENSOR || !t->ranked)
 			return op_error(fn, "function arguments must be tensors"), -1;
-		for (int d = 1; d < t->rank; d++)
-			if (t->dims[d] == DYN)
+		for (int j = 1; j < t->rank; j++)
+			if (t->dims[j] == DYN)
 				return op_error(fn, "codegen: dynamic dimensions other than a batch "
 					"(dimension 0) are not supported yet: dimension %d of argument %d",
-					d, i), -1;
-		if (t->rank && t->dims[0] == DYN)
-			put(a, b->args[i], B_TENSOR, 1, 0);
+					j, i), -1;
+		if (!t->rank || t->dims[0] != DYN)
+			continue;
+		d = arena_alloc(a->c, sizeof *d * (size_t)t->rank);
+		memcpy(d, t->dims, sizeof *d * (size_t)t->rank);
+		d[0] = 1;
+		if (put_tensor(a, fn, b->args[i], 0, d))
+			return -1;
 	}
 	for (Op *op = b->first; op; op = op->next)
-		if (analyze_op(a, op) || shapes_ok(a, op))
+		if (analyze_op(a, op))
 			return -1;
 	return 0;
 }
@@ -661,9 +782,9 @@ static int analyze(BA *a, Op *fn)
 /* ---- the chunk functions ---------------------------------------------- */
 
 /* A structured op of the clone: the batch one parallel loop, mapped to
- * dimension 0 of each batched operand (ks: their rows per item) and
- * nowhere else, not read by its body's linalg.index. */
-static int separable(Ctx *c, Op *op, const int64_t *ks, int64_t size)
+ * the batch's axis of each batched operand (axs, -1 for none; ks their
+ * rows per item) and nowhere else, not read by its body's linalg.index. */
+static int separable(Ctx *c, Op *op, const int *axs, const int64_t *ks, int64_t size)
 {
 	LinalgView s;
 	int d = -1, i, j;
@@ -676,22 +797,24 @@ static int separable(Ctx *c, Op *op, const int64_t *ks, int64_t size)
 		return -1;
 	for (i = 0; i < op->nopnds; i++) {
 		AffMap *m = s.maps[i];
+		AffExpr *x;
 
-		if (!ks[i])
+		if (axs[i] < 0)
 			continue;
-		if (!m->nres || m->res[0]->kind != AFF_DIM || (d >= 0 && m->res[0]->v != d))
+		x = m->res[axs[i]];
+		if (x->kind != AFF_DIM || (d >= 0 && x->v != d))
 			return refuse(op, "its loops do not keep the batch's items apart");
-		d = (int)m->res[0]->v;
+		d = (int)x->v;
 		if (s.red[d] || s.ext[d] != ks[i] * size)
 			return refuse(op, "it reduces over the batch");
-		for (j = 1; j < m->nres; j++)
-			if (aff_uses_dim(m->res[j], d))
+		for (j = 0; j < m->nres; j++)
+			if (j != axs[i] && aff_uses_dim(m->res[j], d))
 				return refuse(op, "it reads the batch along another dimension");
 	}
 	if (d < 0)
 		return 0;
 	for (i = 0; i < op->nopnds; i++)
-		if (!ks[i] && (i >= s.nin || map_uses_dim(s.maps[i], d)))
+		if (axs[i] < 0 && (i >= s.nin || map_uses_dim(s.maps[i], d)))
 			return refuse(op, "its loops do not keep the batch's items apart");
 	if (s.body == BODY_REGION && op->nregs)
 		for (Op *o = op->regs[0].first->first; o; o = o->next)
@@ -730,7 +853,7 @@ static void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int
 	op_set_operands(c, op, prefix, keep);
 }
 
-static Attr *group(Ctx *c, int n)
+static Attr *one_group(Ctx *c, int n)
 {
 	Attr **e = arena_alloc(c, sizeof *e * (size_t)(n + 1));
 
@@ -745,20 +868,20 @@ static void reshape_views(Ctx *c, Op *op)
 {
 	Value *v = OPND(op, 0);
 	Type *st = v->type, *rt = RES(op, 0)->type;
-	int64_t n = prod(st, 0, st->rank);
+	int64_t n = prod(st->dims, 0, st->rank);
 
 	if (st->rank != 1) {
 		Type *flat = ty_tensor(c, 1, &n, st->elem);
 		Op *col = op_new(c, "tensor.collapse_shape", 1, &v, 1, &flat, 0, op->loc);
 
-		op_set_attr(c, col, "reassociation", group(c, st->rank));
+		op_set_attr(c, col, "reassociation", one_group(c, st->rank));
 		op_insert_before(op, col);
 		v = RES(col, 0);
 	}
 	if (rt->rank != 1) {
 		Op *exp = op_new(c, "tensor.expand_shape", 1, &v, 1, &rt, 0, op->loc);
 
-		op_set_attr(c, exp, "reassociation", group(c, rt->rank));
+		op_set_attr(c, exp, "reassociation", one_group(c, rt->rank));
 		op_insert_before(op, exp);
 		v = RES(exp, 0);
 	}
@@ -774,15 +897,17 @@ static void specialize_value(BA *a, Value *vo, Value *vn, int64_t size, Op *firs
 
 	if (!b)
 		return;
-	if (b->kind == B_TENSOR && b->c) {
+	if (b->kind == B_TENSOR && (b->ax >= 0 || !ty_static(vn->type))) {
 		Type *t = vn->type;
-		int64_t *dims = arena_alloc(a->c, sizeof *dims * (size_t)t->rank);
+		int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(t->rank + 1));
 
-		memcpy(dims, t->dims, sizeof *dims * (size_t)t->rank);
-		dims[0] = b->c * size;
-		value_set_type(vn, ty_with_dims(a->c, t, t->rank, dims));
+		memcpy(d, b->d, sizeof *d * (size_t)t->rank);
+		if (b->ax >= 0)
+			d[b->ax] *= size;
+		value_set_type(vn, ty_with_dims(a->c, t, t->rank, d));
 	} else if (b->kind == B_INT && vn->uses) {
-		Value *k = materialize_constant(a->c, first, at_int(a->c, b->c * size, vn->type),
+		int64_t v = b->e ? b->c * size : b->c;
+		Value *k = materialize_constant(a->c, first, at_int(a->c, v, vn->type),
 			vn->type, vn->def ? vn->def->loc : first->loc);
 
 		value_replace_all_uses(vn, k);
@@ -822,10 +947,14 @@ static Op *chunk_function(BA *a, Op *fn, int64_t size)
 			specialize_value(a, RES(o, i), RES(n, i), size, bn->first);
 		if (n->info && (n->info->traits & TR_STRUCTURED)) {
 			int64_t *ks = arena_alloc(c, sizeof *ks * (size_t)(o->nopnds + 1));
+			int *axs = arena_alloc(c, sizeof *axs * (size_t)(o->nopnds + 1));
 
-			for (i = 0; i < o->nopnds; i++)
-				ks[i] = rows(a, OPND(o, i));
-			if (separable(c, n, ks, size))
+			for (i = 0; i < o->nopnds; i++) {
+				const int64_t *d = dims(a, OPND(o, i), &axs[i]);
+
+				ks[i] = axs[i] >= 0 ? d[axs[i]] : 0;
+			}
+			if (separable(c, n, axs, ks, size))
 				return NULL;
 		}
 	}
@@ -845,6 +974,13 @@ static Op *chunk_function(BA *a, Op *fn, int64_t size)
 			fold_lists(c, n, 1, (const char *const[]){ "static_output_shape" }, 1);
 		else if (op_is(n, "tensor.reshape"))
 			reshape_views(c, n);
+	}
+	/* scalars of sizes, constants now, folded into what uses them (a
+	 * fill's value) */
+	for (n = bn->first; n; n = next) {
+		next = n->next;
+		if (n->nres == 1 && RES(n, 0)->type->kind != TY_TENSOR && !n->nregs)
+			fold_op(c, n);
 	}
 	for (n = bn->last; n; n = next) {
 		next = n->prev;
