@@ -10,17 +10,20 @@
  * separable on its linalg, or refuses it, and clones it at each size.
  *
  * The proof gives every value of the function's block one of:
- *   a tensor: k rows per batch item, its dimension 0 being k * B (k 0: it
- *     does not depend on the batch and is static);
+ *   a tensor: its sizes and its batch axis, whose size is k * B (k rows
+ *     per item; none: it does not depend on the batch);
  *   an integer: c * B^e, e 0 or 1;
  *   a condition: true exactly when lo <= B <= hi.
- * Every structured op maps one parallel loop to dimension 0 of each
+ * Every structured op maps one parallel loop to the batch axis of each
  * batched operand and nowhere else, reads unbatched operands not along
- * it and not its index; reshapes and slices keep the batch whole and
- * first.  A check (cf.assert) on sizes holds for every B or bounds B: the
- * bounds are the function's range, which the runtime checks on the whole
- * batch.  A batch-dependent integer used as data (a mean over the batch)
- * is not separable.
+ * it and not its index; slices and pads keep the batch whole, reshapes
+ * keep it first of its group (only sizes of 1 before it), and results
+ * have it first, where the runtime slices them.  A check (cf.assert) on
+ * sizes holds for every B or bounds B: the bounds are the function's
+ * range, which the runtime checks on the whole batch, and a condition the
+ * range decides is decided as the whole batch decides it.  A
+ * batch-dependent integer used as data (a mean over the batch) is not
+ * separable.
  */
 #include <limits.h>
 #include <stdlib.h>
