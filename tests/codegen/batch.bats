@@ -104,7 +104,7 @@ MLIR
   %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
   %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
   %r = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>' \
-    "a reshape that puts the batch inside another dimension"
+    "a result whose batch items are interleaved with other rows"
 }
 
 @test "the batch may sit at another dimension inside the function (a transpose there and back)" {
@@ -124,4 +124,53 @@ MLIR
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == *"3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]"* ]]
+}
+
+@test "the batch's items may be interleaved inside the function (batch x heads flattened the other way) and come back apart" {
+  cat > "$T/f.mlir" <<'MLIR'
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
+  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
+  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
+  %f = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index
+  %g0 = tensor.empty(%m) : tensor<?x2xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<?x2xf32>) outs(%g0 : tensor<?x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<?x2xf32>
+  %u = tensor.expand_shape %g [[0, 1], [2]] : tensor<?x2xf32> into tensor<2x?x2xf32>
+  %v0 = tensor.empty(%n) : tensor<?x2x2xf32>
+  %v = linalg.transpose ins(%u : tensor<2x?x2xf32>) outs(%v0 : tensor<?x2x2xf32>) permutation = [1, 0, 2]
+  %r = tensor.collapse_shape %v [[0], [1, 2]] : tensor<?x2x2xf32> into tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+MLIR
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"3x4xf32=[1 4 9 16][25 36 49 64][81 100 121 144]"* ]]
+}
+
+@test "an op that meets the batch's items in two different layouts is refused" {
+  refuses ?x2xf32 '
+  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
+  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
+  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
+  %f = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>
+  %h = tensor.collapse_shape %e0 [[0, 1], [2]] : tensor<?x2x2xf32> into tensor<?x2xf32>
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index
+  %g0 = tensor.empty(%m) : tensor<?x2xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%f, %h : tensor<?x2xf32>, tensor<?x2xf32>) outs(%g0 : tensor<?x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x2xf32>' "its operands hold the batch's items in different layouts"
 }

@@ -105,12 +105,15 @@ dynrun_vm() {
   [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
 }
 
-@test "an MLP (with a slice of its input) and a GPT-2 block with a dynamic batch through codegen and vmrun match eager" {
+@test "an MLP (with a slice of its input), a GPT-2 block and a TransformerEncoderLayer with a dynamic batch through codegen and vmrun match eager" {
   dynrun_vm tests/torch-lower/dynmodels.py:mlp --input 2x8xf32 --dynamic 0:0:batch \
     --shape 0x8 --shape 1x8 --shape 3x8 --shape 17x8
   [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
   dynrun_vm tests/torch-lower/dynmodels.py:gpt2 --input 2x7x16xf32 --dynamic 0:0:batch \
     --shape 1x7x16 --shape 3x7x16 --shape 9x7x16
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:encoder --input 2x7x16xf32 --dynamic 0:0:batch \
+    --shape 1x7x16 --shape 3x7x16 --shape 17x7x16
   [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
 }
 

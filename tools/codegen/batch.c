@@ -43,7 +43,10 @@ typedef struct BVal {
 	int e;          /* INT: the power of B, 0 or 1 */
 	int64_t lo, hi; /* COND */
 	int ax;         /* TENSOR: the batch's axis, -1 */
-	int64_t *d;     /* TENSOR: its sizes, k at the batch's axis */
+	int64_t *d;     /* TENSOR: its sizes, o * k at the batch's axis */
+	int64_t o;      /* TENSOR: blocks of B * k items the batch's axis
+	                   holds; 0 where every item is the same (a fill), any
+	                   layout then */
 } BVal;
 
 typedef struct BA {
@@ -365,9 +368,24 @@ static const int64_t *dims(BA *a, Value *v, int *ax)
 	return t->kind == TY_TENSOR && t->ranked && ty_static(t) ? t->dims : NULL;
 }
 
+/* Tensor v's blocks (BVal.o); 1 for one without a BVal. */
+static int64_t outer(BA *a, Value *v)
+{
+	BVal *b = get(a, v);
+
+	return b && b->kind == B_TENSOR ? b->o : 1;
+}
+
+/* The blocks of two operands that meet: the same, or one of any layout;
+ * -1 where they differ. */
+static int64_t meet(int64_t o1, int64_t o2)
+{
+	return !o1 ? o2 : !o2 || o1 == o2 ? o1 : -1;
+}
+
 /* v's sizes d with the batch at axis ax, checked against its type: a
  * static size where the type has one, `?` at the batch. */
-static int put_tensor(BA *a, Op *op, Value *v, int ax, const int64_t *d)
+static int put_tensor(BA *a, Op *op, Value *v, int ax, const int64_t *d, int64_t o)
 {
 	Type *t = v->type;
 	BVal *b;
@@ -381,7 +399,7 @@ static int put_tensor(BA *a, Op *op, Value *v, int ax, const int64_t *d)
 			return refuse(op, "a size that differs from its type");
 	}
 	b = put(a, v, B_TENSOR, ax >= 0 ? d[ax] : 0, 0);
-	b->ax = ax;
+	b->ax = ax, b->o = o;
 	b->d = arena_alloc(a->c, sizeof *b->d * (size_t)(t->rank + 1));
 	memcpy(b->d, d, sizeof *d * (size_t)t->rank);
 	return 0;
@@ -468,7 +486,7 @@ static int extract_slice(BA *a, Op *op)
 	}
 	if (n != rr)
 		return refuse(op, "a rank-reducing slice codegen does not know");
-	return put_tensor(a, op, RES(op, 0), nax, sz);
+	return put_tensor(a, op, RES(op, 0), nax, sz, outer(a, OPND(op, 0)));
 }
 
 static int insert_slice(BA *a, Op *op)
@@ -485,7 +503,9 @@ static int insert_slice(BA *a, Op *op)
 		return refuse(op, "the same slice inserted into every batch item");
 	if (slice_sizes(a, op, 2, r, ax, ax >= 0 ? dd[ax] : 0, sz))
 		return -1;
-	return put_tensor(a, op, RES(op, 0), ax, dd);
+	if (meet(outer(a, OPND(op, 0)), outer(a, OPND(op, 1))) < 0)
+		return refuse(op, "a slice inserted across batch items");
+	return put_tensor(a, op, RES(op, 0), ax, dd, meet(outer(a, OPND(op, 0)), outer(a, OPND(op, 1))));
 }
 
 static int pad(BA *a, Op *op)
@@ -505,7 +525,7 @@ static int pad(BA *a, Op *op)
 			d[i] += c;
 		}
 	}
-	return put_tensor(a, op, RES(op, 0), ax, d);
+	return put_tensor(a, op, RES(op, 0), ax, d, outer(a, OPND(op, 0)));
 }
 
 /* Group g of a reshape's reassociation: its first dim and count. */
@@ -526,7 +546,7 @@ static int collapse(BA *a, Op *op)
 {
 	int ax, nax = -1, rr = RES(op, 0)->type->rank, f, n;
 	const int64_t *sd = dims(a, OPND(op, 0), &ax);
-	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rr + 1));
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rr + 1)), o = outer(a, OPND(op, 0));
 
 	if (!sd)
 		return refuse(op, "sizes codegen does not know");
@@ -534,13 +554,10 @@ static int collapse(BA *a, Op *op)
 		if (group(op, g, &f, &n))
 			return refuse(op, "a reshape codegen does not know");
 		d[g] = prod(sd, f, f + n);
-		if (ax >= f && ax < f + n) {
-			if (prod(sd, f, ax) != 1)
-				return refuse(op, "a reshape that puts the batch inside another dimension");
-			nax = g;
-		}
+		if (ax >= f && ax < f + n)
+			nax = g, o *= prod(sd, f, ax);   /* the sizes before it: blocks */
 	}
-	return put_tensor(a, op, RES(op, 0), nax, d);
+	return put_tensor(a, op, RES(op, 0), nax, d, o);
 }
 
 /* expand_shape: the batch's dimension to the `?` of its group, first but
@@ -550,7 +567,7 @@ static int expand(BA *a, Op *op)
 	Type *rt = RES(op, 0)->type;
 	int ax, nax = -1, sr = OPND(op, 0)->type->rank, f, n;
 	const int64_t *sd = dims(a, OPND(op, 0), &ax);
-	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c;
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c, o = outer(a, OPND(op, 0));
 	int e;
 
 	if (!sd)
@@ -569,31 +586,37 @@ static int expand(BA *a, Op *op)
 				return refuse(op, "a reshape codegen does not know");
 			else
 				p *= rt->dims[i];
-		if (g == ax && (q < 0 || prod(rt->dims, f, q) != 1))
-			return refuse(op, "a reshape that puts the batch inside another dimension");
+		if (g == ax) {
+			/* the sizes before the `?` split the blocks, those after
+			 * it the rows of an item */
+			int64_t p1 = q < 0 ? 0 : prod(rt->dims, f, q), p2 = p1 ? p / p1 : 0;
+
+			if (q < 0 || p <= 0 || (o && (o % p1 || (sd[g] / o) % p2)))
+				return refuse(op, "a reshape that splits the batch's items");
+			nax = q;
+			o = o ? o / p1 : 0;
+		}
 		if (q >= 0) {
 			if (p <= 0 || sd[g] % p)
 				return refuse(op, "a reshape that splits the batch's items");
 			d[q] = sd[g] / p;
-			if (g == ax)
-				nax = q;
 		}
 	}
 	for (int i = 0; i < rt->rank && op->nopnds > 1; i++)
 		if (!mixed(a, op, 1, shape_list, 0, i, &c, &e) || e != (i == nax) || c != d[i])
 			return refuse(op, "a reshape to sizes codegen does not know");
-	return put_tensor(a, op, RES(op, 0), nax, d);
+	return put_tensor(a, op, RES(op, 0), nax, d, o);
 }
 
-/* tensor.reshape to the sizes of a from_elements: the batch first but for
- * sizes of 1 on both sides, the same elements per item. */
+/* tensor.reshape to the sizes of a from_elements: row-major, so the same
+ * as collapsing to one dimension and expanding that. */
 static int reshape(BA *a, Op *op)
 {
 	Type *rt = RES(op, 0)->type;
 	Op *fe = OPND(op, 1)->def;
 	int ax, nax = -1, sr = OPND(op, 0)->type->rank;
 	const int64_t *sd = dims(a, OPND(op, 0), &ax);
-	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c;
+	int64_t *d = arena_alloc(a->c, sizeof *d * (size_t)(rt->rank + 1)), c, o = outer(a, OPND(op, 0));
 	int e;
 
 	if (!sd || !fe || !op_is(fe, "tensor.from_elements") || fe->nopnds != rt->rank)
@@ -605,11 +628,20 @@ static int reshape(BA *a, Op *op)
 		if (e)
 			nax = i;
 	}
-	if ((ax >= 0) != (nax >= 0) || (ax >= 0 && (prod(sd, 0, ax) != 1 || prod(d, 0, nax) != 1)))
-		return refuse(op, "a reshape that puts the batch inside another dimension");
-	if (prod(sd, 0, sr) != prod(d, 0, rt->rank))
+	if ((ax >= 0) != (nax >= 0) || prod(sd, 0, sr) != prod(d, 0, rt->rank))
 		return refuse(op, "a reshape that splits the batch's items");
-	return put_tensor(a, op, RES(op, 0), nax, d);
+	if (o && ax >= 0) {
+		/* as one row: blocks o times the sizes before the batch, items
+		 * of k times those after; the result's sizes before and after
+		 * its batch split those */
+		int64_t ob = o * prod(sd, 0, ax), k = sd[ax] / o * prod(sd, ax + 1, sr);
+		int64_t p1 = prod(d, 0, nax), p2 = prod(d, nax + 1, rt->rank);
+
+		if (!p1 || !p2 || ob % p1 || k % p2)
+			return refuse(op, "a reshape that splits the batch's items");
+		o = ob / p1;
+	}
+	return put_tensor(a, op, RES(op, 0), nax, d, o);
 }
 
 /* tensor.empty: its type's sizes, the `?` ones from its operands (the
@@ -630,7 +662,7 @@ static int empty(BA *a, Op *op)
 		if (e)
 			ax = i;
 	}
-	return put_tensor(a, op, RES(op, 0), ax, d);
+	return put_tensor(a, op, RES(op, 0), ax, d, 0);   /* uninitialized: any layout */
 }
 
 /* Nothing of the batch read inside op's regions but what its operands
@@ -657,7 +689,7 @@ static int same_sizes(BA *a, Op *op, Value *from, Value *to)
 	int ax;
 	const int64_t *d = dims(a, from, &ax);
 
-	return put_tensor(a, op, to, ax, d);
+	return put_tensor(a, op, to, ax, d, outer(a, from));
 }
 
 /* The value of one op of the function's block. */
@@ -714,9 +746,19 @@ static int analyze_op(BA *a, Op *op)
 		for (i = 0; i < op->nopnds; i++)
 			if (OPND(op, i)->type->kind != TY_TENSOR && of_batch(a, OPND(op, i)))
 				return refuse(op, "a size of the batch read as data");
-		for (i = 0; i < op->nres; i++)
-			if (same_sizes(a, op, OPND(op, op->nopnds - op->nres + i), RES(op, i)))
+		/* the batched operands' blocks meet in the results */
+		int64_t o = 0;
+
+		for (i = 0; i < op->nopnds; i++)
+			if (dims(a, OPND(op, i), &ax) && ax >= 0 && (o = meet(o, outer(a, OPND(op, i)))) < 0)
+				return refuse(op, "its operands hold the batch's items in different layouts");
+		for (i = 0; i < op->nres; i++) {
+			Value *init = OPND(op, op->nopnds - op->nres + i);
+			const int64_t *d = dims(a, init, &ax);
+
+			if (put_tensor(a, op, RES(op, i), ax, d, o))
 				return -1;
+		}
 		return 0;
 	}
 	if (op_is(op, "tensor.cast") || is_same_index_view(op))
@@ -735,9 +777,10 @@ static int analyze_op(BA *a, Op *op)
 		return insert_slice(a, op);
 	if (op_is(op, "func.return")) {
 		for (i = 0; i < op->nopnds; i++)
-			if (!dims(a, OPND(op, i), &ax) || ax != 0)
+			if (!dims(a, OPND(op, i), &ax) || ax != 0 || outer(a, OPND(op, i)) > 1)
 				return refuse(op, ax < 0 ? "a result that does not depend on the batch" :
-					"a result whose batch is not its first dimension");
+					ax ? "a result whose batch is not its first dimension" :
+					"a result whose batch items are interleaved with other rows");
 		return 0;
 	}
 	for (i = 0; i < op->nopnds; i++)
@@ -773,7 +816,7 @@ static int analyze(BA *a, Op *fn)
 		d = arena_alloc(a->c, sizeof *d * (size_t)t->rank);
 		memcpy(d, t->dims, sizeof *d * (size_t)t->rank);
 		d[0] = 1;
-		if (put_tensor(a, fn, b->args[i], 0, d))
+		if (put_tensor(a, fn, b->args[i], 0, d, 1))
 			return -1;
 	}
 	for (Op *op = b->first; op; op = op->next)
