@@ -116,12 +116,25 @@ bench: all
 # N random programs and chains through the whole pipe against PyTorch
 # eager; with SANITIZE=1, on the ASan/UBSan build.  make check runs a
 # short slice of it (tests/diff/fuzz.bats).
+# `make fuzz-diff-dynamic N=300 SEED=7`: its dynamic batch mode (fuzz.py
+# --dynamic-batch): each program exported once with dimension 0 of its
+# inputs one symbol batch, compiled once and run at batches 0, 1, 3, 8,
+# 9, 17 and the export's (those in range) against eager, or refused by
+# codegen as not computed item by item; outcomes counted, a wrong number
+# printed with its replay command.  Needs PyTorch 2: TORCH2_PYTHON, by
+# default .venv/bin/python (scripts/setup.sh); skipped without it.
 N = 1000
 SEED = 1
+TORCH2_PYTHON ?= .venv/bin/python
 fuzz-diff: all
 	@$(or $(PYTHON),python3) tests/diff/fuzz.py --seed $(SEED) --count $(N) --quiet
 
-.PHONY: demo bench fuzz-diff
+fuzz-diff-dynamic: all
+	@if [ -x "$(TORCH2_PYTHON)" ]; then \
+	  $(TORCH2_PYTHON) tests/diff/fuzz.py --dynamic-batch --seed $(SEED) --count $(N) --quiet; \
+	else echo "fuzz-diff-dynamic: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
+
+.PHONY: demo bench fuzz-diff fuzz-diff-dynamic
 
 # `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
 # torch-lower --mlir-dialect-version=upstream through IREE's iree-compile

@@ -19,21 +19,26 @@ load helpers
 # their first element's top byte flipped is caught, shrunk and printed
 # with a replay command that fails the same way, and passes on the real
 # tools.
-@test "fuzz-diff: a corrupted result is reported, shrunk and replayable" {
-  need_torch
+# corrupted PY ARGS...: fuzz.py ARGS under PY with $T/bin/vmrun flipping a
+# bit of the first element's top byte of each result; it must fail, shrink
+# the program and print a replay command that fails the same way with
+# that vmrun and passes on the real tools.
+corrupted() {
+  local py=$1
+  shift
   mkdir -p "$T/bin"
-  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -s "$PWD/bin/$t" "$T/bin/$t"; done
+  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
   cat > "$T/bin/vmrun" <<SH
 #!/bin/sh
 "$PWD/bin/vmrun" "\$@" || exit
 for a; do
-  case \$a in --output=@*.npy) "$PY" -c 'import sys, numpy as np
+  case \$a in --output=@*.npy) "$py" -c 'import sys, numpy as np
 p = sys.argv[1]; a = np.load(p)
 if a.size and a.dtype != bool: a.reshape(-1)[:1].view(np.uint8)[-1] ^= 0x40; np.save(p, a)' "\${a#--output=@}";; esac
 done
 SH
   chmod +x "$T/bin/vmrun"
-  FXPIPE_BIN="$T/bin" run "$PY" tests/diff/fuzz.py --seed 1 --count 12 --quiet --shrink-seconds 20
+  FXPIPE_BIN="$T/bin" run "$py" tests/diff/fuzz.py "$@" --quiet --shrink-seconds 20
   echo "$output"
   [ "$status" -eq 1 ]
   [[ "$output" == *"FAIL mismatch"* ]]
@@ -45,4 +50,36 @@ SH
   run sh -c "$replay"
   echo "$output"
   [ "$status" -eq 0 ]
+}
+
+@test "fuzz-diff: a corrupted result is reported, shrunk and replayable" {
+  need_torch
+  corrupted "$PY" --seed 1 --count 12
+}
+
+# The dynamic batch mode (fuzz.py --dynamic-batch, `make fuzz-diff-dynamic`):
+# each program exported once (PyTorch 2's torch.export) with dimension 0
+# of its inputs the symbol batch, compiled once and run at several
+# batches, or refused by codegen as not computed item by item.
+need_torch2() {
+  PY2=${TORCH2_PYTHON:-$PWD/.venv/bin/python}
+  [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
+}
+
+@test "fuzz-diff --dynamic-batch: seeded programs match eager at every batch or are refused" {
+  need_torch2
+  n=40
+  [ "${SANITIZE:-0}" != 1 ] || n=15
+  run "$PY2" tests/diff/fuzz.py --dynamic-batch --seed 1 --count "$n" --quiet --shrink-seconds 30
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"$n passed, 0 failed"* ]]
+  # both outcomes seen: programs run at several batches, and refusals
+  grep -Eq ' [1-9][0-9]* ok \([1-9][0-9]* batches run\)' <<< "$output"
+  grep -Eq ' [1-9][0-9]* refused by codegen' <<< "$output"
+}
+
+@test "fuzz-diff --dynamic-batch: a corrupted result is reported, shrunk and replayable" {
+  need_torch2
+  corrupted "$PY2" --dynamic-batch --seed 1 --count 12
 }

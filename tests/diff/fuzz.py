@@ -3,6 +3,7 @@
 
     fuzz.py [--seed S] [--count N] [--batch K] [--keep DIR] [--quiet]
     fuzz.py --replay 'PROGRAM'        one program, as a failure prints it
+    fuzz.py --dynamic-batch [...]     each exported once with a dynamic batch
 
 Generates N random programs from the op descriptions in OPS: chains of
 1-6 ops over inputs with extents 0, 1, primes and large ones, every
@@ -20,11 +21,26 @@ command that replays it.  A clear refusal of a stage is not a failure
 (counted by message).  Same seed, same programs.  The first programs
 aim each op at a size-0, a size-1 and a non-contiguous operand; the
 coverage table at the end says which each op got.  Exit 1 on a failure.
+
+--dynamic-batch (PyTorch 2's torch.export; skipped under PyTorch 1):
+the first input's dimension 0 is a batch N (6, 10 or 12), and every input
+whose dimension 0 is N is exported with it the symbol batch (the others
+static, as weights are).  Each program is exported and compiled once and
+run by vmrun at batches 0, 1, 3, 8, 9, 17 and N where the export's range
+holds them (a batch just outside must be refused), each compared with
+eager at that batch as above.  Counted, not failed: torch.export refusing
+or specializing the batch, codegen's refusal of a batch not computed item
+by item (a sum, cumsum or flip over it), and a stage before codegen
+refusing it (no dynamic form of an op).  A wrong number at any batch,
+a crash, another error of codegen or vmpack, vmrun refusing a batch in
+range or running one outside it is a failure, shrunk and printed with
+its replay (--dynamic-batch --replay).
 """
 import argparse
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -37,7 +53,8 @@ sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from pipe import TOL, Failure, run_module  # noqa: E402
+from pipe import (TOL, Failure, compile_json, export_module, run_compiled,  # noqa: E402
+                  run_module, sh, vmrun_argv)
 
 torch.set_num_threads(1)
 # eager's beta notes (scatter_reduce), searchsorted's copy, mse_loss's broadcast
@@ -849,10 +866,17 @@ class Program:
     def __init__(self, spec):
         self.spec = spec
 
-    def inputs(self, ref=False):
+    def inputs(self, ref=False, batch=None):
+        """batch: the dynamic mode's inputs at that batch (batched())."""
         xs = []
         for i, inp in enumerate(self.spec["in"]):
             shape, dt, kind = inp[:3]
+            if batch is not None:
+                n = self.spec["batch"]
+                if i in self.batched():
+                    shape = [batch] + shape[1:]
+                if kind and kind[0] == "index" and kind[1] == n:  # maybe into the batch
+                    kind = ["index", min(n, batch)]
             x = make_input(shape, dt, self.spec["seed"] * 1000 + (inp[3] if len(inp) > 3 else i),
                            kind)
             if ref and x.is_floating_point():
@@ -878,6 +902,12 @@ class Program:
             vals.append(apply(params, *[vals[i] for i in ids]))
         return vals[-1]
 
+    def batched(self):
+        """The dynamic mode's batched inputs: those whose dimension 0 is the
+        spec's batch (the others are static, as a weight is)."""
+        n = self.spec.get("batch")
+        return [i for i, inp in enumerate(self.spec["in"]) if inp[0] and inp[0][0] == n]
+
     def tolerance(self):
         """The loosest tolerance of the float types the program computes
         in: a result is no more precise than its least precise step."""
@@ -898,8 +928,11 @@ class Program:
         return json.dumps(self.spec, separators=(",", ":"))
 
 
-def rand_shape(r, want=None, rank=None):
+def rand_shape(r, want=None, rank=None, lead=None):
+    """lead: dimension 0's extent (the dynamic mode's batch), rank >= 1."""
     rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4]) if rank is None else rank
+    if lead is not None:
+        rank = max(rank, 1)
     s = [r.choice(EXTENTS) for _ in range(rank)]
     if r.random() < 0.05 and rank:
         s[r.randrange(rank)] = r.choice([127, 257, 1031])
@@ -911,6 +944,10 @@ def rand_shape(r, want=None, rank=None):
         s[r.randrange(rank)] = 0
     while rank and _numel(s) > 40000:
         s[s.index(max(s))] //= 2
+    if lead is not None:
+        s[0] = lead
+        while _numel(s) > 40000:
+            s[s.index(max(s[1:]), 1)] //= 2
     return s
 
 
@@ -1044,12 +1081,15 @@ SHAPE_OPS = {"transpose", "permute", "slice", "select", "unsqueeze", "squeeze",
 NONCONTIG = ["transpose", "permute", "slice", "expand"]
 
 
-def generate(seed, target=None):
+def generate(seed, target=None, lead=None):
     """A random program; target (op, 'size0'|'size1'|'noncontig') aims
-    the chain's first real op at such an operand."""
+    the chain's first real op at such an operand.  lead: the first
+    input's dimension 0 (the dynamic mode's batch, in the spec as "batch")."""
     r = random.Random(seed)
     for _attempt in range(200):
         prog = {"seed": seed, "in": [], "ops": []}
+        if lead is not None:
+            prog["batch"] = lead
         want = target[1] if target else None
         tname = target[0] if target else None
         if tname:
@@ -1063,7 +1103,7 @@ def generate(seed, target=None):
         else:
             dt = r.choices(list(DT_WEIGHT), weights=list(DT_WEIGHT.values()))[0]
             rank = None
-        shape = rand_shape(r, want if want != "noncontig" else None, rank)
+        shape = rand_shape(r, want if want != "noncontig" else None, rank, lead)
         prog["in"].append([shape, dt, None])
         vals = [make_input(shape, dt, seed * 1000)]
         exact = [True]
@@ -1113,6 +1153,17 @@ class Batch(torch.nn.Module):
         return tuple(outs)
 
 
+def single(p):
+    """p as a module whose forward names each input: torch.export takes
+    dynamic shapes per parameter, not in Batch's *xs."""
+    names = ", ".join("x%d" % i for i in range(len(p.spec["in"])))
+    ns = {}
+    exec("def forward(self, %s):\n    return (self.prog.run([%s]),)\n" % (names, names), ns)
+    m = type("Single", (torch.nn.Module,), {"forward": ns["forward"]})()
+    m.prog = p
+    return m
+
+
 def check(progs, d):
     """Runs programs as one module; raises Failure."""
     xs, refs = [], []
@@ -1138,7 +1189,128 @@ def attempt(p, d):
         return e
 
 
-def shrink(p, kind, d, deadline):
+# ---- the dynamic batch mode -------------------------------------------
+# --dynamic-batch: a program whose first input has dimension 0 the spec's
+# "batch" N (and every input whose dimension 0 is N: Program.batched) is
+# exported once with those dimensions the one symbol batch (torch.export,
+# PyTorch 2), compiled once, and run by vmrun at each of DYN_SIZES and N
+# in the exported range, each compared with eager at that batch as the
+# static mode compares; a batch just outside the range must be refused by
+# vmrun.  A batch that is not computed item by item (a sum over it, a
+# flip of it) must be refused by codegen with one of DYN_REFUSALS.
+
+DYN_SIZES = (0, 1, 3, 8, 9, 17)
+DYN_LEADS = (6, 10, 12)    # not in EXTENTS: a static extent rarely equals the batch
+DYN_REFUSALS = ("codegen: a dynamic batch is compiled only where every batch item is "
+                "computed on its own",
+                "codegen: dynamic dimensions other than a batch (dimension 0) are not "
+                "supported yet")
+# the stages before codegen, whose clear errors on a dynamic batch (no
+# dynamic form of an op yet) are counted, not failures; codegen's other
+# errors are
+DYN_FRONT = ("fx-import:", "torch-opt:", "torch-lower:")
+# kinds of Failure that are outcomes, not bugs
+DYN_BENIGN = ("export", "specialized", "refused", "refused-static", "refused-front")
+# torch.export's advice where its guards narrowed the batch's range
+DYN_SUGGESTED = re.compile(r"batch = Dim\('batch'((?:, (?:min|max)=\d+)*)\)")
+
+
+def export_dynamic(p, xs, d):
+    """The JSON of p exported with a dynamic batch, and the batch's range
+    (max None: unbounded).  Where torch.export narrows the range (a select
+    of item 5 needs 6 items) it is exported again with the range it
+    suggests.  Raises Failure 'specialized' (the batch became a constant)
+    or 'export'."""
+    from fx_export.dynamic import DynamicDim
+    rng = {}
+    for again in (True, False):
+        dyn = [DynamicDim(i, 0, "batch", rng.get("min"), rng.get("max")) for i in p.batched()]
+        try:
+            js = export_module(single(p), [x.clone() for x in xs], d, dynamic=dyn)
+            break
+        except Failure as e:
+            m = DYN_SUGGESTED.search(str(e))
+            if again and m:
+                rng = {k: int(v) for k, v in re.findall(r"(min|max)=(\d+)", m.group(1))}
+                continue
+            if "specialized" in str(e) or "the constant" in str(e):
+                raise Failure("specialized", str(e))
+            raise
+    with open(js) as f:
+        doc = json.load(f)
+    sym = [t for t in doc.get("symbols") or () if t["name"] == "batch"]
+    if not sym or any(doc["inputs"][i]["shape"][0] != "batch" for i in p.batched()):
+        raise Failure("specialized", "fx-export: the export's batch is static")
+    return js, sym[0]["min"], sym[0]["max"]
+
+
+def check_dynamic(p, d):
+    """p exported and compiled once with a dynamic batch, run at several
+    batches; returns how many ran, raises Failure (kinds: DYN_BENIGN,
+    'compile': an error of codegen or vmpack other than DYN_REFUSALS where
+    the static mode passes, 'vmrun': vmrun refused a batch in range,
+    'range': it ran one outside, 'mismatch', 'crash')."""
+    os.makedirs(d, exist_ok=True)
+    n = p.spec["batch"]
+    js, lo, hi = export_dynamic(p, p.inputs(), d)
+    try:
+        vmfb = compile_json(js, d)
+    except Failure as e:
+        if e.kind != "refused" or any(m in str(e) for m in DYN_REFUSALS):
+            raise
+        st = attempt(p, os.path.join(d, "static"))
+        if st and st.kind in ("export", "refused"):
+            kind = "refused-static"
+        elif str(e).startswith(DYN_FRONT):
+            kind = "refused-front"
+        else:
+            kind = "compile"
+        raise Failure(kind, "%s (static: %s)" % (e, st.kind if st else "ok"))
+    ran = 0
+    tol = p.tolerance()
+    for b in sorted(set(DYN_SIZES) | {n}):
+        if b < lo or hi is not None and b > hi:
+            continue
+        xs = p.inputs(batch=b)
+        try:
+            with torch.no_grad():
+                want = (p.run([x.clone() for x in xs]),)
+        except Exception:   # eager takes no such batch (an index past it)
+            continue
+        with torch.no_grad():
+            try:
+                alt = [p.run(p.inputs(ref=True, batch=b), ref=True)]
+            except Exception:
+                alt = None
+        try:
+            run_compiled(vmfb, xs, want, d, alt=alt, tols=[tol])
+        except Failure as e:
+            raise Failure(e.kind if e.kind in ("mismatch", "crash") else "vmrun",
+                          "batch %d (exported at %d, range [%d, %s]): %s"
+                          % (b, n, lo, hi, e))
+        ran += 1
+    for b in [lo - 1] + ([hi + 1] if hi is not None and hi < 100 else []):
+        if b < 0:
+            continue
+        try:
+            sh("vmrun", vmrun_argv(vmfb, p.inputs(batch=b), d))
+        except Failure as e:
+            if e.kind == "crash":
+                raise
+        else:
+            raise Failure("range", "vmrun ran batch %d outside the range [%d, %s]" % (b, lo, hi))
+    return ran
+
+
+def attempt_dynamic(p, d):
+    try:
+        check_dynamic(p, d)
+        return None
+    except Failure as e:
+        return e
+
+
+def shrink(p, kind, d, deadline, attempt=attempt):
     """A smaller program failing the same way (kind)."""
     def fails(q):
         if time.time() > deadline:
@@ -1215,7 +1387,19 @@ def drop_unused(p):
 
 
 def replay_command(p):
-    return "%s tests/diff/fuzz.py --replay '%s'" % (sys.executable, p.text())
+    return "%s tests/diff/fuzz.py%s --replay '%s'" % (
+        sys.executable, " --dynamic-batch" if "batch" in p.spec else "", p.text())
+
+
+def report_failure(a, p, e, d, failures, attempt=attempt):
+    """Shrinks failing program p, prints it with its replay command."""
+    s = shrink(p, e.kind, d, time.time() + a.shrink_seconds, attempt)
+    e2 = attempt(s, d) or e
+    failures.append((s, e2))
+    print("FAIL %s: %s\n  replay: %s" % (e2.kind, str(e2)[:600], replay_command(s)), flush=True)
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+        shutil.copytree(d, os.path.join(a.keep, "fail%d" % len(failures)), dirs_exist_ok=True)
 
 
 def coverage_add(cov, fresh):
@@ -1241,27 +1425,70 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--show-refused", action="store_true",
                     help="print each refused program's replay command too")
+    ap.add_argument("--dynamic-batch", action="store_true",
+                    help="export each program once with a dynamic batch, run it at "
+                    "several (PyTorch 2)")
     a = ap.parse_args()
+    if a.dynamic_batch and not hasattr(torch, "export"):
+        print("fuzz-diff --dynamic-batch: skipped: PyTorch %s has no torch.export; run it "
+              "with PyTorch 2 (.venv/bin/python, scripts/setup.sh)" % torch.__version__)
+        return 0
     work = tempfile.mkdtemp(prefix="fuzz-diff.")
     try:
         if a.replay:
             p = Program(json.loads(a.replay))
-            e = attempt(p, os.path.join(work, "r"))
+            if a.dynamic_batch:
+                e = attempt_dynamic(p, os.path.join(work, "r"))
+                bad = e is not None and e.kind not in DYN_BENIGN
+            else:
+                e = attempt(p, os.path.join(work, "r"))
+                bad = e is not None and e.kind in ("mismatch", "crash")
             print("replay: %s" % ("ok" if e is None else "%s: %s" % (e.kind, e)))
-            return 1 if e is not None and e.kind in ("mismatch", "crash") else 0
-        return fuzz(a, work)
+            return 1 if bad else 0
+        return (fuzz_dynamic if a.dynamic_batch else fuzz)(a, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def fuzz(a, work):
+def programs(a, stats, cov, combos, dynamic=False):
+    """The run's programs, (count so far, program or None), counted in
+    stats, cov and combos.  Same seed, same programs."""
     # every op's size-0 operand first, then size-1, then non-contiguous:
     # a run shorter than 3 * len(OPS) (CI's) still aims at each op
     targets = [(n, w) for w in ("size0", "size1", "noncontig") for n in sorted(OPS)]
+    seed = a.seed * 1000003
+    for i in range(a.count):
+        target = targets[i] if i < len(targets) else None
+        lead = random.Random(-(seed + i)).choice(DYN_LEADS) if dynamic else None
+        p, fresh = generate(seed + i, target, lead)
+        if p is None and target:   # no such operand for this op (pixel_shuffle of size 0)
+            p, fresh = generate(seed + i, None, lead)
+        if p is None:
+            stats["not generated"] += 1
+        else:
+            stats["programs"] += 1
+            coverage_add(cov, fresh)
+            combos.add(tuple(o[0] for o in p.spec["ops"]))
+        yield i + 1, p
+
+
+def progress(a, i, failures, t0):
+    if not a.quiet and i % 100 == 0:
+        print("%d programs, %d failures, %.0f s" % (i, len(failures), time.time() - t0),
+              flush=True)
+
+
+def print_table(title, counts):
+    if counts:
+        print(title)
+        for m, n in counts.most_common(15):
+            print("  %5d  %s" % (n, m))
+
+
+def fuzz(a, work):
     cov, combos, stats, refusals = {}, set(), Counter(), Counter()
     failures = []
     t0 = time.time()
-    i = 0
     progs = []
 
     def flush():
@@ -1291,51 +1518,72 @@ def fuzz(a, work):
                     print("refused: %s\n  replay: %s" % (str(e)[:300], replay_command(p)))
             else:
                 stats[e.kind] += 1
-                s = shrink(p, e.kind, d, time.time() + a.shrink_seconds)
-                e2 = attempt(s, d) or e
-                failures.append((s, e2))
-                print("FAIL %s: %s\n  replay: %s" % (e2.kind, str(e2)[:600], replay_command(s)),
-                      flush=True)
-                if a.keep:
-                    os.makedirs(a.keep, exist_ok=True)
-                    shutil.copytree(d, os.path.join(a.keep, "fail%d" % len(failures)),
-                                    dirs_exist_ok=True)
+                report_failure(a, p, e, d, failures)
         progs.clear()
 
-    seed = a.seed * 1000003
-    while i < a.count:
-        target = targets[i] if i < len(targets) else None
-        p, fresh = generate(seed + i, target)
-        if p is None and target:   # no such operand for this op (pixel_shuffle of size 0)
-            p, fresh = generate(seed + i)
-        i += 1
+    for i, p in programs(a, stats, cov, combos):
         if p is None:
-            stats["not generated"] += 1
             continue
-        stats["programs"] += 1
-        coverage_add(cov, fresh)
-        combos.add(tuple(o[0] for o in p.spec["ops"]))
         progs.append(p)
         if len(progs) >= a.batch:
             flush()
-        if not a.quiet and i % 100 == 0:
-            print("%d programs, %d failures, %.0f s" % (i, len(failures), time.time() - t0),
-                  flush=True)
+        progress(a, i, failures, t0)
     flush()
     print("\nfuzz-diff: seed %d: %d programs (%d op combinations) in %.0f s: %d ok, %d refused, "
           "%d not exportable, %d mismatches, %d crashes" % (
               a.seed, stats["programs"], len(combos), time.time() - t0, stats["ok"],
               stats["refused"], stats["export"], stats["mismatch"], stats["crash"]))
-    if refusals:
-        print("refusals, most common first:")
-        for m, n in refusals.most_common(15):
-            print("  %5d  %s" % (n, m))
+    print_table("refusals, most common first:", refusals)
     missing = ["%s: %s" % (n, ",".join(w for w in ("size0", "size1", "noncontig")
                                        if w not in cov.get(n, ())))
                for n in sorted(OPS) if len(cov.get(n, ())) < 3]
     print("coverage: %d ops, %d with size-0, size-1 and non-contiguous operands%s" % (
         len(OPS), len(OPS) - len(missing),
         ("; missing: " + "; ".join(missing)) if missing else ""))
+    print("%d passed, %d failed" % (stats["programs"] - len(failures), len(failures)))
+    return 1 if failures else 0
+
+
+def fuzz_dynamic(a, work):
+    """--dynamic-batch: each program alone, check_dynamic's outcomes counted."""
+    cov, combos, stats, reasons = {}, set(), Counter(), Counter()
+    failures = []
+    t0 = time.time()
+    sizes = 0
+    for i, p in programs(a, stats, cov, combos, dynamic=True):
+        if p is None:
+            continue
+        d = os.path.join(work, "b")
+        shutil.rmtree(d, ignore_errors=True)
+        try:
+            sizes += check_dynamic(p, d)
+            stats["ok"] += 1
+        except Failure as e:
+            stats[e.kind] += 1
+            if e.kind not in DYN_BENIGN:
+                report_failure(a, p, e, d, failures, attempt_dynamic)
+            else:
+                why = str(e).split("\n")[0].split("error: ", 1)[-1]
+                for m in DYN_REFUSALS:
+                    why = why.replace(m, m[:m.index(" ", 30)] + "...")
+                reasons["%s: %s" % (e.kind, why[:110])] += 1
+                if e.kind == "refused" and attempt(p, os.path.join(d, "static")) is None:
+                    stats["refused, static ok"] += 1
+                if a.show_refused and e.kind.startswith("refused"):
+                    print("%s: %s\n  replay: %s" % (e.kind, str(e)[:300], replay_command(p)))
+        progress(a, i, failures, t0)
+    print("\nfuzz-diff --dynamic-batch: seed %d: %d programs (%d op combinations) in %.0f s: "
+          "%d ok (%d batches run), %d specialized, %d not exportable, %d refused by codegen "
+          "(%d of them pass static), %d refused before codegen (static passes), "
+          "%d refused by a stage as static too, "
+          "%d unexpected compile errors, %d refused by vmrun, %d ranges not checked, "
+          "%d mismatches, %d crashes" % (
+              a.seed, stats["programs"], len(combos), time.time() - t0, stats["ok"], sizes,
+              stats["specialized"], stats["export"], stats["refused"],
+              stats["refused, static ok"], stats["refused-front"], stats["refused-static"],
+              stats["compile"],
+              stats["vmrun"], stats["range"], stats["mismatch"], stats["crash"]))
+    print_table("outcomes other than ok, most common first:", reasons)
     print("%d passed, %d failed" % (stats["programs"] - len(failures), len(failures)))
     return 1 if failures else 0
 

@@ -87,14 +87,21 @@ def sh(name, argv, stdin=None, timeout=300):
     return p.stdout
 
 
-def compile_module(module, inputs, d):
-    """Export and compile; returns the .vmfb path."""
+def export_module(module, inputs, d, dynamic=None):
+    """fx_export in-process; returns the JSON path.  dynamic: a list of
+    fx_export's DynamicDim (torch.export, PyTorch 2)."""
     js = os.path.join(d, "m.json")
     try:
         fx_export.export(module, tuple(inputs), js,
-                         graph=getattr(module, "fxpipe_graph", "aten"))
+                         graph=getattr(module, "fxpipe_graph", "aten"), dynamic=dynamic)
     except Exception as e:  # PyTorch could not trace it: not our bug
         raise Failure("export", "fx-export: %s: %s" % (type(e).__name__, e))
+    return js
+
+
+def compile_json(js, d):
+    """fx-import | torch-opt | torch-lower | codegen | vmpack; returns the
+    .vmfb path."""
     ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])
     for tool, args in (("torch-opt", []), ("torch-lower", []),
                        ("codegen", ["--target=cpu"])):
@@ -102,6 +109,11 @@ def compile_module(module, inputs, d):
     vmfb = os.path.join(d, "m.vmfb")
     sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], ir)
     return vmfb
+
+
+def compile_module(module, inputs, d):
+    """Export and compile; returns the .vmfb path."""
+    return compile_json(export_module(module, inputs, d), d)
 
 
 def run_module(module, inputs, d, alt=None, tols=None):
@@ -116,10 +128,21 @@ def run_module(module, inputs, d, alt=None, tols=None):
         want = module(*[x.clone() for x in inputs])
     want = (want,) if isinstance(want, torch.Tensor) else tuple(want)
     vmfb = compile_module(module, [x.clone() for x in inputs], d)
+    return run_compiled(vmfb, inputs, want, d, alt, tols)
+
+
+def vmrun_argv(vmfb, inputs, d):
+    """vmrun's command line for inputs (written under d), no results."""
     argv = [os.path.join(BIN, "vmrun"), vmfb]
     for i, x in enumerate(inputs):
-        p = os.path.join(d, "in%d.npy" % i)
-        argv.append("--input=" + save_input(p, x))
+        argv.append("--input=" + save_input(os.path.join(d, "in%d.npy" % i), x))
+    return argv
+
+
+def run_compiled(vmfb, inputs, want, d, alt=None, tols=None):
+    """vmrun on inputs, each result compared with want's (eager's); raises
+    Failure (alt, tols: run_module's)."""
+    argv = vmrun_argv(vmfb, inputs, d)
     for i, w in enumerate(want):
         ext = "bin" if w.dtype == torch.bfloat16 else "npy"
         argv.append("--output=@" + os.path.join(d, "out%d.%s" % (i, ext)))
