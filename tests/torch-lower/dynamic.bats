@@ -124,3 +124,15 @@ dynrun_vm() {
     --dynamic 0:0:batch --dynamic 1:0:batch --shape 2x8,3x8 \
     --expect-fail "input 1: dimension 0 is 3, must equal 2 (the batch of input 0)"
 }
+
+@test "squeeze() of a dynamic batch is refused by fx-import (at batch 1 it would drop the batch), not compiled into a wrong shape" {
+  printf '%s\n' 'import torch' 'class M(torch.nn.Module):' '    def forward(self, x):' \
+    '        return (x > 0).squeeze()' 'def m():' '    return M()' > "$BATS_TEST_TMPDIR/sq.py"
+  "$PY2" tools/fx-export/fx-export "$BATS_TEST_TMPDIR/sq.py:m" --input 10x1xf32 \
+    --dynamic 0:0:batch -o "$BATS_TEST_TMPDIR/m.json"
+  run bin/fx-import "$BATS_TEST_TMPDIR/m.json" -o "$BATS_TEST_TMPDIR/m.mlir"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"args[1]: error: squeeze of dimension 0, of a symbolic size: it goes where the size is 1 at run time"* ]]
+  [ ! -e "$BATS_TEST_TMPDIR/m.mlir" ]
+}

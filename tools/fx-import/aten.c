@@ -94,9 +94,10 @@ squeeze_dims_as_view(Imp *im, Node *n, json_t *args, const char *path)
 /* aten.squeeze.dims with symbolic sizes: a torch.aten.squeeze.dim per
  * dimension it drops, the highest first (a view to the result's shape
  * would need its sizes as values).  A listed dimension of static size 1
- * goes; one of another or a symbolic size stays, as torch.export took it
- * to be no 1.  1 when imported so, 0 when the shapes are static (the
- * view serves). */
+ * goes, one of another static size stays; one of a symbolic size is an
+ * error, as squeeze drops it where it is 1 at run time (torch.export lists
+ * it for squeeze() of a batch).  1 when imported so, 0 when the shapes are
+ * static (the view serves). */
 static int
 squeeze_dims_dynamic(Imp *im, Node *n, json_t *args, const char *path)
 {
@@ -123,6 +124,11 @@ squeeze_dims_dynamic(Imp *im, Node *n, json_t *args, const char *path)
 		if (!json_is_integer(json_object_get(d, "value")) || x < -t->rank || x >= t->rank)
 			fail(im, pidx(im, ap, 1), "expected dimensions in [-%d, %d)", t->rank, t->rank);
 		x = x < 0 ? x + t->rank : x;
+		if (t->dims[x] == DYN)
+			fail(im, pidx(im, ap, 1), "squeeze of dimension %lld, of a symbolic size: "
+			    "it goes where the size is 1 at run time, and fxpipe cannot give the "
+			    "result a rank that depends on that (squeeze dimensions of static size)",
+			    (long long)x);
 		if (t->dims[x] == 1 && !drop[x])
 			drop[x] = 1, ndrop++;
 	}

@@ -85,7 +85,7 @@ check_matmul(Op *op)
 }
 
 /* the groups of the larger type's dims, in order, one per smaller dim,
- * each multiplying to it */
+ * each multiplying to it (dynamic where one of its dims is) */
 static int
 check_reshape(Op *op)
 {
@@ -107,15 +107,21 @@ check_reshape(Op *op)
 	for (g = 0; g < re->n; g++) {
 		Attr *grp = re->elts[g];
 		int64_t p = 1;
+		int dyn = 0;
 		if (grp->kind != AT_ARRAY || !grp->n)
 			return -1;
 		for (k = 0; k < grp->n; k++) {
 			if (grp->elts[k]->kind != AT_INT || grp->elts[k]->i != next ||
 					next >= big->rank)
 				return -1;
-			p *= big->dims[next++];
+			if (big->dims[next] == DYN)
+				dyn = 1;
+			else
+				p *= big->dims[next];
+			next++;
 		}
-		if (p != small->dims[g])
+		/* a group with a `?` is one, as upstream MLIR has it */
+		if (dyn ? small->dims[g] != DYN : p != small->dims[g])
 			return -1;
 	}
 	return next == big->rank ? 0 : -1;
