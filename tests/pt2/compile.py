@@ -241,15 +241,12 @@ BATCHES = (2, 3, 5, 17)
 
 def run_batches(module, item_shape, dynamic=None, batches=BATCHES):
     """module compiled at each batch: (problems against eager, the
-    signature of the fxpipe function each call ran, fxpipe's warnings).
-    ran[id] is the compiled piece by each id() in run_batches.ids."""
+    signature of the fxpipe function each call ran, fxpipe's warnings)."""
     used, run = [], fd._Compiled.__call__
-    run_batches.ids = []
 
     def recorded(self, xs):
         res = run(self, xs)
         used.append(repr(self.function))
-        run_batches.ids.append(id(self))
         return res
     fd._Compiled.__call__ = recorded
     problems = []
@@ -283,15 +280,16 @@ def check_batch(name, how=""):
     if any("?" in f for f in used[:static]) or not all("?x" in f for f in used[static:]):
         problems.append("expected batch %s static, then one function with a dynamic batch "
                         "(?): %s" % (BATCHES[:static], used))
-    if len(set(run_batches.ids[static:])) != 1:
-        problems.append("expected one module for batches %s" % (BATCHES[static:],))
-    # (dynamic=True's graph is the one of test "batch mlp": its module is cached)
-    if fd.stats["compiled"] + fd.stats["cache_loads"] != 1 + static:
-        problems.append("expected %d module(s): %s" % (1 + static, fd.stats))
+    # Dynamo may trace the graph again at a later batch (cnn at 17): that
+    # copy loads the same module from the disk cache, compiling nothing.
+    if how == "" and (fd.stats["compiled"], fd.stats["batch_compiled"]) != (1 + static, 1):
+        problems.append("expected %d compile(s), one dynamic: %s" % (1 + static, fd.stats))
     if how == "cached" and fd.stats["compiled"]:
         problems.append("expected every module loaded from the cache: %s" % fd.stats)
-    if how == "" and fd.stats["batch_compiled"] != 1:
-        problems.append("expected one dynamic compile: %s" % fd.stats)
+    # (dynamic=True's graph is test "batch mlp"'s: its module may be cached)
+    if how == "dynamic" and fd.stats["compiled"] != fd.stats["batch_compiled"] or \
+            fd.stats["batch_compiled"] > 1:
+        problems.append("expected one dynamic compile at most, no other: %s" % fd.stats)
     if ours or fd.stats["batch_refused"] or fd.stats["eager_graphs"]:
         problems.append("expected no refusal: %s %s" % (ours, fd.stats))
     if fd.stats["batch_calls"] != len(BATCHES) - static:
