@@ -67,10 +67,11 @@ def _fx_export():
     return fx_export
 
 
-def export(module, example_inputs, path, graph="aten"):
+def export(module, example_inputs, path, graph="aten", dynamic=None):
+    """fx_export.export; dynamic: its list of fx_export.dynamic.DynamicDim."""
     fx = _fx_export()
     try:
-        fx.export(module, tuple(example_inputs), path, graph=graph)
+        fx.export(module, tuple(example_inputs), path, graph=graph, dynamic=dynamic)
     except fx.ExportError as e:
         raise CompileError("fx-export", str(e)) from None
 

@@ -14,15 +14,28 @@ What fxpipe refuses runs eagerly, with a warning (once per reason):
   * autograd: the compiled code is inference-only, so a graph called with
     grad enabled on tensors that require grad runs eagerly;
   * inputs other than tensors and ints.
-Symbolic shapes (dynamo's automatic dynamic shapes, dynamic=True) are
-never compiled as such: the graph is compiled per concrete shape at call
-time, each a module of its own.
+
+Symbolic shapes (dynamo's automatic dynamic shapes after a second batch
+size, mark_dynamic, dynamic=True): a graph whose tensor inputs have one
+symbol at dimension 0 (the batch) and nowhere else, and whose int inputs
+are that symbol or others, is compiled ONCE with a dynamic batch
+(fx-export's DynamicDim on each such input; codegen's chunk functions,
+man/codegen.1 "Dynamic batch"), and that module runs every later call
+whatever its batch; the other symbols (dynamic=True makes every size one)
+are compiled per concrete value as below.  Where that module is refused
+(codegen cannot prove every batch item computed on its own, torch.export
+fails, the batch is used as data, anything) the graph falls back, with a
+warning once per reason, to what is done for every other graph: a module
+per concrete shape, compiled at call time.  So does a call whose batch is
+outside the module's range.  The refusal is cached on disk too.
 
 Weights (module parameters and buffers dynamo passes as graph inputs) are
 baked into the module; a call after they changed in place (their version
 counter moved, or they were replaced) compiles again for the new values.
 """
+import functools
 import hashlib
+import inspect
 import json
 import os
 import shutil
@@ -40,8 +53,12 @@ _warned = set()
 _tools_digest = None
 
 # What the backend did, for tests and curious users: compiles that ran
-# the pipe, modules loaded from the disk cache, graphs (or pieces) eager.
-stats = {"compiled": 0, "cache_loads": 0, "eager_graphs": 0, "calls": 0, "slow_calls": 0}
+# the pipe (dynamic-batch ones counted in both compiled and
+# batch_compiled), modules loaded from the disk cache, graphs (or pieces)
+# eager, graphs with a symbolic batch whose dynamic-batch module was
+# refused (they compile per shape), calls run by a dynamic-batch module.
+stats = {"compiled": 0, "batch_compiled": 0, "cache_loads": 0, "eager_graphs": 0,
+         "batch_refused": 0, "calls": 0, "batch_calls": 0, "slow_calls": 0}
 
 
 def cache_dir():
@@ -83,8 +100,11 @@ def _hash_tensor(h, t):
         h.update(t.contiguous().view(-1).view(torch.uint8).numpy().data)
 
 
-def _graph_key(gm, baked, inputs):
+def _graph_key(gm, baked, inputs, batched=()):
+    """batched: the inputs whose dimension 0 is a dynamic batch (hashed as ?)."""
     h = hashlib.sha256(_tools().encode())
+    if batched:
+        h.update(b"dynamic batch")
     h.update(gm.code.encode())
     # Tensors the code reads by get_attr: registered ones and plain attributes.
     plain = [(k, v) for k, v in vars(gm).items() if isinstance(v, torch.Tensor)]
@@ -98,8 +118,9 @@ def _graph_key(gm, baked, inputs):
             _hash_tensor(h, baked.weights[v])
         elif kind == "c":
             h.update(repr(v).encode())
-    for x in inputs:
-        h.update(("%s%s" % (x.dtype, tuple(x.shape))).encode())
+    for j, x in enumerate(inputs):
+        shape = ("?",) + tuple(x.shape[1:]) if j in batched else tuple(x.shape)
+        h.update(("%s%s" % (x.dtype, shape)).encode())
     return h.hexdigest()
 
 
@@ -112,15 +133,30 @@ class _Baked(torch.nn.Module):
     def __init__(self, gm, layout, weights):
         super().__init__()
         self.gm = gm
-        self.layout = layout          # per graph input: ("x", j), ("w", k) or ("c", value)
+        # per graph input: ("x", j), ("w", k), ("c", value) or ("b", j): the
+        # batch, dimension 0 of input j (symbolic where exported so)
+        self.layout = layout
         self.weights = weights
         for k, t in enumerate(weights):
             self.register_buffer("w%d" % k, t.detach())
 
     def forward(self, *xs):
-        args = [xs[v] if kind == "x" else getattr(self, "w%d" % v) if kind == "w" else v
-                for kind, v in self.layout]
+        args = [xs[v] if kind == "x" else getattr(self, "w%d" % v) if kind == "w" else
+                xs[v].shape[0] if kind == "b" else v for kind, v in self.layout]
         return self.gm(*args)
+
+
+@functools.lru_cache(maxsize=None)
+def _declaring(n):
+    """_Baked with a forward declaring n tensor parameters: torch.export
+    matches dynamic_shapes, one per input, to forward's parameters, and
+    *xs would be one."""
+    def forward(self, *xs):
+        return _Baked.forward(self, *xs)
+    kind = inspect.Parameter.POSITIONAL_ONLY
+    forward.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", kind)] + [inspect.Parameter("x%d" % j, kind) for j in range(n)])
+    return type("_Baked%d" % n, (_Baked,), {"forward": forward})
 
 
 def _source_name(node):
@@ -139,11 +175,16 @@ def _is_weight(node, value):
     return "_parameters" in name or "_buffers" in name
 
 
-def _bind(gm, args):
-    """(baked module, the user's tensors) for one concrete call."""
-    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+def _placeholders(gm):
+    return [n for n in gm.graph.nodes if n.op == "placeholder"]
+
+
+def _bind(gm, args, batch=frozenset()):
+    """(baked module, the user's tensors) for one concrete call.  batch:
+    the positions of the tensors whose dimension 0 is a dynamic batch and
+    of the ints that are that batch (bound to the first such tensor's)."""
     layout, weights, xs = [], [], []
-    for node, a in zip(placeholders, args):
+    for p, (node, a) in enumerate(zip(_placeholders(gm), args)):
         if isinstance(a, torch.Tensor) and (a.device.type != "cpu" or a.layout != torch.strided):
             return None, "a %s tensor on %s (fxpipe compiles for dense CPU tensors)" % (a.layout, a.device)
         if isinstance(a, torch.Tensor) and _is_weight(node, a):
@@ -153,9 +194,15 @@ def _bind(gm, args):
             layout.append(("x", len(xs)))
             xs.append(a)
         elif isinstance(a, (int, torch.SymInt)) and not isinstance(a, bool):
-            layout.append(("c", int(a)))
+            layout.append(("b", None) if p in batch else ("c", int(a)))
         else:
             return None, "a graph input of type %s" % type(a).__name__
+    if batch:
+        rows = [v for p, (kind, v) in enumerate(layout) if kind == "x" and p in batch]
+        if not rows:
+            return None, "a dynamic batch on no input"
+        layout = [("b", rows[0]) if kind == "b" else (kind, v) for kind, v in layout]
+        return _declaring(len(xs))(gm, layout, weights), xs
     return _Baked(gm, layout, weights), xs
 
 
@@ -192,23 +239,24 @@ class Refused(_compile.CompileError):
     """What no split can help: the graph runs eagerly as a whole."""
 
 
-def _export_checked(module, xs, json_path):
+def _export_checked(module, xs, json_path, dynamic=None):
     """fx-export, refusing a graph that writes into its inputs or buffers
     (batch norm in training mode): fx-export drops those writes, which
     would leave the model's state behind eager's."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        _compile.export(module, xs, json_path)
+        _compile.export(module, xs, json_path, dynamic=dynamic)
     for w in caught:
         if "mutation" in str(w.message):
             raise Refused("fxpipe", "the graph writes into its inputs or buffers (%s)" % w.message)
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
-def _compile_cached(module, xs, key, out_spec):
-    """The module compiled for xs, from the cache or through the pipe;
-    CompileError as the pipe raised it.  out_spec() gives the outputs'
-    structure; it runs the graph, so only once export found no writes."""
+def _compile_cached(module, xs, key, out_spec, dynamic=None):
+    """The module compiled for xs (with fx_export's dynamic dims), from
+    the cache or through the pipe; CompileError as the pipe raised it.
+    out_spec() gives the outputs' structure; it runs the graph, so only
+    once export found no writes."""
     hit = _load_cached(key)
     if hit is not None:
         return hit
@@ -216,10 +264,11 @@ def _compile_cached(module, xs, key, out_spec):
     tmpdir = tempfile.mkdtemp(prefix="tmp-", dir=cache_dir())
     try:
         json_path = os.path.join(tmpdir, "model.json")
-        _export_checked(module, xs, json_path)
+        _export_checked(module, xs, json_path, dynamic)
         info = {"out": out_spec()}
         _compile.run_pipe(json_path, os.path.join(tmpdir, "model.vmfb"), "cpu", tmpdir)
         stats["compiled"] += 1
+        stats["batch_compiled"] += bool(dynamic)
         _store(key, tmpdir, info)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -239,6 +288,8 @@ class _Compiled:
         self.function = module["main"]
         self.spec = pytree.treespec_loads(info["out"])
         self.fast = self.function.torch_runner()
+        # a dynamic batch: no fast path (results are sized per call)
+        self.batched = any(-1 in t.shape for t in self.function.inputs)
         # dynamo's graphs return a tuple or a list of tensors: no pytree
         # walk for those
         n = self.spec.num_leaves
@@ -250,22 +301,24 @@ class _Compiled:
     def __call__(self, xs):
         res = self.fast(xs) if self.fast else None
         if res is None:     # inputs the fast path does not take, or results it cannot make
-            stats["slow_calls"] += 1
+            stats["batch_calls" if self.batched else "slow_calls"] += 1
             res = _flat(self.function(*xs))
         if self.shape is not None:
             return self.shape(res)
         return pytree.tree_unflatten(res, self.spec)
 
 
-def _compile_piece(gm, baked, xs):
-    """gm (run as baked on xs) compiled, from the cache or the pipe."""
+def _compile_piece(gm, baked, xs, key=None, dynamic=None):
+    """gm (run as baked on xs, with fx_export's dynamic dims) compiled,
+    from the cache (under key, by default the graph's) or the pipe."""
     def out_spec():
         with torch.no_grad():
             flat, spec = pytree.tree_flatten(baked(*xs))
         if not flat or not all(isinstance(t, torch.Tensor) for t in flat):
             raise Refused("fxpipe", "the graph returns something other than tensors")
         return pytree.treespec_dumps(spec)
-    return _Compiled(*_compile_cached(baked, xs, _graph_key(gm, baked, xs), out_spec))
+    key = key or _graph_key(gm, baked, xs)
+    return _Compiled(*_compile_cached(baked, xs, key, out_spec, dynamic))
 
 
 # ------------------------------------------------------------ splitting
@@ -354,16 +407,75 @@ def _split(baked, xs, known, error):
     return (lambda ys: fused(*ys)), unsupported
 
 
-def _split_marker(key):
-    return os.path.join(cache_dir(), key[:2], key + ".split.json")
+def _marker(key, what):
+    """The cache's note on key: ops split out ("split.json"), a dynamic
+    batch refused ("nobatch")."""
+    return os.path.join(cache_dir(), key[:2], key + "." + what)
+
+
+def _read_marker(path, parse=lambda text: text):
+    """parse(the marker's text), None where there is none."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return parse(f.read())
+
+
+def _write_marker(path, text):
+    """By rename: readers never see half a note."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
 
 
 # ------------------------------------------------------------ the backend
 
-def _signature(args):
+def _signature(args, batch=frozenset()):
     """What picks a graph's entry: each tensor's shape and dtype, other
-    arguments (ints, floats) by value."""
-    return tuple((a.shape, a.dtype) if isinstance(a, torch.Tensor) else a for a in args)
+    arguments (ints, floats) by value; at the positions in batch (a
+    dynamic batch) a tensor's shape without dimension 0, None for an int."""
+    return tuple(((a.shape[1:] if p in batch else a.shape), a.dtype) if isinstance(a, torch.Tensor)
+                 else None if p in batch else a for p, a in enumerate(args))
+
+
+def _symbol(size):
+    """The sympy expression of a SymInt; None for an int."""
+    return size.node.expr if isinstance(size, torch.SymInt) else None
+
+
+def _batch_positions(gm, example_inputs):
+    """Where dynamo's graph takes a dynamic batch: the positions of the
+    tensor inputs whose dimension 0 is one symbol, and of the int inputs
+    that are it; empty where there is none, or where it is anywhere else
+    (another dimension, a weight, an expression of it, another symbol at
+    dimension 0 of another input)."""
+    placeholders = _placeholders(gm)
+    if len(placeholders) != len(example_inputs):
+        return frozenset()
+    # example_inputs' tensors are real ones; the nodes' fake ones have the symbols
+    example_inputs = [n.meta.get("example_value", a) for n, a in zip(placeholders, example_inputs)]
+    batch, pos = None, set()
+    for p, (node, a) in enumerate(zip(placeholders, example_inputs)):
+        if isinstance(a, torch.Tensor) and a.dim() and not _is_weight(node, a):
+            e = _symbol(a.shape[0])
+            if e is None:
+                continue
+            if not e.is_Symbol or batch not in (None, e):
+                return frozenset()
+            batch = e
+            pos.add(p)
+    for p, a in enumerate(example_inputs):
+        if isinstance(a, torch.Tensor):
+            sizes = a.shape[1:] if p in pos else a.shape
+        elif isinstance(a, torch.SymInt) and _symbol(a) == batch:
+            pos.add(p)
+            continue
+        else:
+            sizes = [a] if isinstance(a, torch.SymInt) else []
+        if any(batch in getattr(_symbol(d), "free_symbols", ()) for d in sizes):
+            return frozenset()
+    return frozenset(pos) if batch is not None else frozenset()
 
 
 class _Entry:
@@ -398,17 +510,56 @@ class _Entry:
         return True
 
 
+class _BatchEntry(_Entry):
+    """The entry of a module with a dynamic batch: calls that differ from
+    its first call in the batch alone (batch: _bind's positions)."""
+
+    def __init__(self, run, baked, args, batch):
+        super().__init__(run, baked, args)
+        self.batch = batch
+        self.sig = _signature(args, batch)
+
+    def same(self, args):
+        return len(args) == len(self.sig) and self.current(args) and \
+            _signature(args, self.batch) == self.sig
+
+
+def _batch_entry(gm, args, batch):
+    """A _BatchEntry for gm at any batch, or None (a warning once per
+    reason) where fxpipe refuses it: the caller compiles per shape."""
+    baked, xs = _bind(gm, args, batch)
+    if baked is None:
+        return None     # the per-shape entry says why
+    rows = [v for p, (kind, v) in enumerate(baked.layout) if kind == "x" and p in batch]
+    key = _graph_key(gm, baked, xs, rows)
+    marker = _marker(key, "nobatch")
+    reason = _read_marker(marker)
+    if reason is None:
+        dims = _compile._fx_export().dynamic.DynamicDim
+        try:
+            return _BatchEntry(_compile_piece(gm, baked, xs, key, [dims(j, 0, "batch") for j in rows]),
+                               baked, args, batch)
+        except _compile.CompileError as e:     # the same again: remember
+            reason = str(e)
+            _write_marker(marker, reason)
+        except Exception as e:     # anything else: per shape, this time
+            reason = "%s: %s" % (type(e).__name__, e)
+    stats["batch_refused"] += 1
+    _warn_once(("batch", reason), "a graph with a dynamic batch is compiled per batch size: "
+               "%s" % reason)
+    return None
+
+
 def _entry(gm, args):
     baked, xs = _bind(gm, args)
     if baked is None:
         _warn_once(("input", xs), "a graph runs eagerly: it takes %s" % xs)
         return _eager_entry(gm)
     key = _graph_key(gm, baked, xs)
-    marker, error, known = _split_marker(key), None, []
-    if os.path.exists(marker):
-        with open(marker) as f:
-            known = json.load(f)
-    else:
+    marker, error = _marker(key, "split.json"), None
+    known = _read_marker(marker, json.loads)
+    if known is None:
+        known = []
         try:
             return _Entry(_compile_piece(gm, baked, xs), baked, args)
         except _compile.CompileError as e:
@@ -416,10 +567,7 @@ def _entry(gm, args):
     run, unsupported = _split(baked, xs, known, error)
     if run is None:
         return _eager_entry(gm)
-    os.makedirs(os.path.dirname(marker), exist_ok=True)
-    with open(marker + ".tmp", "w") as f:
-        json.dump(sorted(unsupported), f)
-    os.replace(marker + ".tmp", marker)
+    _write_marker(marker, json.dumps(sorted(unsupported)))
     return _Entry(run, baked, args)
 
 
@@ -432,11 +580,15 @@ def _eager_entry(gm):
 
 class _Graph:
     """What the backend returns for one dynamo graph: a module per call
-    signature (shapes, dtypes, int arguments), compiled on first use."""
+    signature (shapes, dtypes, int arguments), compiled on first use; for
+    a graph with a dynamic batch (batch: _batch_positions) one module for
+    every batch where fxpipe takes it."""
 
-    def __init__(self, gm):
+    def __init__(self, gm, batch=frozenset()):
         self.gm = gm
+        self.batch = batch
         self.entries = {}
+        self.batch_entries = {}   # batch signature: its _BatchEntry, None where refused
         self.last = None    # the entry of the last call
 
     def __call__(self, *args):
@@ -448,20 +600,44 @@ class _Graph:
             return self.gm(*args)
         e = self.last
         if e is None or not e.same(args):
-            sig = _signature(args)
-            e = self.entries.get(sig)
-            if e is None or not e.current(args):
-                e = self.entries[sig] = _entry(self.gm, args)
-            self.last = e
+            e = self.last = self._pick(args)
+        try:
+            return self._run(e, args)
+        except _module.Error as err:
+            # a batch outside the dynamic module's range: per shape
+            if not isinstance(e, _BatchEntry) or "dimension 0 is" not in str(err):
+                raise
+        e = self.last = self.entries[_signature(args)] = _entry(self.gm, args)
+        return self._run(e, args)
+
+    @staticmethod
+    def _run(e, args):
         if e.inputs is None:
             return e.run(args)
         return e.run([args[p] for p in e.inputs])
 
+    def _pick(self, args):
+        """The entry for args: the dynamic batch's where there is one (and
+        this signature did not fall out of its range), else the shape's."""
+        sig = _signature(args)
+        e = self.entries.get(sig)
+        if e is None and self.batch:
+            bsig = _signature(args, self.batch)
+            b = self.batch_entries.get(bsig, False)
+            if b is False or b is not None and not b.current(args):
+                b = self.batch_entries[bsig] = _batch_entry(self.gm, args, self.batch)
+            if b is not None:
+                return b
+        if e is None or not e.current(args):
+            e = self.entries[sig] = _entry(self.gm, args)
+        return e
+
 
 def fxpipe_backend(gm, example_inputs, **kwargs):
     """The dynamo backend: gm is compiled per call signature on its first
-    call with it (example_inputs may hold symbolic sizes; calls do not)."""
-    return _Graph(gm)
+    call with it, or once for every batch where example_inputs (which may
+    hold symbolic sizes; calls do not) have a dynamic batch."""
+    return _Graph(gm, _batch_positions(gm, example_inputs))
 
 
 def register():

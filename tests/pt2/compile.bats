@@ -34,8 +34,14 @@ check() {
 @test "torch.compile fxpipe: window_loops matches eager" { check model window_loops; }
 @test "torch.compile fxpipe: resnet50 matches eager" { check model resnet50; }
 @test "torch.compile fxpipe: an unsupported op runs eagerly, the rest compiled, one warning" { check fallback; }
-@test "torch.compile fxpipe: each input shape compiles once (no symbolic shapes)" { check shapes; }
+@test "torch.compile fxpipe: each input shape compiles once (a symbolic size that is no batch)" { check shapes; }
 @test "torch.compile fxpipe: weights changed in place are compiled again" { check weights; }
+@test "torch.compile fxpipe: mlp at batch 2, 3, 5, 17: one module with a dynamic batch from batch 3" { check batch mlp; }
+@test "torch.compile fxpipe: a new process loads the mlp's dynamic-batch module" { check batch mlp cached; }
+@test "torch.compile fxpipe: cnn at batch 2, 3, 5, 17: one module with a dynamic batch from batch 3" { check batch cnn; }
+@test "torch.compile fxpipe: dynamic=True: mlp's one module with a dynamic batch from the first call" { check batch mlp dynamic; }
+@test "torch.compile fxpipe: x - x.mean(0) under a symbolic batch: refused once, per batch, == eager" { check nobatch; }
+@test "torch.compile fxpipe: a batch outside the dynamic module's range compiles its shape" { check outside; }
 @test "torch.compile fxpipe: a graph writing its buffers (batch norm, training) runs eagerly" { check mutation; }
 
 @test "torch.compile fxpipe: the installed entry point finds the backend without import fxpipe" {

@@ -8,11 +8,24 @@ when it holds, else the reasons.  $FXPIPE_CACHE is the test's own.
                                nothing; prints the backend's time
     compile.py fallback        one unsupported op runs eagerly, the rest is
                                compiled, one warning names the op
-    compile.py shapes          a second shape compiles again (automatic
-                               dynamic shapes hand us no symbolic sizes)
+    compile.py shapes          a second shape compiles again where dimension
+                               1 varies (a symbolic size, but not a batch)
     compile.py weights         changed weights are noticed and compiled again
     compile.py mutation        batch norm in training mode (it writes its
                                running stats) runs eagerly, state and all
+    compile.py batch NAME [dynamic|cached]
+                               tests/torch-lower/dynmodels.py's NAME at
+                               batches 2, 3, 5, 17 == eager; once dynamo
+                               makes the batch symbolic (dynamic: from the
+                               first call, torch.compile(dynamic=True)) one
+                               module with a dynamic batch (? in its
+                               signature) runs every call; cached: a new
+                               process loads it, compiling nothing
+    compile.py nobatch         a graph reducing over its batch (x - x.mean(0))
+                               under a symbolic batch: refused as a dynamic
+                               batch (one warning), compiled per batch, == eager
+    compile.py outside         a batch outside the dynamic module's range
+                               (made so) compiles a module for its shape
 """
 import copy
 import os
@@ -167,12 +180,12 @@ def check_fallback():
 
 
 def check_shapes():
-    module = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU()).eval()
+    module = torch.nn.Sequential(torch.nn.ReLU(), torch.nn.Tanh()).eval()
     problems = []
     with torch.no_grad():
         compiled = torch.compile(module, backend="fxpipe")
         for n in (2, 3, 5, 3):
-            x = torch.randn(n, 8)
+            x = torch.randn(4, n)
             e = e2e.close(compiled(x).numpy(), module(x).numpy())
             if e:
                 problems.append("batch %d: %s" % (n, e))
@@ -223,11 +236,117 @@ def check_mutation():
     return problems
 
 
+BATCHES = (2, 3, 5, 17)
+
+
+def run_batches(module, item_shape, dynamic=None, batches=BATCHES):
+    """module compiled at each batch: (problems against eager, the
+    signature of the fxpipe function each call ran, fxpipe's warnings)."""
+    used, run = [], fd._Compiled.__call__
+
+    def recorded(self, xs):
+        res = run(self, xs)
+        used.append(repr(self.function))
+        return res
+    fd._Compiled.__call__ = recorded
+    problems = []
+    try:
+        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compiled = torch.compile(module, backend="fxpipe", dynamic=dynamic)
+            for n in batches:
+                x = torch.randn(n, *item_shape)
+                e = e2e.close(compiled(x).numpy(), module(x).numpy())
+                if e:
+                    problems.append("batch %d: %s" % (n, e))
+    finally:
+        fd._Compiled.__call__ = run
+    ours = [str(w.message) for w in caught if str(w.message).startswith("fxpipe:")]
+    print("ran:", used, "\nwarnings:", ours, "\n", fd.stats)
+    if len(used) != len(batches):
+        problems.append("%d calls ran fxpipe code, expected %d" % (len(used), len(batches)))
+    return problems, used, ours
+
+
+def check_batch(name, how=""):
+    sys.path.insert(0, os.path.join(ROOT, "tests", "torch-lower"))
+    import dynmodels
+    torch.manual_seed(0)    # the same weights in every process: "cached" finds them
+    module = getattr(dynmodels, name)().eval()
+    item = {"mlp": (8,), "cnn": (3, 16, 16)}[name]
+    problems, used, ours = run_batches(module, item, dynamic=True if how == "dynamic" else None)
+    # automatic dynamic shapes: batch 2 static, then symbolic from batch 3
+    static = 0 if how == "dynamic" else 1
+    if any("?" in f for f in used[:static]) or not all("?x" in f for f in used[static:]):
+        problems.append("expected batch %s static, then one function with a dynamic batch "
+                        "(?): %s" % (BATCHES[:static], used))
+    # Dynamo may trace the graph again at a later batch (cnn at 17): that
+    # copy loads the same module from the disk cache, compiling nothing.
+    if how == "" and (fd.stats["compiled"], fd.stats["batch_compiled"]) != (1 + static, 1):
+        problems.append("expected %d compile(s), one dynamic: %s" % (1 + static, fd.stats))
+    if how == "cached" and fd.stats["compiled"]:
+        problems.append("expected every module loaded from the cache: %s" % fd.stats)
+    # (dynamic=True's graph is test "batch mlp"'s: its module may be cached)
+    if how == "dynamic" and fd.stats["compiled"] != fd.stats["batch_compiled"] or \
+            fd.stats["batch_compiled"] > 1:
+        problems.append("expected one dynamic compile at most, no other: %s" % fd.stats)
+    if ours or fd.stats["batch_refused"] or fd.stats["eager_graphs"]:
+        problems.append("expected no refusal: %s %s" % (ours, fd.stats))
+    if fd.stats["batch_calls"] != len(BATCHES) - static:
+        problems.append("expected %d calls by the dynamic module: %s" % (len(BATCHES) - static, fd.stats))
+    return problems
+
+
+class Center(torch.nn.Module):
+    """Each item less the batch's mean: no item is computed on its own."""
+
+    def forward(self, x):
+        return torch.relu(x - x.mean(0))
+
+
+def check_nobatch():
+    problems, used, ours = run_batches(Center(), (6,), batches=BATCHES + (3, 5))
+    if any("?" in f for f in used):
+        problems.append("a function with a dynamic batch ran: %s" % used)
+    refusals = [m for m in ours if "compiled per batch size" in m]
+    if len(refusals) != 1 or "computed on its own" not in refusals[0] or len(ours) != 1:
+        problems.append("expected one warning, codegen's refusal of the batch: %s" % ours)
+    if fd.stats["compiled"] + fd.stats["cache_loads"] != len(BATCHES) or \
+            fd.stats["batch_refused"] != 1 or fd.stats["batch_compiled"]:
+        problems.append("expected one compile per batch, the dynamic one refused once: %s"
+                        % fd.stats)
+    return problems
+
+
+def check_outside():
+    """The runtime's refusal of a batch outside the range, raised for
+    batch 5 as if the module's range were [0, 4]: that call compiles a
+    module of its shape, later ones in range still take the dynamic one."""
+    run = fd._Compiled.__call__
+
+    def ranged(self, xs):
+        if self.batched and xs[0].shape[0] == 5:
+            raise fxpipe.Error("input 0: dimension 0 is 5, must be in [0, 4]")
+        return run(self, xs)
+    fd._Compiled.__call__ = ranged
+    try:
+        problems, used, ours = run_batches(torch.nn.Linear(8, 4).eval(), (8,), dynamic=True,
+                                           batches=(2, 5, 3, 5, 17))
+    finally:
+        fd._Compiled.__call__ = run
+    if [("?" in f) for f in used] != [True, False, True, False, True]:
+        problems.append("expected batch 5 per shape, the others dynamic: %s" % used)
+    if (fd.stats["compiled"], fd.stats["batch_compiled"]) != (2, 1):
+        problems.append("expected the dynamic module and batch 5's: %s" % fd.stats)
+    return problems
+
+
 def main():
     what, args = sys.argv[1], sys.argv[2:]
     problems = {"model": check_model, "cached": check_cached, "fallback": check_fallback,
                 "shapes": check_shapes, "weights": check_weights,
-                "mutation": check_mutation}[what](*args)
+                "mutation": check_mutation, "batch": check_batch, "nobatch": check_nobatch,
+                "outside": check_outside}[what](*args)
     for p in problems:
         print("problem:", p)
     sys.exit(1 if problems else 0)
