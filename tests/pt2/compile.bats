@@ -42,6 +42,7 @@ check() {
 @test "torch.compile fxpipe: dynamic=True: mlp's one module with a dynamic batch from the first call" { check batch mlp dynamic; }
 @test "torch.compile fxpipe: x - x.mean(0) under a symbolic batch: refused once, per batch, == eager" { check nobatch; }
 @test "torch.compile fxpipe: a batch outside the dynamic module's range compiles its shape" { check outside; }
+@test "torch.compile fxpipe: dynamic=True on batch norm: torch.export's refusal runs the graph eagerly, one warning, no exception" { check export_refused; }
 @test "torch.compile fxpipe: a graph writing its buffers (batch norm, training) runs eagerly" { check mutation; }
 
 @test "torch.compile fxpipe: the installed entry point finds the backend without import fxpipe" {

@@ -318,6 +318,31 @@ def check_nobatch():
     return problems
 
 
+def check_export_refused():
+    """dynamic=True on a model with batch norm: dynamo hands its eps as a
+    tensor read with .item(), which torch.export refuses; the graph runs
+    eagerly with a warning, never an exception out of the call."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "torch-lower"))
+    import dynmodels
+    torch.manual_seed(0)
+    module = dynmodels.cnn().eval()
+    problems = []
+    with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = torch.compile(module, backend="fxpipe", dynamic=True)
+        for n in (2, 3):
+            x = torch.randn(n, 3, 16, 16)
+            e = e2e.close(compiled(x).numpy(), module(x).numpy())
+            if e:
+                problems.append("batch %d: %s" % (n, e))
+    ours = [str(w.message) for w in caught if str(w.message).startswith("fxpipe:")]
+    print("warnings:", ours, "\n", fd.stats)
+    if not fd.stats["eager_graphs"] or not any("torch.export refused" in m for m in ours):
+        problems.append("expected the graph eager, with torch.export's refusal: %s %s"
+                        % (ours, fd.stats))
+    return problems
+
+
 def check_outside():
     """The runtime's refusal of a batch outside the range, raised for
     batch 5 as if the module's range were [0, 4]: that call compiles a
@@ -346,7 +371,7 @@ def main():
     problems = {"model": check_model, "cached": check_cached, "fallback": check_fallback,
                 "shapes": check_shapes, "weights": check_weights,
                 "mutation": check_mutation, "batch": check_batch, "nobatch": check_nobatch,
-                "outside": check_outside}[what](*args)
+                "outside": check_outside, "export_refused": check_export_refused}[what](*args)
     for p in problems:
         print("problem:", p)
     sys.exit(1 if problems else 0)

@@ -136,3 +136,17 @@ dynrun_vm() {
   [[ "$output" == *"args[1]: error: squeeze of dimension 0, of a symbolic size: it goes where the size is 1 at run time"* ]]
   [ ! -e "$BATS_TEST_TMPDIR/m.mlir" ]
 }
+
+@test "a roll along a dynamic batch is refused with a clear error, not an internal one (its modulus is the batch's size)" {
+  printf '%s\n' 'import torch' 'class M(torch.nn.Module):' '    def forward(self, x):' \
+    '        return torch.roll(x, 0, 0)' 'def m():' '    return M()' > "$BATS_TEST_TMPDIR/roll.py"
+  "$PY2" tools/fx-export/fx-export "$BATS_TEST_TMPDIR/roll.py:m" --input 10x1xi16 \
+    --dynamic 0:0:batch -o "$BATS_TEST_TMPDIR/m.json"
+  bin/fx-import "$BATS_TEST_TMPDIR/m.json" | bin/torch-opt > "$BATS_TEST_TMPDIR/t.mlir"
+  run bin/torch-lower "$BATS_TEST_TMPDIR/t.mlir" -o "$BATS_TEST_TMPDIR/l.mlir"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" != *"internal error"* ]]
+  [[ "$output" == *"error: torch-lower: 'torch.aten.index_select' needs a static result shape"* ]]
+  [ ! -e "$BATS_TEST_TMPDIR/l.mlir" ]
+}

@@ -36,15 +36,23 @@ struct Ew {
 #define S(i) OPND(op, i)          /* the torch operand, for tv_* */
 #define K(v) cst_d(l, v, ct)
 
+/* Scalar operand i in the body: a constant, or the value computed
+ * outside it (a size under dynamic shapes: a roll's modulus). */
 static Value *
 xarg(L *l, Op *op, Value **x, int i, Type *ct)
 {
 	double f;
+	Value *s;
 
 	if (!x[i]) {
-		if (!tv_float(OPND(op, i), &f))
+		if (tv_float(OPND(op, i), &f))
+			x[i] = cst_of(l, OPND(op, i), ct);
+		else if ((s = get(l, OPND(op, i))) && (s->type->kind == TY_INT ||
+				ty_isfloat(s->type)))
+			x[i] = cv(l, s, s->type->kind == TY_INT && s->type->width > 1 ?
+				ty_int(l->c, s->type->width, SIGNED) : s->type, ct);
+		else
 			die("elementwise operand %d of %s is not a number", i, op->name);
-		x[i] = cst_of(l, OPND(op, i), ct);
 	}
 	return x[i];
 }

@@ -443,7 +443,12 @@ def _capture_aten_export(module, args, dyns=None):
         if dyns:
             program = _export_dynamic(module, args, dyns)
         else:
-            program = torch.export.export(module, tuple(args))
+            try:
+                program = torch.export.export(module, tuple(args))
+            except Exception as e:  # noqa: BLE001 - the model's, as torch says it
+                text = str(e).strip().splitlines()
+                raise ExportError(f"torch.export refused the model: {type(e).__name__}: "
+                                  f"{text[0] if text else ''}") from e
         # Lower to the Core ATen opset (torch >= 2.2).  Newer versions export
         # composite ops (aten.linear, aten.conv2d, and the fused
         # aten.scaled_dot_product_attention); the default table turns them
