@@ -5,25 +5,50 @@
 
 setup() { T=$BATS_TEST_TMPDIR; }
 
-# refuses FUNCTION-BODY WHY: a function of x : tensor<?x4xf32> with that
-# body (its result %r : tensor<RTYPE>) is refused, naming why
-refuses() {
-  local rtype=$1 body=$2 why=$3
+# func RTYPE BODY: f.mlir, a function of x : tensor<?x4xf32> (%n its batch)
+# with that body, its result %r : tensor<RTYPE>
+func() {
   cat > "$T/f.mlir" <<MLIR
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @main(%x: tensor<?x4xf32>) -> tensor<$rtype> {
+func.func @main(%x: tensor<?x4xf32>) -> tensor<$1> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %x, %c0 : tensor<?x4xf32>
-$body
-  return %r : tensor<$rtype>
+$2
+  return %r : tensor<$1>
 }
 MLIR
+}
+
+# refuses RTYPE BODY WHY: that function is refused, naming why
+refuses() {
+  func "$1" "$2"
   run bin/codegen "$T/f.mlir" -o "$T/out"
   echo "$output"
   [ "$status" -eq 1 ]
   [ ! -e "$T/out" ]
-  [[ "$output" == *"f.mlir:"*"error: codegen: a dynamic batch is compiled only where every batch item is computed on its own: $why"* ]]
+  [[ "$output" == *"f.mlir:"*"error: codegen: a dynamic batch is compiled only where every batch item is computed on its own: $3"* ]]
 }
+
+# runs BODY WANT: the function of result ?x4xf32 compiled, run at batch 3
+# on 1..12, prints WANT
+runs() {
+  func ?x4xf32 "$1"
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"$2"* ]]
+}
+
+# %f: x's items interleaved (?x4 as ?x2x2, transposed to 2x?x2, collapsed
+# to 2B x 2: each item's rows apart)
+INTERLEAVE='
+  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
+  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
+  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
+  %f = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index'
 
 @test "a sum over the batch is refused" {
   refuses 4xf32 '
@@ -98,46 +123,23 @@ MLIR
   [[ "$output" == *"dynamic dimensions other than a batch (dimension 0) are not supported yet: dimension 1 of argument 0"* ]]
 }
 
-@test "a reshape that interleaves the batch's items is refused" {
-  refuses ?x2xf32 '
-  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
-  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
-  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
-  %r = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>' \
+@test "a result that interleaves the batch's items is refused" {
+  refuses ?x2xf32 "$INTERLEAVE
+  %r = tensor.cast %f : tensor<?x2xf32> to tensor<?x2xf32>" \
     "a result whose batch items are interleaved with other rows"
 }
 
 @test "the batch may sit at another dimension inside the function (a transpose there and back)" {
-  cat > "$T/f.mlir" <<'MLIR'
-func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %c0 = arith.constant 0 : index
-  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  runs '
   %t0 = tensor.empty(%n) : tensor<4x?xf32>
   %t = linalg.transpose ins(%x : tensor<?x4xf32>) outs(%t0 : tensor<4x?xf32>) permutation = [1, 0]
   %u0 = tensor.empty(%n) : tensor<?x4xf32>
-  %u = linalg.transpose ins(%t : tensor<4x?xf32>) outs(%u0 : tensor<?x4xf32>) permutation = [1, 0]
-  return %u : tensor<?x4xf32>
-}
-MLIR
-  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
-  run bin/vmrun "$T/m.vmfb" --input=3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12
-  echo "$output"
-  [ "$status" -eq 0 ]
-  [[ "$output" == *"3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]"* ]]
+  %r = linalg.transpose ins(%t : tensor<4x?xf32>) outs(%u0 : tensor<?x4xf32>) permutation = [1, 0]' \
+    "3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]"
 }
 
 @test "the batch's items may be interleaved inside the function (batch x heads flattened the other way) and come back apart" {
-  cat > "$T/f.mlir" <<'MLIR'
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %c0 = arith.constant 0 : index
-  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
-  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
-  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
-  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
-  %f = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>
-  %c2 = arith.constant 2 : index
-  %m = arith.muli %n, %c2 : index
+  runs "$INTERLEAVE"'
   %g0 = tensor.empty(%m) : tensor<?x2xf32>
   %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<?x2xf32>) outs(%g0 : tensor<?x2xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -147,26 +149,13 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %u = tensor.expand_shape %g [[0, 1], [2]] : tensor<?x2xf32> into tensor<2x?x2xf32>
   %v0 = tensor.empty(%n) : tensor<?x2x2xf32>
   %v = linalg.transpose ins(%u : tensor<2x?x2xf32>) outs(%v0 : tensor<?x2x2xf32>) permutation = [1, 0, 2]
-  %r = tensor.collapse_shape %v [[0], [1, 2]] : tensor<?x2x2xf32> into tensor<?x4xf32>
-  return %r : tensor<?x4xf32>
-}
-MLIR
-  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
-  run bin/vmrun "$T/m.vmfb" --input=3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12
-  echo "$output"
-  [ "$status" -eq 0 ]
-  [[ "$output" == *"3x4xf32=[1 4 9 16][25 36 49 64][81 100 121 144]"* ]]
+  %r = tensor.collapse_shape %v [[0], [1, 2]] : tensor<?x2x2xf32> into tensor<?x4xf32>' \
+    "3x4xf32=[1 4 9 16][25 36 49 64][81 100 121 144]"
 }
 
 @test "an op that meets the batch's items in two different layouts is refused" {
-  refuses ?x2xf32 '
-  %e0 = tensor.expand_shape %x [[0], [1, 2]] : tensor<?x4xf32> into tensor<?x2x2xf32>
-  %t0 = tensor.empty(%n) : tensor<2x?x2xf32>
-  %t = linalg.transpose ins(%e0 : tensor<?x2x2xf32>) outs(%t0 : tensor<2x?x2xf32>) permutation = [1, 0, 2]
-  %f = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x?x2xf32> into tensor<?x2xf32>
+  refuses ?x2xf32 "$INTERLEAVE"'
   %h = tensor.collapse_shape %e0 [[0, 1], [2]] : tensor<?x2x2xf32> into tensor<?x2xf32>
-  %c2 = arith.constant 2 : index
-  %m = arith.muli %n, %c2 : index
   %g0 = tensor.empty(%m) : tensor<?x2xf32>
   %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%f, %h : tensor<?x2xf32>, tensor<?x2xf32>) outs(%g0 : tensor<?x2xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
