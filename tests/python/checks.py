@@ -113,6 +113,7 @@ def batched(path):
                  f, np.zeros((65, 4), np.float32), b)
 
 
+@check
 def zero_copy(path):
     """What the package claims: aligned contiguous inputs are not copied,
     others are (once, with the same values); results are the runtime's
