@@ -1,5 +1,5 @@
-// RUN: codegen --dump-dispatches %s | FileCheck %s
-// RUN: codegen %s | FileCheck %s --check-prefix=VM
+// RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=sapphirerapids %s | FileCheck %s --check-prefix=VM
 // A padded 3x3 convolution with bias and relu, as torch-lower writes it:
 // one kernel, the padding read in place, the weights pre-packed.
 // CHECK: dispatch_0: gemm micro-kernel

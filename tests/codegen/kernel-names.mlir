@@ -1,5 +1,5 @@
-// RUN: codegen --dump-dispatches %s | FileCheck %s
-// RUN: codegen %s | FileCheck %s --check-prefix=VM
+// RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=sapphirerapids %s | FileCheck %s --check-prefix=VM
 // Kernel names: dispatch_N, then the root op's word (an FX node's name
 // when its location is a NameLoc, as fx-import writes them, else the op's:
 // a generic's first body op, its type suffix dropped; contract or copy),

@@ -1,7 +1,16 @@
-// RUN: codegen --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=x86-64-v3 --dump-dispatches %s | FileCheck %s --check-prefix=YMM
+// RUN: codegen --cpu=sapphirerapids --features=-avx512f --dump-dispatches %s | FileCheck %s --check-prefix=YMM
+// RUN: codegen --cpu=x86-64-v3 --features=+avx512f --dump-dispatches %s | FileCheck %s
 // A matmul by a constant: the micro-kernel, its constant operand packed at
 // compile time, the other (row-major, 64 rows: 8 whole tiles) read where
 // it lies, no pack kernel; the bias add and the relu are its epilogue.
+// With AVX2 alone (x86-64-v3) the tile is 16 columns wide, in ymm, and at
+// most 6 rows: 5 pads 64 rows the least, so A is packed.
+// YMM: dispatch_0: gemm micro-kernel
+// YMM: gemm: batch 1, M 64, N 32, K 16, tile 5x16{{$}}
+// YMM: dispatch_1: loop nest
+// YMM: pack A of dispatch_0: [1][13][16][5]
 // CHECK: dispatch_0: gemm micro-kernel
 // CHECK: fused:
 // CHECK-NEXT: linalg.matmul

@@ -238,6 +238,50 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 	return rc;
 }
 
+MicroKernel mk;
+
+/* The last +name or -name of feature in a feature list: 1, 0, or -1
+ * where it names neither. */
+static int feature(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	int on = -1;
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+		if ((*p == '+' || *p == '-') && !strncmp(p + 1, name, n) && (p[n + 1] == ',' || !p[n + 1]))
+			on = *p == '+';
+	return on;
+}
+
+/* Whether the kernels are compiled with AVX-512 (zmm registers): as
+ * --features says where it names avx512f, else as the CPU has it -- the
+ * host's features, or the LLVM 16 CPU models that have AVX-512F. */
+static int wide(const char *cpu, const char *features)
+{
+	static const char *const avx512[] = {
+		"knl", "knm", "skylake-avx512", "skx", "cascadelake", "cooperlake",
+		"cannonlake", "icelake-client", "icelake-server", "rocketlake",
+		"tigerlake", "sapphirerapids", "graniterapids", "graniterapids-d",
+		"emeraldrapids", "znver4", "x86-64-v4",
+	};
+	int on = feature(features, "avx512f");
+	char *host;
+	size_t i;
+
+	if (on >= 0)
+		return on;
+	if (!cpu) {
+		host = LLVMGetHostCPUFeatures();
+		on = feature(host, "avx512f") == 1;
+		LLVMDisposeMessage(host);
+		return on;
+	}
+	for (i = 0; i < sizeof avx512 / sizeof *avx512; i++)
+		if (!strcmp(cpu, avx512[i]))
+			return 1;
+	return 0;
+}
+
 static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
@@ -246,6 +290,7 @@ static void cpu_options(Opts *o)
 		tool_fail("--gpu-arch is for --target=cuda");
 	if ((cpu || o->features) && cpu_check(cpu ? cpu : "", o->features))
 		exit(1);
+	mk = wide(cpu, o->features) ? (MicroKernel){ 32, 16, 12, 8 } : (MicroKernel){ 16, 8, 6, 5 };
 }
 
 /* --no-microkernel keeps contractions loop nests */

@@ -11,9 +11,17 @@
 
 #include "llvm/emit.h"
 
-/* a GEMM's micro-kernel: NR columns (two zmm vectors of VW floats) by up
- * to MRMAX rows */
-enum { NR = 32, VW = 16, MRMAX = 12 };
+/* A GEMM's micro-kernel: a tile of up to mk.mrmax rows by mk.nr columns,
+ * each row two vectors of mk.vw floats, held in registers: 12 x 32 in zmm
+ * where the target has AVX-512, else 6 x 16 in ymm (AVX2's 16 registers:
+ * twelve accumulators, two of B and a broadcast).  cpu.c sets it from
+ * --cpu and --features before any kernel is planned; MRCAP and NV bound
+ * it for arrays. */
+enum { NV = 2, MRCAP = 12 };
+typedef struct MicroKernel {
+	int nr, vw, mrmax, mrmin;
+} MicroKernel;
+extern MicroKernel mk;
 
 /* gemm_plan.c: turns a contraction kernel into a packed GEMM when it can */
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);

@@ -1,7 +1,7 @@
 /*
  * gemm_emit.c - a packed GEMM kernel (gemm_plan.c's KK_GEMM) in LLVM IR:
- * the MR x NR tile of C in zmm registers (MR rows of NR/16 vectors), one
- * B vector pair and MR broadcasts of A per k, the tile stored to the
+ * the MR x NR tile of C in registers (MR rows of two vectors, cpu.h's mk),
+ * one B vector pair and MR broadcasts of A per k, the tile stored to the
  * stack, then the fused epilogue row by row; with a fused pack, each
  * B panel packed onto the stack first (pack_panel).
  */
@@ -93,7 +93,7 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 }
 
 /* B's panel pn of batch b into the stack: its expression over (b, pn,
- * k, column), NR columns as VW-lane vectors */
+ * k, column), NR columns as two vectors */
 static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
@@ -107,7 +107,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	k->ext = g->pext;
 	memcpy(saved, e->dimv, sizeof saved);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
-	for (j = 0; j < NR; j += VW) {
+	for (j = 0; j < mk.nr; j += mk.vw) {
 		LLVMValueRef v, off, st;
 
 		e_reset(e);
@@ -115,11 +115,11 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 		e->dimv[1] = pn;
 		e->dimv[2] = kk;
 		e->dimv[3] = e_i64(e, j);
-		e->vw = VW;
+		e->vw = mk.vw;
 		e->vdim = 3;
 		v = e_expr(e, g->bpack);
 		e->vw = 1;
-		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, NR), ""), e_i64(e, j), "");
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, mk.nr), ""), e_i64(e, j), "");
 		st = LLVMBuildStore(e->b, v, LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
 		LLVMSetAlignment(st, 64);
 	}
@@ -137,7 +137,7 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 	LLVMValueRef *abase, LLVMValueRef *bbase)
 {
 	KGemm *g = &k->g;
-	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
+	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
 
 	if (g->adirect)
 		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
@@ -148,34 +148,34 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 			e_i64(e, g->K * g->mr), "");
 	*bbase = g->bpack ? e_i64(e, 0) :
 		LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
-			e_i64(e, g->K * NR), "");
+			e_i64(e, g->K * mk.nr), "");
 }
 
-/* One step k0 of the reduction: NR/VW vectors of B, and for each of the
+/* One step k0 of the reduction: NV vectors of B, and for each of the
  * mr rows a broadcast of A fused-multiply-added into the tile. */
-static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef abase,
+static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef abase,
 	LLVMValueRef bbase, LLVMValueRef bsrc, LLVMValueRef k0)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef bv[NR / VW], ao = LLVMBuildAdd(e->b, abase,
+	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMValueRef bv[NV], ao = LLVMBuildAdd(e->b, abase,
 		g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
-	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, NR), ""), "");
+	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), ""), "");
 	int r, j;
 
-	for (j = 0; j < NR / VW; j++)
-		bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * VW), ""), VW);
+	for (j = 0; j < NV; j++)
+		bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * mk.vw), ""), mk.vw);
 	for (r = 0; r < g->mr; r++) {
 		LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao,
 			e_i64(e, g->adirect ? r * g->lda : r), ""), 1);
 		LLVMValueRef sv;
 
-		e->vw = VW;
+		e->vw = mk.vw;
 		sv = LLVMGetUndef(vt);
 		sv = LLVMBuildInsertElement(e->b, sv, av, LLVMConstInt(e->i32, 0, 0), "");
-		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
+		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, mk.vw)), "");
 		e->vw = 1;
-		for (j = 0; j < NR / VW; j++) {
+		for (j = 0; j < NV; j++) {
 			LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
 			LLVMValueRef args[3] = { sv, bv[j], c };
 			unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
@@ -187,8 +187,8 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueR
 	}
 }
 
-/* Columns n.. of tile row `row` through the epilogue: VW of them as a
- * vector when they are all inside N, else one at a time (at most VW - 1
+/* Columns n.. of tile row `row` through the epilogue: a vector's worth
+ * when they are all inside N, else one at a time (at most mk.vw - 1
  * of them). */
 static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMValueRef n)
 {
@@ -201,12 +201,12 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
 	done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
-		LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, k->g.N), ""), full, part);
+		LLVMBuildAdd(e->b, n, e_i64(e, mk.vw), ""), e_i64(e, k->g.N), ""), full, part);
 	LLVMPositionBuilderAtEnd(e->b, full);
 	e->dimv[2] = n;
-	e->vw = VW;
+	e->vw = mk.vw;
 	e->vdim = 2;
-	store_tile_vec(e, k, vload(e, tile, row, VW));
+	store_tile_vec(e, k, vload(e, tile, row, mk.vw));
 	e->vw = 1;
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, part);
@@ -219,19 +219,19 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 }
 
 /* The tile to the stack, then the epilogue and the store of each row of
- * it: one copy of the epilogue's code, not mr x NR/VW. */
-static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef tile,
+ * it: one copy of the epilogue's code, not mr x NV. */
+static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile,
 	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
 	ELoop lr, lj;
 	LLVMValueRef m0, left, rows, ri, ji, n, row;
 	int r, j;
 
 	for (r = 0; r < g->mr; r++)
-		for (j = 0; j < NR / VW; j++) {
-			LLVMValueRef idx = e_i64(e, r * NR + j * VW);
+		for (j = 0; j < NV; j++) {
+			LLVMValueRef idx = e_i64(e, r * mk.nr + j * mk.vw);
 			LLVMValueRef st = LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
 				LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &idx, 1, ""));
 
@@ -244,27 +244,27 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef
 		e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
 	e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
-	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, NR), e_i64(e, VW));
-	n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, NR), ""), ji, "");
-	row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, NR), ""), ji, "");
+	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, mk.nr), e_i64(e, mk.vw));
+	n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, mk.nr), ""), ji, "");
+	row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, mk.nr), ""), ji, "");
 	row_out(e, k, tile, row, n);
-	e_loop_end(e, &lj, e_i64(e, VW), LOOP_NO_UNROLL);
+	e_loop_end(e, &lj, e_i64(e, mk.vw), LOOP_NO_UNROLL);
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 }
 
 /* The tile (pm, pn) of batch bidx: zeroed, the reduction, stored. */
-static void tile_at(E *e, Kernel *k, LLVMValueRef (*acc)[NR / VW], LLVMValueRef tile,
+static void tile_at(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile,
 	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
 	LLVMValueRef abase, bbase, k0;
 	ELoop lk;
 	int r, j;
 
 	panel_bases(e, k, bidx, pm, pn, &abase, &bbase);
 	for (r = 0; r < g->mr; r++)
-		for (j = 0; j < NR / VW; j++)
+		for (j = 0; j < NV; j++)
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
 	micro_step(e, k, acc, abase, bbase, bsrc, k0);
@@ -279,19 +279,19 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	int64_t np = (g->N + NR - 1) / NR, mp = (g->M + g->mr - 1) / g->mr;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef acc[MRMAX][NR / VW], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMValueRef acc[MRCAP][NV], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
 	ELoop lb, ln, lm;
 	int r, j;
 
 	for (r = 0; r < g->mr; r++)
-		for (j = 0; j < NR / VW; j++)
+		for (j = 0; j < NV; j++)
 			acc[r][j] = e_alloca(e, vt, "c");
-	tile = e_alloca(e, LLVMArrayType(e->f32, MRMAX * NR), "tile");
+	tile = e_alloca(e, LLVMArrayType(e->f32, MRCAP * mk.nr), "tile");
 	LLVMSetAlignment(tile, 64);
 	if (g->bpack) {
-		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * NR)), "bpanel");
+		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
 	nlo = chunk_range(e, wx, nx, np, &nhi);

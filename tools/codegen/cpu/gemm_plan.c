@@ -5,7 +5,7 @@
  * gemm_plan recognizes an f32 multiply-accumulate root and splits its
  * loop dims into batch, M (only A reads them), N (only B reads them) and
  * K (reductions).  B's columns are the output's innermost dim, stored as
- * vectors, unless the other way round pads the 32-wide panels much less
+ * vectors, unless the other way round pads the NR-wide panels much less
  * (a 7x7 map against 512 channels): then the operands trade places.  The
  * operands are packed into panels, A as [batch][M/MR][K][MR] and B as
  * [batch][N/NR][K][NR], zero-padded: a constant operand at compile time
@@ -15,7 +15,7 @@
  * transposes, elementwise producers) -- or, for B when there are enough
  * panels and one fits in L2, by the GEMM kernel itself, one panel on its
  * stack at a time, so that the im2col never reaches memory.  The kernel
- * keeps an MR x NR tile of C in zmm registers (MR rows of NR/16 vectors),
+ * keeps an MR x NR tile of C in registers (MR rows of two vectors; cpu.h),
  * reads one B vector pair and MR broadcasts of A per k, then stores the
  * tile to the stack and applies the fused epilogue row by row.
  */
@@ -262,7 +262,7 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 	const uint8_t *src;
 	size_t nbytes;
 	int64_t *coef, c0, lim = side ? p->N : p->M;
-	int64_t tile = side ? NR : p->mr, *ob, *ok, *on;
+	int64_t tile = side ? mk.nr : p->mr, *ob, *ok, *on;
 	int64_t b, k, j, lo, hi;
 
 	if (x->kind != KX_LOAD)
@@ -405,8 +405,8 @@ typedef struct Pack {
 static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 {
 	k->side = side;
-	k->tile = side ? NR : p->mr;
-	k->panels = side ? (p->N + NR - 1) / NR : (p->M + p->mr - 1) / p->mr;
+	k->tile = side ? mk.nr : p->mr;
+	k->panels = side ? (p->N + mk.nr - 1) / mk.nr : (p->M + p->mr - 1) / p->mr;
 	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
 	k->total = p->B * k->panels * p->K * k->tile;
 	k->f32 = ty_float(g->c, TY_F32);
@@ -544,7 +544,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 	if (!side && direct_a(root, x, p))
 		return root->bind[x->buf].val;
 	if (side && k.panels >= BPACK_MIN_PANELS &&
-			p->K * NR * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
+			p->K * mk.nr * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
 		p->bpack = body;
 		p->pext = (int64_t *)s.kc.ext;
 		return NULL;
@@ -614,19 +614,20 @@ static void compact(Kernel *k)
 	free(map);
 }
 
-/* rows of the micro-kernel's tile for M rows: the count of 8 to 12 that
- * pads the least (all of them below 12) */
+/* rows of the micro-kernel's tile for M rows: the count from two thirds
+ * of mk.mrmax to mk.mrmax that pads the least (8 to 12 in zmm, 4 to 6 in
+ * ymm; all of them where M is smaller) */
 static int pick_mr(int64_t M)
 {
-	int best = MRMAX, j;
-	int64_t waste = (M + MRMAX - 1) / MRMAX * MRMAX - M;
+	int best = mk.mrmax, j;
+	int64_t waste = (M + mk.mrmax - 1) / mk.mrmax * mk.mrmax - M;
 
-	if (M <= MRMAX)
+	if (M <= mk.mrmax)
 		return (int)M;
-	for (j = 8; j < MRMAX; j++) {
+	for (j = mk.mrmin; j < mk.mrmax; j++) {
 		int64_t w = (M + j - 1) / j * j - M;
 
-		if (w * MRMAX < waste * j)
+		if (w * mk.mrmax < waste * j)
 			best = j, waste = w;
 	}
 	return best;
@@ -726,7 +727,7 @@ static int plan_dims(Kernel *k, KExpr *a, KExpr *b, uint64_t dout, GPlan *p)
 }
 
 /* B's columns run along the output's innermost dim, stored as vectors;
- * when that leaves much of the last 32-wide panel empty (a 7x7 or 14x14
+ * when that leaves much of the last NR-wide panel empty (a 7x7 or 14x14
  * feature map against 512 channels) and the other way round pads less,
  * the operands trade places and the tile is stored lane by lane */
 static void maybe_trade(GPlan *p, KExpr **a, KExpr **b)
@@ -735,8 +736,8 @@ static void maybe_trade(GPlan *p, KExpr **a, KExpr **b)
 	int64_t n = p->N;
 	KExpr *x1 = *a;
 
-	if (!((p->N + NR - 1) / NR * NR * padded(p->M, pick_mr(p->M)) * 10 >
-			(p->M + NR - 1) / NR * NR * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
+	if (!((p->N + mk.nr - 1) / mk.nr * mk.nr * padded(p->M, pick_mr(p->M)) * 10 >
+			(p->M + mk.nr - 1) / mk.nr * mk.nr * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
 		return;
 	memcpy(t, p->md, sizeof t);
 	memcpy(p->md, p->nd, sizeof t);
@@ -798,14 +799,14 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
 	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
 	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
 	k->g.mr = p->mr;
-	k->g.nr = NR;
+	k->g.nr = mk.nr;
 }
 
 /* Workgroups over N's panels, then M's, about one per MFLOP up to 64;
  * the kernel loops over the batch. */
 static void gemm_grid(Kernel *k, const GPlan *p)
 {
-	int64_t np = (p->N + NR - 1) / NR, mp = (p->M + p->mr - 1) / p->mr;
+	int64_t np = (p->N + mk.nr - 1) / mk.nr, mp = (p->M + p->mr - 1) / p->mr;
 	int64_t flops = 2 * p->B * p->M * p->N * p->K, want = flops / (1 << 20);
 
 	if (want < 1)
@@ -839,7 +840,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	gemm_grid(k, &p);
 	compact(k);
 	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s%s\n",
-		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, NR,
+		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, mk.nr,
 		p.adirect ? ", A read in place" : "", p.bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
 }
