@@ -399,13 +399,15 @@ def main():
                  "(ORT_ENABLE_ALL, intra-op threads = thr, inter-op 1, sequential); ind = torch.compile (Inductor, "
                  "freezing=True), tcfx = torch.compile(backend=\"fxpipe\"), no_grad, compile not timed; "
                  "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size")
+    lines.append("load average at the end: %.2f (above 1 on %d cores, other work shared them: the all-core "
+                 "columns are then not to be trusted)" % (os.getloadavg()[0], ncpu))
     if errors:
         lines.append("")
         lines.append("bench errors (a baseline that failed or computed something else is not timed):")
         lines += ["  " + e for e in errors]
     with open(os.path.join(ROOT, "build", "bench.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines[-(len(errors) + 2 if errors else 1):]))
+    print("\n".join(lines[-(len(errors) + 4 if errors else 2):]))
     print("written to build/bench.txt")
     sys.exit(1 if errors else 0)
 
