@@ -106,8 +106,9 @@ demo: all
 	@echo 'fxpipe:  '"$$(bin/vmrun build/demo/linear.vmfb --input=@build/demo/in0.npy)"
 	bin/vmrun build/demo/linear.vmfb --input=@build/demo/in0.npy --expected_output=@build/demo/out0.npy
 
-# `make bench`: the five models' latency and memory against PyTorch eager,
-# compile times, and matmul GFLOP/s against the machine's FMA peak; the
+# `make bench`: the models' latency against PyTorch eager, ONNX Runtime and
+# torch.compile (Inductor with freezing), memory, compile times, and GFLOP/s
+# against the machine's FMA peak; the
 # table goes to standard output and build/bench.txt.  bench/run.sh says how.
 bench: all
 	@PYTHON="$(PYTHON)" sh bench/run.sh

@@ -1,27 +1,52 @@
 #!/usr/bin/env python3
 """bench.py OUTDIR - the table of `make bench` (run it through bench/run.sh).
 
-For each of the five test models (tests/e2e/e2e_models.py) and resnet50
-(bench/models.py): the compile
-time of the whole pipe, fx-import through vmpack (fx-export, the Python
-side, not counted); fxpipe's latency, the median of `vmrun --benchmark`,
-next to PyTorch eager's (bench/eager.py, in a process of its own, same
-thread count), at 1 thread and at all cores; and vmrun's peak memory
-(--stats: the function's arena, inputs and results, and the process's max
-RSS) next to PyTorch's max RSS.  Then f32 matmuls as torch-level models
-through the same pipe (1024^3 with both operands inputs, and the
-128x768x3072 linear layer of a transformer FFN with a constant weight),
-in GFLOP/s next to the FMA peak that bench/fma-peak measures.
+The models are bench/models.py's: mlp_784 (MLP 784-512-256-10, batch
+64), transformer_128 (TransformerEncoderLayer(d_model=256, nhead=4) on
+128 tokens, batch 1, batch_first=False), resnet18, mobilenet_v2 and
+resnet50, after two call-overhead rows (linear, a 2x16 mlp) whose time is
+the cost of a call, not compute.  Per model: the compile time of the
+whole pipe, fx-import through vmpack (fx-export, the Python side, not
+counted), and per thread count (1, then all cores) one line of median
+latencies, each baseline in a process of its own with that many threads:
 
-Where .venv/ holds PyTorch 2 (scripts/setup.sh), two more latency
-columns per thread count: the model through torch.compile with PyTorch's
-default backend (Inductor) and with backend="fxpipe" (fxpipe.dynamo),
-each in a process of that Python (bench/eager.py ... BACKEND); their
-compile happens in the warm-up runs and is not timed.
+  fx    fxpipe, `vmrun --benchmark`
+  pt    PyTorch eager, this Python (Debian's 1.13 by default),
+        inference mode (bench/eager.py)
+  pt2   PyTorch 2 eager (.venv/), inference mode
+  ORT   ONNX Runtime (.venv/): the model exported by torch.onnx.export,
+        an InferenceSession with ORT_ENABLE_ALL, the thread count as
+        intra-op threads, one inter-op thread, sequential (bench/ort.py)
+  ind   torch.compile, Inductor with torch._inductor.config.freezing =
+        True, under no_grad (bench/eager.py ... inductor-freezing)
+  tcfx  torch.compile(backend="fxpipe") (fxpipe.dynamo), under no_grad
+
+then the ratios fx/eager (PyTorch 2's eager where there is one, else
+pt), fx/ORT and fx/ind, and vmrun's peak memory (--stats: the
+function's arena, inputs and results, and the process's max RSS) next to
+PyTorch eager's max RSS.  torch.compile's compile happens in the warm-up
+runs and is not timed; ORT's export is a process of its own.  ORT's and
+torch.compile's outputs must match eager's (allclose rtol 1e-3, atol
+1e-4, or within 1e-3 of the output's magnitude) before they are timed:
+a mismatch shows as "wrong" in the table and as a bench error, and the
+bench exits 1 after writing the table.  Where .venv/ lacks PyTorch 2, or
+onnxruntime and onnxscript (scripts/setup.sh installs them), those
+columns print "n/a" and the table's head says why.
+
+After the table: GFLOP/s at 1 thread and their share of one core's FMA
+peak (bench/fma-peak.c) for mlp_784, resnet18 and resnet50, FLOPs
+counted as 2 x the multiply-adds of convolutions and linear layers; each
+column's speedup from 1 thread to all cores; how many cells meet issue
+24's targets (fx/ORT <= 0.9, fx/ind <= 1.0, fx/eager <= 0.7); torch.compile's
+cost per call on the call-overhead rows; resnet18 with a dynamic batch
+against static modules; f32 matmuls as torch-level models through the
+same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
+layer of a transformer FFN with a constant weight) in GFLOP/s.
 
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
-BENCH_MODELS (a subset), FMA_PEAK (the fma-peak binary's output).
+BENCH_MODELS (a subset), BENCH_TORCH2 (the PyTorch 2 Python, default
+.venv/bin/python), FMA_PEAK (the fma-peak binary's output).
 """
 import importlib.util
 import os
@@ -33,21 +58,32 @@ import time
 import numpy as np
 import torch
 
+from models import DESCRIPTIONS, conv_linear_flops
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BIN = os.path.join(ROOT, "bin")
 E2E = os.path.join(ROOT, "tests", "e2e")
-MODELS = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "resnet50"]
-SOURCES = {"resnet50": os.path.join(HERE, "models.py")}
+SRC = os.path.join(HERE, "models.py")
+OVERHEAD = ["linear", "mlp"]
+MODELS = OVERHEAD + ["mlp_784", "transformer_128", "resnet18", "mobilenet_v2", "resnet50"]
+FLOP_ROWS = ["mlp_784", "resnet18", "resnet50"]
+# the latency columns: key, heading
+COLUMNS = [("fx", "fx"), ("pt", "pt"), ("pt2", "pt2"), ("ort", "ORT"), ("ind", "ind"), ("tcfx", "tcfx")]
+TARGETS = [("ort", "fx/ORT", 0.9), ("ind", "fx/ind", 1.0), ("eager", "fx/eager", 0.7)]
 SETTLE = float(os.environ.get("BENCH_SETTLE", "4"))
 COMPILE_RUNS = 3
 
 
-def sh(cmd, env=None):
+def run_sh(cmd, env=None):
     # bash forks the command rather than exec it: a process forked from
     # this one (which holds torch) would report this one's max RSS as its own
-    p = subprocess.run(["bash", "-c", "set -o pipefail; %s; st=$?; exit $st" % cmd],
-                       capture_output=True, text=True, env=env)
+    return subprocess.run(["bash", "-c", "set -o pipefail; %s; st=$?; exit $st" % cmd],
+                          capture_output=True, text=True, env=env)
+
+
+def sh(cmd, env=None):
+    p = run_sh(cmd, env)
     if p.returncode:
         sys.exit("bench: %s\n%s" % (cmd, p.stderr.strip()))
     return p.stdout + p.stderr
@@ -87,34 +123,64 @@ def vmrun(vmfb, inputs, threads, runs):
     return med, peak, rss
 
 
-def eager(src, name, threads, runs):
-    """(median latency in us, max RSS in KiB) of PyTorch in its own process"""
+def thread_env(threads):
+    return dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
+                OPENBLAS_NUM_THREADS=str(threads))
+
+
+def baseline(what, cmd, threads, errors):
+    """(median latency in us, max RSS in KiB) that eager.py or ort.py
+    prints, in a process of its own with THREADS threads; or "wrong" (its
+    output differs from eager's) or "err" (it failed), with the reason
+    added to errors."""
     settle()
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
-               OPENBLAS_NUM_THREADS=str(threads))
-    out = sh("'%s' '%s' '%s:%s' %d %d" % (sys.executable, os.path.join(HERE, "eager.py"), src, name,
-                                          threads, runs), env)
-    med, rss = out.split()
-    return float(med), int(rss)
+    p = run_sh(cmd, thread_env(threads))
+    if p.returncode == 0:
+        med, rss = p.stdout.split()[-2:]
+        return float(med), int(rss)
+    last = (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
+    errors.append("%s, %d thread%s: %s%s" % (what, threads, "s" if threads > 1 else "",
+                                             "output differs from eager's: " if p.returncode == 3 else "",
+                                             last))
+    return ("wrong" if p.returncode == 3 else "err"), 0
+
+
+def eager(py, name, threads, runs, errors, backend="", src=SRC):
+    """PyTorch eager, or torch.compile with BACKEND, in PY (bench/eager.py)"""
+    return baseline("%s %s" % (name, backend or "eager (%s)" % py),
+                    "'%s' '%s' '%s:%s' %d %d %s" % (py, os.path.join(HERE, "eager.py"), src, name, threads,
+                                                    runs, backend),
+                    threads, errors)
+
+
+def ort(py, name, onnx, threads, runs, errors):
+    """ONNX Runtime on ONNX (bench/ort.py)"""
+    return baseline("%s ONNX Runtime" % name, "'%s' '%s' '%s:%s' '%s' %d %d" % (
+        py, os.path.join(HERE, "ort.py"), SRC, name, onnx, threads, runs), threads, errors)
+
+
+def export_onnx(py, name, out, errors):
+    """torch.onnx.export's file for the model, or "err" """
+    onnx = os.path.join(out, name + ".onnx")
+    p = run_sh("'%s' '%s' export '%s:%s' '%s'" % (py, os.path.join(HERE, "ort.py"), SRC, name, onnx))
+    if p.returncode == 0:
+        return onnx
+    errors.append("%s: torch.onnx.export failed: %s" % (name, (p.stderr.strip().splitlines() or ["?"])[-1]))
+    return "err"
 
 
 def torch2():
-    """The PyTorch 2 Python (.venv/, or $BENCH_TORCH2), or None."""
+    """(the PyTorch 2 Python, its torch version, ONNX Runtime's version or
+    None), or None: .venv/'s Python, or $BENCH_TORCH2."""
     py = os.environ.get("BENCH_TORCH2") or os.path.join(ROOT, ".venv", "bin", "python")
     if not os.access(py, os.X_OK):
         return None
     p = subprocess.run([py, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
-    return (py, p.stdout.strip()) if p.returncode == 0 and p.stdout.startswith("2.") else None
-
-
-def compiled(py, src, name, threads, runs, backend, cache):
-    """(median latency in us) of torch.compile(backend=...) in its own process"""
-    settle()
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
-               OPENBLAS_NUM_THREADS=str(threads), FXPIPE_CACHE=cache)
-    out = sh("'%s' '%s' '%s:%s' %d %d %s 2>/dev/null" % (py, os.path.join(HERE, "eager.py"), src, name,
-                                                        threads, runs, backend), env)
-    return float(out.split()[0])
+    if p.returncode or not p.stdout.startswith("2."):
+        return None
+    o = subprocess.run([py, "-c", "import onnxruntime, onnxscript; print(onnxruntime.__version__)"],
+                       capture_output=True, text=True)
+    return py, p.stdout.strip(), (o.stdout.strip() if o.returncode == 0 else None)
 
 
 def factory_inputs(src, name, out):
@@ -166,15 +232,33 @@ def ms(us):
     return "%.4g" % (us / 1e3)
 
 
+def flops(name):
+    """2 x the multiply-adds of the model's convolutions and linear layers"""
+    spec = importlib.util.spec_from_file_location("bench_flops_" + name, SRC)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return conv_linear_flops(*getattr(mod, name)())
+
+
+def cell(v):
+    return ms(v) if isinstance(v, float) else v
+
+
+def ratio(a, b):
+    return "%.2fx" % (a / b) if isinstance(a, float) and isinstance(b, float) else "-"
+
+
 def main():
     # this process builds the models' example inputs with torch: one
     # intra-op thread, so that no idle OpenMP worker of its own spins on a
-    # core while vmrun and eager.py are timed
+    # core while vmrun and the baselines are timed
     torch.set_num_threads(1)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    os.environ["FXPIPE_CACHE"] = os.path.join(out, "fxpipe-cache")     # torch.compile(backend="fxpipe")'s
     runs = max(20, int(os.environ.get("BENCH_RUNS", "20")))
     ncpu = len(os.sched_getaffinity(0))
+    threads = sorted({1, ncpu})
     names = os.environ.get("BENCH_MODELS", " ".join(MODELS)).split()
     blas = os.environ.get("BENCH_BLAS", "?")
     cpu = "?"
@@ -183,67 +267,117 @@ def main():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    lines = ["fxpipe bench: %s, %d cores (load average %.2f at the start); PyTorch %s eager "
-             "(BLAS: %s); median of %d runs after warm-up" % (cpu, ncpu, os.getloadavg()[0],
-                                                             torch.__version__, blas, runs), ""]
-    hdr = "%-26s %8s | %9s %9s %6s | %9s %9s %6s | %10s %10s %10s" % (
-        "model", "compile", "fx 1t ms", "pt 1t ms", "ratio", "fx %dt ms" % ncpu, "pt %dt ms" % ncpu,
-        "ratio", "fx peak MB", "fx RSS MB", "pt RSS MB")
+    peak_s = os.environ.get("FMA_PEAK", "").split()
+    peak1 = float(peak_s[0]) if peak_s else float("nan")
+    lines = ["fxpipe bench: %s, %d cores (load average %.2f at the start); median of %d runs after warm-up"
+             % (cpu, ncpu, os.getloadavg()[0], runs),
+             "pt: PyTorch %s eager (%s, BLAS: %s)" % (torch.__version__, sys.executable, blas)]
     pt2 = torch2()
     if pt2:
-        hdr += " | " + " | ".join("%9s %9s" % ("ind %dt ms" % t, "tcfx %dt" % t) for t in (1, ncpu))
-        lines[0] += "; torch.compile: PyTorch %s (%s)" % (pt2[1], pt2[0])
+        lines.append("pt2, ind, tcfx: PyTorch %s (%s)" % (pt2[1], pt2[0]))
+        if pt2[2]:
+            lines.append("ORT: ONNX Runtime %s, CPU execution provider, ORT_ENABLE_ALL" % pt2[2])
+        else:
+            lines.append("ORT: n/a: %s cannot import onnxruntime and onnxscript (scripts/setup.sh installs them)"
+                         % pt2[0])
     else:
-        lines[0] += "; no .venv/ with PyTorch 2: no torch.compile columns (scripts/setup.sh)"
+        lines.append("pt2, ORT, ind, tcfx: n/a: no PyTorch 2 in .venv/ (scripts/setup.sh installs it, "
+                     "with onnxruntime)")
+    lines += ["latency: median ms; eager = pt2 where there is one, else pt; "
+              "compile = fx-import .. vmpack, s; memory: MB", ""]
+    hdr = "%-16s %3s | %s | %7s %7s %7s | %7s %7s %7s %7s" % (
+        "model", "thr", " ".join("%8s" % h for _, h in COLUMNS), "fx/eagr", "fx/ORT", "fx/ind",
+        "compile", "fx peak", "fx RSS", "pt RSS")
     lines += [hdr, "-" * len(hdr)]
     print("\n".join(lines), flush=True)
-    small_rows = []
+    errors = []
+    res = {}
     for name in names:
-        src = SOURCES.get(name, os.path.join(E2E, "e2e_models.py"))
-        vmfb, ct = compile_model(src, name, out)
-        ins = factory_inputs(src, name, out)
-        row = ["%-26s %7.2fs" % (name, ct)]
-        peak = rss = prss = 0
-        for t in (1, ncpu):
-            f_us, peak, rss = vmrun(vmfb, ins, t, runs)
-            p_us, prss = eager(src, name, t, runs)
-            row.append("%9s %9s %5.2fx" % (ms(f_us), ms(p_us), f_us / p_us))
+        vmfb, ct = compile_model(SRC, name, out)
+        ins = factory_inputs(SRC, name, out)
+        onnx = export_onnx(pt2[0], name, out, errors) if pt2 and pt2[2] else None
+        res[name] = {}
+        for t in threads:
+            r = res[name][t] = dict.fromkeys(k for k, _ in COLUMNS)
+            r["fx"], peak, rss = vmrun(vmfb, ins, t, runs)
+            r["pt"], prss = eager(sys.executable, name, t, runs, errors)
+            for k in ("pt2", "ort", "ind", "tcfx"):
+                r[k] = "n/a"
+            if pt2:
+                r["pt2"] = eager(pt2[0], name, t, runs, errors)[0]
+                if onnx:
+                    r["ort"] = "err" if onnx == "err" else ort(pt2[0], name, onnx, t, runs, errors)[0]
+                r["ind"] = eager(pt2[0], name, t, runs, errors, "inductor-freezing")[0]
+                r["tcfx"] = eager(pt2[0], name, t, runs, errors, "fxpipe")[0]
+            r["eager"] = r["pt2"] if pt2 else r["pt"]
+            row = "%-16s %3d | %s | %7s %7s %7s |" % (
+                name, t, " ".join("%8s" % cell(r[k]) for k, _ in COLUMNS),
+                ratio(r["fx"], r["eager"]), ratio(r["fx"], r["ort"]), ratio(r["fx"], r["ind"]))
             if t == 1:
-                small_rows.append(f_us)
-        row.append("%10.1f %10.1f %10.1f" % (peak / 1e6, rss / 1024, prss / 1024))
-        if pt2:
-            cache = os.path.join(out, "fxpipe-cache")
-            for t in (1, ncpu):
-                row.append("%9s %9s" % tuple(ms(compiled(pt2[0], src, name, t, runs, b, cache))
-                                            for b in ("inductor", "fxpipe")))
-        lines.append(" | ".join(row))
-        print(lines[-1], flush=True)
-    # torch.compile's cost per call on the small models: 2000 runs each
-    if pt2:
-        small = [(n, r) for n, r in zip(names, small_rows) if r < 1000]
-        if small:
-            lines.append("")
-            lines.append("torch.compile per call, 1 thread, median of 2000 runs (us): fx = vmrun's own run; "
-                         "tcfx = torch.compile(backend=\"fxpipe\"); over = tcfx - fx; "
-                         "dynamo = torch.compile(no-op backend) - eager, dynamo's own part")
-            lines.append("%-26s %9s %9s %9s %9s" % ("model", "fx", "tcfx", "over", "dynamo"))
-            print("\n".join(lines[-3:]), flush=True)
-            cache = os.path.join(out, "fxpipe-cache")
-            for name, _ in small:
-                src = SOURCES.get(name, os.path.join(E2E, "e2e_models.py"))
-                vmfb, _ = compile_model(src, name, out)
-                f_us, _, _ = vmrun(vmfb, factory_inputs(src, name, out), 1, 2000)
-                c_us = compiled(pt2[0], src, name, 1, 2000, "fxpipe", cache)
-                n_us = compiled(pt2[0], src, name, 1, 2000, "noop", cache)
-                e_us = compiled(pt2[0], src, name, 1, 2000, "none", cache)
+                row += " %6.2fs %7.1f %7.1f %7.1f" % (ct, peak / 1e6, rss / 1024, prss / 1024)
+            lines.append(row)
+            print(row, flush=True)
+    lines.append("")
+    for name in names:
+        lines.append("  %-16s %s" % (name, DESCRIPTIONS.get(name, "")))
+    print("\n".join(lines[-len(names) - 1:]), flush=True)
+
+    # GFLOP/s at 1 thread
+    rows = [n for n in FLOP_ROWS if n in res]
+    if rows:
+        lines.append("")
+        lines.append("1 thread, GFLOP/s (2 x multiply-adds of convolutions and linears) and %% of one core's "
+                     "FMA peak, %.1f GFLOP/s (%s, bench/fma-peak.c)" % (peak1, peak_s[1] if len(peak_s) > 1 else "?"))
+        for name in rows:
+            fl = flops(name)
+            r = res[name][1]
+            lines.append("  %-16s %6.2f GFLOP: %s" % (name, fl / 1e9, ", ".join(
+                "%s %.1f (%.0f%%)" % (h, fl / r[k] / 1e3, 100 * fl / r[k] / 1e3 / peak1)
+                for k, h in COLUMNS if isinstance(r[k], float))))
+        print("\n".join(lines[-len(rows) - 2:]), flush=True)
+    if len(threads) > 1:
+        lines.append("")
+        lines.append("speedup, %d threads over 1 (1-thread time / %d-thread time)" % (ncpu, ncpu))
+        lines.append("  %-16s %s" % ("model", " ".join("%6s" % h for _, h in COLUMNS)))
+        for name in names:
+            a, b = res[name][1], res[name][ncpu]
+            lines.append("  %-16s %s" % (name, " ".join(
+                "%6s" % ("%.2f" % (a[k] / b[k]) if isinstance(a[k], float) and isinstance(b[k], float) else "-")
+                for k, _ in COLUMNS)))
+        print("\n".join(lines[-len(names) - 3:]), flush=True)
+    # issue 24's targets over the compute rows
+    compute = [n for n in names if n not in OVERHEAD]
+    if compute:
+        lines.append("")
+        lines.append("issue 24's targets, over the rows above the call-overhead ones at each thread count:")
+        for k, what, goal in TARGETS:
+            cells = [(n, t, res[n][t]["fx"] / res[n][t][k]) for n in compute for t in threads
+                     if isinstance(res[n][t][k], float)]
+            miss = ["%s@%dt %.2f" % c for c in cells if c[2] > goal]
+            lines.append("  %-8s <= %.1f: %d of %d%s" % (what, goal, len(cells) - len(miss), len(cells),
+                                                        "; misses: " + ", ".join(miss) if miss else ""))
+        print("\n".join(lines[-len(TARGETS) - 2:]), flush=True)
+
+    # torch.compile's cost per call on the call-overhead rows: 2000 runs each
+    small = [n for n in names if n in OVERHEAD]
+    if pt2 and small:
+        lines.append("")
+        lines.append("torch.compile per call, 1 thread, median of 2000 runs (us): fx = vmrun's own run; "
+                     "tcfx = torch.compile(backend=\"fxpipe\"); over = tcfx - fx; "
+                     "dynamo = torch.compile(no-op backend) - eager, dynamo's own part")
+        lines.append("%-26s %9s %9s %9s %9s" % ("model", "fx", "tcfx", "over", "dynamo"))
+        print("\n".join(lines[-3:]), flush=True)
+        for name in small:
+            vmfb, _ = compile_model(SRC, name, out)
+            f_us, _, _ = vmrun(vmfb, factory_inputs(SRC, name, out), 1, 2000)
+            c_us, n_us, e_us = (eager(pt2[0], name, 1, 2000, errors, b)[0] for b in ("fxpipe", "noop", "none"))
+            if all(isinstance(v, float) for v in (c_us, n_us, e_us)):
                 lines.append("%-26s %9.1f %9.1f %9.1f %9.1f" % (name, f_us, c_us, c_us - f_us, n_us - e_us))
                 print(lines[-1], flush=True)
     if pt2 and "resnet18" in names:
         dynamic_batch(pt2[0], out, ncpu, runs, lines)
     # the matmuls
     mm = os.path.join(HERE, "matmul.py")
-    peak_s = os.environ.get("FMA_PEAK", "").split()
-    peak1 = float(peak_s[0]) if peak_s else float("nan")
     lines.append("")
     lines.append("f32 matmul GFLOP/s: FMA peak %.1f per core (%s, bench/fma-peak.c)"
                  % (peak1, peak_s[1] if len(peak_s) > 1 else "?"))
@@ -252,23 +386,30 @@ def main():
                              ("ffn_128x768x3072", "128x768x3072 FFN linear", 2.0 * 128 * 768 * 3072)):
         vmfb, _ = compile_model(mm, name, out)
         ins = factory_inputs(mm, name, out)
-        for t in (1, ncpu):
+        for t in threads:
             f_us, _, _ = vmrun(vmfb, ins, t, runs)
-            p_us, _ = eager(mm, name, t, runs)
-            lines.append("  %-24s %d thread%s: fxpipe %6.1f (%3.0f%% of %.1f peak), PyTorch %6.1f" % (
+            p_us = eager(sys.executable, name, t, runs, errors, src=mm)[0]
+            lines.append("  %-24s %d thread%s: fxpipe %6.1f (%3.0f%% of %.1f peak), PyTorch %s" % (
                 what, t, "s" if t > 1 else " ", flop / f_us / 1e3, 100 * flop / f_us / 1e3 / (peak1 * t),
-                peak1 * t, flop / p_us / 1e3))
+                peak1 * t, "%6.1f" % (flop / p_us / 1e3) if isinstance(p_us, float) else p_us))
             print(lines[-1], flush=True)
     lines.append("")
     lines.append("compile: fx-import | torch-opt | torch-lower | codegen | vmpack, wall time, median of 3; "
-                 "fx = fxpipe (vmrun --benchmark), pt = PyTorch eager; ratio = fx / pt; "
-                 "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size; "
-                 "ind = torch.compile (Inductor), tcfx = torch.compile(backend=\"fxpipe\"), PyTorch 2, "
-                 "no_grad, compile not timed")
+                 "fx = fxpipe (vmrun --benchmark); pt, pt2 = PyTorch eager (inference mode); ORT = ONNX Runtime "
+                 "(ORT_ENABLE_ALL, intra-op threads = thr, inter-op 1, sequential); ind = torch.compile (Inductor, "
+                 "freezing=True), tcfx = torch.compile(backend=\"fxpipe\"), no_grad, compile not timed; "
+                 "fx peak = arena + inputs + results (vmrun --stats); RSS = max resident set size")
+    lines.append("load average at the end: %.2f (above 1 on %d cores, other work shared them: the all-core "
+                 "columns are then not to be trusted)" % (os.getloadavg()[0], ncpu))
+    if errors:
+        lines.append("")
+        lines.append("bench errors (a baseline that failed or computed something else is not timed):")
+        lines += ["  " + e for e in errors]
     with open(os.path.join(ROOT, "build", "bench.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(lines[-1])
+    print("\n".join(lines[-(len(errors) + 4 if errors else 2):]))
     print("written to build/bench.txt")
+    sys.exit(1 if errors else 0)
 
 
 if __name__ == "__main__":

@@ -38,19 +38,30 @@ nvidia-nccl-cu13==2.30.7 nvidia-nvshmem-cu13==3.4.5"
 PURE="filelock typing-extensions>=4.10.0 setuptools>=77.0.3 sympy>=1.13.3 networkx>=2.5.1
 jinja2 fsspec>=0.8.5 numpy pillow"
 WHEELS=${FXPIPE_WHEELS:-$HOME/.cache/pip/fxpipe-wheels}
+# ONNX Runtime for `make bench`'s ORT column; onnxscript (with onnx) for
+# torch.onnx.export, whose default exporter needs it (the TorchScript one
+# fails on TransformerEncoderLayer under PyTorch 2.14)
+ONNX="onnxruntime==1.32.0 onnx==1.23.2 onnxscript==0.7.2"
 
 torch2_ok() {
 	.venv/bin/python -c "import sys, torch, torchvision
 sys.exit(torch.__version__.split('+')[0] != '$TORCH2')" 2>/dev/null
 }
 
+# wheels (with their dependencies) from $WHEELS, downloaded there first
+# where missing
+install_kept() {
+	pip=".venv/bin/python -m pip -q"
+	$pip install --no-index --find-links "$WHEELS" "$@" 2>/dev/null || {
+		$pip download -d "$WHEELS" "$@"
+		$pip install --no-index --find-links "$WHEELS" "$@"
+	}
+}
+
 install_torch2() {
 	[ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
+	install_kept $PURE
 	pip=".venv/bin/python -m pip -q"
-	$pip install --no-index --find-links "$WHEELS" $PURE 2>/dev/null || {
-		$pip download -d "$WHEELS" $PURE
-		$pip install --no-index --find-links "$WHEELS" $PURE
-	}
 	# Offline from the kept wheels first; the index only for what is missing.
 	# Torch after its dependencies: pip's check would call the GPU-only
 	# packages left out missing.
@@ -68,6 +79,10 @@ if [ "${FXPIPE_NO_TORCH2:-0}" != 1 ]; then
 		mkdir -p "$WHEELS"
 		install_torch2
 		torch2_ok || { echo "setup: .venv/ cannot import torch $TORCH2" >&2; exit 1; }
+	fi
+	if ! .venv/bin/python -c "import onnxruntime, onnxscript" 2>/dev/null; then
+		echo "setup: installing ONNX Runtime into .venv/" >&2
+		install_kept $ONNX
 	fi
 	# The package, editable: torch.compile(backend="fxpipe") finds it by
 	# its entry point, and it runs the tree's code.
