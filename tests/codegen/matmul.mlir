@@ -6,11 +6,12 @@
 // compile time, the other (row-major, 64 rows: 8 whole tiles) read where
 // it lies, no pack kernel; the bias add and the relu are its epilogue.
 // With AVX2 alone (x86-64-v3) the tile is 16 columns wide, in ymm, and at
-// most 6 rows: 5 pads 64 rows the least, so A is packed.
+// 6 rows (fewer would not hide the FMA's latency): 64 rows are no whole
+// number of tiles, so A is packed.
 // YMM: dispatch_0: gemm micro-kernel
-// YMM: gemm: batch 1, M 64, N 32, K 16, tile 5x16{{$}}
+// YMM: gemm: batch 1, M 64, N 32, K 16, tile 6x16{{$}}
 // YMM: dispatch_1: loop nest
-// YMM: pack A of dispatch_0: [1][13][16][5]
+// YMM: pack A of dispatch_0: [1][11][16][6]
 // CHECK: dispatch_0: gemm micro-kernel
 // CHECK: fused:
 // CHECK-NEXT: linalg.matmul

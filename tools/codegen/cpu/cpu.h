@@ -19,7 +19,7 @@
  * it for arrays. */
 enum { NV = 2, MRCAP = 12 };
 typedef struct MicroKernel {
-	int nr, vw, mrmax, mrmin;
+	int nr, vw, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
 } MicroKernel;
 extern MicroKernel mk;
 

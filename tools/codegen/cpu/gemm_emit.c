@@ -161,13 +161,17 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef ab
 	LLVMValueRef bv[NV], ao = LLVMBuildAdd(e->b, abase,
 		g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
 	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), ""), "");
+	/* the step's first elements as pointers, the rows and vectors at
+	 * constant offsets from them: addressing modes, no index arithmetic
+	 * per load */
+	LLVMValueRef ap = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[g->a], &ao, 1, "");
+	LLVMValueRef bp = LLVMBuildInBoundsGEP2(e->b, e->f32, bsrc, &bo, 1, "");
 	int r, j;
 
 	for (j = 0; j < NV; j++)
-		bv[j] = vload(e, bsrc, LLVMBuildAdd(e->b, bo, e_i64(e, j * mk.vw), ""), mk.vw);
+		bv[j] = vload(e, bp, e_i64(e, j * mk.vw), mk.vw);
 	for (r = 0; r < g->mr; r++) {
-		LLVMValueRef av = vload(e, e->bp[g->a], LLVMBuildAdd(e->b, ao,
-			e_i64(e, g->adirect ? r * g->lda : r), ""), 1);
+		LLVMValueRef av = vload(e, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
 		e->vw = mk.vw;

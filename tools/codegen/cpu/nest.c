@@ -63,15 +63,19 @@ typedef void (*NestFn)(E *e, void *env);
 enum { VEC_EXPLICIT = 2, EVW = 16 };
 
 /* The innermost loop over dim d (not split across workgroups): EVW lanes
- * at a time, then the rest one at a time. */
+ * at a time, then 8 and 4 for what is left (a 28- or 56-wide row is all
+ * vectors), the last few one at a time. */
 static void vloop(E *e, int d, NestFn f, void *env)
 {
-	int64_t ext = e->k->ext[d], main = ext / EVW * EVW;
+	int64_t ext = e->k->ext[d], at = 0, end;
+	int w;
 	ELoop l;
 
-	if (main) {
-		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, main), NULL);
-		e->vw = EVW;
+	for (w = EVW; w >= 4; w /= 2) {
+		if ((end = at + (ext - at) / w * w) == at)
+			continue;
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
+		e->vw = w;
 		e->vdim = d;
 		/* a window's rows: mostly one affine piece (the test costs
 		 * more code than it saves in a GEMM's packs) */
@@ -79,10 +83,11 @@ static void vloop(E *e, int d, NestFn f, void *env)
 		f(e, env);
 		e->pieces = 0;
 		e->vw = 1;
-		e_loop_end(e, &l, e_i64(e, EVW), 0);
+		e_loop_end(e, &l, e_i64(e, w), 0);
+		at = end;
 	}
-	if (main < ext) {
-		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, main), e_i64(e, ext), NULL);
+	if (at < ext) {
+		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, ext), NULL);
 		f(e, env);
 		e_loop_end(e, &l, NULL, 0);
 	}
