@@ -290,7 +290,7 @@ static void cpu_options(Opts *o)
 		tool_fail("--gpu-arch is for --target=cuda");
 	if ((cpu || o->features) && cpu_check(cpu ? cpu : "", o->features))
 		exit(1);
-	mk = wide(cpu, o->features) ? (MicroKernel){ 32, 16, 12, 8 } : (MicroKernel){ 16, 8, 6, 6 };
+	mk = wide(cpu, o->features) ? (MicroKernel){ 32, 12, 8 } : (MicroKernel){ 16, 6, 6 };
 }
 
 /* --no-microkernel keeps contractions loop nests */

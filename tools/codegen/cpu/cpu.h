@@ -12,14 +12,14 @@
 #include "llvm/emit.h"
 
 /* A GEMM's micro-kernel: a tile of up to mk.mrmax rows by mk.nr columns,
- * each row two vectors of mk.vw floats, held in registers: 12 x 32 in zmm
- * where the target has AVX-512, else 6 x 16 in ymm (AVX2's 16 registers:
- * twelve accumulators, two of B and a broadcast).  cpu.c sets it from
- * --cpu and --features before any kernel is planned; MRCAP and NV bound
+ * each row NV vectors of mk.nr / NV floats, held in registers: 12 x 32 in
+ * zmm where the target has AVX-512, else 6 x 16 in ymm (AVX2's 16
+ * registers: twelve accumulators, two of B and a broadcast).  cpu.c sets
+ * it from --cpu and --features before any kernel is planned; MRCAP bounds
  * it for arrays. */
 enum { NV = 2, MRCAP = 12 };
 typedef struct MicroKernel {
-	int nr, vw, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
+	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
 } MicroKernel;
 extern MicroKernel mk;
 

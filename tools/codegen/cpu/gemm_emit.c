@@ -11,6 +11,9 @@
 
 #include "cpu.h"
 
+/* the lanes of one of a tile row's NV vectors */
+#define VW (mk.nr / NV)
+
 static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
 {
 	LLVMTypeRef vt = n > 1 ? LLVMVectorType(e->f32, (unsigned)n) : e->f32;
@@ -107,7 +110,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	k->ext = g->pext;
 	memcpy(saved, e->dimv, sizeof saved);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
-	for (j = 0; j < mk.nr; j += mk.vw) {
+	for (j = 0; j < mk.nr; j += VW) {
 		LLVMValueRef v, off, st;
 
 		e_reset(e);
@@ -115,7 +118,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 		e->dimv[1] = pn;
 		e->dimv[2] = kk;
 		e->dimv[3] = e_i64(e, j);
-		e->vw = mk.vw;
+		e->vw = VW;
 		e->vdim = 3;
 		v = e_expr(e, g->bpack);
 		e->vw = 1;
@@ -157,7 +160,7 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef ab
 	LLVMValueRef bbase, LLVMValueRef bsrc, LLVMValueRef k0)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
 	LLVMValueRef bv[NV], ao = LLVMBuildAdd(e->b, abase,
 		g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
 	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), ""), "");
@@ -169,15 +172,15 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef ab
 	int r, j;
 
 	for (j = 0; j < NV; j++)
-		bv[j] = vload(e, bp, e_i64(e, j * mk.vw), mk.vw);
+		bv[j] = vload(e, bp, e_i64(e, j * VW), VW);
 	for (r = 0; r < g->mr; r++) {
 		LLVMValueRef av = vload(e, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
-		e->vw = mk.vw;
+		e->vw = VW;
 		sv = LLVMGetUndef(vt);
 		sv = LLVMBuildInsertElement(e->b, sv, av, LLVMConstInt(e->i32, 0, 0), "");
-		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, mk.vw)), "");
+		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
 		e->vw = 1;
 		for (j = 0; j < NV; j++) {
 			LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
@@ -192,7 +195,7 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef ab
 }
 
 /* Columns n.. of tile row `row` through the epilogue: a vector's worth
- * when they are all inside N, else one at a time (at most mk.vw - 1
+ * when they are all inside N, else one at a time (at most VW - 1
  * of them). */
 static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMValueRef n)
 {
@@ -205,12 +208,12 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	part = LLVMAppendBasicBlockInContext(e->cx, fn, "part");
 	done = LLVMAppendBasicBlockInContext(e->cx, fn, "done");
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
-		LLVMBuildAdd(e->b, n, e_i64(e, mk.vw), ""), e_i64(e, k->g.N), ""), full, part);
+		LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, k->g.N), ""), full, part);
 	LLVMPositionBuilderAtEnd(e->b, full);
 	e->dimv[2] = n;
-	e->vw = mk.vw;
+	e->vw = VW;
 	e->vdim = 2;
-	store_tile_vec(e, k, vload(e, tile, row, mk.vw));
+	store_tile_vec(e, k, vload(e, tile, row, VW));
 	e->vw = 1;
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, part);
@@ -228,14 +231,14 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile
 	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
 	ELoop lr, lj;
 	LLVMValueRef m0, left, rows, ri, ji, n, row;
 	int r, j;
 
 	for (r = 0; r < g->mr; r++)
 		for (j = 0; j < NV; j++) {
-			LLVMValueRef idx = e_i64(e, r * mk.nr + j * mk.vw);
+			LLVMValueRef idx = e_i64(e, r * mk.nr + j * VW);
 			LLVMValueRef st = LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
 				LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &idx, 1, ""));
 
@@ -248,11 +251,11 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile
 		e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
 	e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
-	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, mk.nr), e_i64(e, mk.vw));
+	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, mk.nr), e_i64(e, VW));
 	n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, mk.nr), ""), ji, "");
 	row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, mk.nr), ""), ji, "");
 	row_out(e, k, tile, row, n);
-	e_loop_end(e, &lj, e_i64(e, mk.vw), LOOP_NO_UNROLL);
+	e_loop_end(e, &lj, e_i64(e, VW), LOOP_NO_UNROLL);
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 }
 
@@ -261,7 +264,7 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile,
 	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
 	LLVMValueRef abase, bbase, k0;
 	ELoop lk;
 	int r, j;
@@ -284,7 +287,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
 	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, mk.vw);
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
 	LLVMValueRef acc[MRCAP][NV], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
 	ELoop lb, ln, lm;
 	int r, j;
