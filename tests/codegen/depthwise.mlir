@@ -1,14 +1,29 @@
 // RUN: codegen --cpu=x86-64-v3 --dump-dispatches %s | FileCheck %s
 // RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
 // RUN: codegen --cpu=x86-64-v3 --emit=llvm %s | FileCheck %s --check-prefix=LL
+// RUN: codegen --cpu=x86-64-v3 %s | FileCheck %s --check-prefix=HOST
 // A depthwise 3x3 convolution with bias and relu (4 channels, 28x28, as
 // torch-lower writes it): a batch of one-row GEMMs, one per channel, so a
 // loop nest rather than the micro-kernel, whichever the registers.  Its
-// rows of 28 are vectors of 16, 8 and 4 lanes.
+// rows of 28 are vectors of 16, 8 and 4 lanes.  Its padded input is a
+// buffer of its own, which the host fills with the pad's zeros before a
+// kernel over the unpadded shape copies the input inside: the
+// convolution's loads then need no bounds test per element.
 // CHECK: dispatch_0: loop nest
+// CHECK-NEXT: insert_slice
+// CHECK-NEXT: in  0: tensor<1x4x28x28xf32>
+// CHECK-NEXT: out 1: tensor<1x4x30x30xf32>
+// CHECK-NEXT: output filled with 0.000000e+00 : f32 by the host first
+// CHECK: dispatch_1: loop nest
+// CHECK: in  2: tensor<1x4x30x30xf32>
+// CHECK-NOT: output filled
 // CHECK: linalg.depthwise_conv_2d_nchw_chw
 // CHECK-NOT: gemm
-// CHECK-NOT: dispatch_1
+// CHECK-NOT: dispatch_2
+// HOST: %[[PAD:.*]] = fxvm.alloc {{.*}} : tensor<1x4x30x30xf32>
+// HOST-NEXT: fxvm.fill %[[PAD]], 0.000000e+00 : tensor<1x4x30x30xf32>
+// HOST-NEXT: fxvm.dispatch @dispatch_0[{{.*}}](%arg0, %[[PAD]])
+// HOST: fxvm.dispatch @dispatch_1[{{.*}}]({{.*}}%[[PAD]]
 // LL-DAG: <16 x float>
 // LL-DAG: <8 x float>
 // LL-DAG: <4 x float>

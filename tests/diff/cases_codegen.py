@@ -263,3 +263,21 @@ def gather_of_no_columns_padded():
     def f(x, i, y):
         return F.pad(x[i], [0, 1]), torch.diag_embed(y[i], -2), F.pad(x[i], [1, 2], value=3.0)
     return f, [torch.randn(31, 0), torch.tensor([1, 30, 0, 4]), torch.randn(31, 0, dtype=torch.float64)]
+
+
+@case
+def pads_filled_by_the_host():
+    # a materialized pad (a depthwise conv's input, or a result) is the
+    # host's fill of the pad value and a kernel over the source's shape
+    # storing inside it: values other than 0, integer, f16 and boolean
+    # pads, an empty source, a transposed and a fused (relu) source, a
+    # depthwise conv with stride 2 and padding 2 at batch 3 and odd sizes
+    def f(x, w, i, h, b, e):
+        xr = torch.relu(x)
+        dw = F.conv2d(xr, w, padding=2, stride=2, groups=5)
+        return (dw, F.pad(i, [1, 2, 0, 3], value=7), F.pad(h.t(), [2, 1], value=-2.5),
+                F.pad(b, [1, 1], value=True), F.pad(e, [3, 0, 1, 1], value=1.5),
+                F.conv2d(F.pad(x, [1, 1, 1, 1], value=0.25), w, groups=5))
+    return f, [torch.randn(3, 5, 13, 9), torch.randn(5, 1, 3, 3),
+               torch.randint(-50, 50, (4, 6)), torch.randn(7, 3).half(),
+               torch.rand(2, 5) > 0.5, torch.randn(2, 0, 4)]

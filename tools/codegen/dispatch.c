@@ -202,6 +202,9 @@ static void plan_root(Gen *g, Op *op, Op *fn)
 	int i;
 
 	vi->root = 1;
+	if (!strncmp(op->name, "linalg.depthwise_conv", 21) && op->nopnds &&
+			OPND(op, 0)->def && op_is(OPND(op, 0)->def, "tensor.insert_slice"))
+		vinfo(g, OPND(op, 0))->mat = 1;
 	if (op->nres != 1) {
 		for (i = 0; i < op->nres; i++)
 			vinfo(g, RES(op, i))->mat = 1;

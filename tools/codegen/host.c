@@ -101,6 +101,11 @@ static int dispatch(HB *h, Kernel *k)
 			return op_error(k->root, "internal: no buffer for an operand of %s", k->name), -1;
 	}
 	h->loc = k->root->loc;
+	if (k->prefill)
+		for (i = 0; i < k->nbind; i++)
+			if (k->bind[i].out)
+				op_set_attr(g->c, append(h, "fxvm.fill", 1, &v[i], NULL), "value",
+					k->prefill);
 	op = append(h, "fxvm.dispatch", k->nbind, v, NULL);
 	op_set_attr(g->c, op, "kernel", at_symref(g->c, k->name));
 	op_set_attr(g->c, op, "grid", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, k->grid));

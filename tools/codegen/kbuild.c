@@ -769,16 +769,53 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	return 0;
 }
 
+/* The scalar an insert_slice pads its source with, when the kernel of
+ * its value can be the host's fill and a copy of the source over the
+ * source's own shape (no condition per element): static offsets, unit
+ * strides, every dim kept, into a tensor every element of which is that
+ * scalar (a fill of a constant, a splat, an empty tensor: 0).  NULL
+ * otherwise. */
+static Attr *pad_value(Gen *g, Op *op)
+{
+	Attr *off = op_attr(op, "static_offsets"), *st = op_attr(op, "static_strides"), *a;
+	Value *src, *dst;
+	Op *d;
+	Type *et;
+
+	if (!op_is(op, "tensor.insert_slice") || op->nopnds != 2 || !off || !st)
+		return NULL;
+	src = OPND(op, 0), dst = OPND(op, 1);
+	if (src->type->rank != (int)off->n || vinfo(g, dst)->mat || !(d = dst->def))
+		return NULL;
+	for (size_t i = 0; i < off->n; i++)
+		if (st->ints[i] != 1)
+			return NULL;
+	et = dst->type->elem;
+	if (op_is(d, "tensor.empty"))
+		return ty_isfloat(et) ? at_float(g->c, 0, et) : at_int(g->c, 0, et);
+	if (op_is(d, "linalg.fill") && (a = scalar_const(OPND(d, 0))) && a->type == et)
+		return a;
+	if (op_is(d, "arith.constant") && (a = op_attr(d, "value")) && a->kind == AT_DENSE &&
+			a->splat)
+		return ty_isfloat(et) ? at_float(g->c, dense_get_f(a, 0), et) :
+			at_int(g->c, dense_get_i(a, 0), et);
+	return NULL;
+}
+
 /* A kernel that materializes value v (an elementwise result, or any
- * expression) over its own shape. */
+ * expression) over its own shape; a pad (pad_value) over its source's,
+ * into a buffer the host fills first. */
 int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 {
 	Kernel *k = kernel_new(g, op);
 	Type *t = v->type;
+	Attr *pad = v->def ? pad_value(g, v->def) : NULL;
 	KB kb;
-	IExpr **ix;
+	IExpr **ix, **ox;
 	int i;
 
+	if (pad)
+		t = OPND(v->def, 0)->type;
 	memset(&kb, 0, sizeof kb);
 	kb.g = g;
 	kb.k = k;
@@ -788,12 +825,21 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 	k->red = arena_alloc(g->c, (size_t)t->rank + 1);
 	kb.kc = (KCtx){ g->c, t->rank, t->dims };
 	ix = arena_alloc(g->c, sizeof *ix * (size_t)(t->rank + 1));
+	ox = ix;
 	for (i = 0; i < t->rank; i++)
 		ix[i] = ix_dim(&kb.kc, i);
+	if (pad) {
+		Attr *off = op_attr(v->def, "static_offsets");
+
+		ox = arena_alloc(g->c, sizeof *ox * (size_t)(t->rank + 1));
+		for (i = 0; i < t->rank; i++)
+			ox[i] = ix_add(&kb.kc, ix[i], ix_const(&kb.kc, off->ints[i]));
+		k->prefill = pad;
+	}
 	/* compute v itself, not its buffer */
 	vinfo(g, v)->mat = 0;
 	{
-		KExpr *e = load(&kb, v, ix);
+		KExpr *e = pad ? load(&kb, OPND(v->def, 0), ix) : load(&kb, v, ix);
 
 		vinfo(g, v)->mat = 1;
 		if (!e || kb.err)
@@ -801,7 +847,7 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 		k->nout = 1;
 		k->out = arena_alloc(g->c, sizeof *k->out);
 		k->out[0].buf = bind(&kb, v, 1);
-		k->out[0].ix = ix;
+		k->out[0].ix = ox;
 		k->out[0].val = e;
 		k->out[0].acctype = t->elem;
 	}

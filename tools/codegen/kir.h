@@ -148,6 +148,9 @@ typedef struct Kernel {
 	                      * emitted one tile-wide vector per row */
 	int light;           /* emitted in vectors of our own: compiled with
 	                      * the short pipeline, not O3 */
+	Attr *prefill;       /* its output holds this scalar everywhere before
+	                      * it runs (the host fills it): a pad, of which
+	                      * the kernel writes only the inside */
 } Kernel;
 
 /* ---- the ops codegen builds or recognizes itself (kexpr.c) ---- */

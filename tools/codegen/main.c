@@ -185,6 +185,14 @@ static void dump_dispatches(Gen *g, FILE *out)
 			fprintf(out, "  %s %d: %s\n", k->bind[j].out ? "out" : "in ", j, b.p);
 			buf_free(&b);
 		}
+		if (k->prefill) {
+			Buf b = {0};
+
+			print_attr(&b, k->prefill);
+			buf_putc(&b, 0);
+			fprintf(out, "  output filled with %s by the host first\n", b.p);
+			buf_free(&b);
+		}
 		fprintf(out, "  fused:\n%.*s", (int)k->fused.n, k->fused.p ? k->fused.p : "");
 	}
 }
