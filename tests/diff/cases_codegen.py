@@ -281,3 +281,20 @@ def pads_filled_by_the_host():
     return f, [torch.randn(3, 5, 13, 9), torch.randn(5, 1, 3, 3),
                torch.randint(-50, 50, (4, 6)), torch.randn(7, 3).half(),
                torch.rand(2, 5) > 0.5, torch.randn(2, 0, 4)]
+
+
+@case
+def roots_storing_inside_a_pad():
+    # the kernel of a root whose epilogue chain ends in a depthwise
+    # convolution's pad stores inside the pad's buffer: a 1x1 conv (a GEMM
+    # whose tile rows cross the rows of 13 and 5 at run time) with bias
+    # and relu6, a depthwise conv (a loop nest) with relu, a GEMM whose
+    # result the pad reads directly; batch 3, odd sizes, stride 2
+    def f(x, w1, w2, w3, w4):
+        a = F.relu6(F.conv2d(x, w1, torch.arange(24.0) / 24))
+        b = torch.relu(F.conv2d(a, w2, padding=1, groups=24))
+        c = F.conv2d(b, w3, padding=2, stride=2, groups=24)
+        d = F.conv2d(x, w4)
+        return c, F.conv2d(d, w2[:6], padding=1, groups=6)
+    return f, [torch.randn(3, 8, 13, 5), torch.randn(24, 8, 1, 1), torch.randn(24, 1, 3, 3),
+               torch.randn(24, 1, 5, 5), torch.randn(6, 8, 1, 1)]

@@ -68,3 +68,4 @@ PY
 @test "an f16 to uint8 conversion in a loop LLVM vectorizes (fuzz-diff: codegen abort)" { regress f16_to_uint8_in_a_vectorized_loop; }
 @test "a gather of no columns padded (fuzz-diff: a bounds check stopped the kernel)" { regress gather_of_no_columns_padded; }
 @test "pads filled by the host around a copy of their source (depthwise inputs, results)" { regress pads_filled_by_the_host; }
+@test "kernels storing inside a depthwise convolution's pad (GEMM and loop-nest producers)" { regress roots_storing_inside_a_pad; }

@@ -145,6 +145,13 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 			v = RES(u, 0);
 			continue;
 		}
+		/* a pad that is a buffer anyway: the chain stores inside it */
+		if (op_is(u, "tensor.insert_slice") && OPND(u, 0) == v && u->parent == root->parent &&
+				vinfo(g, RES(u, 0))->mat && !vinfo(g, RES(u, 0))->claimed &&
+				vinfo(g, RES(u, 0))->result < 0 && pad_value(g, u)) {
+			end = u;
+			break;
+		}
 		if (!is_elementwise(g, u) || linalg_view(g->c, u, &s) || u->parent != root->parent ||
 				vinfo(g, RES(u, 0))->claimed)
 			break;
@@ -202,9 +209,6 @@ static void plan_root(Gen *g, Op *op, Op *fn)
 	int i;
 
 	vi->root = 1;
-	if (!strncmp(op->name, "linalg.depthwise_conv", 21) && op->nopnds &&
-			OPND(op, 0)->def && op_is(OPND(op, 0)->def, "tensor.insert_slice"))
-		vinfo(g, OPND(op, 0))->mat = 1;
 	if (op->nres != 1) {
 		for (i = 0; i < op->nres; i++)
 			vinfo(g, RES(op, i))->mat = 1;
@@ -268,6 +272,13 @@ static void plan_values(Gen *g, Op *fn)
 		for (i = 0; i < ret->nopnds; i++)
 			if (vinfo(g, OPND(ret, i))->result < 0)
 				vinfo(g, OPND(ret, i))->result = i;
+	/* a depthwise convolution's padded input is a buffer, so that its
+	 * loads need no bounds test per element; the producer's kernel
+	 * stores inside it (epilogue_chain) */
+	for (op = b->first; op; op = op->next)
+		if (!strncmp(op->name, "linalg.depthwise_conv", 21) && op->nopnds &&
+				OPND(op, 0)->def && op_is(OPND(op, 0)->def, "tensor.insert_slice"))
+			vinfo(g, OPND(op, 0))->mat = 1;
 	for (op = b->first; op; op = op->next) {
 		if (op_is(op, "arith.constant") && op->nres == 1 &&
 				RES(op, 0)->type->kind == TY_TENSOR) {

@@ -24,6 +24,13 @@ Op *single_user(Value *v);
  * -1 after an error at the op. */
 int build_root(Gen *g, Op *op, FnPlan *fp);
 int build_value(Gen *g, Value *v, Op *op, FnPlan *fp);
+/* The scalar an insert_slice pads its source with, when its value can
+ * be the host's fill and a kernel storing the source inside (over the
+ * source's own shape, no condition per element): static offsets, unit
+ * strides, every dim kept, into a tensor every element of which is that
+ * scalar (a fill of a constant, a splat, an empty tensor: 0) and which
+ * is not a buffer.  NULL otherwise. */
+Attr *pad_value(Gen *g, Op *op);
 int aff_uses_dim(const AffExpr *a, int d);
 int map_uses_dim(const AffMap *m, int d);
 

@@ -679,7 +679,28 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 	if (!red)
 		acc[i] = o->init;
 	o->ix = ox;
-	if (end != op) {
+	if (end != op && op_is(end, "tensor.insert_slice")) {
+		/* a pad (epilogue_chain): the chain's value before it, stored
+		 * inside the pad's buffer, which the host fills first */
+		Value *sv = OPND(end, 0);
+		IExpr **sx = sv == res ? ox : chain_index(kb, op, sv->def, ox);
+		Attr *off = op_attr(end, "static_offsets");
+		KExpr *ev;
+
+		if (!sx)
+			return op_error(op, "cannot fuse the epilogue"), -1;
+		kb->accval = res;
+		ev = load(kb, sv, sx);
+		kb->accval = NULL;
+		if (!ev)
+			return -1;
+		o->epi = sv == res ? NULL : ev;
+		o->buf = bind(kb, RES(end, 0), 1);
+		o->ix = arena_alloc(g->c, sizeof *o->ix * (off->n + 1));
+		for (j = 0; j < (int)off->n; j++)
+			o->ix[j] = ix_add(&kb->kc, sx[j], ix_const(&kb->kc, off->ints[j]));
+		kb->k->prefill = pad_value(g, end);
+	} else if (end != op) {
 		/* the epilogue stores the chain's end, at its index */
 		Value *ev = RES(end, 0);
 		IExpr **ex = chain_index(kb, op, end, ox);
@@ -769,13 +790,7 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	return 0;
 }
 
-/* The scalar an insert_slice pads its source with, when the kernel of
- * its value can be the host's fill and a copy of the source over the
- * source's own shape (no condition per element): static offsets, unit
- * strides, every dim kept, into a tensor every element of which is that
- * scalar (a fill of a constant, a splat, an empty tensor: 0).  NULL
- * otherwise. */
-static Attr *pad_value(Gen *g, Op *op)
+Attr *pad_value(Gen *g, Op *op)
 {
 	Attr *off = op_attr(op, "static_offsets"), *st = op_attr(op, "static_strides"), *a;
 	Value *src, *dst;

@@ -75,9 +75,27 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 			LLVMSetAlignment(s, al);
 			return;
 		}
-		/* scattered: lane by lane */
+		/* consecutive where the lanes stay in one row of the output
+		 * (a store inside a pad: rows of W among rows of W + 2), found
+		 * by a few scalar tests; else lane by lane */
 		{
-			LLVMValueRef base = e->dimv[2];
+			LLVMValueRef cond = NULL, base = e->dimv[2];
+			LLVMBasicBlockRef vec = NULL, lanes = NULL, done = NULL;
+
+			if (e_lane_affine(e, t, &c, &cond) && c == 1 && !cond) {
+				LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+				return;
+			}
+			if (c == 1 && cond) {
+				vec = LLVMAppendBasicBlockInContext(e->cx, e->fn, "rowstore");
+				lanes = LLVMAppendBasicBlockInContext(e->cx, e->fn, "lanestore");
+				done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stored");
+				LLVMBuildCondBr(e->b, cond, vec, lanes);
+				LLVMPositionBuilderAtEnd(e->b, vec);
+				LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+				LLVMBuildBr(e->b, done);
+				LLVMPositionBuilderAtEnd(e->b, lanes);
+			}
 
 			for (i = 0; i < e->vw; i++) {
 				LLVMValueRef s;
@@ -89,6 +107,10 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 				LLVMSetAlignment(s, al);
 			}
 			e->dimv[2] = base;
+			if (done) {
+				LLVMBuildBr(e->b, done);
+				LLVMPositionBuilderAtEnd(e->b, done);
+			}
 		}
 		return;
 	}

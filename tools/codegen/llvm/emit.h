@@ -47,6 +47,11 @@ LLVMValueRef e_splat(E *e, LLVMValueRef s);   /* s, or e->vw lanes of it */
 /* stores v (i1 as i8) of element type t at p, aligned to the element */
 void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t);
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
+/* x over the e->vw lanes of the vector dim is affine with slope *slope
+ * wherever *cond holds (a few scalar tests; NULL: always): no floordiv
+ * or mod changes quotient between the first lane and the last, no clamp
+ * bites.  0 when x's form rules that out. */
+int e_lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond);
 LLVMValueRef e_i64(E *e, int64_t v);
 void e_reset(E *e);
 LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name);

@@ -341,6 +341,12 @@ static int lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond)
 	}
 }
 
+int e_lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond)
+{
+	*cond = NULL;
+	return lane_affine(e, x, slope, cond);
+}
+
 /* elements i0, i0 + 2, ..., i0 + 2 (vw - 1): lanes 0, 2, … of a load from
  * i0 and 1, 3, … of one from i0 + vw - 1, so nothing past the last is read */
 static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0, unsigned al)
