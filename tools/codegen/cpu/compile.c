@@ -23,7 +23,7 @@
 #include "rt/rt.h"
 #include "tool.h"
 
-static void add_fn_attrs(E *e, LLVMValueRef f)
+void cpu_fn_attrs(E *e, LLVMValueRef f)
 {
 	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
 		LLVMCreateStringAttribute(e->cx, "target-cpu", 10, e->cpu, (unsigned)strlen(e->cpu)));
@@ -37,7 +37,7 @@ static void add_fn_attrs(E *e, LLVMValueRef f)
 		LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
 }
 
-static LLVMAttributeRef enum_attr(E *e, const char *n, uint64_t v)
+LLVMAttributeRef cpu_enum_attr(E *e, const char *n, uint64_t v)
 {
 	return LLVMCreateEnumAttribute(e->cx, LLVMGetEnumAttributeKindForName(n, strlen(n)), v);
 }
@@ -60,16 +60,16 @@ static LLVMValueRef body_fn(E *e, Kernel *k, LLVMTypeRef *ft)
 	snprintf(name, sizeof name, "%s.body", k->name);
 	body = LLVMAddFunction(e->m, name, *ft);
 	LLVMSetLinkage(body, LLVMInternalLinkage);
-	add_fn_attrs(e, body);
+	cpu_fn_attrs(e, body);
 	/* identical bodies are compiled once (cpu_dedupe) and called from
 	 * each kernel's entry: not inlined there */
-	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, enum_attr(e, "noinline", 0));
+	LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, cpu_enum_attr(e, "noinline", 0));
 	for (i = 0; i < k->nbind; i++) {
-		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "noalias", 0));
-		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "nocapture", 0));
-		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "align", 64));
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, cpu_enum_attr(e, "noalias", 0));
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, cpu_enum_attr(e, "nocapture", 0));
+		LLVMAddAttributeAtIndex(body, (unsigned)i + 1, cpu_enum_attr(e, "align", 64));
 		if (!k->bind[i].out)
-			LLVMAddAttributeAtIndex(body, (unsigned)i + 1, enum_attr(e, "readonly", 0));
+			LLVMAddAttributeAtIndex(body, (unsigned)i + 1, cpu_enum_attr(e, "readonly", 0));
 	}
 	return body;
 }
@@ -111,7 +111,7 @@ static void entry_fn(E *e, Kernel *k, LLVMValueRef body, LLVMTypeRef ft)
 	int i;
 
 	entry = LLVMAddFunction(e->m, k->name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), at, 7, 0));
-	add_fn_attrs(e, entry);
+	cpu_fn_attrs(e, entry);
 	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, entry, "entry"));
 	args = xcalloc((size_t)k->nbind + 4, sizeof *args);
 	p = LLVMGetParam(entry, 0);

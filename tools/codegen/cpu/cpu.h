@@ -35,6 +35,9 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx);
 
 /* compile.c: kernel k's entry and body functions in e's module */
 int cpu_kernel(E *e, Kernel *k);
+/* a function's attributes: the target CPU and features, vector width */
+void cpu_fn_attrs(E *e, LLVMValueRef f);
+LLVMAttributeRef cpu_enum_attr(E *e, const char *name, uint64_t v);
 /* identical bodies merged */
 int cpu_dedupe(E *e, LLVMTargetMachineRef tm);
 /* the module, compiled on --jobs threads, as *nobj objects */

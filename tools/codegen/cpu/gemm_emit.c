@@ -178,19 +178,18 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 
 /* One step k0 of the reduction: NV vectors of B, and for each of the
  * mr rows a broadcast of A fused-multiply-added into the tile. */
-static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef abase,
-	LLVMValueRef bbase, LLVMValueRef bsrc, LLVMValueRef k0)
+static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
+	LLVMValueRef bpanel, LLVMValueRef k0)
 {
 	KGemm *g = &k->g;
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef bv[NV], ao = LLVMBuildAdd(e->b, abase,
-		g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), ""), "");
-	LLVMValueRef bo = LLVMBuildAdd(e->b, bbase, LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), ""), "");
+	LLVMValueRef bv[NV], ao = g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
+	LLVMValueRef bo = LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), "");
 	/* the step's first elements as pointers, the rows and vectors at
 	 * constant offsets from them: addressing modes, no index arithmetic
 	 * per load */
-	LLVMValueRef ap = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[g->a], &ao, 1, "");
-	LLVMValueRef bp = LLVMBuildInBoundsGEP2(e->b, e->f32, bsrc, &bo, 1, "");
+	LLVMValueRef ap = LLVMBuildInBoundsGEP2(e->b, e->f32, apanel, &ao, 1, "");
+	LLVMValueRef bp = LLVMBuildInBoundsGEP2(e->b, e->f32, bpanel, &bo, 1, "");
 	int r, j;
 
 	for (j = 0; j < NV; j++)
@@ -247,25 +246,71 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	LLVMPositionBuilderAtEnd(e->b, done);
 }
 
-/* The tile to the stack, then the epilogue and the store of each row of
- * it: one copy of the epilogue's code, not mr x NV. */
-static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile,
-	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+/* The micro-kernel as a function of its own, one per shape in the
+ * module: mk(ptr a, ptr b, ptr tile) zeroes the tile's accumulators, runs
+ * the K steps over the A panel at a and the B panel at b, and stores the
+ * tile (mr rows of mk.nr floats) at tile.  Apart from the kernel's loops
+ * and epilogue, whose constants LLVM would otherwise keep in registers
+ * across the K loop: a 6x16 tile in ymm needs 15 of the 16 registers,
+ * and one more live value made LLVM 16 spill an accumulator and shuffle
+ * the rest in every step. */
+static LLVMValueRef micro_fn(E *e, Kernel *k)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	ELoop lr, lj;
-	LLVMValueRef m0, left, rows, ri, ji, n, row;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[3] = { e->ptr, e->ptr, e->ptr };
+	LLVMValueRef f, fn = e->fn, acc[MRCAP][NV], k0;
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
+	ELoop lk;
+	char name[96];
 	int r, j;
 
+	snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld", g->mr, mk.nr, (long long)g->K,
+		g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
+	if ((f = LLVMGetNamedFunction(e->m, name)))
+		return f;
+	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0));
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	cpu_fn_attrs(e, f);
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, cpu_enum_attr(e, "noinline", 0));
+	for (r = 0; r < 3; r++) {
+		LLVMAddAttributeAtIndex(f, (unsigned)r + 1, cpu_enum_attr(e, "noalias", 0));
+		LLVMAddAttributeAtIndex(f, (unsigned)r + 1, cpu_enum_attr(e, "nocapture", 0));
+		if (r < 2)
+			LLVMAddAttributeAtIndex(f, (unsigned)r + 1, cpu_enum_attr(e, "readonly", 0));
+	}
+	e->fn = f;
+	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, f, "entry"));
+	for (r = 0; r < g->mr; r++)
+		for (j = 0; j < NV; j++) {
+			acc[r][j] = e_alloca(e, vt, "c");
+			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
+		}
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	micro_step(e, k, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0);
+	e_loop_end(e, &lk, NULL, 0);
 	for (r = 0; r < g->mr; r++)
 		for (j = 0; j < NV; j++) {
 			LLVMValueRef idx = e_i64(e, r * mk.nr + j * VW);
-			LLVMValueRef st = LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
-				LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &idx, 1, ""));
 
-			LLVMSetAlignment(st, 64);
+			LLVMSetAlignment(LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
+				LLVMBuildInBoundsGEP2(e->b, e->f32, LLVMGetParam(f, 2), &idx, 1, "")), 64);
 		}
+	LLVMBuildRetVoid(e->b);
+	e_reset(e);
+	e->fn = fn;
+	LLVMPositionBuilderAtEnd(e->b, at);
+	return f;
+}
+
+/* The tile (on the stack) through the epilogue and stored, row by row:
+ * one copy of the epilogue's code, not mr x NV. */
+static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVMValueRef pm,
+	LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	ELoop lr, lj;
+	LLVMValueRef m0, left, rows, ri, ji, n, row;
+
 	e->dimv[0] = bidx;
 	m0 = LLVMBuildMul(e->b, pm, e_i64(e, g->mr), "");
 	left = LLVMBuildSub(e->b, e_i64(e, g->M), m0, "");
@@ -281,24 +326,20 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 }
 
-/* The tile (pm, pn) of batch bidx: zeroed, the reduction, stored. */
-static void tile_at(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef tile,
-	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+/* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
+ * epilogue. */
+static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef tile, LLVMValueRef bsrc,
+	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
-	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef abase, bbase, k0;
-	ELoop lk;
-	int r, j;
+	LLVMTypeRef pt[3] = { e->ptr, e->ptr, e->ptr };
+	LLVMValueRef abase, bbase, args[3];
 
 	panel_bases(e, k, bidx, pm, pn, &abase, &bbase);
-	for (r = 0; r < g->mr; r++)
-		for (j = 0; j < NV; j++)
-			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
-	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
-	micro_step(e, k, acc, abase, bbase, bsrc, k0);
-	e_loop_end(e, &lk, NULL, 0);
-	tile_out(e, k, acc, tile, bidx, pm, pn);
+	args[0] = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[k->g.a], &abase, 1, "");
+	args[1] = LLVMBuildInBoundsGEP2(e->b, e->f32, bsrc, &bbase, 1, "");
+	args[2] = tile;
+	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0), mkf, args, 3, "");
+	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
 }
 
@@ -309,14 +350,9 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
 	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef acc[MRCAP][NV], nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	LLVMValueRef mkf = micro_fn(e, k), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
 	ELoop lb, ln, lm;
-	int r, j;
 
-	for (r = 0; r < g->mr; r++)
-		for (j = 0; j < NV; j++)
-			acc[r][j] = e_alloca(e, vt, "c");
 	tile = e_alloca(e, LLVMArrayType(e->f32, MRCAP * mk.nr), "tile");
 	LLVMSetAlignment(tile, 64);
 	if (g->bpack) {
@@ -333,7 +369,7 @@ int gemm_emit(E *e, Kernel *k)
 	if (g->bpack)
 		pack_panel(e, k, bloc, bidx, pn);
 	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
-	tile_at(e, k, acc, tile, bsrc, bidx, pm, pn);
+	tile_at(e, k, mkf, tile, bsrc, bidx, pm, pn);
 	e_loop_end(e, &lm, NULL, 0);
 	e_loop_end(e, &ln, NULL, 0);
 	e_loop_end(e, &lb, NULL, 0);
