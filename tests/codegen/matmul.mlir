@@ -2,16 +2,19 @@
 // RUN: codegen --cpu=x86-64-v3 --dump-dispatches %s | FileCheck %s --check-prefix=YMM
 // RUN: codegen --cpu=sapphirerapids --features=-avx512f --dump-dispatches %s | FileCheck %s --check-prefix=YMM
 // RUN: codegen --cpu=x86-64-v3 --features=+avx512f --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=x86-64-v3 --emit=llvm %s | FileCheck %s --check-prefix=TAIL
 // A matmul by a constant: the micro-kernel, its constant operand packed at
 // compile time, the other (row-major, 64 rows: 8 whole tiles) read where
 // it lies, no pack kernel; the bias add and the relu are its epilogue.
 // With AVX2 alone (x86-64-v3) the tile is 16 columns wide, in ymm, and at
 // 6 rows (fewer would not hide the FMA's latency): 64 rows are no whole
-// number of tiles, so A is packed.
+// number of tiles, A is still read in place, its last 4 rows by a
+// micro-kernel of 4 rows (TAIL).
 // YMM: dispatch_0: gemm micro-kernel
-// YMM: gemm: batch 1, M 64, N 32, K 16, tile 6x16{{$}}
-// YMM: dispatch_1: loop nest
-// YMM: pack A of dispatch_0: [1][11][16][6]
+// YMM: gemm: batch 1, M 64, N 32, K 16, tile 6x16, A read in place{{$}}
+// YMM-NOT: dispatch_1
+// TAIL-DAG: define internal void @gemm.mk6x16.k16.lda16(
+// TAIL-DAG: define internal void @gemm.mk4x16.k16.lda16(
 // CHECK: dispatch_0: gemm micro-kernel
 // CHECK: fused:
 // CHECK-NEXT: linalg.matmul

@@ -298,3 +298,15 @@ def roots_storing_inside_a_pad():
         return c, F.conv2d(d, w2[:6], padding=1, groups=6)
     return f, [torch.randn(3, 8, 13, 5), torch.randn(24, 8, 1, 1), torch.randn(24, 1, 3, 3),
                torch.randn(24, 1, 5, 5), torch.randn(6, 8, 1, 1)]
+
+
+@case
+def gemm_reading_a_in_place_with_a_partial_last_panel():
+    # A read where it lies (row-major activations) with M not a whole
+    # number of tile rows: the last panel's rows by a micro-kernel of
+    # that many rows (the full tile's rows past M would be read from
+    # beyond the argument), the others by the full tile's
+    w1, w2 = torch.randn(33, 40), torch.randn(40, 17)
+    def f(x, y, b):
+        return torch.relu(x @ w1) @ w2, torch.bmm(b, y), x[:7] @ w1
+    return f, [torch.randn(13, 33), torch.randn(3, 17, 20), torch.randn(3, 11, 17)]

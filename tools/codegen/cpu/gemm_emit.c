@@ -178,7 +178,7 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 
 /* One step k0 of the reduction: NV vectors of B, and for each of the
  * mr rows a broadcast of A fused-multiply-added into the tile. */
-static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
+static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
 	LLVMValueRef bpanel, LLVMValueRef k0)
 {
 	KGemm *g = &k->g;
@@ -194,7 +194,7 @@ static void micro_step(E *e, Kernel *k, LLVMValueRef (*acc)[NV], LLVMValueRef ap
 
 	for (j = 0; j < NV; j++)
 		bv[j] = vload(e, bp, e_i64(e, j * VW), VW);
-	for (r = 0; r < g->mr; r++) {
+	for (r = 0; r < mr; r++) {
 		LLVMValueRef av = vload(e, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
@@ -254,7 +254,7 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
  * across the K loop: a 6x16 tile in ymm needs 15 of the 16 registers,
  * and one more live value made LLVM 16 spill an accumulator and shuffle
  * the rest in every step. */
-static LLVMValueRef micro_fn(E *e, Kernel *k)
+static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 {
 	KGemm *g = &k->g;
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[3] = { e->ptr, e->ptr, e->ptr };
@@ -264,7 +264,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k)
 	char name[96];
 	int r, j;
 
-	snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld", g->mr, mk.nr, (long long)g->K,
+	snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld", mr, mk.nr, (long long)g->K,
 		g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
@@ -280,15 +280,15 @@ static LLVMValueRef micro_fn(E *e, Kernel *k)
 	}
 	e->fn = f;
 	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, f, "entry"));
-	for (r = 0; r < g->mr; r++)
+	for (r = 0; r < mr; r++)
 		for (j = 0; j < NV; j++) {
 			acc[r][j] = e_alloca(e, vt, "c");
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
 	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
-	micro_step(e, k, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0);
+	micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0);
 	e_loop_end(e, &lk, NULL, 0);
-	for (r = 0; r < g->mr; r++)
+	for (r = 0; r < mr; r++)
 		for (j = 0; j < NV; j++) {
 			LLVMValueRef idx = e_i64(e, r * mk.nr + j * VW);
 
@@ -328,17 +328,24 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
  * epilogue. */
-static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef tile, LLVMValueRef bsrc,
-	LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMValueRef tile,
+	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
 {
+	KGemm *g = &k->g;
 	LLVMTypeRef pt[3] = { e->ptr, e->ptr, e->ptr };
-	LLVMValueRef abase, bbase, args[3];
+	LLVMValueRef abase, bbase, args[3], f = mkf;
 
 	panel_bases(e, k, bidx, pm, pn, &abase, &bbase);
-	args[0] = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[k->g.a], &abase, 1, "");
+	args[0] = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[g->a], &abase, 1, "");
 	args[1] = LLVMBuildInBoundsGEP2(e->b, e->f32, bsrc, &bbase, 1, "");
 	args[2] = tile;
-	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0), mkf, args, 3, "");
+	/* A read in place with M not a whole number of panels: the last
+	 * panel's rows by a micro-kernel of that many rows, so that no row
+	 * past M is read */
+	if (mkt)
+		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
+			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
+	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0), f, args, 3, "");
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
 }
@@ -350,7 +357,8 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
 	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
-	LLVMValueRef mkf = micro_fn(e, k), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	LLVMValueRef mkt = g->adirect && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
 	ELoop lb, ln, lm;
 
 	tile = e_alloca(e, LLVMArrayType(e->f32, MRCAP * mk.nr), "tile");
@@ -369,7 +377,7 @@ int gemm_emit(E *e, Kernel *k)
 	if (g->bpack)
 		pack_panel(e, k, bloc, bidx, pn);
 	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
-	tile_at(e, k, mkf, tile, bsrc, bidx, pm, pn);
+	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn);
 	e_loop_end(e, &lm, NULL, 0);
 	e_loop_end(e, &ln, NULL, 0);
 	e_loop_end(e, &lb, NULL, 0);

@@ -361,15 +361,16 @@ static void pack_copy(void *arg, uint8_t *dst)
 
 /* A that the micro-kernel can read where it lies: one load, row-major in
  * (m, k) with k contiguous (a matmul's or a linear layer's activations,
- * a batch matmul's left operand), and M a whole number of row panels, so
- * that no row past M is read.  Its tile rows are mr streams along k: no
- * pack kernel, no packed copy in the arena. */
+ * a batch matmul's left operand).  Its tile rows are mr streams along k:
+ * no pack kernel, no packed copy in the arena.  Where M is not a whole
+ * number of row panels, the last panel's M % mr rows have a micro-kernel
+ * of their own (gemm_emit.c), so that no row past M is read. */
 static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 {
 	int64_t *coef, *off, c0, step;
 	int ok;
 
-	if (x->kind != KX_LOAD || p->M % p->mr || root->bind[x->buf].type->elem->kind != TY_F32 ||
+	if (x->kind != KX_LOAD || root->bind[x->buf].type->elem->kind != TY_F32 ||
 			!(coef = load_coefs(root, x, &c0)))
 		return 0;
 	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
