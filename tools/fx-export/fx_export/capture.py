@@ -10,6 +10,7 @@ Every capture path ends in the same normal form (a `Captured`):
 """
 
 import contextlib
+import copy
 import dataclasses
 import traceback
 import warnings
@@ -19,7 +20,7 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
-from . import dynamic, sourceloc
+from . import dynamic, fake, sourceloc
 from .common import HAS_TORCH_EXPORT, ExportError
 
 # PyTorch's fused kernels for attention / transformer layers.  They replace
@@ -99,9 +100,15 @@ class _ValueRecorder(torch.fx.Interpreter):
         return result
 
 
-def _record_values(graph_module, args):
+def _record_values(graph_module, args, mode=None):
+    """mode: a fake.fake_mode() to run the graph in (shapes, dtypes and
+    strides from meta kernels; no kernel runs), or None to run it."""
     with torch.no_grad():
-        _ValueRecorder(graph_module).run(*args)
+        if mode is None:
+            _ValueRecorder(graph_module).run(*args)
+        else:
+            with mode:
+                _ValueRecorder(graph_module).run(*fake.fake_inputs(mode, args))
 
 
 # ---------------------------------------------------------- graph cleanup
@@ -300,6 +307,147 @@ def _check_strided(gm, module, args):
                           "contiguous(memory_format=...) before it); refused")
 
 
+def _make_fx(module, args, decompositions):
+    """make_fx of the functionalized module, else (where this torch cannot
+    functionalize it) of the module itself.  Returns the graph module and
+    whether it was functionalized."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    try:
+        from torch.func import functionalize
+    except ImportError:
+        from functorch import functionalize
+
+    # Functionalized: a write into a view (y[:, 1:3] = z, copy_ into a
+    # slice, index_put_) becomes slice_scatter/select_scatter/index_put on
+    # values.  Without it the graph holds copy_ into a view whose effect
+    # on the base no value-semantics consumer can see, and was lost.
+    try:
+        return make_fx(functionalize(module), decomposition_table=decompositions)(
+            *_clones(args)), True
+    except Exception:  # noqa: BLE001 - a functionalization gap of this torch
+        # Unfunctionalized, writes into views stay copy_ into views;
+        # fx-import refuses a graph that reads what they changed.
+        return make_fx(module, decomposition_table=decompositions)(*args), False
+
+
+def _clones(args):
+    return [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+
+
+class _NoDetach(torch.fx.Interpreter):
+    """Runs a graph but its aten.detach nodes (autograd's bookkeeping in a
+    trace with grad enabled; the value is the same)."""
+
+    def call_function(self, target, args, kwargs):
+        if target is torch.ops.aten.detach.default:
+            return args[0]
+        return super().call_function(target, args, kwargs)
+
+
+class _graph_runner(torch.nn.Module):
+    """A module that runs a graph module's graph node by node, so that a
+    trace of it (under fx.traceback.override_stack_trace) gives each new node
+    the stack trace of the node it comes from."""
+
+    def __init__(self, gm):
+        super().__init__()
+        self.gm = gm
+
+    def forward(self, *args):
+        from torch.fx import traceback as fx_traceback
+        with fx_traceback.override_stack_trace():
+            return _NoDetach(self.gm).run(*args)
+
+
+def _make_fx_fake(module, args, decompositions, mode):
+    """_make_fx with fake tensors of `mode`, for a model that a CPU kernel's
+    missing dtype stops (float16 on 1.13): no kernel runs.  Returns the
+    graph module, whether functionalized, and the mode."""
+    with mode:
+        gm, functionalized = _make_fx(module, fake.fake_inputs(mode, args), decompositions)
+        if not functionalized:
+            # 1.13 functionalizes fake tensors as meta tensors, which C++
+            # composite ops (nn.LSTM, nn.GRU) refuse beside the weights on
+            # the CPU.  The plain trace has decomposed them: functionalize
+            # its graph, each node keeping its stack trace.
+            gm, functionalized = _make_fx(_graph_runner(gm), fake.fake_inputs(mode, args),
+                                          decompositions)
+    fake.cpu_devices(gm.graph)
+    return gm, functionalized, mode
+
+
+_NARROW_FLOATS = (torch.float16, torch.bfloat16)
+
+
+def _float32_twin(module, args):
+    """A copy of the module, and the inputs, with float16 and bfloat16
+    tensors made float32 (kernels that 1.13 has)."""
+    twin = copy.deepcopy(module)
+    for t in list(twin.parameters()) + list(twin.buffers()):
+        if t.dtype in _NARROW_FLOATS:
+            t.data = t.data.float()
+    return twin, [a.float() if isinstance(a, torch.Tensor) and a.dtype in _NARROW_FLOATS
+                  else a for a in args]
+
+
+def _graph_in_float32(gm):
+    """A copy of a graph module computing in float32 where it computes in
+    float16 or bfloat16: those weights and dtype arguments made float32."""
+    def widen(value):
+        return torch.float32 if value in _NARROW_FLOATS else value
+    graph = torch.fx.Graph()
+    graph.output(graph.graph_copy(gm.graph, {}))
+    gm32 = torch.fx.GraphModule(gm, graph)
+    for node in gm32.graph.nodes:
+        node.args, node.kwargs = pytree.tree_map(widen, (node.args, node.kwargs))
+        if node.op == "get_attr":
+            tensor = _fetch_attr(gm32, node.target)
+            if tensor.dtype in _NARROW_FLOATS:
+                for table in (gm32._parameters, gm32._buffers, gm32.__dict__):
+                    table.pop(node.target, None)
+                gm32.register_buffer(node.target, tensor.detach().float())
+    gm32.recompile()
+    return gm32
+
+
+def _layouts(graph):
+    """Each node's recorded (shape, strides), dtypes left out."""
+    def layout(spec):
+        if isinstance(spec, TensorSpec):
+            return spec.shape, spec.strides
+        if isinstance(spec, (list, tuple)):
+            return [layout(s) for s in spec]
+        return None
+    return [(n.name, layout(n.meta.get("fxpipe_val"))) for n in graph.nodes]
+
+
+def _check_strided_in_float32(gm, module, args):
+    """_check_strided for a graph traced with fake tensors (its values
+    recorded), of a model that PyTorch cannot run (a CPU kernel lacks its
+    dtype): run in float32 instead, the model and the graph.  What
+    as_strided reads does not depend on the dtype, but on the layouts,
+    which fx-import takes from the recorded strides: those the graph has
+    when it runs must be the recorded ones, and its values eager's."""
+    try:
+        twin, args32 = _float32_twin(module, args)
+        gm32 = _graph_in_float32(gm)
+        _record_values(gm32, args32)
+    except Exception as e:  # noqa: BLE001 - any reason is a reason to refuse
+        why = f"it does not run in float32 ({type(e).__name__}: {str(e).strip()[:200]})"
+    else:
+        if _layouts(gm32.graph) != _layouts(gm.graph):
+            why = "its strides in float32 are not those traced"
+        elif _differs_from_eager(gm32, twin, args32):
+            why = "in float32 it gives other values than eager on the example inputs"
+        else:
+            return
+    raise ExportError(
+        "the traced graph has as_strided, whose values fx-export checks against eager on the "
+        f"example inputs, and PyTorch {torch.__version__} cannot run this model on the CPU "
+        f"(a kernel lacks its dtype); checked in float32 instead, but {why}; refused "
+        "(export it with PyTorch >= 2.1)")
+
+
 def _capture_aten_make_fx(module, args):
     from torch._decomp import get_decompositions
     from torch.fx.experimental.proxy_tensor import make_fx
@@ -308,36 +456,35 @@ def _capture_aten_make_fx(module, args):
     # they are what every consumer of aten graphs understands.
     aten = torch.ops.aten
     decompositions = get_decompositions([aten._reshape_alias, aten._unsafe_view])
-    # Functionalized: a write into a view (y[:, 1:3] = z, copy_ into a
-    # slice, index_put_) becomes slice_scatter/select_scatter/index_put on
-    # values.  Without it the graph holds copy_ into a view whose effect
-    # on the base no value-semantics consumer can see, and was lost.
-    try:
-        from torch.func import functionalize
-    except ImportError:
-        from functorch import functionalize
+    mode = None
     with fused_fast_paths_disabled(module), _make_fx_stack_traces():
         try:
-            gm = make_fx(functionalize(module), decomposition_table=decompositions)(
-                *[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
-        except Exception:  # noqa: BLE001 - a functionalization gap of this torch
-            # Unfunctionalized, writes into views stay copy_ into views;
-            # fx-import refuses a graph that reads what they changed.
-            gm = make_fx(module, decomposition_table=decompositions)(*args)
-        else:
-            if _has_strided(gm) and _differs_from_eager(gm, module, args):
-                # Functionalization replayed as_strided over a storage
-                # whose layout it dropped (clone to channels_last; an out=
-                # op that restrides its out).  The unfunctionalized trace
-                # keeps the op that made that layout: take it when it
-                # gives eager's values (fx-import refuses what it cannot
-                # read in it); else the check below refuses.
-                plain = make_fx(module, decomposition_table=decompositions)(
-                    *[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
-                if not _differs_from_eager(plain, module, args):
-                    gm = plain
-    _check_strided(gm, module, args)
-    _record_values(gm, args)
+            gm, functionalized = _make_fx(module, args, decompositions)
+        except RuntimeError as real_error:
+            if not fake.missing_kernel(real_error):
+                raise
+            # A CPU kernel lacks the dtype (float16 on 1.13): trace with
+            # fake tensors, which run no kernel.
+            gm, functionalized, mode = fake.retry(
+                real_error, args, lambda m: _make_fx_fake(module, args, decompositions, m))
+        if mode is None and functionalized and _has_strided(gm) and \
+                _differs_from_eager(gm, module, args):
+            # Functionalization replayed as_strided over a storage
+            # whose layout it dropped (clone to channels_last; an out=
+            # op that restrides its out).  The unfunctionalized trace
+            # keeps the op that made that layout: take it when it
+            # gives eager's values (fx-import refuses what it cannot
+            # read in it); else the check below refuses.
+            plain = make_fx(module, decomposition_table=decompositions)(*_clones(args))
+            if not _differs_from_eager(plain, module, args):
+                gm = plain
+    if mode is None:
+        _check_strided(gm, module, args)
+        _record_values(gm, args)
+    else:
+        _record_values(gm, args, mode)
+        if _has_strided(gm):
+            _check_strided_in_float32(gm, module, args)
     _attach_frames(gm.graph, innermost_first=True)
 
     # make_fx names weights _param_constantN/_tensor_constantN; give the
@@ -347,6 +494,9 @@ def _capture_aten_make_fx(module, args):
     for node in gm.graph.nodes:
         if node.op == "get_attr":
             tensor = _fetch_attr(gm, node.target)
+            if mode is not None and fake.is_fake(tensor):  # never seen; a wrong weight else
+                raise ExportError(f"the fake-tensor trace made the weight {node.target!r} "
+                                  "without its data; refused")
             node.target = names.get(id(tensor), node.target)
             weights[node.target] = tensor
     return Captured(gm.graph, "aten", "make_fx", weights, {})
@@ -527,7 +677,14 @@ def capture_torch(module, args):
     tracer = _SourceTracer()
     graph = tracer.trace(module)
     gm = torch.fx.GraphModule(tracer.root, graph)
-    _record_values(gm, args)
+    try:
+        _record_values(gm, args)
+    except RuntimeError as real_error:
+        if not fake.missing_kernel(real_error):
+            raise
+        # A CPU kernel lacks the dtype (float16 on 1.13): the values'
+        # shapes, dtypes and strides from fake tensors, running no kernel.
+        fake.retry(real_error, args, lambda mode: _record_values(gm, args, mode))
     merge_duplicate_get_attrs(graph)
     eliminate_dead_code(graph)
 
