@@ -54,7 +54,7 @@ SH
 
 @test "fuzz-diff: a corrupted result is reported, shrunk and replayable" {
   need_torch
-  corrupted "$PY" --seed 1 --count 12
+  corrupted "$PY" --seed 1 --count 12 --max-failures 1
 }
 
 # The dynamic batch mode (fuzz.py --dynamic-batch, `make fuzz-diff-dynamic`):
@@ -81,5 +81,5 @@ need_torch2() {
 
 @test "fuzz-diff --dynamic-batch: a corrupted result is reported, shrunk and replayable" {
   need_torch2
-  corrupted "$PY2" --dynamic-batch --seed 1 --count 12
+  corrupted "$PY2" --dynamic-batch --seed 1 --count 12 --max-failures 1
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fuzz.py - differential testing of the whole pipe against PyTorch eager.
 
-    fuzz.py [--seed S] [--count N] [--batch K] [--keep DIR] [--quiet]
+    fuzz.py [--seed S] [--count N] [--batch K] [--keep DIR] [--quiet] [--max-failures F]
     fuzz.py --replay 'PROGRAM'        one program, as a failure prints it
     fuzz.py --dynamic-batch [...]     each exported once with a dynamic batch
 
@@ -1422,6 +1422,8 @@ def main():
     ap.add_argument("--replay")
     ap.add_argument("--keep", help="keep the work files of failures here")
     ap.add_argument("--shrink-seconds", type=float, default=120)
+    ap.add_argument("--max-failures", type=int, default=0,
+                    help="stop after this many failures, each shrunk (0: no limit)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--show-refused", action="store_true",
                     help="print each refused program's replay command too")
@@ -1485,6 +1487,11 @@ def print_table(title, counts):
             print("  %5d  %s" % (n, m))
 
 
+def enough(a, failures):
+    """--max-failures reached: no more programs, no more shrinking."""
+    return a.max_failures > 0 and len(failures) >= a.max_failures
+
+
 def fuzz(a, work):
     cov, combos, stats, refusals = {}, set(), Counter(), Counter()
     failures = []
@@ -1518,7 +1525,8 @@ def fuzz(a, work):
                     print("refused: %s\n  replay: %s" % (str(e)[:300], replay_command(p)))
             else:
                 stats[e.kind] += 1
-                report_failure(a, p, e, d, failures)
+                if not enough(a, failures):
+                    report_failure(a, p, e, d, failures)
         progs.clear()
 
     for i, p in programs(a, stats, cov, combos):
@@ -1528,6 +1536,8 @@ def fuzz(a, work):
         if len(progs) >= a.batch:
             flush()
         progress(a, i, failures, t0)
+        if enough(a, failures):
+            break
     flush()
     print("\nfuzz-diff: seed %d: %d programs (%d op combinations) in %.0f s: %d ok, %d refused, "
           "%d not exportable, %d mismatches, %d crashes" % (
@@ -1562,6 +1572,8 @@ def fuzz_dynamic(a, work):
             stats[e.kind] += 1
             if e.kind not in DYN_BENIGN:
                 report_failure(a, p, e, d, failures, attempt_dynamic)
+                if enough(a, failures):
+                    break
             else:
                 why = str(e).split("\n")[0].split("error: ", 1)[-1]
                 for m in DYN_REFUSALS:
