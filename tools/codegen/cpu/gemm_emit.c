@@ -81,12 +81,14 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 		{
 			LLVMValueRef cond = NULL, base = e->dimv[2];
 			LLVMBasicBlockRef vec = NULL, lanes = NULL, done = NULL;
+			int64_t slope = 0;
+			int rowwise = e_lane_affine(e, t, &slope, &cond) && slope == 1;
 
-			if (e_lane_affine(e, t, &c, &cond) && c == 1 && !cond) {
+			if (rowwise && !cond) {
 				LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
 				return;
 			}
-			if (c == 1 && cond) {
+			if (rowwise) {
 				vec = LLVMAppendBasicBlockInContext(e->cx, e->fn, "rowstore");
 				lanes = LLVMAppendBasicBlockInContext(e->cx, e->fn, "lanestore");
 				done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stored");
