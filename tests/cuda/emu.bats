@@ -23,6 +23,7 @@ emu_op() {
 
 # emu_model NAME: as tests/e2e/models.bats, the CUDA module run emulated
 emu_model() {
+  ci_san_pass
   need_emu
   "$PY" -c "import torch" 2>/dev/null || skip "$PY cannot import torch"
   "$PY" tools/fx-export/fx-export "tests/e2e/e2e_models.py:$1" -o "$T/m.json"

@@ -6,7 +6,7 @@
 load helpers
 
 emu_ops() {
-  [ "${SANITIZE:-0}" != 1 ] || skip "the emulated op fixtures run in the plain pass"
+  plain_pass_unless_split "the emulated op fixtures run in the plain pass"
   "$PY" -c "import numpy" 2>/dev/null || skip "$PY cannot import numpy"
   command -v llc-16 >/dev/null || skip "llc-16 (Debian's llvm-16) is not installed"
   run "$PY" tests/cuda/emu.py ops "$1"

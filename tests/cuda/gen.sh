@@ -36,7 +36,7 @@ gen_emu() {
   echo 'load helpers'
   echo
   echo 'emu_ops() {'
-  echo '  [ "${SANITIZE:-0}" != 1 ] || skip "the emulated op fixtures run in the plain pass"'
+  echo '  plain_pass_unless_split "the emulated op fixtures run in the plain pass"'
   echo '  "$PY" -c "import numpy" 2>/dev/null || skip "$PY cannot import numpy"'
   echo '  command -v llc-16 >/dev/null || skip "llc-16 (Debian'"'"'s llvm-16) is not installed"'
   echo '  run "$PY" tests/cuda/emu.py ops "$1"'

@@ -1,6 +1,8 @@
 # helpers.bash - shared by tests/cuda/*.bats: codegen --target=cuda, then
 # CUDA's ptxas on the PTX for sm_80 and sm_90 where the toolkit is installed.
 
+load ../ci-split
+
 setup() {
   T="$BATS_TEST_TMPDIR"
   PY="${PYTHON:-/usr/bin/python3}"

@@ -5,12 +5,15 @@
 # Inputs of bugs not fixed yet are listed in tests/fuzz/crashes/open.txt;
 # they are replayed too, and one that no longer crashes fails the test
 # until its line is removed.  Skipped under SANITIZE=1 (the targets are
-# sanitizer builds already) and where clang has no libFuzzer.
+# sanitizer builds already) but in CI, which runs them in its sanitizer
+# pass (tests/ci-split.bash), and where clang has no libFuzzer.
 
 FUZZ_TARGETS="ir fxjson vmfb npy textin safetensors"
 
+load ../ci-split
+
 setup() {
-  [ "${SANITIZE:-0}" != 1 ] || skip "SANITIZE=1: the fuzz targets run in the plain run only"
+  plain_pass_unless_split "SANITIZE=1: the fuzz targets run in the plain run only"
   cc=$(command -v clang-16 || command -v clang) \
     || skip "no clang: install clang-16 and libclang-rt-16-dev (scripts/setup.sh)"
   T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/fuzz.XXXXXX")
