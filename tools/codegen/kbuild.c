@@ -639,6 +639,18 @@ static IExpr **chain_index(KB *kb, Op *root, Op *end, IExpr **ix)
 	return ix;
 }
 
+/* The index inside pad (an insert_slice, pad_value) of its source's
+ * element at ix: ix plus the pad's offsets. */
+static IExpr **inside_pad(KB *kb, Op *pad, IExpr **ix)
+{
+	Attr *off = op_attr(pad, "static_offsets");
+	IExpr **px = arena_alloc(kb->g->c, sizeof *px * (off->n + 1));
+
+	for (size_t i = 0; i < off->n; i++)
+		px[i] = ix_add(&kb->kc, ix[i], ix_const(&kb->kc, off->ints[i]));
+	return px;
+}
+
 int aff_uses_dim(const AffExpr *a, int d)
 {
 	if (a->kind == AFF_DIM)
@@ -684,7 +696,6 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 		 * inside the pad's buffer, which the host fills first */
 		Value *sv = OPND(end, 0);
 		IExpr **sx = sv == res ? ox : chain_index(kb, op, sv->def, ox);
-		Attr *off = op_attr(end, "static_offsets");
 		KExpr *ev;
 
 		if (!sx)
@@ -696,9 +707,7 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 			return -1;
 		o->epi = sv == res ? NULL : ev;
 		o->buf = bind(kb, RES(end, 0), 1);
-		o->ix = arena_alloc(g->c, sizeof *o->ix * (off->n + 1));
-		for (j = 0; j < (int)off->n; j++)
-			o->ix[j] = ix_add(&kb->kc, sx[j], ix_const(&kb->kc, off->ints[j]));
+		o->ix = inside_pad(kb, end, sx);
 		kb->k->prefill = pad_value(g, end);
 	} else if (end != op) {
 		/* the epilogue stores the chain's end, at its index */
@@ -840,17 +849,10 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 	k->red = arena_alloc(g->c, (size_t)t->rank + 1);
 	kb.kc = (KCtx){ g->c, t->rank, t->dims };
 	ix = arena_alloc(g->c, sizeof *ix * (size_t)(t->rank + 1));
-	ox = ix;
 	for (i = 0; i < t->rank; i++)
 		ix[i] = ix_dim(&kb.kc, i);
-	if (pad) {
-		Attr *off = op_attr(v->def, "static_offsets");
-
-		ox = arena_alloc(g->c, sizeof *ox * (size_t)(t->rank + 1));
-		for (i = 0; i < t->rank; i++)
-			ox[i] = ix_add(&kb.kc, ix[i], ix_const(&kb.kc, off->ints[i]));
-		k->prefill = pad;
-	}
+	ox = pad ? inside_pad(&kb, v->def, ix) : ix;
+	k->prefill = pad;
 	/* compute v itself, not its buffer */
 	vinfo(g, v)->mat = 0;
 	{
