@@ -42,6 +42,10 @@ WHEELS=${FXPIPE_WHEELS:-$HOME/.cache/pip/fxpipe-wheels}
 # torch.onnx.export, whose default exporter needs it (the TorchScript one
 # fails on TransformerEncoderLayer under PyTorch 2.14)
 ONNX="onnxruntime==1.32.0 onnx==1.23.2 onnxscript==0.7.2"
+# torchao: PyTorch 2's int8 quantization flow (PT2E: prepare_pt2e,
+# convert_pt2e and its quantizers moved there from torch.ao), for the
+# quantized-model tests
+TORCHAO="torchao==0.18.0"
 
 torch2_ok() {
 	.venv/bin/python -c "import sys, torch, torchvision
@@ -83,6 +87,10 @@ if [ "${FXPIPE_NO_TORCH2:-0}" != 1 ]; then
 	if ! .venv/bin/python -c "import onnxruntime, onnxscript" 2>/dev/null; then
 		echo "setup: installing ONNX Runtime into .venv/" >&2
 		install_kept $ONNX
+	fi
+	if ! .venv/bin/python -c "import torchao" 2>/dev/null; then
+		echo "setup: installing torchao into .venv/" >&2
+		install_kept --no-deps $TORCHAO
 	fi
 	# The package, editable: torch.compile(backend="fxpipe") finds it by
 	# its entry point, and it runs the tree's code.

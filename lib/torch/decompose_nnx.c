@@ -829,6 +829,150 @@ fake_quant(B *b, Op *op)
 	return 1;
 }
 
+/* ---- quantized_decomposed: the quantize / dequantize ops of PT2E ----
+ *
+ * PyTorch's own definitions (torch/ao/quantization/fx/_decomposed.py)
+ * op for op, so the integers come out as eager's:
+ *   quantize_per_tensor    clamp(round(x * (1.0 / scale)) + zp, lo, hi).to(dtype)
+ *   quantize_per_channel   the same with scales and zps along axis, 1 / s in f32
+ *   dequantize_per_tensor  (x.to(out) - zp) * scale
+ *   dequantize_per_channel ((x - zps) * scales).to(out), zps and scales along axis
+ * 1.0 / scale is a double there, rounded to f32 by the multiply; round is
+ * half to even; x - zps is an integer tensor (int64) before the multiply. */
+
+/* v, a [C] tensor, viewed as [1, .., C, .., 1] with C at axis of rank r */
+static Value *
+along(B *b, Value *v, int axis, int r)
+{
+	int64_t d[TORCH_MAXRANK];
+	int i;
+
+	if (tt_rank(v->type) != 1 || r > TORCH_MAXRANK)
+		return NULL;
+	for (i = 0; i < r; i++)
+		d[i] = 1;
+	d[axis] = v->type->dims[0];
+	return d_view(b, v, r, d);
+}
+
+/* the quantized dtype (operand i, a code) and the bounds: 1 if they fit */
+static int
+qparams(Op *op, int i, Type **dt, int64_t *lo, int64_t *hi, B *b)
+{
+	int64_t code;
+
+	return tv_int(OPND(op, i - 2), lo) && tv_int(OPND(op, i - 1), hi) && *lo <= *hi &&
+	    tv_int(OPND(op, i), &code) && (*dt = dt_from_code(b->c, code)) != NULL;
+}
+
+/* the dequantized dtype: out_dtype (operand i), f32 when None */
+static Type *
+out_dtype(B *b, Op *op, int i)
+{
+	int64_t code;
+
+	if (op->nopnds <= i || OPND(op, i)->type->kind == TY_TORCH_NONE)
+		return dt_f32(b->c);
+	return tv_int(OPND(op, i), &code) ? dt_from_code(b->c, code) : NULL;
+}
+
+/* the axis of a per-channel op (operand i) within x's rank, or -1 */
+static int
+qaxis(Op *op, int i, Value *x)
+{
+	int64_t a;
+	int r = tt_rank(x->type);
+
+	if (r < 1 || !tv_int(OPND(op, i), &a) || a < -r || a >= r)
+		return -1;
+	return (int)(a < 0 ? a + r : a);
+}
+
+static Value *
+qround(B *b, Value *scaled, Value *zp, int64_t lo, int64_t hi, Type *dt)
+{
+	Value *q = b_op1(b, "aten.round", scaled);
+
+	q = zp->type->kind == TY_TORCH_INT ? b_op3(b, "aten.add.Scalar", q, zp, b_int(b, 1))
+	    : d_add(b, q, zp);
+	return d_to(b, b_op3(b, "aten.clamp", q, b_int(b, lo), b_int(b, hi)), dt);
+}
+
+static Value *
+f32_input(B *b, Value *x)
+{
+	Type *d = tt_dtype(x->type);
+
+	return d && (d->kind == TY_F16 || d->kind == TY_BF16) ? d_to(b, x, dt_f32(b->c)) : x;
+}
+
+static int
+quantize_per_tensor(B *b, Op *op)
+{
+	Value *x = f32_input(b, OPND(op, 0));
+	double scale;
+	int64_t zp, lo, hi;
+	Type *dt;
+
+	if (!is_float_t(x) || tt_dtype(x->type)->kind != TY_F32 || !tv_float(OPND(op, 1), &scale)
+	    || !tv_int(OPND(op, 2), &zp) || !qparams(op, 5, &dt, &lo, &hi, b))
+		return 0;
+	d_done(b, op, qround(b, mul_s(b, x, 1.0 / scale), b_int(b, zp), lo, hi, dt));
+	return 1;
+}
+
+static int
+quantize_per_channel(B *b, Op *op)
+{
+	Value *x = f32_input(b, OPND(op, 0)), *s, *z;
+	int64_t lo, hi;
+	int axis = qaxis(op, 3, x);
+	Type *dt;
+
+	if (!is_float_t(x) || tt_dtype(x->type)->kind != TY_F32 || axis < 0
+	    || !qparams(op, 6, &dt, &lo, &hi, b)
+	    || !(s = along(b, OPND(op, 1), axis, tt_rank(x->type)))
+	    || !(z = along(b, OPND(op, 2), axis, tt_rank(x->type))))
+		return 0;
+	s = b_op1(b, "aten.reciprocal", s);
+	d_done(b, op, qround(b, d_mul(b, x, s), z, lo, hi, dt));
+	return 1;
+}
+
+static int
+dequantize_per_tensor(B *b, Op *op)
+{
+	Value *x = OPND(op, 0);
+	double scale;
+	int64_t zp;
+	Type *out = out_dtype(b, op, 6);
+
+	if (!out || !dt_isfloat(out) || !tt_dtype(x->type) || !tv_float(OPND(op, 1), &scale)
+	    || !tv_int(OPND(op, 2), &zp))
+		return 0;
+	x = b_op3(b, "aten.sub.Scalar", d_to(b, x, out), b_int(b, zp), b_int(b, 1));
+	d_done(b, op, mul_s(b, x, scale));
+	return 1;
+}
+
+static int
+dequantize_per_channel(B *b, Op *op)
+{
+	Value *x = OPND(op, 0), *s, *z = OPND(op, 2);
+	int axis = qaxis(op, 3, x), r = tt_rank(x->type);
+	Type *out = out_dtype(b, op, 7);
+
+	if (!out || !dt_isfloat(out) || axis < 0 || !(s = along(b, OPND(op, 1), axis, r)))
+		return 0;
+	if (z->type->kind != TY_TORCH_NONE) {
+		if (!(z = along(b, z, axis, r)))
+			return 0;
+		x = d_sub(b, x, z);
+	}
+	d_done(b, op, d_to(b, d_mul(b, x, s), out));
+	return 1;
+}
+
 /* fake_quantize_per_channel_affine_cachemask whose mask is unused: the
  * same output without the mask. */
 static int
@@ -865,6 +1009,10 @@ const Decomp decomp_nnx[] = {
 	{"aten.renorm", renorm},
 	{"aten._weight_norm_interface", weight_norm},
 	{"aten.fake_quantize_per_tensor_affine_cachemask", fake_quant},
+	{"quantized_decomposed.quantize_per_tensor", quantize_per_tensor},
+	{"quantized_decomposed.quantize_per_channel", quantize_per_channel},
+	{"quantized_decomposed.dequantize_per_tensor", dequantize_per_tensor},
+	{"quantized_decomposed.dequantize_per_channel", dequantize_per_channel},
 	{NULL, NULL},
 };
 

@@ -159,8 +159,26 @@ def run(argv):
                          f"(module, inputs) from {name}()")
     if not isinstance(module, torch.nn.Module):
         raise UsageError(f"{name}() returned a {type(module).__name__}, not a torch.nn.Module")
-    module.eval()  # export the inference graph
+    to_eval(module)
     export(module, inputs, args.output, graph=args.graph, dynamic=dyns)
+
+
+def to_eval(module):
+    """Switches the module to inference before it is traced.  A module
+    that torch.export made (PT2E-quantized models are) refuses eval();
+    torchao's move_exported_model_to_eval switches its dropout and batch
+    norm nodes instead."""
+    try:
+        module.eval()
+    except NotImplementedError:
+        try:
+            from torchao.quantization.pt2e import move_exported_model_to_eval
+        except ImportError:
+            raise ExportError("the module refuses eval() (a torch.export "
+                              "graph module?) and torchao, whose "
+                              "move_exported_model_to_eval switches such a "
+                              "module, is not installed") from None
+        move_exported_model_to_eval(module)
 
 
 class Terminated(BaseException):

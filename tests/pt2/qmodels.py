@@ -1,0 +1,97 @@
+"""Int8 models in PyTorch 2's PT2E form (torch.export, then torchao's
+prepare_pt2e / convert_pt2e) for tests/pt2/quant.bats: each factory
+returns the converted graph module, whose quantize / dequantize ops are
+PyTorch's quantized_decomposed ops, the reference the pipe must match."""
+import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines the ops)
+import torch.nn as nn
+
+qd = torch.ops.quantized_decomposed
+
+
+def _convert(model, example, quantizer):
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    g = torch.Generator().manual_seed(7)
+    prepared = prepare_pt2e(torch.export.export(model, (example,)).module(), quantizer)
+    for _ in range(8):  # calibration
+        prepared(torch.randn(example.shape, generator=g))
+    return convert_pt2e(prepared)
+
+
+def _x86():
+    from torchao.quantization.pt2e.quantizer import x86_inductor_quantizer as x86
+
+    q = x86.X86InductorQuantizer()
+    q.set_global(x86.get_default_x86_inductor_quantization_config())
+    return q
+
+
+def _xnnpack():
+    from torchao.testing.pt2e._xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+
+    q = XNNPACKQuantizer()
+    q.set_global(get_symmetric_quantization_config(is_per_channel=True))
+    return q
+
+
+class QDQ(nn.Module):
+    """The four ops themselves: per-tensor uint8 and int8 round trips,
+    per-channel (axis 1) quantize and dequantize with zero points."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("s", torch.tensor([0.05, 0.1, 0.0375]))
+        self.register_buffer("z", torch.tensor([-3, 0, 7]))
+
+    def forward(self, x):
+        u = qd.quantize_per_tensor(x, 0.02288597822189331, 135, 0, 255, torch.uint8)
+        i = qd.quantize_per_tensor(x, 0.0625, -5, -128, 127, torch.int8)
+        c = qd.quantize_per_channel(x, self.s, self.z, 1, -128, 127, torch.int8)
+        return (u, qd.dequantize_per_tensor(u, 0.02288597822189331, 135, 0, 255, torch.uint8),
+                i, qd.dequantize_per_tensor(i, 0.0625, -5, -128, 127, torch.int8),
+                c, qd.dequantize_per_channel(c, self.s, self.z, 1, -128, 127, torch.int8))
+
+
+def qdq():
+    return QDQ().eval()
+
+
+class ConvNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3, padding=1)
+        self.conv2 = nn.Conv2d(16, 16, 3, padding=1, stride=2)
+        self.fc = nn.Linear(16 * 8 * 8, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        y = torch.relu(self.conv2(y))
+        return self.fc(y.flatten(1))
+
+
+def convnet():
+    """Convolutions, ReLU and a linear layer, X86InductorQuantizer's
+    default config (uint8 activations, per-channel int8 weights)."""
+    torch.manual_seed(0)
+    return _convert(ConvNet().eval(), torch.randn(1, 3, 16, 16), _x86())
+
+
+def resnet18():
+    """torchvision's resnet18 (BatchNorm with random statistics folded into
+    the convolutions by convert_pt2e), XNNPACKQuantizer's symmetric
+    per-channel config: int8 activations, residual adds quantized.
+    X86InductorQuantizer in torchao 0.18 fails on resnet18's in-place
+    add-ReLU ('Input partition has more than one output node')."""
+    import torchvision
+
+    torch.manual_seed(0)
+    m = torchvision.models.resnet18().eval()
+    for mod in m.modules():
+        if isinstance(mod, nn.BatchNorm2d):
+            mod.weight.data.uniform_(0.5, 1.5)
+            mod.bias.data.uniform_(-0.2, 0.2)
+            mod.running_mean.uniform_(-0.2, 0.2)
+            mod.running_var.uniform_(0.5, 1.5)
+    return _convert(m, torch.randn(1, 3, 224, 224), _xnnpack())

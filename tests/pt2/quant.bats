@@ -1,0 +1,40 @@
+#!/usr/bin/env bats
+# Int8 models quantized by PyTorch 2's PT2E flow (torch.export, torchao's
+# prepare_pt2e / convert_pt2e): their quantized_decomposed quantize and
+# dequantize ops through the whole pipe, against the converted model in
+# eager (tests/pt2/quant.py says how each compares).
+
+load helpers
+
+setup() {
+  need_torch2
+  "$PY2" -c 'import torchao' 2>/dev/null || skip "$PY2 has no torchao: run scripts/setup.sh"
+  T=$BATS_TEST_TMPDIR
+}
+
+compile() {
+  "$PY2" tools/fx-export/fx-export "tests/pt2/qmodels.py:$1" --input "$2" -o "$T/m.json"
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen | bin/vmpack -o "$T/m.vmfb"
+}
+
+check() {
+  run "$PY2" tests/pt2/quant.py "$1" "$T/m.vmfb" "$2" "$3"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "${lines[${#lines[@]}-1]}" = ok ]
+}
+
+@test "PT2E: quantize and dequantize, per tensor and per channel, equal eager's bit for bit (ties to even, clamping)" {
+  compile qdq 4x3x5x6xf32
+  check qdq exact 6
+}
+
+@test "PT2E: an int8 conv-conv-linear model (X86InductorQuantizer) matches PyTorch's quantized output" {
+  compile convnet 1x3x16x16xf32
+  check convnet close 10
+}
+
+@test "PT2E: an int8 resnet18 (XNNPACKQuantizer) matches PyTorch's quantized output: top-1 and steps of the output's scale" {
+  compile resnet18 1x3x224x224xf32
+  check resnet18 steps 20
+}
