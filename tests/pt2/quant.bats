@@ -2,7 +2,8 @@
 # Int8 models quantized by PyTorch 2's PT2E flow (torch.export, torchao's
 # prepare_pt2e / convert_pt2e): their quantized_decomposed quantize and
 # dequantize ops through the whole pipe, against the converted model in
-# eager (tests/pt2/quant.py says how each compares).
+# eager (tests/e2e/quant.py says how each compares; tests/e2e/quant.bats
+# has the 1.13 FX forms).
 
 load helpers
 
@@ -13,12 +14,12 @@ setup() {
 }
 
 compile() {
-  "$PY2" tools/fx-export/fx-export "tests/pt2/qmodels.py:$1" --input "$2" -o "$T/m.json"
+  "$PY2" tools/fx-export/fx-export "tests/e2e/qmodels.py:$1" --input "$2" -o "$T/m.json"
   bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen | bin/vmpack -o "$T/m.vmfb"
 }
 
 check() {
-  run "$PY2" tests/pt2/quant.py "$1" "$T/m.vmfb" "$2" "$3"
+  run "$PY2" tests/e2e/quant.py "$1" "$T/m.vmfb" "$2" "$3"
   echo "$output"
   [ "$status" -eq 0 ]
   [ "${lines[${#lines[@]}-1]}" = ok ]

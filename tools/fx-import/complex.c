@@ -834,6 +834,52 @@ set_quant(Cx *x, Node *n, Value *v, Slot *like)
  * parameters; int_repr: the integers; dequantize: (q - zp) in f64 (exact),
  * to f32, times the scale.
  */
+/* The number a one-element constant tensor argument holds (the 0-d scale
+ * and zero point buffers of 1.13's reference quantized models). */
+static double
+arg_scalar_tensor(Cx *x, json_t *a, int i)
+{
+	json_t *arg = json_array_get(a, i), *ix;
+	Node *w;
+	double v;
+
+	ix = json_object_get(x->im->byname, json_string_value(json_object_get(arg, "node")));
+	w = ix ? &x->im->nodes[json_integer_value(ix)] : NULL;
+	if (!w || strcmp(json_string_value(json_object_get(w->j, "op")), "get_attr")
+	    || !weight_scalar(x->im, json_string_value(json_object_get(w->j, "target")), &v))
+		fail(x->im, x->path, "'%s': argument %d must be a one-element constant tensor "
+		    "(a weight)", x->op, i);
+	return v;
+}
+
+/* An f32 input whose quantization is supported; s's value is its floats */
+static Slot *
+quant_input(Cx *x, json_t *a)
+{
+	Slot *s = quant_slot(x, a, 0);
+
+	if (s->quant || s->cplx || !s->v->type->elem || s->v->type->elem->kind != TY_F32)
+		fail(x->im, x->path, "'%s': only an f32 input is supported", x->op);
+	return s;
+}
+
+/* The scales (argument 1), zero points (2) and axis (3) of a per-channel
+ * op on s, into q: 1-d, one per element of the axis. */
+static void
+channel_params(Cx *x, json_t *a, Slot *s, Slot *q)
+{
+	Slot *sc = quant_slot(x, a, 1), *zp = quant_slot(x, a, 2);
+
+	q->qaxis = (int)norm_dim(x, arg_int(x, a, 3), rank_of(s->v));
+	if (rank_of(sc->v) != 1 || rank_of(zp->v) != 1 || sc->quant || zp->quant
+	    || sc->cplx || zp->cplx || !s->v->type->dims
+	    || sc->v->type->dims[0] != s->v->type->dims[q->qaxis]
+	    || zp->v->type->dims[0] != s->v->type->dims[q->qaxis])
+		fail(x->im, x->path, "'%s': scales and zero points must be 1-d, one per "
+		    "element of the axis", x->op);
+	q->qscales = sc->v, q->qzps = zp->v;
+}
+
 static void
 quant(Cx *x, Node *n, json_t *a)
 {
@@ -844,20 +890,39 @@ quant(Cx *x, Node *n, json_t *a)
 	double lo, hi;
 	int code;
 
-	if (!strcmp(op, "aten.quantize_per_tensor")) {
+	if (!strcmp(op, "aten.quantize_per_tensor")
+	    || !strcmp(op, "aten.quantize_per_tensor.tensor_qparams")) {
 		float inv;
-		double scale = arg_float(x, a, 1), zp = (double)arg_int(x, a, 2);
-		s = quant_slot(x, a, 0);
+		int qp = strcmp(op, "aten.quantize_per_tensor") != 0;
+		double scale = qp ? arg_scalar_tensor(x, a, 1) : arg_float(x, a, 1);
+		double zp = qp ? arg_scalar_tensor(x, a, 2) : (double)arg_int(x, a, 2);
+		s = quant_input(x, a);
 		code = quant_range(x, val, &lo, &hi);
-		if (s->quant || s->cplx || !s->v->type->elem || s->v->type->elem->kind != TY_F32
-		    || !(scale > 0) || !isfinite(scale) || zp < lo || zp > hi)
-			fail(x->im, x->path, "'%s': only an f32 input, a positive scale and a zero "
-			    "point in the dtype's range are supported", op);
+		if (!(scale > 0) || !isfinite(scale) || zp < lo || zp > hi || zp != floor(zp))
+			fail(x->im, x->path, "'%s': only a positive scale and a zero point in the "
+			    "dtype's range are supported", op);
 		inv = 1.0f / (float)scale;
 		v = b_op1(&x->b, "aten.round", scalar_op(x, "aten.mul.Scalar", s->v, inv));
 		v = scalar_op(x, "aten.add.Scalar", to_float(x, v, TY_F64), zp);
 		v = b_op3(&x->b, "aten.clamp", v, b_float(&x->b, lo), b_float(&x->b, hi));
 		like.qaxis = -1, like.qscale = scale, like.qzp = (int64_t)zp;
+		set_quant(x, n, to_code(x, v, code), &like);
+		return;
+	}
+	if (!strcmp(op, "aten.quantize_per_channel")) {
+		/* per channel c: x * (1.0f / scales[c]) in f32, as per tensor */
+		int r;
+
+		s = quant_input(x, a);
+		r = rank_of(s->v);
+		code = quant_range(x, val, &lo, &hi);
+		channel_params(x, a, s, &like);
+		v = b_op1(&x->b, "aten.reciprocal", to_float(x, like.qscales, TY_F32));
+		v = b_op1(&x->b, "aten.round", binop(x, "aten.mul.Tensor", s->v,
+		    along(x, v, r, like.qaxis)));
+		v = binop(x, "aten.add.Tensor", to_float(x, v, TY_F64),
+		    along(x, to_float(x, like.qzps, TY_F64), r, like.qaxis));
+		v = b_op3(&x->b, "aten.clamp", v, b_float(&x->b, lo), b_float(&x->b, hi));
 		set_quant(x, n, to_code(x, v, code), &like);
 		return;
 	}
@@ -870,16 +935,7 @@ quant(Cx *x, Node *n, json_t *a)
 		if (!strcmp(op, "aten._make_per_tensor_quantized_tensor")) {
 			like.qaxis = -1, like.qscale = arg_float(x, a, 1), like.qzp = arg_int(x, a, 2);
 		} else {
-			Slot *sc = quant_slot(x, a, 1), *zp = quant_slot(x, a, 2);
-			int r = rank_of(s->v);
-			like.qaxis = (int)norm_dim(x, arg_int(x, a, 3), r);
-			if (rank_of(sc->v) != 1 || rank_of(zp->v) != 1 || sc->quant || zp->quant
-			    || sc->cplx || zp->cplx || !s->v->type->dims
-			    || sc->v->type->dims[0] != s->v->type->dims[like.qaxis]
-			    || zp->v->type->dims[0] != s->v->type->dims[like.qaxis])
-				fail(x->im, x->path, "'%s': scales and zero points must be 1-d, one per "
-				    "element of the axis", op);
-			like.qscales = sc->v, like.qzps = zp->v;
+			channel_params(x, a, s, &like);
 		}
 		set_quant(x, n, s->v, &like);
 		return;

@@ -244,5 +244,7 @@ void bind_symbolic_shape(Imp *im, Value *v, json_t *value, const char *path);
 /* ---- weights.c ---- */
 void weights_open(Imp *im);
 void weights_close(Imp *im);
+/* a one-element float or integer weight's value (a get_attr's target) */
+int weight_scalar(Imp *im, const char *name, double *out);
 
 #endif

@@ -330,3 +330,43 @@ import_literal(Imp *im, const char *name, const char *path)
 	    at_dense_resource(im->c, ty_to_builtin(im->c, vt), weight_resource(im, name, t)));
 	return RES(op, 0);
 }
+
+/* The value of a one-element weight (a get_attr node's target) of a float
+ * or integer dtype, as a double: 1, else 0 (not a weight, not one element,
+ * or another dtype).  For parameters the importer needs as numbers, such
+ * as a quantizer's scale and zero point held in 0-d buffers. */
+int
+weight_scalar(Imp *im, const char *name, double *out)
+{
+	json_t *h = json_object_get(im->w.header, name);
+	json_t *off = json_object_get(h, "data_offsets"), *shape = json_object_get(h, "shape");
+	const char *dt = json_string_value(json_object_get(h, "dtype"));
+	const unsigned char *p;
+	size_t i, n = 1;
+
+	if (!h || !dt || !json_is_array(shape))
+		return 0;
+	for (i = 0; i < json_array_size(shape); i++)
+		n *= (size_t)json_integer_value(json_array_get(shape, i));
+	if (n != 1)
+		return 0;
+	p = im->w.data + json_integer_value(json_array_get(off, 0));
+	if (!strcmp(dt, "F32")) {
+		float f;
+		memcpy(&f, p, sizeof f);
+		*out = f;
+	} else if (!strcmp(dt, "F64")) {
+		memcpy(out, p, sizeof *out);
+	} else if (!strcmp(dt, "I64")) {
+		int64_t v;
+		memcpy(&v, p, sizeof v);
+		*out = (double)v;
+	} else if (!strcmp(dt, "I32")) {
+		int32_t v;
+		memcpy(&v, p, sizeof v);
+		*out = v;
+	} else {
+		return 0;
+	}
+	return 1;
+}

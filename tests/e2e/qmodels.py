@@ -1,12 +1,19 @@
-"""Int8 models in PyTorch 2's PT2E form (torch.export, then torchao's
-prepare_pt2e / convert_pt2e) for tests/pt2/quant.bats: each factory
-returns the converted graph module, whose quantize / dequantize ops are
-PyTorch's quantized_decomposed ops, the reference the pipe must match."""
+"""Int8 models for tests/e2e/quant.bats and tests/pt2/quant.bats.  Each
+factory returns a quantized model in a form whose quantize / dequantize
+ops are the reference the pipe must match:
+- PyTorch 2's PT2E form (torch.export, then torchao's prepare_pt2e /
+  convert_pt2e): quantized_decomposed ops (qdq, convnet, resnet18);
+- PyTorch 1.13's FX graph mode in its reference form (prepare_fx,
+  convert_to_reference_fx): quantize_per_tensor.tensor_qparams,
+  quantize_per_channel for the weights and dequantize (fx_convnet,
+  fx_resnet18)."""
 import torch
-import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines the ops)
 import torch.nn as nn
 
-qd = torch.ops.quantized_decomposed
+
+def _qd():
+    import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines the ops)
+    return torch.ops.quantized_decomposed
 
 
 def _convert(model, example, quantizer):
@@ -46,6 +53,7 @@ class QDQ(nn.Module):
         self.register_buffer("z", torch.tensor([-3, 0, 7]))
 
     def forward(self, x):
+        qd = _qd()
         u = qd.quantize_per_tensor(x, 0.02288597822189331, 135, 0, 255, torch.uint8)
         i = qd.quantize_per_tensor(x, 0.0625, -5, -128, 127, torch.int8)
         c = qd.quantize_per_channel(x, self.s, self.z, 1, -128, 127, torch.int8)
@@ -78,12 +86,8 @@ def convnet():
     return _convert(ConvNet().eval(), torch.randn(1, 3, 16, 16), _x86())
 
 
-def resnet18():
-    """torchvision's resnet18 (BatchNorm with random statistics folded into
-    the convolutions by convert_pt2e), XNNPACKQuantizer's symmetric
-    per-channel config: int8 activations, residual adds quantized.
-    X86InductorQuantizer in torchao 0.18 fails on resnet18's in-place
-    add-ReLU ('Input partition has more than one output node')."""
+def _resnet18():
+    """torchvision's resnet18, its BatchNorms given random statistics"""
     import torchvision
 
     torch.manual_seed(0)
@@ -94,4 +98,37 @@ def resnet18():
             mod.bias.data.uniform_(-0.2, 0.2)
             mod.running_mean.uniform_(-0.2, 0.2)
             mod.running_var.uniform_(0.5, 1.5)
-    return _convert(m, torch.randn(1, 3, 224, 224), _xnnpack())
+    return m
+
+
+def resnet18():
+    """resnet18 (the BatchNorms folded into the convolutions by
+    convert_pt2e), XNNPACKQuantizer's symmetric per-channel config: int8
+    activations, residual adds quantized.  X86InductorQuantizer in torchao
+    0.18 fails on resnet18's in-place add-ReLU ('Input partition has more
+    than one output node')."""
+    return _convert(_resnet18(), torch.randn(1, 3, 224, 224), _xnnpack())
+
+
+def _reference_fx(model, example):
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_to_reference_fx, prepare_fx
+
+    g = torch.Generator().manual_seed(7)
+    prepared = prepare_fx(model, get_default_qconfig_mapping("fbgemm"), (example,))
+    for _ in range(8):  # calibration
+        prepared(torch.randn(example.shape, generator=g))
+    return convert_to_reference_fx(prepared)
+
+
+def fx_convnet():
+    """ConvNet in 1.13's FX reference form, fbgemm's default qconfig
+    (quint8 activations, per-channel qint8 weights)"""
+    torch.manual_seed(0)
+    return _reference_fx(ConvNet().eval(), torch.randn(1, 3, 16, 16))
+
+
+def fx_resnet18():
+    """resnet18 in the FX reference form (BatchNorms fused into the
+    convolutions by prepare_fx)"""
+    return _reference_fx(_resnet18(), torch.randn(1, 3, 224, 224))

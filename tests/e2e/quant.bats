@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# Int8 models quantized by PyTorch 1.13's FX graph mode in its reference
+# form (prepare_fx, convert_to_reference_fx: quantize_per_tensor with the
+# scale and zero point in 0-d buffers, per-channel weights quantized and
+# dequantized in the graph) through the whole pipe, against the reference
+# model in eager (tests/e2e/quant.py says how each compares;
+# tests/pt2/quant.bats has PyTorch 2's PT2E form).  The packed-weight
+# modules of convert_fx (quantized::conv2d) stay refused by fx-export.
+
+load helpers
+
+check() {
+  "$PY" tools/fx-export/fx-export "tests/e2e/qmodels.py:$1" --input "$2" -o "$T/m.json"
+  compile "$T/m.json" "$T/m.vmfb"
+  run "$PY" tests/e2e/quant.py "$1" "$T/m.vmfb" "$3" "$4"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "${lines[${#lines[@]}-1]}" = ok ]
+}
+
+@test "FX reference int8: a conv-conv-linear model matches PyTorch's quantized output" {
+  need_torch
+  check fx_convnet 1x3x16x16xf32 close 10
+}
+
+@test "FX reference int8: resnet18 matches PyTorch's quantized output: top-1 and steps of the output's scale" {
+  need_torch vision
+  check fx_resnet18 1x3x224x224xf32 steps 20
+}
+
+@test "FX int8 with packed weights (convert_fx) is refused by name, not exported wrong" {
+  need_torch
+  cat > "$T/q.py" <<'PY'
+import torch, torch.nn as nn
+from torch.ao.quantization import get_default_qconfig_mapping
+from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+def make():
+    m = nn.Sequential(nn.Conv2d(3, 4, 3)).eval()
+    p = prepare_fx(m, get_default_qconfig_mapping("fbgemm"), (torch.randn(1, 3, 8, 8),))
+    p(torch.randn(1, 3, 8, 8))
+    return convert_fx(p)
+PY
+  run "$PY" tools/fx-export/fx-export "$T/q.py:make" --input 1x3x8x8xf32 -o "$T/m.json"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"ScriptObject, not a tensor"* ]]
+  [ ! -e "$T/m.json" ]
+}
