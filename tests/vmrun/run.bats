@@ -211,3 +211,37 @@ load helpers
   [ "${lines[0]}" = "3xf32=70.5 79 92" ]
   [ "${lines[1]}" = "1x4xf32=[1 2 3 4]" ]
 }
+
+@test "--expected_output: half-precision results get their dtype's tolerance (two units in the last place), f32 its own; flags override" {
+  cat > "$T/id.mlir" <<'MLIR'
+func.func @h(%a: tensor<4xbf16>) -> tensor<4xbf16> {
+  return %a : tensor<4xbf16>
+}
+func.func @g(%a: tensor<4xf16>) -> tensor<4xf16> {
+  return %a : tensor<4xf16>
+}
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+MLIR
+  bin/codegen "$T/id.mlir" | bin/vmpack -o "$T/id.vmfb"
+  # bf16's unit at 4 is 2^-5: two units pass, three do not
+  run bin/vmrun "$T/id.vmfb" --function=h --input=4xbf16=1,2,3,4 --expected_output=4xbf16=1,2,3,4.0625
+  [ "$status" -eq 0 ]
+  run bin/vmrun "$T/id.vmfb" --function=h --input=4xbf16=1,2,3,4 --expected_output=4xbf16=1,2,3,4.09375
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 3 is 4, expected 4.09375 (rtol 1.6e-2, atol 1e-5)" ]
+  # f16's unit at 4 is 2^-8
+  run bin/vmrun "$T/id.vmfb" --function=g --input=4xf16=1,2,3,4 --expected_output=4xf16=1,2,3,4.0078125
+  [ "$status" -eq 0 ]
+  run bin/vmrun "$T/id.vmfb" --function=g --input=4xf16=1,2,3,4 --expected_output=4xf16=1,2,3,4.01171875
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 3 is 4, expected 4.01172 (rtol 2e-3, atol 1e-5)" ]
+  # the same difference in f32 is an error at f32's 1e-3
+  run bin/vmrun "$T/id.vmfb" --function=f --input=4xf32=1,2,3,4 --expected_output=4xf32=1,2,3,4.0078125
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 3 is 4, expected 4.00781 (rtol 1e-3, atol 1e-7)" ]
+  run bin/vmrun "$T/id.vmfb" --function=h --input=4xbf16=1,2,3,4 --expected_output=4xbf16=1,2,3,4.0625 --rtol=1e-3
+  [ "$status" -eq 1 ]
+  [ "$output" = "vmrun: error: result 0: element 3 is 4, expected 4.0625 (rtol 1e-3, atol 1e-5)" ]
+}

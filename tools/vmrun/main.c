@@ -37,7 +37,8 @@ static const char usage[] =
 "  --expected_output=SPEC   compare the next result (floats: |got - want| <=\n"
 "                           atol + rtol |want|, others exactly); '(ignored)'\n"
 "                           skips it\n"
-"  --rtol=X, --atol=Y       the tolerances of float results (1e-3, 1e-7)\n"
+"  --rtol=X, --atol=Y       the tolerances of float results (by dtype: 1e-3\n"
+"                           and 1e-7; f16 2e-3, bf16 1.6e-2 and 1e-5)\n"
 "  --threads=N              worker threads (default: one per core; 1 runs inline)\n"
 "  --device=cpu|cuda        the device (default: the module's target)\n"
 "  --parameters=FILE        the safetensors file of a module packed with\n"
@@ -96,8 +97,7 @@ parse_args(int argc, char **argv, Opts *o)
 	const char *v;
 
 	o->print_max = 1024;
-	o->rtol = 1e-3, o->rtol_s = "1e-3";
-	o->atol = 1e-7, o->atol_s = "1e-7";
+	o->rtol = -1, o->atol = -1;   /* the result's dtype's (tolerances) */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -258,12 +258,36 @@ profile(const RtFunction *f, int runs)
 	free(p);
 }
 
+/* The tolerances of a float result of dtype dt: --rtol and --atol where
+ * given, else the dtype's: about two units in the last place of a
+ * half-precision value (2^-9 for f16, 2^-6 for bf16), 1e-3 for f32 and
+ * f64 and complex; atol 1e-7 (1e-5 for the half-precision types). */
+static void
+tolerances(const Opts *o, RtDtype dt, double *rtol, double *atol, const char **rs,
+	const char **as)
+{
+	int half = dt == RT_F16 || dt == RT_BF16;
+
+	*rtol = dt == RT_F16 ? 2e-3 : dt == RT_BF16 ? 1.6e-2 : 1e-3;
+	*rs = dt == RT_F16 ? "2e-3" : dt == RT_BF16 ? "1.6e-2" : "1e-3";
+	*atol = half ? 1e-5 : 1e-7;
+	*as = half ? "1e-5" : "1e-7";
+	if (o->rtol >= 0)
+		*rtol = o->rtol, *rs = o->rtol_s;
+	if (o->atol >= 0)
+		*atol = o->atol, *as = o->atol_s;
+}
+
 /* 1 if equal within tolerance; else fills msg with the first mismatch. */
 static int
 compare(const RtTensor *got, const RtTensor *want, int idx, const Opts *o, char *msg, size_t n)
 {
 	char gs[200], ws[200];
 	int64_t numel = rt_numel(got) * (is_complex(got->dtype) ? 2 : 1);
+	double rtol, atol;
+	const char *rs, *as;
+
+	tolerances(o, got->dtype, &rtol, &atol, &rs, &as);
 
 	rt_type_str(got, gs, sizeof gs);
 	rt_type_str(want, ws, sizeof ws);
@@ -275,10 +299,10 @@ compare(const RtTensor *got, const RtTensor *want, int idx, const Opts *o, char 
 		int ok;
 		if (is_float(got->dtype) || is_complex(got->dtype)) {
 			double g = elem_f(got, i), w = elem_f(want, i);
-			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= o->atol + o->rtol * fabs(w);
+			ok = (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= atol + rtol * fabs(w);
 			if (!ok) {
 				snprintf(msg, n, "result %d: element %lld is %g, expected %g (rtol %s, atol %s)",
-				    idx, (long long)i, g, w, o->rtol_s, o->atol_s);
+				    idx, (long long)i, g, w, rs, as);
 				return 0;
 			}
 		} else if (elem_i(got, i) != elem_i(want, i)) {
