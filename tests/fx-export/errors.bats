@@ -34,6 +34,15 @@ load helpers
     done
 }
 
+@test "--autocast takes bf16 or f16 only" {
+    need_torch
+    for dt in f32 f8 bfloat16 ""; do
+        run fx_export "$MODELS:mlp" --autocast "$dt" -o "$OUT/m.json"
+        assert_failed_cleanly
+        [[ "$output" == *"--autocast: invalid choice"* ]]
+    done
+}
+
 @test "--input of the wrong shape for the model" {
     need_torch
     run fx_export "$MODELS:mlp" --input 2x5xf32 -o "$OUT/m.json"

@@ -5,6 +5,7 @@ Every failure prints "fx-export: error: ..." to stderr and exits 1
 """
 
 import argparse
+import functools
 import importlib.util
 import os
 import re
@@ -61,6 +62,11 @@ def make_parser():
                              "(or DIM:NAME for input 0), optionally with a range "
                              "=MIN..MAX, e.g. 0:0:batch=1..64 (repeat; inputs may share "
                              "a NAME; needs PyTorch >= 2.1)")
+    parser.add_argument("--autocast", choices=("bf16", "f16"), metavar="DTYPE",
+                        help="trace the module under torch.autocast('cpu', DTYPE) "
+                             "(bf16 or f16): matrix products and convolutions in DTYPE "
+                             "with the casts autocast inserts, the rest as autocast "
+                             "leaves it")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed for torch's RNG before calling FACTORY (default 0)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.json",
@@ -160,6 +166,8 @@ def run(argv):
     if not isinstance(module, torch.nn.Module):
         raise UsageError(f"{name}() returned a {type(module).__name__}, not a torch.nn.Module")
     to_eval(module)
+    if args.autocast:
+        with_autocast(module, getattr(torch, {"bf16": "bfloat16", "f16": "float16"}[args.autocast]))
     export(module, inputs, args.output, graph=args.graph, dynamic=dyns)
 
 
@@ -179,6 +187,20 @@ def to_eval(module):
                               "move_exported_model_to_eval switches such a "
                               "module, is not installed") from None
         move_exported_model_to_eval(module)
+
+
+def with_autocast(module, dtype):
+    """Makes the module's forward run under torch.autocast on the CPU, so
+    that the trace records the casts autocast makes.  The instance's
+    forward is replaced, not wrapped in another module: the weights keep
+    their names."""
+    forward = module.forward
+
+    @functools.wraps(forward)
+    def autocast_forward(*args, **kwargs):
+        with torch.autocast("cpu", dtype=dtype):
+            return forward(*args, **kwargs)
+    module.forward = autocast_forward
 
 
 class Terminated(BaseException):
