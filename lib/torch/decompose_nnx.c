@@ -855,14 +855,21 @@ along(B *b, Value *v, int axis, int r)
 	return d_view(b, v, r, d);
 }
 
-/* the quantized dtype (operand i, a code) and the bounds: 1 if they fit */
+/* the quantized dtype (operand i, a code, an integer type of at most 32
+ * bits) and the bounds (operands i - 2, i - 1) within its range, as
+ * PyTorch checks them: 1 if they are */
 static int
-qparams(Op *op, int i, Type **dt, int64_t *lo, int64_t *hi, B *b)
+qparams(B *b, Op *op, int i, Type **dt, int64_t *lo, int64_t *hi)
 {
-	int64_t code;
+	int64_t code, min, max;
 
-	return tv_int(OPND(op, i - 2), lo) && tv_int(OPND(op, i - 1), hi) && *lo <= *hi &&
-	    tv_int(OPND(op, i), &code) && (*dt = dt_from_code(b->c, code)) != NULL;
+	if (!tv_int(OPND(op, i - 2), lo) || !tv_int(OPND(op, i - 1), hi) || *lo > *hi
+	    || !tv_int(OPND(op, i), &code) || !(*dt = dt_from_code(b->c, code))
+	    || (*dt)->kind != TY_INT || (*dt)->width < 2 || (*dt)->width > 32)
+		return 0;
+	min = (*dt)->sign == UNSIGNED ? 0 : -((int64_t)1 << ((*dt)->width - 1));
+	max = (*dt)->sign == UNSIGNED ? ((int64_t)1 << (*dt)->width) - 1 : -min - 1;
+	return *lo >= min && *hi <= max;
 }
 
 /* the dequantized dtype: out_dtype (operand i), f32 when None */
@@ -915,7 +922,7 @@ quantize_per_tensor(B *b, Op *op)
 	Type *dt;
 
 	if (!is_float_t(x) || tt_dtype(x->type)->kind != TY_F32 || !tv_float(OPND(op, 1), &scale)
-	    || !tv_int(OPND(op, 2), &zp) || !qparams(op, 5, &dt, &lo, &hi, b))
+	    || !tv_int(OPND(op, 2), &zp) || !qparams(b, op, 5, &dt, &lo, &hi))
 		return 0;
 	d_done(b, op, qround(b, mul_s(b, x, 1.0 / scale), b_int(b, zp), lo, hi, dt));
 	return 1;
@@ -930,7 +937,7 @@ quantize_per_channel(B *b, Op *op)
 	Type *dt;
 
 	if (!is_float_t(x) || tt_dtype(x->type)->kind != TY_F32 || axis < 0
-	    || !qparams(op, 6, &dt, &lo, &hi, b)
+	    || !qparams(b, op, 6, &dt, &lo, &hi)
 	    || !(s = along(b, OPND(op, 1), axis, tt_rank(x->type)))
 	    || !(z = along(b, OPND(op, 2), axis, tt_rank(x->type))))
 		return 0;

@@ -106,8 +106,7 @@ func.func @q_channel(%x: !torch.vtensor<[4,3],f32>, %s: !torch.vtensor<[4],f32>,
 // An axis out of range: left as it is, for the backend contract to refuse.
 // CHECK-LABEL: func.func @bad_axis(
 // CHECK:         torch.quantized_decomposed.dequantize_per_channel
-// ERR: decompose-quantized.mlir:[[@LINE+8]]:8: error: 'quantized_decomposed.dequantize_per_channel' is not supported by the backend contract
-// ERR-NOT: error
+// ERR: decompose-quantized.mlir:[[@LINE+7]]:8: error: 'quantized_decomposed.dequantize_per_channel' is not supported by the backend contract
 func.func @bad_axis(%x: !torch.vtensor<[3,2],si8>, %s: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3,2],f32> {
   %axis = torch.constant.int 2
   %lo = torch.constant.int -128
@@ -116,4 +115,21 @@ func.func @bad_axis(%x: !torch.vtensor<[3,2],si8>, %s: !torch.vtensor<[3],f32>) 
   %none = torch.constant.none
   %0 = torch.quantized_decomposed.dequantize_per_channel %x, %s, %none, %axis, %lo, %hi, %dt, %none : !torch.vtensor<[3,2],si8>, !torch.vtensor<[3],f32>, !torch.none, !torch.int, !torch.int, !torch.int, !torch.int, !torch.none -> !torch.vtensor<[3,2],f32>
   return %0 : !torch.vtensor<[3,2],f32>
+}
+
+// -----
+
+// Bounds outside the dtype's range (PyTorch refuses them): left as it is.
+// CHECK-LABEL: func.func @bad_bounds(
+// CHECK:         torch.quantized_decomposed.quantize_per_tensor
+// ERR: decompose-quantized.mlir:[[@LINE+8]]:8: error: 'quantized_decomposed.quantize_per_tensor' is not supported by the backend contract
+// ERR-NOT: error
+func.func @bad_bounds(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],ui8> {
+  %s = torch.constant.float 0.5
+  %z = torch.constant.int 3
+  %lo = torch.constant.int 0
+  %hi = torch.constant.int 256
+  %dt = torch.constant.int 0
+  %0 = torch.quantized_decomposed.quantize_per_tensor %x, %s, %z, %lo, %hi, %dt : !torch.vtensor<[2,3],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2,3],ui8>
+  return %0 : !torch.vtensor<[2,3],ui8>
 }
