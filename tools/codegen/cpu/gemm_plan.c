@@ -113,21 +113,36 @@ enum { BPACK_MAX_BYTES = 256 << 10, BPACK_MIN_PANELS = 8 };
 
 /* ---- compile-time packing of constants ---- */
 
+/* a load of a constant of element type kind */
+static int const_load(Kernel *k, KExpr *e, TypeKind kind)
+{
+	Value *v = k->bind[e->buf].val;
+	Attr *a;
+
+	if (e->kind != KX_LOAD || !v->def || kop_of(v->def) != kop.constant)
+		return 0;
+	a = op_attr(v->def, "value");
+	return a && v->type->elem->kind == kind && dense_bytes(a, &(size_t){0});
+}
+
 static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 {
 	int i;
 
 	if (e->kind == KX_XLOAD || e->kind == KX_ACC)
 		return 0;
-	if (e->kind == KX_LOAD) {
-		Value *v = k->bind[e->buf].val;
-		Attr *a;
+	if (e->kind == KX_LOAD)
+		return const_load(k, e, TY_F32);
+	/* a weight rounded to bf16 or f16 and widened back to f32, or a bf16
+	 * or f16 weight widened: autocast's models */
+	if (e->kind == KX_OP && e->op == kop.extf) {
+		KExpr *x = e->a[0];
 
-		if (!v->def || kop_of(v->def) != kop.constant)
+		if (e->type->kind != TY_F32 || (x->type->kind != TY_BF16 && x->type->kind != TY_F16))
 			return 0;
-		a = op_attr(v->def, "value");
-		if (!a || v->type->elem->kind != TY_F32 || !dense_bytes(a, &(size_t){0}))
-			return 0;
+		if (x->kind == KX_OP && x->op == kop.truncf)
+			return const_load(k, x->a[0], TY_F32);
+		return const_load(k, x, x->type->kind);
 	}
 	if (e->kind == KX_OP && e->op != kop.select && e->op != kop.mulf &&
 			e->op != kop.addf && e->op != kop.subf)
@@ -172,6 +187,10 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 			return (float)((float)eval(k, e->a[0], d) + (float)eval(k, e->a[1], d));
 		if (e->op == kop.subf)
 			return (float)((float)eval(k, e->a[0], d) - (float)eval(k, e->a[1], d));
+		if (e->op == kop.extf)
+			return eval(k, e->a[0], d);
+		if (e->op == kop.truncf)   /* to bf16 or f16, as the kernel rounds */
+			return fp_round(eval(k, e->a[0], d), e->type);
 		return 0;
 	default:
 		return 0;
