@@ -39,13 +39,15 @@ counted as 2 x the multiply-adds of convolutions and linear layers; each
 column's speedup from 1 thread to all cores; how many cells meet issue
 24's targets (fx/ORT <= 0.9, fx/ind <= 1.0, fx/eager <= 0.7); torch.compile's
 cost per call on the call-overhead rows; resnet18 with a dynamic batch
-against static modules; f32 matmuls as torch-level models through the
+against static modules; issue 25's low-precision rows (resnet50 and a
+BERT-base layer in bf16 by fx-export --autocast, resnet18 in int8 by
+PT2E, each beside its f32 module; BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
 same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
 layer of a transformer FFN with a constant weight) in GFLOP/s.
 
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
-BENCH_MODELS (a subset), BENCH_TORCH2 (the PyTorch 2 Python, default
+BENCH_MODELS (a subset), BENCH_LOW, BENCH_TORCH2 (the PyTorch 2 Python, default
 .venv/bin/python), FMA_PEAK (the fma-peak binary's output).
 """
 import importlib.util
@@ -228,6 +230,51 @@ def dynamic_batch(py, out, ncpu, runs, lines):
         print(row, flush=True)
 
 
+def compile_with(py, src, name, extra, out, tag):
+    """fx-export with PY and EXTRA flags, then the pipe; the .vmfb"""
+    json_, vmfb = os.path.join(out, "%s_%s.json" % (name, tag)), os.path.join(out, "%s_%s.vmfb" % (name, tag))
+    fx_export = os.path.join(ROOT, "tools", "fx-export", "fx-export")
+    sh("'%s' '%s' '%s:%s' %s -o '%s' 2>/dev/null" % (py, fx_export, src, name, extra, json_))
+    sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
+       "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
+    return vmfb
+
+
+def low_precision(py, out, threads, runs, lines, errors):
+    """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
+    bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
+    f32 and int8 (PT2E).  fxpipe has no bf16 or int8 kernels yet: bf16
+    runs widened to f32, int8 as f32 between its quantize and dequantize
+    ops; these rows measure what that costs."""
+    lines.append("")
+    lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
+                 "torch.autocast); ratio = low precision / f32" % torch2()[1])
+    print(lines[-1], flush=True)
+    for name, tag, extra, eager_mode in (("resnet50", "bf16", "--autocast bf16", "autocast-bf16"),
+                                         ("bert_base", "bf16", "--autocast bf16", "autocast-bf16"),
+                                         ("resnet18_int8", "int8", "", None)):
+        f32_name = "resnet18" if name == "resnet18_int8" else name
+        try:
+            low = compile_with(py, SRC, name, extra, out, tag)
+            f32 = compile_with(py, SRC, f32_name, "", out, "f32")
+        except SystemExit as e:
+            errors.append("%s %s: %s" % (name, tag, str(e).splitlines()[-1]))
+            continue
+        ins = factory_inputs(SRC, f32_name, out)
+        for t in threads:
+            f_lo, f_32 = vmrun(low, ins, t, runs)[0], vmrun(f32, ins, t, runs)[0]
+            row = "  %-14s %-4s %d thread%s: fx %s, fx f32 %s (%.2fx)" % (
+                f32_name, tag, t, "s" if t > 1 else " ", ms(f_lo), ms(f_32), f_lo / f_32)
+            if eager_mode:
+                e_lo = eager(py, name, t, runs, errors, eager_mode)[0]
+                e_32 = eager(py, name, t, runs, errors)[0]
+                row += "; pt2 %s, pt2 f32 %s" % (cell(e_lo), cell(e_32))
+                if isinstance(e_lo, float) and isinstance(e_32, float):
+                    row += " (%.2fx)" % (e_lo / e_32)
+            lines.append(row)
+            print(row, flush=True)
+
+
 def ms(us):
     return "%.4g" % (us / 1e3)
 
@@ -377,6 +424,8 @@ def main():
                 print(lines[-1], flush=True)
     if pt2 and "resnet18" in names:
         dynamic_batch(pt2[0], out, ncpu, runs, lines)
+    if pt2 and os.environ.get("BENCH_LOW", "1") != "0":
+        low_precision(pt2[0], out, threads, runs, lines, errors)
     # the matmuls
     mm = os.path.join(HERE, "matmul.py")
     lines.append("")

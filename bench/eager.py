@@ -13,7 +13,9 @@ compiled model's output must match eager's first (check_close), else it
 exits 3 with the difference on stderr: a wrong baseline is not timed.
 "noop" is torch.compile with a backend that runs dynamo's graphs as they
 are: what dynamo itself costs per call; "none" runs eagerly under
-no_grad, to compare with it.
+no_grad, to compare with it.  "autocast-bf16" runs eagerly under
+torch.autocast("cpu", bfloat16), the MHA fast path off (as fx-export
+--autocast traces it).
 
 bench/ort.py uses load, check_close and report for ONNX Runtime.
 """
@@ -89,6 +91,11 @@ def main():
     want = None
     if backend == "none":     # eager, under no_grad like the others
         grad_off = torch.no_grad
+    elif backend == "autocast-bf16":  # eager under torch.autocast, as fx-export --autocast bf16
+        torch.backends.mha.set_fastpath_enabled(False)
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+            report(lambda: module(*inputs), runs)
+        return
     elif backend:
         with torch.no_grad():
             want = module(*inputs)

@@ -36,6 +36,10 @@ DESCRIPTIONS = {
     "resnet18": "torchvision resnet18, 1x3x224x224",
     "mobilenet_v2": "torchvision mobilenet_v2, 1x3x224x224",
     "resnet50": "torchvision resnet50, 1x3x224x224",
+    "bert_base": "BERT-base encoder layer: TransformerEncoderLayer(768, 12, 3072, gelu), "
+                 "128 tokens, batch 1, batch_first",
+    "resnet18_int8": "resnet18 quantized by PT2E (torchao, XNNPACKQuantizer: int8 activations, "
+                     "per-channel int8 weights; tests/e2e/qmodels.py)",
 }
 
 linear = _e2e.linear
@@ -65,6 +69,25 @@ def resnet50():
     module = torchvision.models.resnet50(weights=None)
     _e2e.base._randomize_batchnorms(module)
     return module.eval(), (torch.randn(1, 3, 224, 224),)
+
+
+def bert_base():
+    torch.manual_seed(0)
+    module = nn.TransformerEncoderLayer(768, 12, 3072, activation="gelu", batch_first=True,
+                                        dropout=0.0).eval()
+    _e2e._randomize_layernorms(module)
+    return module, (torch.randn(1, 128, 768),)
+
+
+def resnet18_int8():
+    """PyTorch 2 with torchao only"""
+    spec = importlib.util.spec_from_file_location(
+        "bench_qmodels", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                      "e2e", "qmodels.py"))
+    q = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(q)
+    torch.manual_seed(0)
+    return q.resnet18(), (torch.randn(1, 3, 224, 224),)
 
 
 def conv_linear_flops(module, inputs):
