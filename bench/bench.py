@@ -91,6 +91,12 @@ def sh(cmd, env=None):
     return p.stdout + p.stderr
 
 
+def pipe(json_, vmfb):
+    """the README's pipe, fx-import .. vmpack, as a shell command"""
+    return ("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
+            "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
+
+
 def compile_model(src, name, out):
     """Exports and compiles; returns (vmfb, seconds of fx-import .. vmpack,
     the median of COMPILE_RUNS runs of the pipe)."""
@@ -100,8 +106,7 @@ def compile_model(src, name, out):
     times = []
     for _ in range(COMPILE_RUNS):
         t = time.perf_counter()
-        sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
-           "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
+        sh(pipe(json_, vmfb))
         times.append(time.perf_counter() - t)
     return vmfb, sorted(times)[len(times) // 2]
 
@@ -199,6 +204,15 @@ def factory_inputs(src, name, out):
     return paths
 
 
+def compile_with(py, src, name, extra, out, tag):
+    """fx-export with PY and EXTRA flags, then the pipe; the .vmfb"""
+    json_, vmfb = os.path.join(out, "%s_%s.json" % (name, tag)), os.path.join(out, "%s_%s.vmfb" % (name, tag))
+    fx_export = os.path.join(ROOT, "tools", "fx-export", "fx-export")
+    sh("'%s' '%s' '%s:%s' %s -o '%s' 2>/dev/null" % (py, fx_export, src, name, extra, json_))
+    sh(pipe(json_, vmfb))
+    return vmfb
+
+
 def dynamic_batch(py, out, ncpu, runs, lines):
     """resnet18 exported once with a dynamic batch (fx-export --dynamic,
     PyTorch 2) against static modules of batch 1 and 8: codegen compiles
@@ -208,11 +222,7 @@ def dynamic_batch(py, out, ncpu, runs, lines):
     mods = {}
     for what, extra in (("dynamic", "--input 2x3x224x224xf32 --dynamic 0:0:batch=1..64"),
                         ("static1", "--input 1x3x224x224xf32"), ("static8", "--input 8x3x224x224xf32")):
-        json_, mods[what] = os.path.join(out, "dyn_%s.json" % what), os.path.join(out, "dyn_%s.vmfb" % what)
-        fx_export = os.path.join(ROOT, "tools", "fx-export", "fx-export")
-        sh("'%s' '%s' '%s:resnet18' %s -o '%s' 2>/dev/null" % (py, fx_export, src, extra, json_))
-        sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
-           "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=mods[what]))
+        mods[what] = compile_with(py, src, "resnet18", extra, out, "dyn_" + what)
     lines.append("")
     lines.append("dynamic batch: resnet18 compiled once for batch 1..64 against static modules, "
                  "median ms (ratio = dynamic / static)")
@@ -228,16 +238,6 @@ def dynamic_batch(py, out, ncpu, runs, lines):
                 t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
         lines.append(row)
         print(row, flush=True)
-
-
-def compile_with(py, src, name, extra, out, tag):
-    """fx-export with PY and EXTRA flags, then the pipe; the .vmfb"""
-    json_, vmfb = os.path.join(out, "%s_%s.json" % (name, tag)), os.path.join(out, "%s_%s.vmfb" % (name, tag))
-    fx_export = os.path.join(ROOT, "tools", "fx-export", "fx-export")
-    sh("'%s' '%s' '%s:%s' %s -o '%s' 2>/dev/null" % (py, fx_export, src, name, extra, json_))
-    sh("'{b}/fx-import' '{j}' | '{b}/torch-opt' | '{b}/torch-lower' | '{b}/codegen' --target=cpu | "
-       "'{b}/vmpack' -o '{v}'".format(b=BIN, j=json_, v=vmfb))
-    return vmfb
 
 
 def low_precision(py, out, threads, runs, lines, errors):

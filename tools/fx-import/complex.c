@@ -826,14 +826,6 @@ set_quant(Cx *x, Node *n, Value *v, Slot *like)
 	n->res[0]->qzps = like->qzps;
 }
 
-/*
- * quantize_per_tensor(x, scale, zp, dtype): x * (1 / scale) in f32 (the
- * reciprocal rounded to f32, as PyTorch's kernels multiply), rounded half
- * to even, + zp, clamped to the dtype's range (in f64, exact for qint32);
- * _make_per_tensor/per_channel_quantized_tensor: the integers with their
- * parameters; int_repr: the integers; dequantize: (q - zp) in f64 (exact),
- * to f32, times the scale.
- */
 /* The number a one-element constant tensor argument holds (the 0-d scale
  * and zero point buffers of 1.13's reference quantized models). */
 static double
@@ -880,6 +872,17 @@ channel_params(Cx *x, json_t *a, Slot *s, Slot *q)
 	q->qscales = sc->v, q->qzps = zp->v;
 }
 
+/*
+ * quantize_per_tensor(x, scale, zp, dtype): x * (1 / scale) in f32 (the
+ * reciprocal rounded to f32, as PyTorch's kernels multiply), rounded half
+ * to even, + zp, clamped to the dtype's range (in f64, exact for qint32);
+ * its tensor_qparams form reads the scale and zero point from their
+ * one-element weights; quantize_per_channel(x, scales, zps, axis, dtype):
+ * the same per element of the axis, 1 / scale as the f32 reciprocal;
+ * _make_per_tensor/per_channel_quantized_tensor: the integers with their
+ * parameters; int_repr: the integers; dequantize: (q - zp) in f64 (exact),
+ * to f32, times the scale.
+ */
 static void
 quant(Cx *x, Node *n, json_t *a)
 {
