@@ -48,6 +48,7 @@ Value *d_view(B *b, Value *x, int n, const int64_t *dims);  /* DYN: size.int */
 void d_done(B *b, Op *op, Value *v);           /* replaces op's result 0 */
 int d_unused_from(Op *op, int i);              /* results i.. are unused */
 /* A view of a per-channel [C] tensor as [1, C, 1, ...] for rank r. */
+Value *d_along(B *b, Value *v, int axis, int r);
 Value *d_channel(B *b, Value *v, int r);
 Value *d_to(B *b, Value *x, Type *dt);          /* aten.to.dtype unless x has dt */
 Value *d_int_scale(B *b, Value *v);   /* an int scale as PyTorch truncates it, or NULL */

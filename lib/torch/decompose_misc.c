@@ -79,17 +79,29 @@ d_unused_from(Op *op, int i)
 	return 1;
 }
 
+/* v, a [C] tensor, viewed as [1, .., C, .., 1] with C at axis of rank r;
+ * NULL if v is not [C] or the axis is not in rank r */
 Value *
-d_channel(B *b, Value *v, int r)
+d_along(B *b, Value *v, int axis, int r)
 {
 	int64_t d[TORCH_MAXRANK];
 	int i;
 
-	if (tt_rank(v->type) != 1 || r < 2)
-		return v;
+	if (tt_rank(v->type) != 1 || r > TORCH_MAXRANK || axis < 0 || axis >= r)
+		return NULL;
 	for (i = 0; i < r; i++)
-		d[i] = i == 1 ? v->type->dims[0] : 1;
+		d[i] = 1;
+	d[axis] = v->type->dims[0];
 	return d_view(b, v, r, d);
+}
+
+/* v along the channels (axis 1) of rank r; v itself where that is no view */
+Value *
+d_channel(B *b, Value *v, int r)
+{
+	Value *w = r < 2 ? NULL : d_along(b, v, 1, r);
+
+	return w ? w : v;
 }
 
 Value *d_add(B *b, Value *x, Value *y) { return b_op3(b, "aten.add.Tensor", x, y, b_int(b, 1)); }

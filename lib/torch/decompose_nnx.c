@@ -840,21 +840,6 @@ fake_quant(B *b, Op *op)
  * 1.0 / scale is a double there, rounded to f32 by the multiply; round is
  * half to even; x - zps is an integer tensor (int64) before the multiply. */
 
-/* v, a [C] tensor, viewed as [1, .., C, .., 1] with C at axis of rank r */
-static Value *
-along(B *b, Value *v, int axis, int r)
-{
-	int64_t d[TORCH_MAXRANK];
-	int i;
-
-	if (tt_rank(v->type) != 1 || r > TORCH_MAXRANK)
-		return NULL;
-	for (i = 0; i < r; i++)
-		d[i] = 1;
-	d[axis] = v->type->dims[0];
-	return d_view(b, v, r, d);
-}
-
 /* the quantized dtype (operand i, a code, an integer type of at most 32
  * bits) and the bounds (operands i - 2, i - 1) within its range, as
  * PyTorch checks them: 1 if they are */
@@ -938,8 +923,8 @@ quantize_per_channel(B *b, Op *op)
 
 	if (!is_float_t(x) || tt_dtype(x->type)->kind != TY_F32 || axis < 0
 	    || !qparams(b, op, 6, &dt, &lo, &hi)
-	    || !(s = along(b, OPND(op, 1), axis, tt_rank(x->type)))
-	    || !(z = along(b, OPND(op, 2), axis, tt_rank(x->type))))
+	    || !(s = d_along(b, OPND(op, 1), axis, tt_rank(x->type)))
+	    || !(z = d_along(b, OPND(op, 2), axis, tt_rank(x->type))))
 		return 0;
 	s = b_op1(b, "aten.reciprocal", s);
 	d_done(b, op, qround(b, d_mul(b, x, s), z, lo, hi, dt));
@@ -969,10 +954,10 @@ dequantize_per_channel(B *b, Op *op)
 	int axis = qaxis(op, 3, x), r = tt_rank(x->type);
 	Type *out = out_dtype(b, op, 7);
 
-	if (!out || !dt_isfloat(out) || axis < 0 || !(s = along(b, OPND(op, 1), axis, r)))
+	if (!out || !dt_isfloat(out) || axis < 0 || !(s = d_along(b, OPND(op, 1), axis, r)))
 		return 0;
 	if (z->type->kind != TY_TORCH_NONE) {
-		if (!(z = along(b, z, axis, r)))
+		if (!(z = d_along(b, z, axis, r)))
 			return 0;
 		x = d_sub(b, x, z);
 	}

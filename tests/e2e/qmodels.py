@@ -7,8 +7,14 @@ ops are the reference the pipe must match:
   convert_to_reference_fx): quantize_per_tensor.tensor_qparams,
   quantize_per_channel for the weights and dequantize (fx_convnet,
   fx_resnet18)."""
+import os
+import sys
+
 import torch
 import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_models  # noqa: E402
 
 
 def _qd():
@@ -92,12 +98,7 @@ def _resnet18():
 
     torch.manual_seed(0)
     m = torchvision.models.resnet18().eval()
-    for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm2d):
-            mod.weight.data.uniform_(0.5, 1.5)
-            mod.bias.data.uniform_(-0.2, 0.2)
-            mod.running_mean.uniform_(-0.2, 0.2)
-            mod.running_var.uniform_(0.5, 1.5)
+    e2e_models.base._randomize_batchnorms(m)
     return m
 
 

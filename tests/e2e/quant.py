@@ -11,7 +11,6 @@ shape and compares every result.  MODE:
          result off by more than two steps, at most 0.1% by two and 35%
          by one.  That eager-vs-eager count is printed beside fx's."""
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -19,11 +18,11 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fxrun  # noqa: E402
 import qmodels  # noqa: E402
 
 SHAPES = {"qdq": (4, 3, 5, 6), "convnet": (1, 3, 16, 16), "resnet18": (1, 3, 224, 224),
           "fx_convnet": (1, 3, 16, 16), "fx_resnet18": (1, 3, 224, 224)}
-VMRUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bin", "vmrun")
 
 
 def inputs(name, n):
@@ -36,14 +35,6 @@ def inputs(name, n):
             k = torch.randint(-140, 140, shape, generator=g).float()
             x = (k + 0.5) * 0.0625
         yield x
-
-
-def run_fx(vmfb, x, nres, tmp):
-    np.save(os.path.join(tmp, "x.npy"), x.numpy())
-    outs = [os.path.join(tmp, f"y{i}.npy") for i in range(nres)]
-    subprocess.run([VMRUN, vmfb, f"--input=@{tmp}/x.npy"] + [f"--output=@{o}" for o in outs],
-                   check=True)
-    return [np.load(o) for o in outs]
 
 
 def out_scale(gm):
@@ -74,8 +65,9 @@ def main():
         for i, x in enumerate(inputs(name, n)):
             with torch.no_grad():
                 ref = model(x)
-            refs = [r.numpy() for r in (ref if isinstance(ref, (tuple, list)) else (ref,))]
-            got = run_fx(vmfb, x, len(refs), tmp)
+            refs = list(ref) if isinstance(ref, (tuple, list)) else [ref]
+            got = [y.numpy() for y in fxrun.run(vmfb, x, refs, tmp)]
+            refs = [r.numpy() for r in refs]
             for j, (r, y) in enumerate(zip(refs, got)):
                 if y.shape != r.shape or y.dtype != r.dtype:
                     print(f"input {i} result {j}: {y.dtype}{list(y.shape)}, eager "

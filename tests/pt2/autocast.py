@@ -13,15 +13,16 @@ inputs, and requires
 The MHA fast path of TransformerEncoderLayer is turned off in eager, as
 fx-export turns it off to trace (it computes in other dtypes)."""
 import os
-import subprocess
 import sys
 import tempfile
 
-import numpy as np
 import torch
 import torch.nn as nn
 
-VMRUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bin", "vmrun")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import e2e_models  # noqa: E402
+import fxrun  # noqa: E402
+
 SHAPES = {"bert": (1, 128, 768), "resnet18": (1, 3, 224, 224)}
 
 
@@ -31,11 +32,7 @@ def bert():
     torch.manual_seed(0)
     m = nn.TransformerEncoderLayer(768, 12, 3072, activation="gelu", batch_first=True,
                                    dropout=0.0).eval()
-    with torch.no_grad():
-        for mod in m.modules():
-            if isinstance(mod, nn.LayerNorm):
-                mod.weight.uniform_(0.5, 1.5)
-                mod.bias.uniform_(-0.2, 0.2)
+    e2e_models._randomize_layernorms(m)
     return m
 
 
@@ -45,25 +42,8 @@ def resnet18():
 
     torch.manual_seed(0)
     m = torchvision.models.resnet18().eval()
-    with torch.no_grad():
-        for mod in m.modules():
-            if isinstance(mod, nn.BatchNorm2d):
-                mod.weight.uniform_(0.5, 1.5)
-                mod.bias.uniform_(-0.2, 0.2)
-                mod.running_mean.uniform_(-0.2, 0.2)
-                mod.running_var.uniform_(0.5, 1.5)
+    e2e_models.base._randomize_batchnorms(m)
     return m
-
-
-def run_fx(vmfb, x, like, tmp):
-    np.save(os.path.join(tmp, "x.npy"), x.numpy())
-    # npy has no bf16: a bf16 result comes back raw
-    out = os.path.join(tmp, "y.bin" if like.dtype == torch.bfloat16 else "y.npy")
-    subprocess.run([VMRUN, vmfb, f"--input=@{tmp}/x.npy", f"--output=@{out}"], check=True)
-    if like.dtype == torch.bfloat16:
-        raw = torch.from_numpy(np.fromfile(out, dtype=np.int16))
-        return raw.view(torch.bfloat16).reshape(like.shape)
-    return torch.from_numpy(np.load(out))
 
 
 def main():
@@ -79,7 +59,7 @@ def main():
                 f32 = model(x).float()
                 with torch.autocast("cpu", dtype=torch.bfloat16):
                     ref = model(x)
-            got = run_fx(vmfb, x, ref, tmp)
+            got = fxrun.run(vmfb, x, [ref], tmp)[0]
             if got.dtype != ref.dtype or got.shape != ref.shape:
                 print(f"input {i}: {got.dtype}{list(got.shape)}, eager {ref.dtype}{list(ref.shape)}")
                 bad += 1
