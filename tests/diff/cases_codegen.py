@@ -310,3 +310,23 @@ def gemm_reading_a_in_place_with_a_partial_last_panel():
     def f(x, y, b):
         return torch.relu(x @ w1) @ w2, torch.bmm(b, y), x[:7] @ w1
     return f, [torch.randn(13, 33), torch.randn(3, 17, 20), torch.randn(3, 11, 17)]
+
+
+@case
+def gemm_storing_heads_side_by_side():
+    # attention's P @ V stored as [tokens, heads * width] (a transpose
+    # and a reshape fused into the GEMM's store, an elementwise op after
+    # the reshape reading the [tokens, heads * width] view): the innermost output
+    # index reads the head and the column, the column with step 1, so
+    # the column is N; widths 9 and 17 (partial panels: stores lane by
+    # lane where a panel crosses into the next head), an epilogue, bf16
+    # operands widened and a bf16 result (autocast's), and a store whose
+    # innermost step is the head (a batch dim: no GEMM)
+    def f(p, v, w, pb, vb):
+        a = torch.bmm(p, v).permute(1, 0, 2).reshape(13, 12 * 9)
+        b = torch.relu(torch.bmm(p, w) * 2).permute(1, 0, 2).reshape(13, 12 * 17) + 1
+        c = torch.bmm(pb.float(), vb.float()).bfloat16().permute(1, 0, 2).reshape(13, 12 * 16)
+        d = torch.bmm(p * 3, v).permute(1, 2, 0).reshape(13, 9 * 12)
+        return a - 1, b, c.float(), d * 2
+    return f, [torch.rand(12, 13, 40), torch.randn(12, 40, 9), torch.randn(12, 40, 17),
+               torch.rand(12, 13, 40).bfloat16(), torch.randn(12, 40, 16).bfloat16()]

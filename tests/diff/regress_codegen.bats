@@ -70,3 +70,4 @@ PY
 @test "pads filled by the host around a copy of their source (depthwise inputs, results)" { regress pads_filled_by_the_host; }
 @test "kernels storing inside a depthwise convolution's pad (GEMM and loop-nest producers)" { regress roots_storing_inside_a_pad; }
 @test "GEMMs reading A in place with a partial last tile of rows" { regress gemm_reading_a_in_place_with_a_partial_last_panel; }
+@test "GEMMs storing heads side by side (attention: transposed, reshaped store)" { regress gemm_storing_heads_side_by_side; }

@@ -659,6 +659,21 @@ static int64_t padded(int64_t n, int64_t tile)
 	return (n + tile - 1) / tile * tile;
 }
 
+/* The one dim of set that index x steps by 1, or -1 */
+static int unit_dim(const IExpr *x, uint64_t set)
+{
+	int64_t c;
+	int d, found = -1;
+
+	for (d = 0; d < 64; d++)
+		if (set >> d & 1 && ix_coef(x, d, &c) && c == 1) {
+			if (found >= 0)
+				return -1;
+			found = d;
+		}
+	return found;
+}
+
 /* The operands of k's multiply-accumulate as A and B: B reads the
  * output's innermost dim, A does not; 0 when k is no such contraction. */
 static int operands(Kernel *k, KExpr **a, KExpr **b, uint64_t *dout)
@@ -678,7 +693,9 @@ static int operands(Kernel *k, KExpr **a, KExpr **b, uint64_t *dout)
 	ot = k->bind[o->buf].type;
 	for (i = 0; i < ot->rank; i++)
 		ix_dims(o->ix[i], dout);
-	/* the innermost output dim decides which operand is B */
+	/* the innermost output dim decides which operand is B; where the
+	 * innermost index reads several dims (heads and columns collapsed
+	 * into [128, 12 * 64] by a transposed store), the one of step 1 */
 	last = -1;
 	for (i = ot->rank - 1; i >= 0 && last < 0; i--) {
 		uint64_t s1 = 0;
@@ -686,7 +703,7 @@ static int operands(Kernel *k, KExpr **a, KExpr **b, uint64_t *dout)
 		ix_dims(o->ix[i], &s1);
 		if (s1 && !(s1 & (s1 - 1)))
 			last = __builtin_ctzll(s1);
-		else if (s1)
+		else if (s1 && (last = unit_dim(o->ix[i], s1)) < 0)
 			return 0;
 	}
 	if (last < 0)
