@@ -160,7 +160,7 @@ typedef struct Kernel {
 #define KOPS(X) \
 	X(addf, "arith.addf") X(subf, "arith.subf") X(mulf, "arith.mulf") \
 	X(maxf, "arith.maxf") X(minf, "arith.minf") \
-	X(addi, "arith.addi") X(muli, "arith.muli") X(andi, "arith.andi") \
+	X(addi, "arith.addi") X(subi, "arith.subi") X(muli, "arith.muli") X(andi, "arith.andi") \
 	X(ori, "arith.ori") X(xori, "arith.xori") \
 	X(maxsi, "arith.maxsi") X(minsi, "arith.minsi") \
 	X(maxui, "arith.maxui") X(minui, "arith.minui") \

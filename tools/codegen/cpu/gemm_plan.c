@@ -125,6 +125,68 @@ static int const_load(Kernel *k, KExpr *e, TypeKind kind)
 	return a && v->type->elem->kind == kind && dense_bytes(a, &(size_t){0});
 }
 
+/* the bits, sign included, that hold every integer in [lo, hi] */
+static int sbits(int64_t lo, int64_t hi)
+{
+	int bits = 1;
+
+	while (bits < 64 && (lo < -((int64_t)1 << (bits - 1)) || hi >= (int64_t)1 << (bits - 1)))
+		bits++;
+	return bits;
+}
+
+/* the bits, sign included, of the widest of the n values of a */
+static int widest(const Attr *a, int64_t n)
+{
+	int64_t i, lo = 0, hi = 0;
+
+	for (i = 0; i < n; i++) {
+		int64_t v = dense_get_i(a, i);
+
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return sbits(lo, hi);
+}
+
+/* Bits, sign included, that hold every value of e, an integer
+ * expression over constants: loads of signless integer constants,
+ * integer constants, extsi, addi and subi that cannot wrap in their
+ * width (PT2E's int8 weights less their zero points); -1 for any other
+ * e.  Where it is at most 53, a double evaluates e exactly. */
+static int int_bits(Kernel *k, KExpr *e)
+{
+	Value *v;
+	Attr *a;
+	int x, y;
+
+	if (e->kind == KX_CONST)
+		return e->cval->kind == AT_INT ? sbits(e->cval->i < 0 ? e->cval->i : 0,
+			e->cval->i > 0 ? e->cval->i : 0) : -1;
+	if (e->kind == KX_LOAD) {
+		v = k->bind[e->buf].val;
+		if (!v->def || kop_of(v->def) != kop.constant || v->type->elem->kind != TY_INT
+		    || v->type->elem->sign == UNSIGNED || v->type->elem->width < 2
+		    || !(a = op_attr(v->def, "value")) || !dense_bytes(a, &(size_t){0}))
+			return -1;
+		if (v->type->elem->width <= 32)
+			return v->type->elem->width;
+		return widest(a, a->kind == AT_DENSE && a->splat ? 1 : ty_numel(v->type));
+	}
+	if (e->kind != KX_OP)
+		return -1;
+	if (e->op == kop.extsi)
+		return int_bits(k, e->a[0]);
+	if (e->op != kop.addi && e->op != kop.subi)
+		return -1;
+	x = int_bits(k, e->a[0]);
+	y = int_bits(k, e->a[1]);
+	if (x < 0 || y < 0)
+		return -1;
+	x = (x > y ? x : y) + 1;
+	return x <= e->type->width ? x : -1;
+}
+
 static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 {
 	int i;
@@ -143,6 +205,12 @@ static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 		if (x->kind == KX_OP && x->op == kop.truncf)
 			return const_load(k, x->a[0], TY_F32);
 		return const_load(k, x, x->type->kind);
+	}
+	/* an integer weight converted (PT2E's int8 weights): exact */
+	if (e->kind == KX_OP && e->op == kop.sitofp) {
+		int bits = int_bits(k, e->a[0]);
+
+		return e->type->kind == TY_F32 && bits >= 0 && bits <= 53;
 	}
 	if (e->kind == KX_OP && e->op != kop.select && e->op != kop.mulf &&
 			e->op != kop.addf && e->op != kop.subf)
@@ -191,6 +259,15 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 			return eval(k, e->a[0], d);
 		if (e->op == kop.truncf)   /* to bf16 or f16, as the kernel rounds */
 			return fp_round(eval(k, e->a[0], d), e->type);
+		/* integers of at most 53 bits (int_bits): exact in a double */
+		if (e->op == kop.extsi)
+			return eval(k, e->a[0], d);
+		if (e->op == kop.addi)
+			return eval(k, e->a[0], d) + eval(k, e->a[1], d);
+		if (e->op == kop.subi)
+			return eval(k, e->a[0], d) - eval(k, e->a[1], d);
+		if (e->op == kop.sitofp)
+			return (float)eval(k, e->a[0], d);
 		return 0;
 	default:
 		return 0;
