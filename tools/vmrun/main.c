@@ -361,16 +361,22 @@ stats(RtFunction *f, const RtTensor *in, int nin, const RtTensor *out, int nout)
 }
 
 /* codegen's kernels trap (ud2: SIGILL) where an index they read from a
- * tensor is out of range: say so and fail, on whichever thread it is */
+ * tensor is out of range: say so and fail, on whichever thread it is.
+ * Any other illegal instruction is one this CPU lacks, in a module whose
+ * recorded features did not say so (vmrun checks those at load). */
 static void
-on_trap(int sig)
+on_trap(int sig, siginfo_t *si, void *uc)
 {
-	static const char msg[] = "vmrun: error: a kernel stopped at a bounds check: an index "
+	static const char bounds[] = "vmrun: error: a kernel stopped at a bounds check: an index "
 	    "read from a tensor (a gather's, an embedding's) is out of range\n";
+	static const char isa[] = "vmrun: error: a kernel ran an instruction this CPU does not "
+	    "have: the module was compiled for another CPU (codegen --cpu, --features)\n";
+	const unsigned char *pc = si ? si->si_addr : NULL;
+	int ud2 = pc && pc[0] == 0x0f && pc[1] == 0x0b;
 
-	(void)sig;
+	(void)sig, (void)uc;
 	tool_drop_tmp();     /* --trace's */
-	if (write(2, msg, sizeof msg - 1) < 0)
+	if (write(2, ud2 ? bounds : isa, ud2 ? sizeof bounds - 1 : sizeof isa - 1) < 0)
 		_exit(1);
 	_exit(1);
 }
@@ -390,7 +396,12 @@ main(int argc, char **argv)
 	char err[1024], what[32];
 
 	tool_name = "vmrun";
-	signal(SIGILL, on_trap);
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_trap;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGILL, &sa, NULL);
 	parse_args(argc, argv, &o);
 	if (o.trace)
 		tr = trace_open(o.trace);

@@ -20,6 +20,9 @@
 #include "cpu.h"
 #include "tool.h"
 
+static char *recorded;    /* what a module for a named CPU records
+                           * (named_features), else NULL */
+
 /* LLVM's options, set once for the process.  Loop strength reduction
  * is a sixth of the backend's time on a network's kernels and buys them
  * nothing: their address arithmetic comes out of our emitter already
@@ -225,7 +228,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 		rc = cpu_compile(&e, e.m, triple, objs, nobj);
 	phase_done(g, "LLVM optimization and code generation");
 	*cpu_out = xstrdup(e.cpu);
-	*feat_out = xstrdup(e.features);
+	*feat_out = xstrdup(recorded ? recorded : e.features);
 	e_close(&e);
 	LLVMDisposeTargetData(td);
 	LLVMDisposeTargetMachine(tm);
@@ -240,6 +243,50 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 
 MicroKernel mk;
 
+/* The instruction sets of the x86-64 CPU models of LLVM 16, as the
+ * runtime names and checks them (lib/rt/cpu.c), so that a module built
+ * with --cpu=NAME records what its kernels may use and vmrun refuses it
+ * on a machine that lacks any (tests/codegen/cpu-features.bats compares
+ * them with clang-16's -march=NAME).  Models whose instruction sets the
+ * runtime cannot check (knl's AVX-512ER) are left out. */
+#define V2 "+cx16,+sahf,+popcnt,+sse3,+ssse3,+sse4.1,+sse4.2"
+#define V3 V2 ",+avx,+avx2,+fma,+f16c,+bmi,+bmi2,+lzcnt,+movbe"
+#define V4 V3 ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl"
+#define ICL V4 ",+avx512vnni,+avx512ifma,+avx512vbmi,+avx512vbmi2,+avx512bitalg," \
+	"+avx512vpopcntdq,+gfni,+vaes,+vpclmulqdq"
+#define SPR ICL ",+avx512bf16,+avx512fp16,+avxvnni,+amx-tile,+amx-int8,+amx-bf16"
+#define ADL V3 ",+avxvnni,+gfni,+vaes,+vpclmulqdq"
+#define K10 "+cx16,+sahf,+popcnt,+sse3,+sse4a,+lzcnt"
+#define BD1 V2 ",+sse4a,+avx,+fma4,+xop,+lzcnt"
+#define ZN1 V3 ",+sse4a"
+static const struct { const char *cpu, *features; } isa[] = {
+	{ "x86-64", "" }, { "generic", "" }, { "k8", "" }, { "opteron", "" },
+	{ "athlon64", "" }, { "athlon-fx", "" }, { "k8-sse3", "+sse3" },
+	{ "opteron-sse3", "+sse3" }, { "athlon64-sse3", "+sse3" }, { "nocona", "+cx16,+sse3" },
+	{ "core2", "+cx16,+sahf,+sse3,+ssse3" }, { "penryn", "+cx16,+sahf,+sse3,+ssse3,+sse4.1" },
+	{ "atom", "+cx16,+sahf,+sse3,+ssse3,+movbe" }, { "bonnell", "+cx16,+sahf,+sse3,+ssse3,+movbe" },
+	{ "x86-64-v2", V2 }, { "nehalem", V2 }, { "corei7", V2 }, { "westmere", V2 },
+	{ "silvermont", V2 ",+movbe" }, { "slm", V2 ",+movbe" }, { "goldmont", V2 ",+movbe" },
+	{ "goldmont-plus", V2 ",+movbe" }, { "tremont", V2 ",+movbe,+gfni" },
+	{ "sandybridge", V2 ",+avx" }, { "corei7-avx", V2 ",+avx" },
+	{ "ivybridge", V2 ",+avx,+f16c" }, { "core-avx-i", V2 ",+avx,+f16c" },
+	{ "x86-64-v3", V3 }, { "haswell", V3 }, { "core-avx2", V3 }, { "broadwell", V3 },
+	{ "skylake", V3 }, { "alderlake", ADL }, { "raptorlake", ADL }, { "meteorlake", ADL },
+	{ "sierraforest", ADL }, { "grandridge", ADL },
+	{ "x86-64-v4", V4 }, { "skylake-avx512", V4 }, { "skx", V4 },
+	{ "cascadelake", V4 ",+avx512vnni" }, { "cooperlake", V4 ",+avx512vnni,+avx512bf16" },
+	{ "cannonlake", V4 ",+avx512ifma,+avx512vbmi" }, { "icelake-client", ICL },
+	{ "icelake-server", ICL }, { "rocketlake", ICL }, { "tigerlake", ICL ",+avx512vp2intersect" },
+	{ "sapphirerapids", SPR }, { "emeraldrapids", SPR }, { "graniterapids", SPR ",+amx-fp16" },
+	{ "amdfam10", K10 }, { "barcelona", K10 }, { "btver1", "+cx16,+sahf,+popcnt,+sse3,+ssse3,+sse4a,+lzcnt" },
+	{ "btver2", V2 ",+sse4a,+avx,+f16c,+bmi,+lzcnt,+movbe" }, { "bdver1", BD1 },
+	{ "bdver2", BD1 ",+fma,+f16c,+bmi" }, { "bdver3", BD1 ",+fma,+f16c,+bmi" },
+	{ "bdver4", BD1 ",+avx2,+fma,+f16c,+bmi,+bmi2,+movbe" }, { "znver1", ZN1 }, { "znver2", ZN1 },
+	{ "znver3", ZN1 ",+vaes,+vpclmulqdq" },
+	{ "znver4", V4 ",+sse4a,+avx512vnni,+avx512bf16,+avx512ifma,+avx512vbmi,+avx512vbmi2,"
+		"+avx512bitalg,+avx512vpopcntdq,+gfni,+vaes,+vpclmulqdq" },
+};
+
 /* The last +name or -name of feature in a feature list: 1, 0, or -1
  * where it names neither. */
 static int feature(const char *list, const char *name)
@@ -253,44 +300,66 @@ static int feature(const char *list, const char *name)
 	return on;
 }
 
-/* Whether the kernels are compiled with AVX-512 (zmm registers): as
- * --features says where it names avx512f, else as the CPU has it -- the
- * host's features, or the LLVM 16 CPU models that have AVX-512F. */
-static int wide(const char *cpu, const char *features)
+/* What a module for CPU cpu with --features features records: the
+ * CPU's instruction sets with features' +name added and -name taken
+ * away; NULL (after an error) for a CPU not in the table. */
+static char *named_features(const char *cpu, const char *features)
 {
-	static const char *const avx512[] = {
-		"knl", "knm", "skylake-avx512", "skx", "cascadelake", "cooperlake",
-		"cannonlake", "icelake-client", "icelake-server", "rocketlake",
-		"tigerlake", "sapphirerapids", "graniterapids", "graniterapids-d",
-		"emeraldrapids", "znver4", "x86-64-v4",
-	};
-	int on = feature(features, "avx512f");
-	char *host;
+	Buf b = {0};
+	const char *p;
 	size_t i;
 
-	if (on >= 0)
-		return on;
-	if (!cpu) {
-		host = LLVMGetHostCPUFeatures();
-		on = feature(host, "avx512f") == 1;
-		LLVMDisposeMessage(host);
-		return on;
+	for (i = 0; i < sizeof isa / sizeof *isa && strcmp(isa[i].cpu, cpu); i++)
+		;
+	if (i == sizeof isa / sizeof *isa) {
+		tool_err("CPU '%s': codegen does not know its instruction sets, so vmrun could not "
+			"check a machine against them (use --cpu=host, or a CPU model of the same "
+			"family: see man codegen)", cpu);
+		return NULL;
 	}
-	for (i = 0; i < sizeof avx512 / sizeof *avx512; i++)
-		if (!strcmp(cpu, avx512[i]))
-			return 1;
-	return 0;
+	/* the CPU's, less what features turns off or names again */
+	for (p = isa[i].features; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+
+		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
+		if (feature(features, name) < 0)
+			buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, p);
+	}
+	for (p = features; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+
+		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
+		/* the last mention of a feature decides, once */
+		if (*p == '+' && feature(p + n, name) < 0)
+			buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, p);
+	}
+	return b.n ? b.p : xstrdup("");
 }
 
 static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
+	char *host;
+	int wide;
 
 	if (o->gpu_arch)
 		tool_fail("--gpu-arch is for --target=cuda");
 	if ((cpu || o->features) && cpu_check(cpu ? cpu : "", o->features))
 		exit(1);
-	mk = wide(cpu, o->features) ? (MicroKernel){ 32, 12, 8 } : (MicroKernel){ 16, 6, 6 };
+	if (cpu && !(recorded = named_features(cpu, o->features)))
+		exit(1);
+	/* AVX-512 (zmm registers) where the features say so, else as the
+	 * CPU has it */
+	if (cpu)
+		wide = feature(recorded, "avx512f") == 1;
+	else if ((wide = feature(o->features, "avx512f")) < 0) {
+		host = LLVMGetHostCPUFeatures();
+		wide = feature(host, "avx512f") == 1;
+		LLVMDisposeMessage(host);
+	}
+	mk = wide ? (MicroKernel){ 32, 12, 8 } : (MicroKernel){ 16, 6, 6 };
 }
 
 /* --no-microkernel keeps contractions loop nests */
