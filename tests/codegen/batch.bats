@@ -163,3 +163,24 @@ INTERLEAVE='
     linalg.yield %s : f32
   } -> tensor<?x2xf32>' "its operands hold the batch's items in different layouts"
 }
+
+@test "the chunk functions' equal constants are stored once in the module, and --params keeps working" {
+  func ?x4xf32 '  %w = arith.constant dense<[1.5, 2.5, 3.5, 4.5]> : tensor<4xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %w : tensor<?x4xf32>, tensor<4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.mulf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>'
+  bin/codegen "$T/f.mlir" > "$T/m.fxvm"
+  bin/vmpack "$T/m.fxvm" -o "$T/m.vmfb"
+  run bin/vmpack --dump "$T/m.vmfb"
+  echo "$output"
+  # one global per chunk function (batch 8 and batch 1), one copy of the bytes
+  [ "$(grep -c '@cst[0-9]*: tensor<4xf32>, 16 bytes at constants+0$' <<< "$output")" -eq 2 ]
+  [[ "$output" == *"constants: 16 bytes"* ]]
+  bin/vmpack --params="$T/p.safetensors" "$T/m.fxvm" -o "$T/p.vmfb"
+  want="9x4xf32=$(printf '[1.5 2.5 3.5 4.5]%.0s' 1 2 3 4 5 6 7 8 9)"
+  [ "$(bin/vmrun "$T/m.vmfb" --input=9x4xf32=1)" = "$want" ]
+  [ "$(bin/vmrun "$T/p.vmfb" --parameters="$T/p.safetensors" --input=9x4xf32=1)" = "$want" ]
+}

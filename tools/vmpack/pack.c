@@ -39,6 +39,9 @@ typedef struct Pack {
 	Piece *objs;                /* per executable */
 	Piece *cpieces;             /* per global: its bytes */
 	const char **cres;          /* per global: dense_resource<NAME>'s NAME, or NULL */
+	uint32_t *chash;            /* per global: the CRC-32C of its bytes */
+	int *calias;                /* per global: the earlier global whose bytes
+	                             * it shares (the same offset), or -1 */
 	void **owned;               /* splats written out: freed at the end */
 	int nobjs, nglobals, nowned, nparams;
 	uint64_t nconsts;
@@ -394,11 +397,27 @@ add_global(Pack *pk, Op *op)
 	}
 	g.name = str(pk, op_sym_name(op));
 	g.type = ti;
-	g.offset = (pk->nconsts + VMFB_ALIGN - 1) & ~(uint64_t)(VMFB_ALIGN - 1);
 	g.size = size;
-	pk->nconsts = g.offset + size;
 	pk->cpieces = xrealloc(pk->cpieces, (pk->nglobals + 1) * sizeof *pk->cpieces);
 	pk->cres = xrealloc(pk->cres, (pk->nglobals + 1) * sizeof *pk->cres);
+	pk->chash = xrealloc(pk->chash, (pk->nglobals + 1) * sizeof *pk->chash);
+	pk->calias = xrealloc(pk->calias, (pk->nglobals + 1) * sizeof *pk->calias);
+	/* bytes equal to an earlier global's are stored once (the weights
+	 * of a dynamic batch's chunk functions, zero biases) */
+	pk->chash[pk->nglobals] = crc32c(0, p, n);
+	pk->calias[pk->nglobals] = -1;
+	for (int k = 0; k < pk->nglobals; k++)
+		if (pk->calias[k] < 0 && pk->chash[k] == pk->chash[pk->nglobals] && pk->cpieces[k].n == n
+		    && (!n || !memcmp(pk->cpieces[k].p, p, n))) {
+			pk->calias[pk->nglobals] = k;
+			break;
+		}
+	if (pk->calias[pk->nglobals] >= 0) {
+		g.offset = AT(pk->globals, VmfbGlobal, pk->calias[pk->nglobals]).offset;
+	} else {
+		g.offset = (pk->nconsts + VMFB_ALIGN - 1) & ~(uint64_t)(VMFB_ALIGN - 1);
+		pk->nconsts = g.offset + size;
+	}
 	pk->cres[pk->nglobals] = val->kind == AT_DENSE_RESOURCE && val->res ? val->res->name : NULL;
 	pk->cpieces[pk->nglobals++] = (Piece){p, n};
 	buf_put(&pk->globals, &g, sizeof g);
@@ -957,7 +976,7 @@ write_file(Pack *pk, FILE *f)
 			sec[i].size = pk->nconsts;
 			for (int g = 0; g < pk->nglobals; g++) {
 				const VmfbGlobal *vg = &AT(pk->globals, VmfbGlobal, g);
-				if (vg->param)
+				if (vg->param || pk->calias[g] >= 0)
 					continue;
 				while (off < vg->offset) {
 					size_t z = vg->offset - off < sizeof zero ? vg->offset - off : sizeof zero;
@@ -996,8 +1015,10 @@ write_file(Pack *pk, FILE *f)
 			for (int g = 0; g < pk->nglobals; g++) {
 				if (AT(pk->globals, VmfbGlobal, g).param)
 					continue;
-				pad_to(&o, sec[i].offset + AT(pk->globals, VmfbGlobal, g).offset);
-				put(&o, pk->cpieces[g].p, pk->cpieces[g].n);
+				if (pk->calias[g] < 0) {
+					pad_to(&o, sec[i].offset + AT(pk->globals, VmfbGlobal, g).offset);
+					put(&o, pk->cpieces[g].p, pk->cpieces[g].n);
+				}
 				/* written: its pages can hold the file's next ones */
 				if (!used_later(pk, g))
 					text_blob_done(pk->cpieces[g].p);
@@ -1025,6 +1046,7 @@ externalize(Pack *pk, const char *path)
 	pk->nconsts = 0;
 	for (int i = 0; i < pk->nglobals; i++) {
 		VmfbGlobal *g = &AT(pk->globals, VmfbGlobal, i);
+		pk->calias[i] = -1;     /* each laid out on its own again */
 		if (pg[i].key) {
 			g->param = str(pk, pg[i].key);
 			g->crc = pg[i].crc;
@@ -1089,6 +1111,8 @@ done:
 	free(pk.objs);
 	free(pk.cpieces);
 	free(pk.cres);
+	free(pk.chash);
+	free(pk.calias);
 	for (int i = 0; i < pk.nowned; i++)
 		free(pk.owned[i]);
 	free(pk.owned);
