@@ -330,6 +330,8 @@ static char *named_features(const char *cpu, const char *features)
 		size_t n = strcspn(p, ",");
 		char name[64];
 
+		if (n < 2)
+			continue;
 		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
 		/* the last mention of a feature decides, once */
 		if (*p == '+' && feature(p + n, name) < 0)
