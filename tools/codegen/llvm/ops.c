@@ -172,6 +172,56 @@ static LLVMValueRef fast_expf(E *e, LLVMValueRef x)
 	return p;
 }
 
+/* fast erf for f32, odd: x + x P(x^2) below 0.875, 1 - exp(-x^2) R(|x|)
+ * up to 3.92 (R = erfc(a) exp(a^2) in two pieces, around 1.4375 and
+ * 2.96), +-1 above; polynomials fitted here (Chebyshev interpolation,
+ * coefficients rounded to f32), evaluated with FMAs.  A C copy of this
+ * arithmetic was checked against erf in double, rounded, over every
+ * positive float: at most 1 ulp off (14.8 million of 2.1 billion by 1);
+ * tests/codegen/erf.bats checks a sample through codegen.  Vectorizes,
+ * unlike a call to erff (~22 ns a call here: BERT's GELU). */
+static LLVMValueRef fast_erff(E *e, LLVMValueRef x)
+{
+	static const double p1[] = { 0.12837916612625122, -0.37612634897232056,
+		0.11283735185861588, -0.026861706748604774, 0.00520704872906208,
+		-0.0008214570698328316, 8.690368849784136e-05 };
+	static const double r2[] = { 0.33211755752563477, -0.1735411435365677,
+		0.08265211433172226, -0.036487236618995667, 0.015102319419384003,
+		-0.005894836969673634, 0.0021966637577861547, -0.0008506137528456748,
+		0.0002895134093705565 };
+	static const double r3[] = { 0.1812017410993576, -0.0556647889316082,
+		0.016433846205472946, -0.004680967889726162, 0.0012900481233373284,
+		-0.0003427540068514645, 8.91629679244943e-05, -2.574519021436572e-05,
+		6.3269308157032356e-06 };
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef a, t, p, s1, lo, u, q, ex, s2, one, r;
+	int k;
+
+#define F(v) e_splat(e, LLVMConstReal(e->f32, (v)))
+#define FMA(x, y, z) intrinsic(e, "llvm.fma", (LLVMValueRef[]){ (x), (y), (z) }, 3)
+	a = intrinsic(e, "llvm.fabs", &x, 1);
+	t = LLVMBuildFMul(b, a, a, "");
+	p = F(p1[6]);
+	for (k = 5; k >= 0; k--)
+		p = FMA(p, t, F(p1[k]));
+	s1 = FMA(x, p, x);
+	lo = LLVMBuildFCmp(b, LLVMRealOLT, a, F(2.0), "");
+	u = LLVMBuildFSub(b, a, LLVMBuildSelect(b, lo, F(1.4375), F(2.9600000381469727), ""), "");
+	q = LLVMBuildSelect(b, lo, F(r2[8]), F(r3[8]), "");
+	for (k = 7; k >= 0; k--)
+		q = FMA(q, u, LLVMBuildSelect(b, lo, F(r2[k]), F(r3[k]), ""));
+	ex = fast_expf(e, LLVMBuildFNeg(b, t, ""));
+	s2 = FMA(LLVMBuildFNeg(b, ex, ""), q, F(1.0));
+	s2 = intrinsic(e, "llvm.copysign", (LLVMValueRef[]){ s2, x }, 2);
+	one = intrinsic(e, "llvm.copysign", (LLVMValueRef[]){ F(1.0), x }, 2);
+	/* NaN: neither compare holds, s2 is NaN */
+	r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, a, F(3.92), ""), one, s2, "");
+	r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, a, F(0.875), ""), s1, r, "");
+#undef FMA
+#undef F
+	return r;
+}
+
 /* math.ipowi: square and multiply over the exponent's bits, straight-line
  * so that it vectorizes; a negative exponent gives what PyTorch's integer
  * pow gives: 1 for base 1, +-1 for base -1, else 0. */
@@ -405,6 +455,18 @@ static LLVMValueRef em_exp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 	return libm(e, "exp", x->type, a, 1);
 }
 
+static LLVMValueRef em_fast_erf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	return fast_erff(e, a[0]);
+}
+
+static LLVMValueRef em_erf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+{
+	if (x->type->kind == TY_F32)
+		return fast_erff(e, a[0]);
+	return libm(e, "erf", x->type, a, 1);
+}
+
 #define LIBM1(n) { "math." n, R_MATH, em_libm, 1, n, NULL }
 #define INTR1(n, f) { "math." n, R_MATH, em_intr, 1, f, NULL }
 static const ORow rows[] = {
@@ -451,7 +513,7 @@ static const ORow rows[] = {
 	{ "math.powf", R_MATH, em_libm, 2, "pow" }, { "math.atan2", R_MATH, em_libm, 2, "atan2" },
 	LIBM1("exp2"), LIBM1("expm1"), LIBM1("log"), LIBM1("log1p"), LIBM1("log2"),
 	LIBM1("log10"), LIBM1("sin"), LIBM1("cos"), LIBM1("tan"), LIBM1("tanh"),
-	LIBM1("atan"), LIBM1("erf"),
+	LIBM1("atan"), { "math.erf", R_MATH, em_erf, 0, NULL, em_fast_erf },
 };
 #undef LIBM1
 #undef INTR1
