@@ -448,23 +448,18 @@ static LLVMValueRef em_fast_exp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 	return fast_expf(e, a[0]);
 }
 
-static LLVMValueRef em_exp(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
-{
-	if (x->type->kind == TY_F32)
-		return fast_expf(e, a[0]);
-	return libm(e, "exp", x->type, a, 1);
-}
-
 static LLVMValueRef em_fast_erf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 {
 	return fast_erff(e, a[0]);
 }
 
-static LLVMValueRef em_erf(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
+/* f32: our own vectorized function (r->half, which f16 and bf16 use
+ * too); f64: libm's */
+static LLVMValueRef em_fast_f32(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 {
 	if (x->type->kind == TY_F32)
-		return fast_erff(e, a[0]);
-	return libm(e, "erf", x->type, a, 1);
+		return r->half(e, x, a, r);
+	return libm(e, r->llvm, x->type, a, r->how);
 }
 
 #define LIBM1(n) { "math." n, R_MATH, em_libm, 1, n, NULL }
@@ -500,7 +495,7 @@ static const ORow rows[] = {
 	{ "arith.fptosi", R_ARITH, em_fptoi, 1 }, { "arith.fptoui", R_ARITH, em_fptoi, 0 },
 	{ "math.sqrt", R_MATH, em_intr, 1, "llvm.sqrt", em_intr },
 	{ "math.absf", R_MATH, em_intr, 1, "llvm.fabs", em_intr },
-	{ "math.exp", R_MATH, em_exp, 0, NULL, em_fast_exp },
+	{ "math.exp", R_MATH, em_fast_f32, 1, "exp", em_fast_exp },
 	{ "math.rsqrt", R_MATH, em_rsqrt },
 	INTR1("floor", "llvm.floor"), INTR1("ceil", "llvm.ceil"), INTR1("trunc", "llvm.trunc"),
 	INTR1("roundeven", "llvm.roundeven"), INTR1("round", "llvm.round"),
@@ -513,7 +508,7 @@ static const ORow rows[] = {
 	{ "math.powf", R_MATH, em_libm, 2, "pow" }, { "math.atan2", R_MATH, em_libm, 2, "atan2" },
 	LIBM1("exp2"), LIBM1("expm1"), LIBM1("log"), LIBM1("log1p"), LIBM1("log2"),
 	LIBM1("log10"), LIBM1("sin"), LIBM1("cos"), LIBM1("tan"), LIBM1("tanh"),
-	LIBM1("atan"), { "math.erf", R_MATH, em_erf, 0, NULL, em_fast_erf },
+	LIBM1("atan"), { "math.erf", R_MATH, em_fast_f32, 1, "erf", em_fast_erf },
 };
 #undef LIBM1
 #undef INTR1
