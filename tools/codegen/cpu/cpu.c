@@ -287,6 +287,14 @@ static const struct { const char *cpu, *features; } isa[] = {
 		"+avx512bitalg,+avx512vpopcntdq,+gfni,+vaes,+vpclmulqdq" },
 };
 
+/* the item after p's in a comma-separated list */
+static const char *next_item(const char *p)
+{
+	size_t n = strcspn(p, ",");
+
+	return p + n + (p[n] == ',');
+}
+
 /* The last +name or -name of feature in a feature list: 1, 0, or -1
  * where it names neither. */
 static int feature(const char *list, const char *name)
@@ -294,7 +302,7 @@ static int feature(const char *list, const char *name)
 	size_t n = strlen(name);
 	int on = -1;
 
-	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+	for (const char *p = list; p && *p; p = next_item(p))
 		if ((*p == '+' || *p == '-') && !strncmp(p + 1, name, n) && (p[n + 1] == ',' || !p[n + 1]))
 			on = *p == '+';
 	return on;
@@ -305,7 +313,7 @@ static int feature(const char *list, const char *name)
  * away; NULL (after an error) for a CPU not in the table. */
 static char *named_features(const char *cpu, const char *features)
 {
-	Buf b = {0};
+	Buf all = {0}, b = {0};
 	const char *p;
 	size_t i;
 
@@ -317,26 +325,19 @@ static char *named_features(const char *cpu, const char *features)
 			"family: see man codegen)", cpu);
 		return NULL;
 	}
-	/* the CPU's, less what features turns off or names again */
-	for (p = isa[i].features; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+	/* the CPU's, then features': each +name that no later item names */
+	buf_printf(&all, "%s,%s", isa[i].features, features ? features : "");
+	for (p = all.p; *p; p = next_item(p)) {
 		size_t n = strcspn(p, ",");
 		char name[64];
 
-		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
-		if (feature(features, name) < 0)
-			buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, p);
-	}
-	for (p = features; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
-		size_t n = strcspn(p, ",");
-		char name[64];
-
-		if (n < 2)
+		if (n < 2 || *p != '+')
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
-		/* the last mention of a feature decides, once */
-		if (*p == '+' && feature(p + n, name) < 0)
+		if (feature(p + n, name) < 0)
 			buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, p);
 	}
+	buf_free(&all);
 	return b.n ? b.p : xstrdup("");
 }
 

@@ -165,12 +165,12 @@ static int int_bits(Kernel *k, KExpr *e)
 			e->cval->i > 0 ? e->cval->i : 0) : -1;
 	if (e->kind == KX_LOAD) {
 		v = k->bind[e->buf].val;
-		if (!v->def || kop_of(v->def) != kop.constant || v->type->elem->kind != TY_INT
-		    || v->type->elem->sign == UNSIGNED || v->type->elem->width < 2
-		    || !(a = op_attr(v->def, "value")) || !dense_bytes(a, &(size_t){0}))
+		if (!const_load(k, e, TY_INT) || v->type->elem->sign == UNSIGNED
+		    || v->type->elem->width < 2)
 			return -1;
 		if (v->type->elem->width <= 32)
 			return v->type->elem->width;
+		a = op_attr(v->def, "value");
 		return widest(a, a->kind == AT_DENSE && a->splat ? 1 : ty_numel(v->type));
 	}
 	if (e->kind != KX_OP)
