@@ -164,7 +164,7 @@ INTERLEAVE='
   } -> tensor<?x2xf32>' "its operands hold the batch's items in different layouts"
 }
 
-@test "the chunk functions' equal constants are stored once in the module, and --params keeps working" {
+@test "the chunk functions' equal constants are one global, vmpack stores equal globals once, and --params keeps working" {
   func ?x4xf32 '  %w = arith.constant dense<[1.5, 2.5, 3.5, 4.5]> : tensor<4xf32>
   %e = tensor.empty(%n) : tensor<?x4xf32>
   %r = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %w : tensor<?x4xf32>, tensor<4xf32>) outs(%e : tensor<?x4xf32>) {
@@ -173,14 +173,56 @@ INTERLEAVE='
     linalg.yield %s : f32
   } -> tensor<?x4xf32>'
   bin/codegen "$T/f.mlir" > "$T/m.fxvm"
-  bin/vmpack "$T/m.fxvm" -o "$T/m.vmfb"
+  # codegen: one global, read by both chunk functions (batch 8 and 1)
+  [ "$(grep -c 'fxvm.global' "$T/m.fxvm")" -eq 1 ]
+  [ "$(grep -c 'fxvm.constant @cst0 ' "$T/m.fxvm")" -eq 2 ]
+  # vmpack: a second global of the same bytes, read by batch 1's function,
+  # is stored once too
+  awk '/fxvm.global @cst0 /{print; sub(/@cst0/, "@cst1")} /func.func @main.batch1/{b=1}
+       b && /fxvm.constant @cst0 /{sub(/@cst0/, "@cst1")} {print}' "$T/m.fxvm" > "$T/m2.fxvm"
+  [ "$(grep -c 'fxvm.global' "$T/m2.fxvm")" -eq 2 ]
+  bin/vmpack "$T/m2.fxvm" -o "$T/m.vmfb"
   run bin/vmpack --dump "$T/m.vmfb"
   echo "$output"
-  # one global per chunk function (batch 8 and batch 1), one copy of the bytes
-  [ "$(grep -c '@cst[0-9]*: tensor<4xf32>, 16 bytes at constants+0$' <<< "$output")" -eq 2 ]
+  [ "$(grep -c '@cst[01]: tensor<4xf32>, 16 bytes at constants+0$' <<< "$output")" -eq 2 ]
   [[ "$output" == *"constants: 16 bytes"* ]]
-  bin/vmpack --params="$T/p.safetensors" "$T/m.fxvm" -o "$T/p.vmfb"
+  bin/vmpack --params="$T/p.safetensors" "$T/m2.fxvm" -o "$T/p.vmfb"
   want="9x4xf32=$(printf '[1.5 2.5 3.5 4.5]%.0s' 1 2 3 4 5 6 7 8 9)"
   [ "$(bin/vmrun "$T/m.vmfb" --input=9x4xf32=1)" = "$want" ]
   [ "$(bin/vmrun "$T/p.vmfb" --parameters="$T/p.safetensors" --input=9x4xf32=1)" = "$want" ]
+}
+
+@test "a weight packed alike for both chunk functions is one resource and one global" {
+  # a GEMM of the batch by a 64x64 weight: its pack is the same copy at
+  # batch 8 and at batch 1 (a GEMM at both)
+  cat > "$T/g.mlir" <<'MLIR'
+func.func @main(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %w = arith.constant dense_resource<w> : tensor<64x64xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<?x64xf32>, tensor<64x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+MLIR
+  {
+    echo '{-#'
+    echo '  dialect_resources: { builtin: { w: "0x04000000'"$("${PYTHON:-/usr/bin/python3}" -c '
+import struct; print("".join(struct.pack("<f", (i % 37) / 8.0).hex().upper() for i in range(4096)))')"'" } }'
+    echo '#-}'
+  } >> "$T/g.mlir"
+  bin/codegen --dump-dispatches "$T/g.mlir" | grep -q "gemm:"
+  bin/codegen "$T/g.mlir" > "$T/g.fxvm"
+  [ "$(grep -c 'fxvm.global' "$T/g.fxvm")" -eq 1 ]
+  [ "$(grep -c '_packed_b: "0x' "$T/g.fxvm")" -eq 1 ]
+  bin/vmpack "$T/g.fxvm" -o "$T/g.vmfb"
+  want=$("${PYTHON:-/usr/bin/python3}" -c '
+w = [[(i * 64 + j) % 37 / 8.0 for j in range(64)] for i in range(64)]
+print(" ".join("%g" % sum(w[k][j] for k in range(64)) for j in range(64)))')
+  run bin/vmrun "$T/g.vmfb" --input=9x64xf32=1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "9x64xf32=[$want]"* ]]
 }

@@ -62,6 +62,7 @@ typedef struct Gen {
 	int nk, ck;
 	PMap vi;              /* Value* -> VInfo* */
 	int nglobals;
+	Op **globals;          /* the fxvm.global ops made, nglobals of them */
 	Op *newmod_first;     /* where globals go */
 	int err;
 } Gen;

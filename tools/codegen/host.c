@@ -27,24 +27,37 @@ static Op *append(HB *h, const char *name, int n, Value **v, Type *rt)
 	return op;
 }
 
+/* The global holding constant v: one of the module's already where one
+ * has v's type and value (a dynamic batch's chunk functions, the same
+ * weight packed the same way twice), else a new one before newfn. */
 Value *host_global(Gen *g, Value *v, Op *newfn)
 {
 	VInfo *vi = vinfo(g, v);
 	Attr *a = op_attr(v->def, "value");
-	Op *gl, *cst;
-	char name[32];
+	Op *gl = NULL, *cst;
 	Type *t = v->type;
+	int i;
 
 	if (vi->host)
 		return vi->host;
-	snprintf(name, sizeof name, "cst%d", g->nglobals++);
-	gl = op_new(g->c, "fxvm.global", 0, NULL, 0, NULL, 0, v->def->loc);
-	op_set_attr(g->c, gl, "sym_name", at_str(g->c, name));
-	op_set_attr(g->c, gl, "type", at_type(g->c, t));
-	op_set_attr(g->c, gl, "value", a);
-	op_insert_before(newfn, gl);
+	for (i = 0; i < g->nglobals && !gl; i++)
+		if (op_attr(g->globals[i], "type")->type == t
+		    && attr_eq(op_attr(g->globals[i], "value"), a))
+			gl = g->globals[i];
+	if (!gl) {
+		char name[32];
+
+		snprintf(name, sizeof name, "cst%d", g->nglobals);
+		gl = op_new(g->c, "fxvm.global", 0, NULL, 0, NULL, 0, v->def->loc);
+		op_set_attr(g->c, gl, "sym_name", at_str(g->c, name));
+		op_set_attr(g->c, gl, "type", at_type(g->c, t));
+		op_set_attr(g->c, gl, "value", a);
+		op_insert_before(newfn, gl);
+		g->globals = xrealloc(g->globals, (size_t)(g->nglobals + 1) * sizeof *g->globals);
+		g->globals[g->nglobals++] = gl;
+	}
 	cst = op_new(g->c, "fxvm.constant", 0, NULL, 1, &t, 0, v->def->loc);
-	op_set_attr(g->c, cst, "global", at_symref(g->c, name));
+	op_set_attr(g->c, cst, "global", at_symref(g->c, op_attr(gl, "sym_name")->s));
 	if (newfn->regs[0].first->first)
 		op_insert_before(newfn->regs[0].first->first, cst);
 	else

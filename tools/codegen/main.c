@@ -685,6 +685,7 @@ done:
 		buf_free(&g.k[i]->fused);
 	}
 	free(g.k);
+	free(g.globals);
 	pmap_free(&g.vi);
 	ctx_free(g.c);
 	tool_unmap(text);

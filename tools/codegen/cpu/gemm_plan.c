@@ -342,12 +342,15 @@ static int64_t *load_coefs(Kernel *root, const KExpr *x, int64_t *c0)
  * by a strided copy with three offset tables instead of evaluating each
  * element: out[b][pn][k][j] = src[c0 + ob[b] + ok[k] + on[pn * tile + j]],
  * 0 past lim. */
-typedef struct PackCopy {
+typedef struct PackCopy PackCopy;
+struct PackCopy {
 	Resource *res;        /* src's, if a resource */
 	const uint8_t *src;
 	int64_t c0, *ob, *ok, *on;
 	int64_t B, panels, K, tile, lim;
-} PackCopy;
+	Resource *packed;     /* the pack's own resource */
+	PackCopy *next;       /* the context's packs made so far */
+};
 
 /* The copy that packs x, its tables in the context's arena; 0 when x is
  * not such a load. */
@@ -407,6 +410,16 @@ static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int s
 	memcpy(pc->on, on, sizeof *on * (size_t)lim);
 	free(ob), free(ok), free(on);
 	return 1;
+}
+
+/* a and b copy the same bytes to the same places */
+static int same_copy(const PackCopy *a, const PackCopy *b)
+{
+	return a->src == b->src && a->c0 == b->c0 && a->B == b->B && a->K == b->K
+	    && a->tile == b->tile && a->lim == b->lim
+	    && !memcmp(a->ob, b->ob, sizeof *a->ob * (size_t)a->B)
+	    && !memcmp(a->ok, b->ok, sizeof *a->ok * (size_t)a->K)
+	    && !memcmp(a->on, b->on, sizeof *a->on * (size_t)a->lim);
 }
 
 /* offs[i] == i * step for every i (step: offs[1] - offs[0]) */
@@ -568,10 +581,25 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 	snprintf(name, sizeof name, "%s_packed_%c", root->name, k->side ? 'b' : 'a');
 	if (pack_plan(g->c, root, x, p, k->side, pc)) {
 		/* a strided copy of a weight, made as the global is printed:
-		 * no second copy of the weights in memory */
-		r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
-		if ((r->src = pc->res))
-			r->src->readers++;
+		 * no second copy of the weights in memory; one resource for
+		 * the same copy made twice (a dynamic batch's chunk functions
+		 * packing a weight alike), so one global (host_global) */
+		static Ctx *made_in;
+		static PackCopy *made;
+		PackCopy *q;
+
+		if (made_in != g->c)
+			made_in = g->c, made = NULL;
+		for (q = made; q && !same_copy(q, pc); q = q->next)
+			;
+		if (q)
+			r = q->packed;
+		else {
+			r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
+			if ((r->src = pc->res))
+				r->src->readers++;
+			pc->packed = r, pc->next = made, made = pc;
+		}
 	} else {
 		int64_t d[4];
 		const int64_t *ext = k->ext;
