@@ -884,6 +884,21 @@ class Program:
             xs.append(x)
         return xs
 
+    def references(self, batch=None):
+        """The program in f64 (None where it raises), and on f64 inputs
+        moved by a relative -1e-12 and +1e-12 (for model.close's NaN
+        boundaries; [] where either raises)."""
+        out = []
+        with torch.no_grad():
+            for s in (0, -1e-12, 1e-12):
+                xs = [x * (1 + s) if x.is_floating_point() else x
+                      for x in self.inputs(ref=True, batch=batch)]
+                try:
+                    out.append(self.run(xs, ref=True))
+                except Exception:
+                    out.append(None)
+        return out[0], ([] if None in out[1:] else out[1:])
+
     def run(self, xs, ref=False):
         vals = list(xs)
         for name, params, ids in self.spec["ops"]:
@@ -1166,19 +1181,15 @@ def single(p):
 
 def check(progs, d):
     """Runs programs as one module; raises Failure."""
-    xs, refs = [], []
+    xs = []
     for p in progs:
         xs += p.inputs()
-    for p in progs:
-        with torch.no_grad():
-            try:
-                refs.append(p.run(p.inputs(ref=True), ref=True))
-            except Exception:
-                refs.append(None)
-    alt = refs if all(a is not None for a in refs) else None
+    refs = [p.references() for p in progs]
+    alt = [a for a, _ in refs] if all(a is not None for a, _ in refs) else None
+    nudged = [[n[j] for _, n in refs] for j in range(2)] if all(n for _, n in refs) else []
     tols = [p.tolerance() for p in progs]
     # vmrun returns each result as its own buffer: give views their own
-    return run_module(Batch(progs), xs, d, alt=alt, tols=tols)
+    return run_module(Batch(progs), xs, d, alt=alt, tols=tols, nudged=nudged)
 
 
 def attempt(p, d):
@@ -1277,13 +1288,10 @@ def check_dynamic(p, d):
                 want = (p.run([x.clone() for x in xs]),)
         except Exception:   # eager takes no such batch (an index past it)
             continue
-        with torch.no_grad():
-            try:
-                alt = [p.run(p.inputs(ref=True, batch=b), ref=True)]
-            except Exception:
-                alt = None
+        alt, nudged = p.references(batch=b)
         try:
-            run_compiled(vmfb, xs, want, d, alt=alt, tols=[tol])
+            run_compiled(vmfb, xs, want, d, alt=None if alt is None else [alt], tols=[tol],
+                         nudged=[[n] for n in nudged])
         except Failure as e:
             raise Failure(e.kind if e.kind in ("mismatch", "crash") else "vmrun",
                           "batch %d (exported at %d, range [%d, %s]): %s"

@@ -116,7 +116,7 @@ def compile_module(module, inputs, d):
     return compile_json(export_module(module, inputs, d), d)
 
 
-def run_module(module, inputs, d, alt=None, tols=None):
+def run_module(module, inputs, d, alt=None, tols=None, nudged=()):
     """Raises Failure, or returns None when every output matches eager.
     alt: optional second references (the same program computed in f64 and
     cast back): a float result close to either is right, so that a fused
@@ -128,7 +128,7 @@ def run_module(module, inputs, d, alt=None, tols=None):
         want = module(*[x.clone() for x in inputs])
     want = (want,) if isinstance(want, torch.Tensor) else tuple(want)
     vmfb = compile_module(module, [x.clone() for x in inputs], d)
-    return run_compiled(vmfb, inputs, want, d, alt, tols)
+    return run_compiled(vmfb, inputs, want, d, alt, tols, nudged)
 
 
 def vmrun_argv(vmfb, inputs, d):
@@ -139,9 +139,10 @@ def vmrun_argv(vmfb, inputs, d):
     return argv
 
 
-def run_compiled(vmfb, inputs, want, d, alt=None, tols=None):
+def run_compiled(vmfb, inputs, want, d, alt=None, tols=None, nudged=()):
     """vmrun on inputs, each result compared with want's (eager's); raises
-    Failure (alt, tols: run_module's)."""
+    Failure (alt, tols: run_module's; nudged: lists like alt, the program
+    on nudged inputs, for tests/e2e/model.py's close)."""
     argv = vmrun_argv(vmfb, inputs, d)
     for i, w in enumerate(want):
         ext = "bin" if w.dtype == torch.bfloat16 else "npy"
@@ -168,11 +169,11 @@ def run_compiled(vmfb, inputs, want, d, alt=None, tols=None):
         if kind == "bf16":
             ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()
             wa = w.float().numpy()
-        wb = None
+        wb, wn = None, []
         if alt is not None and w.is_floating_point():
-            wb = alt[i].to(w.dtype)
-            wb = wb.float().numpy() if kind == "bf16" else to_numpy(wb)[0]
-        e = compare(ga, wa, rtol, atol, wb)
+            wb, *wn = (r[i].to(w.dtype) for r in [alt, *nudged])
+            wb, *wn = (r.float().numpy() if kind == "bf16" else to_numpy(r)[0] for r in [wb, *wn])
+        e = compare(ga, wa, rtol, atol, wb, wn)
         if e:
             raise Failure("mismatch", "result %d: %s" % (i, e))
     return None
