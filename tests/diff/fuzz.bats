@@ -19,6 +19,23 @@ load helpers
 # their first element's top byte flipped is caught, shrunk and printed
 # with a replay command that fails the same way, and passes on the real
 # tools.
+# fake_vmrun PY CODE: $T/bin, the tools with a vmrun that runs PY's CODE
+# (numpy as np) on each .npy result it writes, at path p
+fake_vmrun() {
+  mkdir -p "$T/bin"
+  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
+  cat > "$T/bin/vmrun" <<SH
+#!/bin/sh
+"$PWD/bin/vmrun" "\$@" || exit
+for a; do
+  case \$a in --output=@*.npy) "$1" -c 'import sys, numpy as np
+p = sys.argv[1]
+$2' "\${a#--output=@}";; esac
+done
+SH
+  chmod +x "$T/bin/vmrun"
+}
+
 # corrupted PY ARGS...: fuzz.py ARGS under PY with $T/bin/vmrun flipping a
 # bit of the first element's top byte of each result; it must fail, shrink
 # the program and print a replay command that fails the same way with
@@ -26,18 +43,8 @@ load helpers
 corrupted() {
   local py=$1
   shift
-  mkdir -p "$T/bin"
-  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
-  cat > "$T/bin/vmrun" <<SH
-#!/bin/sh
-"$PWD/bin/vmrun" "\$@" || exit
-for a; do
-  case \$a in --output=@*.npy) "$py" -c 'import sys, numpy as np
-p = sys.argv[1]; a = np.load(p)
-if a.size and a.dtype != bool: a.reshape(-1)[:1].view(np.uint8)[-1] ^= 0x40; np.save(p, a)' "\${a#--output=@}";; esac
-done
-SH
-  chmod +x "$T/bin/vmrun"
+  fake_vmrun "$py" 'a = np.load(p)
+if a.size and a.dtype != bool: a.reshape(-1)[:1].view(np.uint8)[-1] ^= 0x40; np.save(p, a)'
   FXPIPE_BIN="$T/bin" run "$py" tests/diff/fuzz.py "$@" --quiet --shrink-seconds 20
   echo "$output"
   [ "$status" -eq 1 ]
@@ -68,17 +75,7 @@ SH
   run "$PY" tests/diff/fuzz.py --replay '{"seed":6161018565,"in":[[[6],"f32",null]],"ops":[["logaddexp2",{},[0,0]],["pow_scalar",{"s":0.5},[1]]]}'
   echo "$output"
   [ "$status" -eq 0 ]
-  mkdir -p "$T/bin"
-  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
-  cat > "$T/bin/vmrun" <<SH
-#!/bin/sh
-"$PWD/bin/vmrun" "\$@" || exit
-for a; do
-  case \$a in --output=@*.npy) "$PY" -c 'import sys, numpy as np
-p = sys.argv[1]; np.save(p, np.nan_to_num(np.load(p), nan=0.0))' "\${a#--output=@}";; esac
-done
-SH
-  chmod +x "$T/bin/vmrun"
+  fake_vmrun "$PY" 'np.save(p, np.nan_to_num(np.load(p), nan=0.0))'
   prog='{"seed":7,"in":[[[16],"f32",null]],"ops":[["sqrt",{},[0]]]}'
   run "$PY" tests/diff/fuzz.py --replay "$prog"
   [ "$status" -eq 0 ]
