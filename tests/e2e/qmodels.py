@@ -6,7 +6,9 @@ ops are the reference the pipe must match:
 - PyTorch 1.13's FX graph mode in its reference form (prepare_fx,
   convert_to_reference_fx): quantize_per_tensor.tensor_qparams,
   quantize_per_channel for the weights and dequantize (fx_convnet,
-  fx_resnet18)."""
+  fx_resnet18), and as convert_fx leaves it: quantized modules with
+  fbgemm's packed weights, matched against PyTorch's quantized kernels
+  (fx_packed_convnet, fx_packed_resnet18)."""
 import os
 import sys
 
@@ -111,25 +113,42 @@ def resnet18():
     return _convert(_resnet18(), torch.randn(1, 3, 224, 224), _xnnpack())
 
 
-def _reference_fx(model, example):
+def _fx(model, example, packed=False):
+    """model quantized by FX graph mode (fbgemm's default qconfig), in the
+    reference form (convert_to_reference_fx), or packed: as convert_fx
+    leaves it, quantized modules with fbgemm's packed weights and
+    quantized tensors between them"""
     from torch.ao.quantization import get_default_qconfig_mapping
-    from torch.ao.quantization.quantize_fx import convert_to_reference_fx, prepare_fx
+    from torch.ao.quantization.quantize_fx import (convert_fx, convert_to_reference_fx,
+                                                   prepare_fx)
 
     g = torch.Generator().manual_seed(7)
     prepared = prepare_fx(model, get_default_qconfig_mapping("fbgemm"), (example,))
     for _ in range(8):  # calibration
         prepared(torch.randn(example.shape, generator=g))
-    return convert_to_reference_fx(prepared)
+    return (convert_fx if packed else convert_to_reference_fx)(prepared)
 
 
 def fx_convnet():
     """ConvNet in 1.13's FX reference form, fbgemm's default qconfig
     (quint8 activations, per-channel qint8 weights)"""
     torch.manual_seed(0)
-    return _reference_fx(ConvNet().eval(), torch.randn(1, 3, 16, 16))
+    return _fx(ConvNet().eval(), torch.randn(1, 3, 16, 16))
 
 
 def fx_resnet18():
     """resnet18 in the FX reference form (BatchNorms fused into the
     convolutions by prepare_fx)"""
-    return _reference_fx(_resnet18(), torch.randn(1, 3, 224, 224))
+    return _fx(_resnet18(), torch.randn(1, 3, 224, 224))
+
+
+def fx_packed_convnet():
+    """ConvNet as convert_fx leaves it (fbgemm's default qconfig)"""
+    torch.manual_seed(0)
+    return _fx(ConvNet().eval(), torch.randn(1, 3, 16, 16), packed=True)
+
+
+def fx_packed_resnet18():
+    """resnet18 as convert_fx leaves it: quantized.ConvReLU2d and Conv2d,
+    quantized.add_relu, max and average pooling of quantized tensors"""
+    return _fx(_resnet18(), torch.randn(1, 3, 224, 224), packed=True)

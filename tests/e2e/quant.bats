@@ -4,8 +4,10 @@
 # scale and zero point in 0-d buffers, per-channel weights quantized and
 # dequantized in the graph) through the whole pipe, against the reference
 # model in eager (tests/e2e/quant.py says how each compares;
-# tests/pt2/quant.bats has PyTorch 2's PT2E form).  The packed-weight
-# modules of convert_fx (quantized::conv2d) stay refused by fx-export.
+# tests/pt2/quant.bats has PyTorch 2's PT2E form), and the same models as
+# convert_fx leaves them (quantized modules with fbgemm's packed weights,
+# which fx-export rewrites into the reference form: fx_export/quantized_fx.py)
+# against PyTorch's quantized kernels.
 
 load helpers
 
@@ -30,21 +32,37 @@ check() {
   check fx_resnet18 1x3x224x224xf32 steps 8
 }
 
-@test "FX int8 with packed weights (convert_fx) is refused by name, not exported wrong" {
+@test "FX int8 as convert_fx leaves it (fbgemm's packed modules): a conv-conv-linear model matches PyTorch's quantized output" {
+  need_torch
+  check fx_packed_convnet 1x3x16x16xf32 close 10
+}
+
+@test "FX int8 as convert_fx leaves it: resnet18 matches PyTorch's quantized output: top-1 and steps of the output's scale" {
+  [ "${SANITIZE:-0}" = 1 ] && skip "the plain pass runs it"
+  need_torch vision
+  check fx_packed_resnet18 1x3x224x224xf32 steps 8
+}
+
+@test "FX int8 as convert_fx leaves it: an op of a quantized tensor fx-export does not know is refused by name, no output" {
   need_torch
   cat > "$T/q.py" <<'PY'
 import torch, torch.nn as nn
 from torch.ao.quantization import get_default_qconfig_mapping
 from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+    def forward(self, x):
+        return torch.sigmoid(self.conv(x))
 def make():
-    m = nn.Sequential(nn.Conv2d(3, 4, 3)).eval()
-    p = prepare_fx(m, get_default_qconfig_mapping("fbgemm"), (torch.randn(1, 3, 8, 8),))
+    p = prepare_fx(M().eval(), get_default_qconfig_mapping("fbgemm"), (torch.randn(1, 3, 8, 8),))
     p(torch.randn(1, 3, 8, 8))
     return convert_fx(p)
 PY
   run "$PY" tools/fx-export/fx-export "$T/q.py:make" --input 1x3x8x8xf32 -o "$T/m.json"
   echo "$output"
   [ "$status" -ne 0 ]
-  [[ "$output" == *"ScriptObject, not a tensor"* ]]
+  [[ "$output" == *"error: sigmoid of a quantized tensor in convert_fx's model is not supported"* ]]
   [ ! -e "$T/m.json" ]
 }

@@ -22,7 +22,8 @@ import fxrun  # noqa: E402
 import qmodels  # noqa: E402
 
 SHAPES = {"qdq": (4, 3, 5, 6), "convnet": (1, 3, 16, 16), "resnet18": (1, 3, 224, 224),
-          "fx_convnet": (1, 3, 16, 16), "fx_resnet18": (1, 3, 224, 224)}
+          "fx_convnet": (1, 3, 16, 16), "fx_resnet18": (1, 3, 224, 224),
+          "fx_packed_convnet": (1, 3, 16, 16), "fx_packed_resnet18": (1, 3, 224, 224)}
 
 
 def inputs(name, n):
@@ -39,8 +40,9 @@ def inputs(name, n):
 
 def out_scale(gm):
     """the scale of the dequantize that gives the model's output: PT2E's
-    dequantize_per_tensor(q, scale, ..), or the FX reference model's
-    dequantize of torch.quantize_per_tensor(x, scale buffer, ..)"""
+    dequantize_per_tensor(q, scale, ..), the FX reference model's
+    dequantize of torch.quantize_per_tensor(x, scale buffer, ..), or
+    convert_fx's dequantize of a quantized module's output"""
     out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
     out = out[0] if isinstance(out, (tuple, list)) else out
     name = str(out.target)
@@ -50,6 +52,8 @@ def out_scale(gm):
     if q is not None and "quantize_per_tensor" in str(q.target):
         s = q.args[1]
         return float(getattr(gm, s.target) if isinstance(s, torch.fx.Node) else s)
+    if q is not None and q.op == "call_module":  # convert_fx's quantized module
+        return float(gm.get_submodule(q.target).scale)
     sys.exit(f"the output of the model is {name}, not a per-tensor dequantize")
 
 

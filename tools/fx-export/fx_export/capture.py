@@ -20,7 +20,7 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
-from . import dynamic, fake, sourceloc
+from . import dynamic, fake, quantized_fx, sourceloc
 from .common import HAS_TORCH_EXPORT, ExportError
 
 # PyTorch's fused kernels for attention / transformer layers.  They replace
@@ -719,6 +719,8 @@ def capture(module, args, level, dyns=None):
         raise ExportError(f"unknown graph level {level!r} (expected 'aten' or 'torch')")
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
+    if quantized_fx.needs_unpacking(module):
+        module = quantized_fx.unpack(module)
     args = (args,) if isinstance(args, torch.Tensor) else tuple(args)
     for i, arg in enumerate(args):
         if not isinstance(arg, torch.Tensor):
