@@ -152,3 +152,40 @@ def fx_packed_resnet18():
     """resnet18 as convert_fx leaves it: quantized.ConvReLU2d and Conv2d,
     quantized.add_relu, max and average pooling of quantized tensors"""
     return _fx(_resnet18(), torch.randn(1, 3, 224, 224), packed=True)
+
+
+class _EagerQuant(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant = torch.quantization.QuantStub()
+        self.fc = nn.Linear(16, 8)
+        self.tanh = nn.Tanh()
+        self.fc2 = nn.Linear(8, 4)
+        self.dequant = torch.quantization.DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.fc2(self.tanh(self.fc(self.quant(x)))))
+
+
+def eager_mlp(engine="qnnpack"):
+    """an MLP quantized in eager mode (torch.quantization.prepare and
+    convert, default_qconfig: quantized.Linear modules between Quantize
+    and DeQuantize, a Tanh of a quantized tensor), as torch-mlir's e2e
+    suite quantizes its models.  Its second layer reads tanh's output,
+    quantized over the full 8-bit range, which the x86 engines (onednn,
+    fbgemm) saturate: PyTorch's quantized engine is set to qnnpack, whose
+    results are the exact ones."""
+    torch.backends.quantized.engine = engine
+    torch.manual_seed(0)
+    m = _EagerQuant().eval()
+    m.qconfig = torch.quantization.default_qconfig
+    torch.quantization.prepare(m, inplace=True)
+    g = torch.Generator().manual_seed(7)
+    for _ in range(32):  # calibration
+        m(torch.randn(2, 16, generator=g))
+    return torch.quantization.convert(m, inplace=True)
+
+
+def eager_mlp_x86():
+    """eager_mlp under PyTorch's x86 engine (onednn in Debian's 1.13)"""
+    return eager_mlp("onednn")

@@ -43,6 +43,20 @@ check() {
   check fx_packed_resnet18 1x3x224x224xf32 steps 8
 }
 
+@test "eager-mode int8 (torch.quantization.convert: quantized.Linear, Tanh between Quantize and DeQuantize) matches PyTorch's quantized output (qnnpack)" {
+  need_torch
+  check eager_mlp 2x16xf32 close 10
+}
+
+@test "eager-mode int8: a quantized layer reading tanh's full 8-bit range is refused under the x86 engine, which saturates there" {
+  need_torch
+  run "$PY" tools/fx-export/fx-export tests/e2e/qmodels.py:eager_mlp_x86 --input 2x16xf32 -o "$T/m.json"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"error: quantized module fc2 reads tanh's output, quantized over the full 8-bit range, and PyTorch's onednn kernels saturate"* ]]
+  [ ! -e "$T/m.json" ]
+}
+
 @test "FX int8 as convert_fx leaves it: an op of a quantized tensor fx-export does not know is refused by name, no output" {
   need_torch
   cat > "$T/q.py" <<'PY'
@@ -54,7 +68,8 @@ class M(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(3, 4, 3)
     def forward(self, x):
-        return torch.sigmoid(self.conv(x))
+        y = self.conv(x)
+        return torch.cat([y, y], 1)
 def make():
     p = prepare_fx(M().eval(), get_default_qconfig_mapping("fbgemm"), (torch.randn(1, 3, 8, 8),))
     p(torch.randn(1, 3, 8, 8))
@@ -63,6 +78,6 @@ PY
   run "$PY" tools/fx-export/fx-export "$T/q.py:make" --input 1x3x8x8xf32 -o "$T/m.json"
   echo "$output"
   [ "$status" -ne 0 ]
-  [[ "$output" == *"error: sigmoid of a quantized tensor in convert_fx's model is not supported"* ]]
+  [[ "$output" == *"error: cat of a quantized tensor is not supported; export the model in FX graph mode"* ]]
   [ ! -e "$T/m.json" ]
 }

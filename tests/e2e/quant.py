@@ -23,7 +23,8 @@ import qmodels  # noqa: E402
 
 SHAPES = {"qdq": (4, 3, 5, 6), "convnet": (1, 3, 16, 16), "resnet18": (1, 3, 224, 224),
           "fx_convnet": (1, 3, 16, 16), "fx_resnet18": (1, 3, 224, 224),
-          "fx_packed_convnet": (1, 3, 16, 16), "fx_packed_resnet18": (1, 3, 224, 224)}
+          "fx_packed_convnet": (1, 3, 16, 16), "fx_packed_resnet18": (1, 3, 224, 224),
+          "eager_mlp": (2, 16)}
 
 
 def inputs(name, n):

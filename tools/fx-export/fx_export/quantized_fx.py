@@ -1,13 +1,15 @@
-"""convert_fx's quantized modules as float ops between quantize and
-dequantize (the form convert_to_reference_fx writes), so that the capture
-sees no packed-weight ScriptObjects and no quantized tensors flowing
-between ops.
+"""Quantized modules (convert_fx's, and eager-mode quantization's) as
+float ops between quantize and dequantize (the form
+convert_to_reference_fx writes), so that the capture sees no
+packed-weight ScriptObjects and no quantized tensors flowing between ops.
 
 PyTorch's FX graph mode (torch.ao.quantization.quantize_fx.convert_fx)
 leaves a GraphModule whose values between torch.quantize_per_tensor and
 .dequantize() are quantized tensors, computed by quantized modules
 (quantized.Conv2d with its weights packed for fbgemm) and ops
-(quantized.add_relu).  Each such value q becomes its dequantized float
+(quantized.add_relu); eager-mode quantization (torch.quantization.convert)
+leaves a module of such submodules between Quantize and DeQuantize ones,
+traced by torch.fx here first.  Each such value q becomes its dequantized float
 value here, on the same grid of steps: a quantized module or op is its
 float computation on the dequantized inputs, with the weights dequantized
 (float tensors of the weights file), then quantize_per_tensor at the
@@ -15,7 +17,10 @@ module's output scale and zero point, then dequantize.  An op that keeps
 its input's scale on a quantized tensor (max pooling, ReLU, flatten) is
 the float op, quantized again at its input's scale and zero point (exact
 where the op only selects or moves values; average pooling rounds like
-PyTorch's up to ties).  Any other op of a quantized tensor is refused by
+PyTorch's up to ties); tanh, sigmoid and hardsigmoid are quantized at the
+fixed scale and zero point PyTorch's quantized kernels give (over the
+full 8-bit range: a quantized convolution or linear layer reading that is
+refused under the x86 engines, whose kernels saturate there).  Any other op of a quantized tensor is refused by
 name: a wrong guess would give a wrong number.
 """
 
@@ -39,6 +44,18 @@ _KEEP_METHODS = ("flatten", "reshape", "view", "relu", "permute", "transpose", "
                  "squeeze", "unsqueeze")
 
 
+# ops whose quantized kernels give a fixed scale and zero point (by the
+# input's dtype): the float op, quantized there (checked equal to
+# PyTorch's quantized tanh, sigmoid and hardsigmoid)
+_FIXED = {"tanh": (2 / 256, {torch.quint8: 128, torch.qint8: 0}),
+          "sigmoid": (1 / 256, {torch.quint8: 0, torch.qint8: -128}),
+          "hardsigmoid": (1 / 256, {torch.quint8: 0, torch.qint8: -128})}
+_FIXED_MODULES = {torch.nn.Tanh: "tanh", torch.nn.Sigmoid: "sigmoid",
+                  torch.nn.Hardsigmoid: "hardsigmoid"}
+_FIXED_FUNCTIONS = {torch.tanh: "tanh", torch.sigmoid: "sigmoid", F.tanh: "tanh",
+                    F.sigmoid: "sigmoid", F.hardsigmoid: "hardsigmoid"}
+
+
 def _is_quantized_module(m):
     """a module of quantized tensors (not the reference form's float
     modules, torch.ao.nn.quantized.reference)"""
@@ -54,9 +71,11 @@ def _is_quantized_op(target):
 
 
 def needs_unpacking(module):
-    """Whether module is a convert_fx graph with quantized modules or ops."""
+    """Whether module is a convert_fx graph with quantized modules or ops,
+    or a module of eager-mode quantization (torch.quantization.convert:
+    quantized submodules)."""
     if not isinstance(module, torch.fx.GraphModule):
-        return False
+        return any(_is_quantized_module(m) for m in module.modules())
     for n in module.graph.nodes:
         if n.op == "call_module" and _is_quantized_module(module.get_submodule(n.target)):
             return True
@@ -71,11 +90,15 @@ def _module_kind(m):
     kinds = {"Conv1d": ("conv", False), "Conv2d": ("conv", False), "Conv3d": ("conv", False),
              "ConvReLU1d": ("conv", True), "ConvReLU2d": ("conv", True),
              "ConvReLU3d": ("conv", True), "Linear": ("linear", False),
-             "LinearReLU": ("linear", True)}
+             "LinearReLU": ("linear", True), "Quantize": ("quantize", False),
+             "DeQuantize": ("dequantize", False)}
     if name not in kinds:
         return None
     return kinds[name]
 
+
+ADVICE = ("export the model in FX graph mode's reference form "
+          "(convert_to_reference_fx), whose float ops are traced as they are")
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _BINARY = {"quantized.add": (torch.add, False), "quantized.add_relu": (torch.add, True),
@@ -84,12 +107,21 @@ _BINARY = {"quantized.add": (torch.add, False), "quantized.add_relu": (torch.add
 
 def unpack(gm):
     """A float GraphModule computing what convert_fx's gm computes (see
-    the module's doc).  Raises ExportError for a quantized module or op it
+    the module's doc), or an eager-mode quantized module, traced by
+    torch.fx first.  Raises ExportError for a quantized module or op it
     does not know."""
+    if not isinstance(gm, torch.fx.GraphModule):
+        try:
+            gm = torch.fx.symbolic_trace(gm)
+        except Exception as e:
+            raise ExportError(f"a module with quantized submodules is rewritten into float "
+                              f"ops on a torch.fx trace, and torch.fx cannot trace this one: "
+                              f"{type(e).__name__}: {e}") from None
     g = torch.fx.Graph()
     attrs = {}     # target -> tensor or module of the new graph
     env = {}       # old node -> new node
     qp = {}        # old node of a quantized value -> (scale, zero point, dtype) args
+    full = {}      # old node quantized over the full 8-bit range -> the op's name
 
     def fl(a):
         """a's value in the new graph, quantized values as their floats"""
@@ -114,12 +146,12 @@ def unpack(gm):
             env[n] = get_attr(n.target, _fetch(gm, n.target))
         elif n.op == "output":
             if any(a in qp for a in n.all_input_nodes):
-                raise ExportError("convert_fx's model returns a quantized tensor; "
+                raise ExportError("the quantized model returns a quantized tensor; "
                                   "dequantize it in the model")
             g.output(fl(n.args[0]))
         elif n.op == "call_function" and n.target is torch.quantize_per_tensor:
             if len(n.args) != 4 or n.kwargs or n.args[0] in qp:
-                raise ExportError(f"convert_fx's model quantizes in an unexpected form: "
+                raise ExportError(f"the quantized model quantizes in an unexpected form: "
                                   f"{n.format_node()}")
             x, scale, zp, dtype = n.args
             env[n] = requantize(fl(x), fl(scale), fl(zp), dtype)
@@ -132,10 +164,24 @@ def unpack(gm):
             m = gm.get_submodule(n.target)
             kind = _module_kind(m)
             (x,) = n.args
-            if kind is None or x not in qp or n.kwargs:
-                raise ExportError(f"convert_fx's quantized module {type(m).__name__} "
-                                  f"({n.target}) is not supported; export the model "
-                                  f"converted by convert_to_reference_fx")
+            if kind == ("quantize", False) and x not in qp:
+                scale, zp = float(m.scale), int(m.zero_point)
+                env[n] = requantize(env[x], scale, zp, m.dtype)
+                qp[n] = (scale, zp, m.dtype)
+                continue
+            if kind == ("dequantize", False) and x in qp:
+                env[n] = env[x]
+                continue
+            if kind is None or kind[0] not in ("conv", "linear") or x not in qp or n.kwargs:
+                raise ExportError(f"quantized module {type(m).__name__} ({n.target}) is not "
+                                  f"supported; {ADVICE}")
+            if x in full and torch.backends.quantized.engine != "qnnpack":
+                raise ExportError(
+                    f"quantized module {n.target} reads {full[x]}'s output, quantized over the "
+                    f"full 8-bit range, and PyTorch's {torch.backends.quantized.engine} "
+                    f"kernels saturate 16-bit sums of such products (reduce_range is there "
+                    f"to prevent it): its numbers would differ from the exact ones compiled "
+                    f"here; run the model with torch.backends.quantized.engine = 'qnnpack'")
             w = get_attr(n.target + ".weight", m.weight().dequantize())
             b = m.bias()
             b = get_attr(n.target + ".bias", b.detach()) if b is not None else None
@@ -156,8 +202,7 @@ def unpack(gm):
             name = str(n.target).replace(".default", "")
             if name not in _BINARY or n.kwargs or len(n.args) != 4 or \
                     not all(a in qp for a in n.args[:2]):
-                raise ExportError(f"convert_fx's quantized op {name} is not supported; "
-                                  f"export the model converted by convert_to_reference_fx")
+                raise ExportError(f"quantized op {name} is not supported; {ADVICE}")
             f, relu = _BINARY[name]
             y = g.call_function(f, (env[n.args[0]], env[n.args[1]]))
             if relu:
@@ -171,24 +216,32 @@ def unpack(gm):
                 m = gm.get_submodule(n.target)
                 attrs[n.target] = m
                 keeps = isinstance(m, _KEEP_MODULES)
+                fixed = _FIXED_MODULES.get(type(m))
                 what = type(m).__name__
             elif n.op == "call_function":
                 keeps = n.target in _KEEP_FUNCTIONS
+                fixed = _FIXED_FUNCTIONS.get(n.target)
                 what = getattr(n.target, "__name__", str(n.target))
             else:
                 keeps = n.target in _KEEP_METHODS
+                fixed = n.target if n.target in _FIXED else None
                 what = "." + str(n.target)
             new = g.create_node(n.op, n.target, fl(n.args), fl(n.kwargs), n.name)
             if not q:
                 env[n] = new
                 continue
-            if not keeps or len(q) != 1:
-                raise ExportError(f"{what} of a quantized tensor in convert_fx's model is "
-                                  f"not supported; export the model converted by "
-                                  f"convert_to_reference_fx")
+            if not (keeps or fixed) or len(q) != 1:
+                raise ExportError(f"{what} of a quantized tensor is not supported; {ADVICE}")
             scale, zp, dtype = qp[q[0]]
+            if fixed:
+                scale, zp = _FIXED[fixed][0], _FIXED[fixed][1].get(dtype)
+                if zp is None:
+                    raise ExportError(f"{what} of a {dtype} tensor is not supported; {ADVICE}")
+                full[n] = fixed
+            elif q[0] in full:
+                full[n] = full[q[0]]
             env[n] = requantize(new, scale, zp, dtype)
-            qp[n] = qp[q[0]]
+            qp[n] = (scale, zp, dtype)
     gm2 = torch.fx.GraphModule(attrs, g)
     gm2.eval()
     return gm2
