@@ -63,6 +63,8 @@ typedef struct Gen {
 	PMap vi;              /* Value* -> VInfo* */
 	int nglobals;
 	Op **globals;          /* the fxvm.global ops made, nglobals of them */
+	void *packs;           /* the target's packs of constants so far (cpu:
+	                          gemm_plan.c's PackCopy list) */
 	Op *newmod_first;     /* where globals go */
 	int err;
 } Gen;

@@ -584,13 +584,9 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 		 * no second copy of the weights in memory; one resource for
 		 * the same copy made twice (a dynamic batch's chunk functions
 		 * packing a weight alike), so one global (host_global) */
-		static Ctx *made_in;
-		static PackCopy *made;
 		PackCopy *q;
 
-		if (made_in != g->c)
-			made_in = g->c, made = NULL;
-		for (q = made; q && !same_copy(q, pc); q = q->next)
+		for (q = g->packs; q && !same_copy(q, pc); q = q->next)
 			;
 		if (q)
 			r = q->packed;
@@ -598,7 +594,7 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 			r = resource_lazy(g->c, "builtin", name, nbytes, 64, pack_copy, pc);
 			if ((r->src = pc->res))
 				r->src->readers++;
-			pc->packed = r, pc->next = made, made = pc;
+			pc->packed = r, pc->next = g->packs, g->packs = pc;
 		}
 	} else {
 		int64_t d[4];
