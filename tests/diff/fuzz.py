@@ -886,15 +886,20 @@ class Program:
 
     def references(self, batch=None):
         """The program in f64 (None where it raises), and on f64 inputs
-        moved by a relative -1e-12 and +1e-12 (for model.close's NaN
-        boundaries; [] where either raises)."""
+        whose every element is moved by a relative 1e-12, in random
+        directions and in the opposite ones (for model.close's
+        ill-conditioned non-finite results; [] where either raises)."""
         out = []
+        g = torch.Generator().manual_seed(self.spec["seed"])
+        signs = [torch.randint(0, 2, x.shape, generator=g, dtype=torch.float64) * 2 - 1
+                 if x.is_floating_point() else None for x in self.inputs(ref=True, batch=batch)]
         with torch.no_grad():
             for s in (0, -1e-12, 1e-12):
-                xs = [x * (1 + s) if x.is_floating_point() else x
-                      for x in self.inputs(ref=True, batch=batch)]
+                # fresh inputs each time: the program may write into them
+                xs = self.inputs(ref=True, batch=batch)
                 try:
-                    out.append(self.run(xs, ref=True))
+                    out.append(self.run([x if d is None else x * (1 + s * d)
+                                         for x, d in zip(xs, signs)], ref=True))
                 except Exception:
                     out.append(None)
         return out[0], ([] if None in out[1:] else out[1:])
