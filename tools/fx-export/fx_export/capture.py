@@ -21,7 +21,7 @@ import torch.fx
 import torch.utils._pytree as pytree
 
 from . import dynamic, fake, quantized_fx, sourceloc
-from .common import HAS_TORCH_EXPORT, ExportError
+from .common import HAS_TORCH_EXPORT, ExportError, fetch_attr
 
 # PyTorch's fused kernels for attention / transformer layers.  They replace
 # a whole layer with one opaque op, which a compiler cannot lower.
@@ -112,13 +112,6 @@ def _record_values(graph_module, args, mode=None):
 
 
 # ---------------------------------------------------------- graph cleanup
-
-def _fetch_attr(root, target):
-    obj = root
-    for part in target.split("."):
-        obj = getattr(obj, part)
-    return obj
-
 
 def _mutates_inputs(node):
     """Whether a node may write to one of its inputs (so is not dead code
@@ -401,7 +394,7 @@ def _graph_in_float32(gm):
     for node in gm32.graph.nodes:
         node.args, node.kwargs = pytree.tree_map(widen, (node.args, node.kwargs))
         if node.op == "get_attr":
-            tensor = _fetch_attr(gm32, node.target)
+            tensor = fetch_attr(gm32, node.target)
             if tensor.dtype in _NARROW_FLOATS:
                 for table in (gm32._parameters, gm32._buffers, gm32.__dict__):
                     table.pop(node.target, None)
@@ -493,7 +486,7 @@ def _capture_aten_make_fx(module, args):
     weights = {}
     for node in gm.graph.nodes:
         if node.op == "get_attr":
-            tensor = _fetch_attr(gm, node.target)
+            tensor = fetch_attr(gm, node.target)
             if mode is not None and fake.is_fake(tensor):  # never seen; a wrong weight else
                 raise ExportError(f"the fake-tensor trace made the weight {node.target!r} "
                                   "without its data; refused")
@@ -524,7 +517,7 @@ def _exported_tensor(program, module, name):
                   getattr(program, "tensor_constants", None)):
         if table and name in table:
             return table[name]
-    return _fetch_attr(module, name)
+    return fetch_attr(module, name)
 
 
 def _user_outputs(program, flat):
@@ -623,7 +616,7 @@ def _capture_aten_export(module, args, dyns=None):
         elif node.op == "placeholder" and node.name not in user_inputs:
             raise ExportError(f"unsupported graph input {node.name!r} (not a tensor input)")
         elif node.op == "get_attr":
-            weights[node.target] = _fetch_attr(program.graph_module, node.target)
+            weights[node.target] = fetch_attr(program.graph_module, node.target)
 
     output = next(n for n in graph.nodes if n.op == "output")
     output.args = (_user_outputs(program, list(pytree.tree_flatten(output.args[0])[0])),)
@@ -693,7 +686,7 @@ def capture_torch(module, args):
     weights, modules = {}, {}
     for node in graph.nodes:
         if node.op == "get_attr":
-            weights[node.target] = _fetch_attr(gm, node.target)
+            weights[node.target] = fetch_attr(gm, node.target)
         elif node.op == "call_module":
             submodule = gm.get_submodule(node.target)
             modules[node.target] = submodule

@@ -1,4 +1,5 @@
-"""Small shared pieces: the error type and the running torch version."""
+"""Small shared pieces: the error type, the running torch version, and
+fetch_attr."""
 
 import re
 
@@ -20,3 +21,11 @@ TORCH_VERSION = _parse_version(torch.__version__)
 # torch.export (a sound, dynamo-based aten capture) is public from 2.1 on;
 # before that, make_fx is the way to get an aten graph.
 HAS_TORCH_EXPORT = TORCH_VERSION >= (2, 1)
+
+
+def fetch_attr(root, target):
+    """root's attribute at the dotted path target (a get_attr node's)"""
+    obj = root
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj

@@ -28,7 +28,7 @@ import torch
 import torch.fx
 import torch.nn.functional as F
 
-from .common import ExportError
+from .common import ExportError, fetch_attr
 
 # modules and functions that keep their input's scale and zero point
 _KEEP_MODULES = (torch.nn.MaxPool1d, torch.nn.MaxPool2d, torch.nn.MaxPool3d,
@@ -84,17 +84,12 @@ def needs_unpacking(module):
     return False
 
 
-# the quantized modules: kind, and whether a ReLU follows
-def _module_kind(m):
-    name = type(m).__name__
-    kinds = {"Conv1d": ("conv", False), "Conv2d": ("conv", False), "Conv3d": ("conv", False),
-             "ConvReLU1d": ("conv", True), "ConvReLU2d": ("conv", True),
-             "ConvReLU3d": ("conv", True), "Linear": ("linear", False),
-             "LinearReLU": ("linear", True), "Quantize": ("quantize", False),
-             "DeQuantize": ("dequantize", False)}
-    if name not in kinds:
-        return None
-    return kinds[name]
+# the quantized modules by class name: kind, and whether a ReLU follows
+_KINDS = {"Conv1d": ("conv", False), "Conv2d": ("conv", False), "Conv3d": ("conv", False),
+          "ConvReLU1d": ("conv", True), "ConvReLU2d": ("conv", True),
+          "ConvReLU3d": ("conv", True), "Linear": ("linear", False),
+          "LinearReLU": ("linear", True), "Quantize": ("quantize", False),
+          "DeQuantize": ("dequantize", False)}
 
 
 ADVICE = ("export the model in FX graph mode's reference form "
@@ -143,7 +138,7 @@ def unpack(gm):
             env[n] = g.placeholder(n.target, type_expr=n.type)
             env[n].meta = dict(n.meta)
         elif n.op == "get_attr":
-            env[n] = get_attr(n.target, _fetch(gm, n.target))
+            env[n] = get_attr(n.target, fetch_attr(gm, n.target))
         elif n.op == "output":
             if any(a in qp for a in n.all_input_nodes):
                 raise ExportError("the quantized model returns a quantized tensor; "
@@ -162,7 +157,7 @@ def unpack(gm):
             env[n] = env[n.args[0]]
         elif n.op == "call_module" and _is_quantized_module(gm.get_submodule(n.target)):
             m = gm.get_submodule(n.target)
-            kind = _module_kind(m)
+            kind = _KINDS.get(type(m).__name__)
             (x,) = n.args
             if kind == ("quantize", False) and x not in qp:
                 scale, zp = float(m.scale), int(m.zero_point)
@@ -245,10 +240,3 @@ def unpack(gm):
     gm2 = torch.fx.GraphModule(attrs, g)
     gm2.eval()
     return gm2
-
-
-def _fetch(root, target):
-    obj = root
-    for part in target.split("."):
-        obj = getattr(obj, part)
-    return obj
