@@ -183,3 +183,25 @@ MLIR
   [ -z "$output" ]
   [ "$stderr" = "$T/nodata.mlir: error: dense_resource 'w' has no data: the input holds no blob for it (was it cut short?)" ]
 }
+
+@test "an op codegen cannot emit in a reduction's body is an error at it, not a crash" {
+  cat > "$T/red.mlir" <<'MLIR'
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<1x4xf32>) outs(%m0 : tensor<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<1xf32>
+  return %m : tensor<1xf32>
+}
+MLIR
+  run bin/codegen "$T/red.mlir" -o "$T/red.out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"red.mlir:5:"*"error: unsupported operation 'arith.maximumf'"* ]]
+  [[ "$output" != *"internal error"* ]]
+  [ ! -e "$T/red.out" ]
+}

@@ -143,8 +143,12 @@ static void red_body(E *e, void *env)
 	int i;
 
 	e_reset(e);
-	for (i = 0; i < k->nout; i++)
-		LLVMBuildStore(e->b, e_expr(e, k->out[i].val), e->accp[i]);
+	for (i = 0; i < k->nout; i++) {
+		LLVMValueRef v = e_expr(e, k->out[i].val);
+
+		if (v)   /* else e_expr reported why */
+			LLVMBuildStore(e->b, v, e->accp[i]);
+	}
 }
 
 /* A float product reduction: acc * x.  Its order stays the order of the
