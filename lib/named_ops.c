@@ -276,6 +276,11 @@ int linalg_viewable(Op *op)
 
 int linalg_view(Ctx *c, Op *op, LinalgView *s)
 {
+	return linalg_maps(c, op, s) ? -1 : extents(c, op, s);
+}
+
+int linalg_maps(Ctx *c, Op *op, LinalgView *s)
+{
 	const NamedRow *row = row_of(op);
 
 	memset(s, 0, sizeof *s);
@@ -289,5 +294,5 @@ int linalg_view(Ctx *c, Op *op, LinalgView *s)
 		return -1;
 	if (row->view ? row->view(c, op, s) : (row_view(c, op, row, s), 0))
 		return -1;
-	return extents(c, op, s);
+	return 0;
 }

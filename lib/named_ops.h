@@ -28,6 +28,8 @@ typedef struct LinalgView {
  * 0, or -1 after op_error (an unsupported op, a malformed one, dynamic
  * shapes, an extent no operand gives). */
 int linalg_view(Ctx *c, Op *op, LinalgView *s);
+/* linalg_view without the extents (s->ext NULL), for any shapes. */
+int linalg_maps(Ctx *c, Op *op, LinalgView *s);
 /* Whether linalg_view knows op (no error printed either way). */
 int linalg_viewable(Op *op);
 

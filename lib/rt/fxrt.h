@@ -109,6 +109,15 @@ size_t rt_function_arena(const RtFunction *f);
  * arenas summed, and rt_profile, rt_profile_entry profile the chunk
  * functions' dispatches, in chunk order. */
 int rt_function_batch(const RtFunction *f, int64_t *min, int64_t *max);
+/* A function of a dynamic length (formats/fxvm.md, "Dynamic length"): 1,
+ * with the lengths it takes in [*min, *max]; 0 otherwise.  Its arguments
+ * and results have dims -1 where they depend on the length (or on the
+ * batch of its padded function); rt_invoke reads the length from the
+ * inputs, copies them into layouts for the longest length (kept by the
+ * function between calls), runs the padded function and copies its
+ * results out at the call's sizes.  Profiles, traces and arenas are
+ * those of the padded function. */
+int rt_function_length(const RtFunction *f, int64_t *min, int64_t *max);
 
 /* Runs f.  in: nin tensors matching f's arguments.  out: nout (== f's
  * result count) tensors; each with data NULL gets a fresh 64-byte aligned

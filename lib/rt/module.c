@@ -62,6 +62,12 @@ struct RtFunction {
 	RtTensor *views;            /* batched: a chunk's arguments, then results */
 	uint8_t *stage;             /* batched: aligned copies of unaligned chunks */
 	size_t nstage;
+	const VmfbLength *len;      /* of a dynamic length (fxvm.length), else NULL */
+	const int64_t *pairs;       /* length: (c, d) per dimension of each argument,
+	                               then result */
+	RtTensor *pad;              /* length: the padded function's arguments (the
+	                               length last), then results; data kept */
+	size_t *padcap;             /* length: the bytes each holds */
 };
 
 struct RtModule {
@@ -318,6 +324,28 @@ decode_batch(RtModule *m, RtError *e)
 	return 0;
 }
 
+/* Each function of a dynamic length: its pairs and room for the padded
+ * call's tensors. */
+static int
+decode_length(RtModule *m, RtError *e)
+{
+	const Vmfb *v = &m->v;
+
+	for (size_t i = 0; i < v->nlength; i++) {
+		const VmfbLength *l = &v->length[i];
+		RtFunction *f = &m->funcs[l->func];
+		uint32_t n = f->vf->nargs + 1 + f->vf->nresults;
+
+		f->len = l;
+		f->pairs = v->dims + l->first_pair;
+		f->pad = calloc((size_t)n + 1, sizeof *f->pad);
+		f->padcap = calloc((size_t)n + 1, sizeof *f->padcap);
+		if (!f->pad || !f->padcap)
+			return err(e, "out of memory");
+	}
+	return 0;
+}
+
 /* "NAME: " before e's message. */
 static void
 prefix(RtError *e, const char *name)
@@ -475,7 +503,7 @@ load(RtModule *m, const char *name, const char *params, const RtOptions *o, RtEr
 	for (size_t i = 0; i < v->nfuncs; i++)
 		if (decode_function(m, &m->funcs[i], &v->funcs[i], e))
 			goto fail;
-	if (decode_batch(m, e))
+	if (decode_batch(m, e) || decode_length(m, e))
 		goto fail;
 	if (m->cuda)
 		return m;
@@ -587,6 +615,10 @@ rt_unload(RtModule *m)
 			free(f->rowbytes);
 			free(f->views);
 			rt_free(f->stage);
+			for (uint32_t j = 0; f->pad && j < f->vf->nargs + 1 + f->vf->nresults; j++)
+				rt_free(f->pad[j].data);
+			free(f->pad);
+			free(f->padcap);
 		}
 	free(m->funcs);
 	if (m->objs)
@@ -660,6 +692,20 @@ chunk_fn(const RtFunction *f, uint32_t c)
 	return &f->m->funcs[f->m->v.chunks[f->batch->first_chunk + c].func];
 }
 
+/* The functions that run f: a batched one's chunk functions, the padded
+ * function of one of a dynamic length; none for a function with a body. */
+static uint32_t
+nsubs(const RtFunction *f)
+{
+	return f->batch ? f->batch->nchunks : f->len ? 1 : 0;
+}
+
+static RtFunction *
+sub_fn(const RtFunction *f, uint32_t c)
+{
+	return f->len ? &f->m->funcs[f->len->padded] : chunk_fn(f, c);
+}
+
 /* The arenas of f and its chunk functions, summed; their instructions
  * in *ninsts. */
 static uint64_t
@@ -668,9 +714,11 @@ totals(const RtFunction *f, uint32_t *ninsts)
 	uint64_t arena = f->vf->arena_size;
 	uint32_t n = f->vf->ninsts;
 
-	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
-		arena += chunk_fn(f, c)->vf->arena_size;
-		n += chunk_fn(f, c)->vf->ninsts;
+	for (uint32_t c = 0; c < nsubs(f); c++) {
+		uint32_t k;
+
+		arena += totals(sub_fn(f, c), &k);
+		n += k;
 	}
 	if (ninsts)
 		*ninsts = n;
@@ -692,6 +740,18 @@ rt_function_batch(const RtFunction *f, int64_t *min, int64_t *max)
 		*min = f->batch->min;
 	if (max)
 		*max = f->batch->max;
+	return 1;
+}
+
+int
+rt_function_length(const RtFunction *f, int64_t *min, int64_t *max)
+{
+	if (!f->len)
+		return 0;
+	if (min)
+		*min = f->len->min;
+	if (max)
+		*max = f->len->max;
 	return 1;
 }
 
@@ -838,6 +898,8 @@ ndispatches(const RtFunction *f)
 
 	for (uint32_t i = 0; i < f->vf->ninsts; i++)
 		n += f->insts[i].op == INST_DISPATCH;
+	for (uint32_t c = 0; c < nsubs(f); c++)
+		n += ndispatches(sub_fn(f, c));
 	return n;
 }
 
@@ -846,8 +908,8 @@ ndispatches(const RtFunction *f)
 int
 rt_profile(RtFunction *f, int on)
 {
-	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++)
-		if (rt_profile(chunk_fn(f, c), on))
+	for (uint32_t c = 0; c < nsubs(f); c++)
+		if (rt_profile(sub_fn(f, c), on))
 			return -1;
 	if (on && !f->secs) {
 		f->secs = calloc((size_t)f->vf->ninsts + 1, sizeof *f->secs);
@@ -865,8 +927,8 @@ rt_profile_entry(const RtFunction *f, int i, const char **kernel, uint64_t *call
 	const Vmfb *v = &f->m->v;
 	uint32_t k;
 
-	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
-		const RtFunction *cf = chunk_fn(f, c);
+	for (uint32_t c = 0; c < nsubs(f); c++) {
+		const RtFunction *cf = sub_fn(f, c);
 		if (rt_profile_entry(cf, i, kernel, calls, secs))
 			return 1;
 		i -= ndispatches(cf);
@@ -900,11 +962,12 @@ rt_inst_info(const RtFunction *f, uint32_t i, RtInstInfo *info)
 	const Vmfb *v = &f->m->v;
 	const VmfbInst *vi;
 
-	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
-		const RtFunction *cf = chunk_fn(f, c);
-		if (i < cf->vf->ninsts)
+	for (uint32_t c = 0; c < nsubs(f); c++) {
+		const RtFunction *cf = sub_fn(f, c);
+		uint32_t k = rt_function_ninsts(cf);
+		if (i < k)
 			return rt_inst_info(cf, i, info);
-		i -= cf->vf->ninsts;
+		i -= k;
 	}
 	vi = &v->insts[f->vf->first_inst + i];
 
@@ -937,11 +1000,11 @@ trace_from(RtFunction *f, RtTraceFn fn, void *ctx, uint32_t base, RtError *e)
 		return err(e, "tracing runs on the CPU only (not --device=cuda)");
 	if (rt_pool_trace(f->m->pool, fn != NULL))
 		return err(e, "out of memory");
-	for (uint32_t c = 0; f->batch && c < f->batch->nchunks; c++) {
-		RtFunction *cf = chunk_fn(f, c);
+	for (uint32_t c = 0; c < nsubs(f); c++) {
+		RtFunction *cf = sub_fn(f, c);
 		if (trace_from(cf, fn, ctx, base, e))
 			return -1;
-		base += cf->vf->ninsts;
+		base += rt_function_ninsts(cf);
 	}
 	f->trace = fn;
 	f->trace_ctx = ctx;
@@ -1119,6 +1182,179 @@ invoke_batch(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout
 	return 0;
 }
 
+/* ---- functions of a dynamic length: padded to the longest ---- */
+
+/* Copies the box [0, box) of a dense tensor of dims sd at src into one of
+ * dims dd at dst (row-major, elements of esz bytes). */
+static void
+copy_box(uint8_t *dst, const int64_t *dd, const uint8_t *src, const int64_t *sd, const int64_t *box,
+	int rank, size_t esz)
+{
+	int64_t idx[RT_MAX_RANK] = {0};
+	size_t row;
+
+	if (!rank) {
+		memcpy(dst, src, esz);
+		return;
+	}
+	for (int d = 0; d < rank; d++)
+		if (box[d] <= 0)
+			return;
+	row = (size_t)box[rank - 1] * esz;
+	for (;;) {
+		int64_t so = 0, dof = 0;
+		int d;
+
+		for (d = 0; d < rank - 1; d++)
+			so = so * sd[d] + idx[d], dof = dof * dd[d] + idx[d];
+		so = so * sd[rank - 1], dof = dof * dd[rank - 1];
+		memcpy(dst + (size_t)dof * esz, src + (size_t)so * esz, row);
+		for (d = rank - 2; d >= 0; d--) {
+			if (++idx[d] < box[d])
+				break;
+			idx[d] = 0;
+		}
+		if (d < 0)
+			return;
+	}
+}
+
+/* The length of a call, from its inputs' dimensions (each c × n + d with
+ * c > 0 gives n; static ones as declared); 0 or -1 after err(). */
+static int
+length_of(RtFunction *f, const RtTensor *in, int nin, int64_t *n, RtError *e)
+{
+	const int64_t *pr = f->pairs;
+	int fi = -1, fd = -1;
+
+	*n = -1;
+	for (int i = 0; i < nin; i++) {
+		const VmfbType *vt = &f->args[i];
+		const RtTensor *t = &in[i];
+
+		if (t->dtype != (RtDtype)vt->dtype)
+			return err(e, "input %d: element type is %s, the function expects %s",
+			    i, rt_dtype_name(t->dtype), rt_dtype_name(vt->dtype));
+		if (t->rank != (int)vt->rank)
+			return err(e, "input %d: rank is %d, the function expects %u", i, t->rank, vt->rank);
+		for (int d = 0; d < t->rank; d++, pr += 2) {
+			int64_t c = pr[0], k = pr[1], x = t->dims[d] - k;
+
+			if (t->dims[d] < 0)
+				return err(e, "input %d: dimension %d is %lld", i, d, (long long)t->dims[d]);
+			if (c == 0 && t->dims[d] != k)
+				return err(e, "input %d: dimension %d is %lld, the function expects %lld",
+				    i, d, (long long)t->dims[d], (long long)k);
+			if (c <= 0)
+				continue;
+			if (fi < 0) {
+				if (x < 0 || x % c || x / c < f->len->min || x / c > f->len->max) {
+					if (c == 1 && k == 0)
+						return err(e, "input %d: dimension %d is %lld, must be in [%lld, %lld]",
+						    i, d, (long long)t->dims[d], (long long)f->len->min,
+						    (long long)f->len->max);
+					return err(e, "input %d: dimension %d is %lld, must be %lld × a length in "
+					    "[%lld, %lld] + %lld", i, d, (long long)t->dims[d], (long long)c,
+					    (long long)f->len->min, (long long)f->len->max, (long long)k);
+				}
+				*n = x / c, fi = i, fd = d;
+			} else if (t->dims[d] != c * *n + k) {
+				return err(e, "input %d: dimension %d is %lld, must be %lld (the length %lld of "
+				    "input %d, dimension %d)", i, d, (long long)t->dims[d],
+				    (long long)(c * *n + k), (long long)*n, fi, fd);
+			}
+		}
+		if (t->nbytes < rt_numel(t) * rt_dtype_size(t->dtype) || (rt_numel(t) && !t->data))
+			return err(e, "input %d: %zu bytes of data, the function expects %llu", i,
+			    t->data ? t->nbytes : 0, (unsigned long long)(rt_numel(t) * rt_dtype_size(t->dtype)));
+	}
+	return 0;
+}
+
+/* Tensor j of the padded call with dims d: its buffer grown as needed. */
+static int
+pad_buffer(RtFunction *f, uint32_t j, RtDtype dt, int rank, const int64_t *d)
+{
+	RtTensor *t = &f->pad[j];
+	int64_t numel;
+
+	t->dtype = dt, t->rank = rank;
+	memcpy(t->dims, d, sizeof *d * (size_t)rank);
+	numel = rt_numel(t);
+	if (numel == INT64_MAX || __builtin_mul_overflow((uint64_t)numel, rt_dtype_size(dt), &t->nbytes))
+		return -1;
+	if (t->nbytes > f->padcap[j]) {
+		rt_free(t->data);
+		f->padcap[j] = 0;
+		if (!(t->data = rt_alloc(t->nbytes)))
+			return -1;
+		f->padcap[j] = t->nbytes;
+	}
+	return 0;
+}
+
+/* A call of a dynamic length n: the inputs copied into layouts for the
+ * longest length (padding zero), the padded function run with n, the
+ * results copied out of its layouts. */
+static int
+invoke_length(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
+{
+	uint32_t na = f->vf->nargs, nr = f->vf->nresults;
+	RtFunction *pf = &f->m->funcs[f->len->padded];
+	const int64_t *pr = f->pairs;
+	int64_t n, d[RT_MAX_RANK];
+
+	if (nin != (int)na)
+		return err(e, "@%s takes %u input%s, got %d", f->name, na, na == 1 ? "" : "s", nin);
+	if (nout != (int)nr)
+		return err(e, "@%s returns %u result%s, got room for %d", f->name, nr, nr == 1 ? "" : "s", nout);
+	if (length_of(f, in, nin, &n, e))
+		return -1;
+	for (uint32_t i = 0; i < na; i++) {
+		const RtTensor *t = &in[i];
+
+		for (int k = 0; k < t->rank; k++, pr += 2)
+			d[k] = pr[0] < 0 ? t->dims[k] : pr[0] * f->len->max + pr[1];
+		if (pad_buffer(f, i, t->dtype, t->rank, d))
+			return err(e, "input %d: cannot allocate its padded copy", (int)i);
+		memset(f->pad[i].data, 0, f->pad[i].nbytes);
+		copy_box(f->pad[i].data, d, t->data, t->dims, t->dims, t->rank, rt_dtype_size(t->dtype));
+	}
+	if (pad_buffer(f, na, RT_I64, 1, (int64_t[]){ 1 }))
+		return err(e, "out of memory");
+	*(int64_t *)f->pad[na].data = n;
+	for (uint32_t j = 0; j < nr; j++) {
+		RtTensor *t = &f->pad[na + 1 + j];
+		void *keep = t->data;
+
+		memset(t, 0, sizeof *t);
+		if (keep)
+			rt_free(keep), f->padcap[na + 1 + j] = 0;
+	}
+	if (invoke(pf, f->pad, (int)na + 1, f->pad + na + 1, (int)nr, e))
+		return -1;
+	/* the results' sizes at n, their buffers */
+	for (uint32_t j = 0; j < nr; j++) {
+		RtTensor *p = &f->pad[na + 1 + j], t = *p;
+
+		for (int k = 0; k < p->rank; k++, pr += 2)
+			t.dims[k] = pr[0] < 0 ? p->dims[k] : pr[0] * n + pr[1];
+		t.nbytes = (size_t)rt_numel(&t) * rt_dtype_size(t.dtype);
+		if (out[j].data && (out[j].nbytes < t.nbytes || (uintptr_t)out[j].data % 64))
+			return err(e, "result %u: the buffer provided is too small or not 64-byte aligned", j);
+		t.data = out[j].data;
+		if (!t.data && !(t.data = rt_alloc(t.nbytes ? t.nbytes : 1))) {
+			for (uint32_t q = 0; q < j; q++)
+				rt_tensor_free(&out[q]);
+			return err(e, "result %u: cannot allocate %zu bytes", j, t.nbytes);
+		}
+		copy_box(t.data, t.dims, p->data, p->dims, t.dims, t.rank, rt_dtype_size(t.dtype));
+		out[j] = t;
+		rt_free(p->data), p->data = NULL;
+	}
+	return 0;
+}
+
 /* ---- invoking, under the module's lock ---- */
 
 static int
@@ -1130,6 +1366,8 @@ invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtEr
 
 	if (f->batch)
 		return invoke_batch(f, in, nin, out, nout, e);
+	if (f->len)
+		return invoke_length(f, in, nin, out, nout, e);
 	if (prepare(f, in, nin, out, nout, e))
 		return -1;
 	if (m->cuda)

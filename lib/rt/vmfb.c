@@ -22,6 +22,7 @@ _Static_assert(sizeof(VmfbKern) == 32, "kern layout");
 _Static_assert(sizeof(VmfbGlobal) == 32, "global layout");
 _Static_assert(sizeof(VmfbBatch) == 32, "batch layout");
 _Static_assert(sizeof(VmfbChunk) == 16, "chunk layout");
+_Static_assert(sizeof(VmfbLength) == 32, "length layout");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .vmfb reader assumes a little-endian host"
 #endif
@@ -128,7 +129,7 @@ static const char *const section_names[SEC_NKINDS] = {
 	[SEC_EXECS] = "executables", [SEC_KERNS] = "kernels",
 	[SEC_GLOBALS] = "globals", [SEC_CONSTS] = "constants",
 	[SEC_OBJECT] = "object", [SEC_KINFO] = "kernel_info",
-	[SEC_BATCH] = "batch", [SEC_CHUNKS] = "chunks",
+	[SEC_BATCH] = "batch", [SEC_CHUNKS] = "chunks", [SEC_LENGTH] = "length",
 };
 
 const char *
@@ -386,6 +387,10 @@ load_tables(Chk *k)
 			if (records(k, SEC_CHUNKS, sizeof *v->chunks, &p, &n))
 				return -1;
 			v->chunks = p, v->nchunks = n;
+		} else if (v->sec[i].kind == SEC_LENGTH) {
+			if (records(k, SEC_LENGTH, sizeof *v->length, &p, &n))
+				return -1;
+			v->length = p, v->nlength = n;
 		}
 	for (uint32_t i = 0; i < v->nsec; i++)
 		if (v->sec[i].kind == SEC_CHUNKS && !v->batch)
@@ -405,6 +410,18 @@ dynamic(const Vmfb *v, size_t ti)
 	return t->rank && v->dims[t->first_dim] == VMFB_DYN;
 }
 
+/* Has type ti a dynamic dimension anywhere (a length's declaration)? */
+static int
+any_dynamic(const Vmfb *v, size_t ti)
+{
+	const VmfbType *t = &v->types[ti];
+
+	for (uint32_t d = 0; d < t->rank; d++)
+		if (v->dims[t->first_dim + d] == VMFB_DYN)
+			return 1;
+	return 0;
+}
+
 static int
 check_types(Chk *k)
 {
@@ -421,12 +438,12 @@ check_types(Chk *k)
 			return bad(k, "type %zu: rank %u at dimension %u is out of range", i, t->rank, t->first_dim);
 		for (uint32_t d = 0; d < t->rank; d++) {
 			int64_t e = v->dims[t->first_dim + d];
-			if (e == VMFB_DYN && d == 0)
-				continue;   /* a batched function's: 0 bytes */
+			if (e == VMFB_DYN)
+				continue;   /* a declaration's: 0 bytes */
 			if (e < 0 || __builtin_mul_overflow(numel, (uint64_t)e, &numel))
 				return bad(k, "type %zu: dimension %u is %lld", i, d, (long long)e);
 		}
-		if (dynamic(v, i))
+		if (any_dynamic(v, i))
 			numel = 0;
 		if (__builtin_mul_overflow(numel, vmfb_dtype_size(t->dtype), &numel)
 		    || numel != t->nbytes || numel > ((uint64_t)1 << 56))
@@ -635,8 +652,8 @@ check_code(Chk *k)
 		}
 		if (g->crc)
 			return bad(k, "global %zu: crc of a constant inside the module", i);
-		if (g->type < v->ntypes && dynamic(v, g->type))
-			return bad(k, "global %zu (@%s): a type with a batch dimension", i, vmfb_str(v, g->name));
+		if (g->type < v->ntypes && any_dynamic(v, g->type))
+			return bad(k, "global %zu (@%s): a type with a dynamic dimension", i, vmfb_str(v, g->name));
 		if (g->type >= v->ntypes || g->size != v->types[g->type].nbytes
 		    || g->offset % VMFB_ALIGN || !range_ok(g->offset, g->size, v->nconsts))
 			return bad(k, "global %zu (@%s): %llu bytes at %llu do not fit the constants",
@@ -737,14 +754,126 @@ check_batch(Chk *k)
 			if (!(rc = check_chunk(k, b, j, fn)) && decl[v->chunks[b->first_chunk + j].func])
 				rc = bad(k, "@%s: chunk %u is a batched function", fn, j);
 	}
+	for (size_t i = 0; i < v->nlength; i++)
+		if (v->length[i].func < v->nfuncs)
+			decl[v->length[i].func] |= 2;
 	for (size_t i = 0; i < v->nfuncs && !rc; i++) {
 		const VmfbFunc *f = &v->funcs[i];
 		for (uint32_t j = 0; j < f->nargs + f->nresults && !decl[i] && !rc; j++)
-			if (dynamic(v, j < f->nargs ? f->first_arg + j : f->first_result + j - f->nargs))
-				rc = bad(k, "@%s: a batch dimension in a function that is not batched",
-				    vmfb_str(v, f->name));
+			if (any_dynamic(v, j < f->nargs ? f->first_arg + j : f->first_result + j - f->nargs))
+				rc = bad(k, "@%s: a dynamic dimension in a function that is neither batched "
+				    "nor of a dynamic length", vmfb_str(v, f->name));
+		for (uint32_t j = 0; j < f->nargs + f->nresults && decl[i] == 1 && !rc; j++) {
+			const VmfbType *t = &v->types[j < f->nargs ? f->first_arg + j : f->first_result + j - f->nargs];
+			for (uint32_t d = 1; d < t->rank && !rc; d++)
+				if (v->dims[t->first_dim + d] == VMFB_DYN)
+					rc = bad(k, "@%s: a batched function with a dynamic dimension other "
+					    "than its first", vmfb_str(v, f->name));
+		}
 	}
 	free(decl);
+	return rc;
+}
+
+/* One value (argument or result) of length function fn: decl type ti,
+ * the padded function's pi, pairs pr. */
+static int
+check_length_value(Chk *k, const VmfbLength *l, uint32_t ti, uint32_t pi, const int64_t *pr,
+	const char *fn, const char *what, uint32_t j, int *reads)
+{
+	Vmfb *v = k->v;
+	const VmfbType *t = &v->types[ti], *p = &v->types[pi];
+	const int64_t *td = v->dims + t->first_dim, *pd = v->dims + p->first_dim;
+
+	if (t->dtype != p->dtype || t->rank != p->rank)
+		return bad(k, "@%s: %s %u: the padded function's type differs", fn, what, j);
+	for (uint32_t d = 0; d < t->rank; d++) {
+		int64_t c = pr[2 * d], e = pr[2 * d + 1], top;
+		int ok;
+		if (c == -1)
+			ok = e == 0 && td[d] == VMFB_DYN && pd[d] == VMFB_DYN;
+		else if (c == 0)
+			ok = e >= 0 && td[d] == e && pd[d] == e;
+		else
+			ok = c > 0 && td[d] == VMFB_DYN && !__builtin_mul_overflow(c, l->max, &top)
+			    && !__builtin_add_overflow(top, e, &top) && pd[d] == top
+			    && c * l->min + e >= 0;
+		if (!ok)
+			return bad(k, "@%s: %s %u, dimension %u: (%lld, %lld) does not fit its types", fn,
+			    what, j, d, (long long)c, (long long)e);
+		*reads |= c > 0;
+	}
+	return 0;
+}
+
+/* The functions of a dynamic length: declarations run by a function of
+ * their arguments laid out at the longest length, plus the length. */
+static int
+check_length(Chk *k)
+{
+	Vmfb *v = k->v;
+	uint8_t *seen = calloc(v->nfuncs + 1, 1);
+	int rc = 0;
+
+	if (!seen)
+		return bad(k, "out of memory");
+	for (size_t i = 0; i < v->nlength && !rc; i++) {
+		const VmfbLength *l = &v->length[i];
+		if (l->reserved || l->func >= v->nfuncs || seen[l->func]++)
+			rc = bad(k, "length %zu: function %u is out of range or listed twice", i, l->func);
+	}
+	for (size_t i = 0; i < v->nbatch && !rc; i++)
+		if (seen[v->batch[i].func])
+			rc = bad(k, "length: function %u is also batched", v->batch[i].func);
+	for (size_t i = 0; i < v->nlength && !rc; i++) {
+		const VmfbLength *l = &v->length[i];
+		const VmfbFunc *f = &v->funcs[l->func], *pf;
+		const char *fn = vmfb_str(v, f->name);
+		uint64_t npairs = 0;
+		int reads = 0;
+		if (f->nbufs || f->ninsts || f->arena_size || l->min < 0 || l->max < l->min
+		    || l->max > INT32_MAX) {
+			rc = bad(k, "@%s: a function of a dynamic length with a host program, or length "
+			    "range [%lld, %lld]", fn, (long long)l->min, (long long)l->max);
+			break;
+		}
+		if (l->padded >= v->nfuncs || seen[l->padded]) {
+			rc = bad(k, "@%s: padded function %u is out of range or of a dynamic length", fn,
+			    l->padded);
+			break;
+		}
+		pf = &v->funcs[l->padded];
+		if (pf->nargs != f->nargs + 1 || pf->nresults != f->nresults) {
+			rc = bad(k, "@%s: the padded function @%s does not take one more value and return "
+			    "as many", fn, vmfb_str(v, pf->name));
+			break;
+		}
+		const VmfbType *lt = &v->types[pf->first_arg + f->nargs];
+		if (lt->dtype != DT_I64 || lt->rank != 1 || v->dims[lt->first_dim] != 1) {
+			rc = bad(k, "@%s: the padded function's last argument is not the length (i64 [1])", fn);
+			break;
+		}
+		for (uint32_t j = 0; j < f->nargs + f->nresults; j++)
+			npairs += 2 * v->types[j < f->nargs ? f->first_arg + j : f->first_result + j - f->nargs].rank;
+		if (!range_ok(l->first_pair, npairs, v->ndims)) {
+			rc = bad(k, "@%s: its %llu size pairs are out of range", fn, (unsigned long long)npairs);
+			break;
+		}
+		const int64_t *pr = v->dims + l->first_pair;
+		for (uint32_t j = 0; j < f->nargs + f->nresults && !rc; j++) {
+			int arg = j < f->nargs;
+			uint32_t jj = arg ? j : j - f->nargs;
+			uint32_t ti = arg ? f->first_arg + jj : f->first_result + jj;
+			uint32_t pi = arg ? pf->first_arg + jj : pf->first_result + jj;
+			int r = 0;
+			rc = check_length_value(k, l, ti, pi, pr, fn, arg ? "argument" : "result", jj,
+			    arg ? &reads : &r);
+			pr += 2 * v->types[ti].rank;
+		}
+		if (!rc && !reads)
+			rc = bad(k, "@%s: no argument has a dimension of the length", fn);
+	}
+	free(seen);
 	return rc;
 }
 
@@ -844,7 +973,7 @@ vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn)
 		return bad(&k, "target: reserved field is %u, not 0", v->target->reserved);
 	if (str_ok(&k, v->target->cpu, "target", 0) || str_ok(&k, v->target->features, "target", 0))
 		return -1;
-	if (check_types(&k) || check_code(&k) || check_funcs(&k) || check_batch(&k))
+	if (check_types(&k) || check_code(&k) || check_funcs(&k) || check_batch(&k) || check_length(&k))
 		return -1;
 	return 0;
 }

@@ -54,6 +54,7 @@ enum {
 	SEC_KINFO,       /* VmfbKernInfo[], one per kernel; optional */
 	SEC_BATCH,       /* VmfbBatch[]: batched functions; optional, with CHUNKS */
 	SEC_CHUNKS,      /* VmfbChunk[]: their chunk functions; optional, with BATCH */
+	SEC_LENGTH,      /* VmfbLength[]: functions of a dynamic length; optional */
 	SEC_NKINDS
 };
 
@@ -166,6 +167,22 @@ typedef struct VmfbChunk {
 	uint32_t reserved;
 } VmfbChunk;
 
+/* A function with a dynamic length (fxvm.length): its Function record (no
+ * buffers or instructions; VMFB_DYN at every dimension but the static
+ * ones), the function that runs it on its arguments laid out at the
+ * range's top length L (its arguments one more: the length, i64 [1]), and
+ * per dimension of each argument, then each result, a pair (c, d) in
+ * DIMS: c > 0: c × n + d at length n (the padded function's size c × L
+ * + d); c = 0: d, static; c = -1 (d = 0): the batch, as the padded
+ * function (batched) takes it. */
+typedef struct VmfbLength {
+	uint32_t func;             /* its declaration, into FUNCS */
+	uint32_t padded;           /* the function run, into FUNCS */
+	uint32_t first_pair;       /* into DIMS, 2 per dimension */
+	uint32_t reserved;
+	int64_t min, max;          /* the lengths it takes, max = L */
+} VmfbLength;
+
 typedef struct VmfbGlobal {
 	uint32_t name;
 	uint32_t type;             /* into TYPES */
@@ -197,6 +214,7 @@ typedef struct Vmfb {
 	const uint8_t *consts; size_t nconsts;
 	const VmfbBatch *batch; size_t nbatch;     /* none: NULL, 0 */
 	const VmfbChunk *chunks; size_t nchunks;
+	const VmfbLength *length; size_t nlength; /* none: NULL, 0 */
 } Vmfb;
 
 /* Validates all of p[0..n) (64-byte aligned): header, table, checksums,

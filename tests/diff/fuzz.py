@@ -1219,8 +1219,10 @@ DYN_SIZES = (0, 1, 3, 8, 9, 17)
 DYN_LEADS = (6, 10, 12)    # not in EXTENTS: a static extent rarely equals the batch
 DYN_REFUSALS = ("codegen: a dynamic batch is compiled only where every batch item is "
                 "computed on its own",
-                "codegen: dynamic dimensions other than a batch (dimension 0) are not "
-                "supported yet")
+                "codegen: a dynamic length is compiled only where every tensor keeps its "
+                "elements in place",
+                "codegen: a dynamic length needs a range",
+                "codegen: one dynamic dimension besides the batch is supported yet")
 # the stages before codegen, whose clear errors on a dynamic batch (no
 # dynamic form of an op yet) are counted, not failures; codegen's other
 # errors are

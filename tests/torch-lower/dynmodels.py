@@ -62,6 +62,19 @@ def gpt2():
     return norms_random(GPT2Block())
 
 
+def bert_base():
+    """A BERT-base encoder layer (768 wide, 12 heads, GELU)."""
+    torch.manual_seed(0)
+    return norms_random(nn.TransformerEncoderLayer(768, 12, 3072, activation="gelu", dropout=0.0,
+                                                   batch_first=True))
+
+
+def gpt2_base():
+    """A GPT-2-small-sized block (768 wide, 12 heads)."""
+    torch.manual_seed(0)
+    return norms_random(GPT2Block(768, 12))
+
+
 class Pair(nn.Module):
     def forward(self, x, y):
         return x * 2 + y.tanh()

@@ -121,14 +121,14 @@ static int unknown(BA *a, Op *op)
 	return 0;
 }
 
-static int64_t fdiv(int64_t a, int64_t b)
+int64_t fdiv(int64_t a, int64_t b)
 {
 	int64_t q = a / b;
 
 	return q - ((a % b) && ((a < 0) != (b < 0)));
 }
 
-static int64_t cdiv(int64_t a, int64_t b)
+int64_t cdiv(int64_t a, int64_t b)
 {
 	return -fdiv(-a, b);
 }
@@ -136,7 +136,7 @@ static int64_t cdiv(int64_t a, int64_t b)
 /* ---- integers and conditions ----------------------------------------- */
 
 /* cmpi's predicates: eq ne slt sle sgt sge ult ule ugt uge */
-static int cmp_const(int p, int64_t x, int64_t y)
+int cmp_const(int p, int64_t x, int64_t y)
 {
 	uint64_t u = (uint64_t)x, v = (uint64_t)y;
 
@@ -438,8 +438,8 @@ static int mixed(BA *a, Op *op, int prefix, const char *const *names, int which,
 	return 0;
 }
 
-static const char *const slice_lists[] = { "static_offsets", "static_sizes", "static_strides" };
-static const char *const pad_lists[] = { "static_low", "static_high" };
+const char *const slice_lists[3] = { "static_offsets", "static_sizes", "static_strides" };
+const char *const pad_lists[2] = { "static_low", "static_high" };
 static const char *const shape_list[] = { "static_output_shape" };
 
 /* A slice (prefix 1: extract, 2: insert) over a tensor of rank r with the
@@ -529,7 +529,7 @@ static int pad(BA *a, Op *op)
 }
 
 /* Group g of a reshape's reassociation: its first dim and count. */
-static int group(Op *op, int g, int *first, int *n)
+int group(Op *op, int g, int *first, int *n)
 {
 	Attr *re = op_attr(op, "reassociation");
 
@@ -869,34 +869,41 @@ static int separable(Ctx *c, Op *op, const int *axs, const int64_t *ks, int64_t 
 	return 0;
 }
 
-/* Dynamic entries of a slice's or pad's lists replaced by their constant
- * operands. */
-static void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int nnames)
+/* Dynamic entries of a slice's or pad's lists (of a reshape's output
+ * shape) replaced by their operands where those are constants; the
+ * others stay operands. */
+void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int nnames)
 {
-	Value *keep[2];
+	Value **keep = arena_alloc(c, sizeof *keep * (size_t)(op->nopnds + 1));
 	int64_t segs[5];
-	int k = prefix, i;
+	int k = prefix, nk = 0, i;
 
+	for (i = 0; i < prefix; i++)
+		keep[nk++] = OPND(op, i), segs[i] = 1;
 	for (i = 0; i < nnames; i++) {
 		Attr *at = op_attr(op, names[i]);
 		int64_t *v;
 
+		segs[prefix + i] = 0;
 		if (!at)
 			continue;
 		v = arena_alloc(c, sizeof *v * (at->n + 1));
 		for (size_t j = 0; j < at->n; j++)
-			if ((v[j] = at->ints[j]) == INT64_MIN)
-				value_int(OPND(op, k++), &v[j]);
+			if ((v[j] = at->ints[j]) == INT64_MIN) {
+				Value *x = OPND(op, k++);
+
+				if (!value_int(x, &v[j])) {
+					v[j] = INT64_MIN;
+					keep[nk++] = x;
+					segs[prefix + i]++;
+				}
+			}
 		op_set_attr(c, op, names[i], at_dense_array(c, ty_int(c, 64, SIGNLESS), (int)at->n, v));
 	}
-	for (i = 0; i < prefix; i++)
-		keep[i] = OPND(op, i), segs[i] = 1;
-	for (; i < prefix + nnames; i++)
-		segs[i] = 0;
 	if (op_attr(op, "operand_segment_sizes"))
 		op_set_attr(c, op, "operand_segment_sizes",
 			at_dense_array(c, ty_int(c, 32, SIGNLESS), prefix + nnames, segs));
-	op_set_operands(c, op, prefix, keep);
+	op_set_operands(c, op, nk, keep);
 }
 
 static Attr *one_group(Ctx *c, int n)
@@ -910,7 +917,7 @@ static Attr *one_group(Ctx *c, int n)
 
 /* A static tensor.reshape as codegen's views: collapse to one dimension,
  * expand to the result's. */
-static void reshape_views(Ctx *c, Op *op)
+void reshape_views(Ctx *c, Op *op)
 {
 	Value *v = OPND(op, 0);
 	Type *st = v->type, *rt = RES(op, 0)->type;
@@ -960,7 +967,7 @@ static void specialize_value(BA *a, Value *vo, Value *vn, int64_t size, Op *firs
 	}
 }
 
-static void set_type(Ctx *c, Op *fn)
+void set_function_type(Ctx *c, Op *fn)
 {
 	Block *b = fn->regs[0].first;
 	Op *ret = b->last;
@@ -1033,7 +1040,7 @@ static Op *chunk_function(BA *a, Op *fn, int64_t size)
 		if (op_is_trivially_dead(n))
 			op_erase(n);
 	}
-	set_type(c, nf);
+	set_function_type(c, nf);
 	return nf;
 }
 
@@ -1058,7 +1065,7 @@ static Op *declaration(BA *a, Op *fn, Op **chunks, const int64_t *sizes, int n)
 	return d;
 }
 
-int batch_split(Ctx *c, Op *fn, Op **decl)
+int batch_split(Ctx *c, Op *fn, Op **decl, int only1)
 {
 	BA a = { c, { 0 }, 0, 0 };
 	int64_t sizes[2];
@@ -1068,7 +1075,7 @@ int batch_split(Ctx *c, Op *fn, Op **decl)
 	if (analyze(&a, fn))
 		goto out;
 	for (size_t i = 0; i < sizeof sizes_default / sizeof *sizes_default; i++)
-		if (sizes_default[i] <= a.hi || sizes_default[i] == 1)
+		if ((!only1 && sizes_default[i] <= a.hi) || sizes_default[i] == 1)
 			sizes[n++] = sizes_default[i];
 	for (int i = 0; i < n; i++) {
 		if (!(chunks[i] = chunk_function(&a, fn, sizes[i])))

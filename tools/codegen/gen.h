@@ -155,7 +155,33 @@ extern const Target T_cpu, T_cuda;
  * an error at the op that keeps the batch's items from being computed
  * apart.  batch_signature gives the declaration its first chunk
  * function's signature (as codegen made it), `?` where batched. */
-int batch_split(Ctx *c, Op *fn, Op **decl);
+int batch_split(Ctx *c, Op *fn, Op **decl, int only1);
 void batch_signature(Ctx *c, Op *decl, Op *chunk);
+/* batch.c's rewrites that seqpad.c shares: constant operands of a
+ * slice's, pad's or expand_shape's lists folded into them; a static
+ * tensor.reshape as collapse_shape and expand_shape; a function's type
+ * from its block's arguments and its return. */
+void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int nnames);
+/* ... and what both read sizes with: floor and ceiling division (b > 0),
+ * cmpi's predicate p (0 eq .. 9 uge) on constants, group g of a reshape's
+ * reassociation (its first dimension and count; -1 if malformed), the
+ * names of a slice's and a pad's mixed lists */
+int64_t fdiv(int64_t a, int64_t b);
+int64_t cdiv(int64_t a, int64_t b);
+int cmp_const(int p, int64_t x, int64_t y);
+int group(Op *op, int g, int *first, int *n);
+extern const char *const slice_lists[3], *const pad_lists[2];
+void reshape_views(Ctx *c, Op *op);
+void set_function_type(Ctx *c, Op *fn);
+
+/* seqpad.c: a function with a dynamic length (`?` at a dimension other
+ * than an argument's first) replaced by a declaration carrying
+ * fxvm.length (*decl, where fn stood) and the function at the range's
+ * top length (*padded, after it: NAME.seq, its last argument the length,
+ * a dynamic batch still dynamic, to be chunked one item at a time); 0, or
+ * -1 after an error at the op that keeps it from being padded. */
+int has_dynamic_length(Op *fn);
+int seq_split(Ctx *c, Op *fn, Op **decl, Op **padded);
+void seq_signature(Ctx *c, Op *decl, Op *padded);
 
 #endif

@@ -425,30 +425,44 @@ static int functions(Gen *g, Op ***fns)
 	Op *op;
 	int nf = 0;
 
-	Op **decls = NULL;
-	int nd = 0, i;
+	Op **decls = NULL, **sdecls = NULL, *padded = NULL;
+	int nd = 0, ns = 0, i;
 
 	for (op = g->module->regs[0].first->first; op; op = op->next) {
 		if (!op_is(op, "func.func"))
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
+		if (has_dynamic_length(op)) {
+			sdecls = xrealloc(sdecls, sizeof *sdecls * (size_t)(ns + 1));
+			if (seq_split(g->c, op, &sdecls[ns], &padded))
+				goto fail;
+			op = padded;   /* after the declaration; its batch next */
+			ns++;
+		}
 		if (dynamic_batch(op)) {
 			decls = xrealloc(decls, sizeof *decls * (size_t)(nd + 1));
-			if (batch_split(g->c, op, &decls[nd]))
-				return free(decls), -1;
+			if (batch_split(g->c, op, &decls[nd], op == padded))
+				goto fail;
 			op = decls[nd++];   /* its chunk functions come next */
 			continue;
 		}
 		if (unsigned_signature(g->c, op) || lower_pads(g->c, op))
-			return free(decls), -1;
+			goto fail;
 		*fns = xrealloc(*fns, sizeof **fns * (size_t)(nf + 1));
 		(*fns)[nf++] = op;
 	}
 	for (i = 0; i < nd; i++)
 		batch_signature(g->c, decls[i], decls[i]->next);
+	for (i = 0; i < ns; i++)
+		seq_signature(g->c, sdecls[i], sdecls[i]->next);
 	free(decls);
+	free(sdecls);
 	return nf;
+fail:
+	free(decls);
+	free(sdecls);
+	return -1;
 }
 
 static void exe_name(char *name, size_t n, int nobj, int i)

@@ -61,6 +61,42 @@ batched(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 	return 0;
 }
 
+/* A function of a dynamic length: its range, its values' sizes in n (B
+ * the batch) and its padded function; 0 if fn is none. */
+static int
+of_length(FILE *f, const Vmfb *v, const VmfbFunc *fn)
+{
+	for (size_t i = 0; i < v->nlength; i++) {
+		const VmfbLength *l = &v->length[i];
+		const int64_t *pr = v->dims + l->first_pair;
+		if (&v->funcs[l->func] != fn)
+			continue;
+		fprintf(f, "    length n in [%lld, %lld], run as @%s (padded to n = %lld)\n",
+		    (long long)l->min, (long long)l->max, vmfb_str(v, v->funcs[l->padded].name),
+		    (long long)l->max);
+		for (uint32_t j = 0; j < fn->nargs + fn->nresults; j++) {
+			const VmfbType *t = &v->types[j < fn->nargs ? fn->first_arg + j
+			    : fn->first_result + j - fn->nargs];
+			fprintf(f, "    %s %u: [", j < fn->nargs ? "arg" : "result",
+			    j < fn->nargs ? j : j - fn->nargs);
+			for (uint32_t d = 0; d < t->rank; d++, pr += 2) {
+				fprintf(f, "%s", d ? ", " : "");
+				if (pr[0] < 0)
+					fprintf(f, "B");
+				else if (!pr[0])
+					fprintf(f, "%lld", (long long)pr[1]);
+				else if (pr[0] == 1 && !pr[1])
+					fprintf(f, "n");
+				else
+					fprintf(f, "%lld*n%+lld", (long long)pr[0], (long long)pr[1]);
+			}
+			fprintf(f, "]\n");
+		}
+		return 1;
+	}
+	return 0;
+}
+
 static void
 function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 {
@@ -68,7 +104,7 @@ function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 	const VmfbBuf *b = v->bufs + fn->first_buf;
 
 	signature(f, v, fn);
-	if (batched(f, v, fn))
+	if (batched(f, v, fn) || of_length(f, v, fn))
 		return;
 	fprintf(f, "    arena %llu bytes, %u buffers, %u instructions\n",
 	    (unsigned long long)fn->arena_size, fn->nbufs, fn->ninsts);

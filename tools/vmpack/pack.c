@@ -32,6 +32,7 @@ typedef struct Pack {
 	Buf types, dims, funcs, bufs, insts, binds, execs, kerns, globals;
 	Buf kinfo;                  /* VmfbKernInfo per kernel */
 	Buf batch, chunks;          /* VmfbBatch, VmfbChunk (fxvm.batch) */
+	Buf length;                 /* VmfbLength (fxvm.length) */
 	PMap funcidx;               /* interned function name -> index + 1 */
 	int has_kinfo;              /* any kernel says more than its name */
 	PMap syms;                  /* interned name -> executable/kernel/global op */
@@ -808,6 +809,153 @@ add_batched(Pack *pk, Op *op)
 	return 0;
 }
 
+/* ---- functions of a dynamic length (fxvm.length) ---- */
+
+/* Pairs (c, d) of a value's sizes: array<i64: c0, d0, c1, d1, ...>, one
+ * pair per dimension of type t. */
+static int
+length_pairs(Pack *pk, Op *op, Attr *a, Type *t, const char *what, size_t j)
+{
+	if (!a || a->kind != AT_DENSE_ARRAY || t->kind != TY_TENSOR || !t->ranked
+	    || a->n != 2 * (size_t)t->rank) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "%s %zu: sizes must be array<i64: c, d, ...>, a pair per "
+		    "dimension of its tensor type", what, j);
+		return fail(op, "fxvm.length: %s", msg);
+	}
+	for (size_t i = 0; i < a->n; i += 2) {
+		int64_t c = a->ints[i], d = a->ints[i + 1];
+		int dyn = t->dims[i / 2] == DYN;
+		if (c < -1 || (c == -1 && d) || (c == 0 && (dyn || d != t->dims[i / 2])) || (c != 0 && !dyn)) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "%s %zu, dimension %zu: (%lld, %lld) does not fit its "
+			    "type (`?` where c is not 0; c = -1: the batch, d 0)", what, j, i / 2,
+			    (long long)c, (long long)d);
+			return fail(op, "fxvm.length: %s", msg);
+		}
+	}
+	buf_put(&pk->dims, a->ints, a->n * sizeof *a->ints);
+	return 0;
+}
+
+/* A declared type with `?` anywhere: VMFB_DYN there, 0 bytes. */
+static int
+add_dyn_type(Pack *pk, Op *op, Type *t, int complex)
+{
+	int64_t dims[VMFB_MAX_RANK];
+	int ti;
+
+	if (t->kind != TY_TENSOR || !t->ranked || t->rank > VMFB_MAX_RANK)
+		return add_type_cx(pk, op, t, complex);
+	for (int i = 0; i < t->rank; i++)
+		dims[i] = t->dims[i] == DYN ? 1 : t->dims[i];
+	if ((ti = add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex)) < 0)
+		return -1;
+	for (int i = 0; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			AT(pk->dims, int64_t, AT(pk->types, VmfbType, ti).first_dim + i) = VMFB_DYN;
+	for (int i = 0; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			AT(pk->types, VmfbType, ti).nbytes = 0;
+	return ti;
+}
+
+/* The padded function against the declaration f and its pairs: one
+ * argument more (the length, i64 [1]), as many results, each dimension
+ * c × max + d, static d, or the batch. */
+static int
+padded_fits(Pack *pk, Op *op, const VmfbFunc *f, const VmfbLength *l, const char *pn)
+{
+	const VmfbFunc *pf = &AT(pk->funcs, VmfbFunc, l->padded);
+	const int64_t *pr = &AT(pk->dims, int64_t, l->first_pair);
+	char msg[300];
+
+	if (pf->nargs != f->nargs + 1 || pf->nresults != f->nresults) {
+		snprintf(msg, sizeof msg, "@%s must take one argument more (the length) and return "
+		    "as many values", pn);
+		return fail(op, "fxvm.length: %s", msg);
+	}
+	const VmfbType *lt = &AT(pk->types, VmfbType, pf->first_arg + f->nargs);
+	if (lt->dtype != DT_I64 || lt->rank != 1 || AT(pk->dims, int64_t, lt->first_dim) != 1) {
+		snprintf(msg, sizeof msg, "the last argument of @%s must be the length, tensor<1xi64>", pn);
+		return fail(op, "fxvm.length: %s", msg);
+	}
+	for (uint32_t j = 0; j < f->nargs + f->nresults; j++) {
+		int arg = j < f->nargs;
+		uint32_t jj = arg ? j : j - f->nargs;
+		const VmfbType *t = &AT(pk->types, VmfbType, (arg ? f->first_arg : f->first_result) + jj);
+		const VmfbType *p = &AT(pk->types, VmfbType, (arg ? pf->first_arg : pf->first_result) + jj);
+		for (uint32_t d = 0; d < t->rank; d++, pr += 2) {
+			int64_t want = VMFB_DYN;
+			if (pr[0] >= 0 && (__builtin_mul_overflow(pr[0], l->max, &want)
+			    || __builtin_add_overflow(want, pr[1], &want) || want < 0))
+				want = INT64_MAX;   /* fits nothing */
+			if (t->dtype == p->dtype && t->rank == p->rank
+			    && AT(pk->dims, int64_t, p->first_dim + d) == want)
+				continue;
+			snprintf(msg, sizeof msg, "%s %u of @%s does not fit: dimension %u must be %lld",
+			    arg ? "argument" : "result", jj, pn, d, (long long)want);
+			return fail(op, "fxvm.length: %s", msg);
+		}
+	}
+	return 0;
+}
+
+static int
+add_length(Pack *pk, Op *op)
+{
+	Attr *ft = op_attr(op, "function_type"), *a = op_attr(op, "fxvm.length");
+	Attr *mn, *mx, *fn, *as, *rs;
+	const char *name = op_sym_name(op);
+	VmfbFunc f = {0};
+	VmfbLength l = {0};
+	uint32_t pi;
+
+	if (!a || a->kind != AT_DICT || !(mn = dict_get(a, "min")) || mn->kind != AT_INT
+	    || !(mx = dict_get(a, "max")) || mx->kind != AT_INT
+	    || !(fn = dict_get(a, "function")) || fn->kind != AT_SYMREF || fn->n
+	    || !(as = dict_get(a, "arguments")) || as->kind != AT_ARRAY
+	    || !(rs = dict_get(a, "results")) || rs->kind != AT_ARRAY)
+		return fail(op, "fxvm.length must be {min = N : i64, max = N : i64, function = @f, "
+		    "arguments = [array<i64: ...>, ...], results = [...]}%s", "");
+	if (mn->i < 0 || mx->i < mn->i || mx->i > INT32_MAX)
+		return fail(op, "fxvm.length: min must be >= 0 and max in [min, 2^31)%s", "");
+	if (!ft || ft->kind != AT_TYPE || ft->type->kind != TY_FUNC)
+		return fail(op, "has no function_type%s", "");
+	if (pmap_get(&pk->funcidx, intern(pk->c, name)) || pmap_get(&pk->syms, intern(pk->c, name)))
+		return fail(op, "fxvm.length: the name '@%s' is taken", name);
+	f.name = str(pk, name);
+	f.nargs = ft->type->nin;
+	f.nresults = ft->type->nsub - ft->type->nin;
+	if (as->n != f.nargs || rs->n != f.nresults)
+		return fail(op, "fxvm.length: a sizes array per argument and per result%s", "");
+	pi = (uint32_t)(uintptr_t)pmap_get(&pk->funcidx, intern(pk->c, fn->s));
+	if (!pi)
+		return fail(op, "fxvm.length: '@%s' is not a function of this module", fn->s);
+	f.first_arg = COUNT(pk->types, VmfbType);
+	for (uint32_t i = 0; i < f.nargs; i++)
+		if (add_dyn_type(pk, op, ft->type->sub[i], listed(op, "fxpipe.complex_args", i, f.nargs) > 0) < 0)
+			return -1;
+	f.first_result = COUNT(pk->types, VmfbType);
+	for (uint32_t i = 0; i < f.nresults; i++)
+		if (add_dyn_type(pk, op, ft->type->sub[f.nargs + i],
+		    listed(op, "fxpipe.complex_results", i, f.nresults) > 0) < 0)
+			return -1;
+	f.first_buf = COUNT(pk->bufs, VmfbBuf);
+	f.first_inst = COUNT(pk->insts, VmfbInst);
+	l = (VmfbLength){COUNT(pk->funcs, VmfbFunc), pi - 1, COUNT(pk->dims, int64_t), 0, mn->i, mx->i};
+	for (uint32_t i = 0; i < f.nargs + f.nresults; i++)
+		if (length_pairs(pk, op, i < f.nargs ? as->elts[i] : rs->elts[i - f.nargs],
+		    ft->type->sub[i], i < f.nargs ? "argument" : "result", i < f.nargs ? i : i - f.nargs))
+			return -1;
+	if (padded_fits(pk, op, &f, &l, fn->s))
+		return -1;
+	*pmap_slot(&pk->funcidx, intern(pk->c, name), 1) = (void *)(uintptr_t)(l.func + 1);
+	buf_put(&pk->funcs, &f, sizeof f);
+	buf_put(&pk->length, &l, sizeof l);
+	return 0;
+}
+
 /* ---- the module ---- */
 
 static int
@@ -866,12 +1014,13 @@ collect(Pack *pk, Op *m)
 	/* In dependency order: kernels name executables, batched functions
 	 * (declarations) the functions with a body. */
 	static const char *const order[] = {"fxvm.executable", "fxvm.global", "fxvm.kernel", "func.func"};
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 6; k++) {
 		int n = 0;
 		for (Op *op = b->first; op; op = op->next) {
-			if (k == 4) {
+			if (k >= 4) {
 				if (op_is(op, "func.func") && (!op->nregs || !op->regs[0].first)
-				    && op_attr(op, "fxvm.batch") && add_batched(pk, op))
+				    && op_attr(op, k == 4 ? "fxvm.batch" : "fxvm.length")
+				    && (k == 4 ? add_batched(pk, op) : add_length(pk, op)))
 					rc = -1;
 				continue;
 			}
@@ -929,14 +1078,16 @@ write_file(Pack *pk, FILE *f)
 {
 	/* STRS .. GLOBALS, objects, KINFO, BATCH and CHUNKS if any, CONSTS */
 	enum { NSMALL = SEC_GLOBALS };
-	Buf *small[NSMALL + 1], *extra[3];
-	uint32_t xkind[3], nx = 0;
+	Buf *small[NSMALL + 1], *extra[4];
+	uint32_t xkind[4], nx = 0;
 	if (pk->has_kinfo)
 		extra[nx] = &pk->kinfo, xkind[nx++] = SEC_KINFO;
 	if (pk->batch.n) {
 		extra[nx] = &pk->batch, xkind[nx++] = SEC_BATCH;
 		extra[nx] = &pk->chunks, xkind[nx++] = SEC_CHUNKS;
 	}
+	if (pk->length.n)
+		extra[nx] = &pk->length, xkind[nx++] = SEC_LENGTH;
 	uint32_t nsec = NSMALL + pk->nobjs + nx + 1, xfirst = NSMALL + pk->nobjs;
 	VmfbSection *sec = xcalloc(nsec, sizeof *sec);
 	VmfbHeader h = {0};
@@ -1102,6 +1253,7 @@ done:
 	buf_free(&pk.kinfo);
 	buf_free(&pk.batch);
 	buf_free(&pk.chunks);
+	buf_free(&pk.length);
 	pmap_free(&pk.funcidx);
 	buf_free(&pk.globals);
 	pmap_free(&pk.strmap);

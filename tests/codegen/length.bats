@@ -1,0 +1,268 @@
+#!/usr/bin/env bats
+# A dynamic length (`?` at a dimension other than the batch's) compiled
+# once at the range's top (tools/codegen/seqpad.c): every tensor laid out
+# for the longest length, reductions along the length stopping at the
+# call's, sizes read as data computed from it; the runtime copies inputs
+# in and results out (formats/fxvm.md, "Dynamic length").  What keeps
+# elements from staying in place is refused at the op.
+
+setup() { T=$BATS_TEST_TMPDIR; }
+
+# func MAX ARGS RTYPE BODY: f.mlir, a function of x : tensor<1x?xf32> (%n
+# its length, checked to be in [1, MAX]) and ARGS, with that body, its
+# result %r : tensor<RTYPE>
+func() {
+  cat > "$T/f.mlir" <<MLIR
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @main(%x: tensor<1x?xf32>$2) -> tensor<$3> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<1x?xf32>
+  %cmax = arith.constant $1 : index
+  %lo = arith.cmpi sge, %n, %c1 : index
+  %hi = arith.cmpi sle, %n, %cmax : index
+  %ok = arith.andi %lo, %hi : i1
+  cf.assert %ok, "input 0: dimension 1 (n) must be in [1, $1]"
+$4
+  return %r : tensor<$3>
+}
+MLIR
+}
+
+# copy_fn: f.mlir, the function whose result is a copy of x
+copy_fn() {
+  func 64 "" "1x?xf32" '
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x?xf32>'
+}
+
+# refuses BODY WHY: a function of result 1x?xf32 refused, naming why
+refuses() {
+  func 64 "" "1x?xf32" "$1"
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [ ! -e "$T/out" ]
+  [[ "$output" == *"f.mlir:"*"error: codegen: a dynamic length is compiled only where every tensor keeps its elements in place at every length: $2"* ]]
+}
+
+# The mean, the max and a softmax-weighted sum over the length: x - mean,
+# reduced by max, plus sum(softmax(x) * x) -- each wrong if the padding
+# took part (zeros beat negative numbers, the mean divides by n).
+STATS='
+  %c0f = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %n64 = arith.index_cast %n : index to i64
+  %e1 = tensor.empty() : tensor<1xf32>
+  %z = linalg.fill ins(%c0f : f32) outs(%e1 : tensor<1xf32>) -> tensor<1xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<1xf32>) -> tensor<1xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<1x?xf32>) outs(%z : tensor<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %en = tensor.empty(%n) : tensor<1x?xf32>
+  %d = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<1x?xf32>, tensor<1xf32>) outs(%en : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %nf = arith.sitofp %n64 : i64 to f32
+    %mean = arith.divf %s, %nf : f32
+    %v = arith.subf %a, %mean : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%d : tensor<1x?xf32>) outs(%m0 : tensor<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maxf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<1xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %mx : tensor<1x?xf32>, tensor<1xf32>) outs(%en : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?xf32>
+  %den = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<1x?xf32>) outs(%z : tensor<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %num = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex, %x : tensor<1x?xf32>, tensor<1x?xf32>) outs(%z : tensor<1xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %p, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%mx, %num, %den : tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) outs(%e1 : tensor<1xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %q = arith.divf %b, %c : f32
+    %v = arith.addf %a, %q : f32
+    linalg.yield %v : f32
+  } -> tensor<1xf32>'
+
+@test "reductions along the length stop at the call's length; a size read as data is the call's" {
+  func 64 "" "1xf32" "$STATS"
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  # x = -1, -2, -3: mean -2, max(x - mean) 1; softmax-weighted sum
+  # (e^-1 * -1 + e^-2 * -2 + e^-3 * -3) / (e^-1 + e^-2 + e^-3) = -1.4247
+  run bin/vmrun "$T/m.vmfb" --input=1x3xf32=-1,-2,-3
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"1xf32=-0.424"* ]]
+  # one element: max 0, weighted sum -5
+  run bin/vmrun "$T/m.vmfb" --input=1x1xf32=-5
+  echo "$output"
+  [[ "$output" == *"1xf32=-5"* ]]
+  # the longest
+  run bin/vmrun "$T/m.vmfb" --input="1x64xf32=$(seq -s, 1 64 | sed 's/[0-9]*/-1/g')"
+  echo "$output"
+  [[ "$output" == *"1xf32=-1"* ]]
+}
+
+@test "a length outside the range is an error naming the input and dimension, and writes no result" {
+  func 64 "" "1x?xf32" '
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?xf32>'
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=1x2xf32=1,2
+  [[ "$output" == *"1x2xf32=[2 4]"* ]]
+  run bin/vmrun "$T/m.vmfb" --input="1x65xf32=0" --output="@$T/y.npy"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"input 0: dimension 1 is 65, must be in [1, 64]"* ]]
+  [ ! -e "$T/y.npy" ]
+  run bin/vmrun "$T/m.vmfb" --input="2x3xf32=0"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"input 0: dimension 0 is 2, the function expects 1"* ]]
+}
+
+@test "vmpack --dump shows a length's range, its padded function and each value's sizes in n" {
+  copy_fn
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmpack --dump "$T/m.vmfb"
+  echo "$output"
+  [[ "$output" == *"@main(tensor<1x?xf32>) -> (tensor<1x?xf32>)"* ]]
+  [[ "$output" == *"length n in [1, 64], run as @main.seq (padded to n = 64)"* ]]
+  [[ "$output" == *"arg 0: [1, n]"* ]]
+  [[ "$output" == *"@main.seq(tensor<1x64xf32>, tensor<1xi64>) -> (tensor<1x64xf32>)"* ]]
+}
+
+@test "a gather at indices computed in the padding (1 / 0) is given index 0 there, not a trap" {
+  func 64 ", %t: tensor<10xf32>" "1x?xf32" '
+  %e = tensor.empty(%n) : tensor<1x?xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%e : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %inv = arith.divf %one, %a : f32
+    %i = arith.fptosi %inv : f32 to i64
+    %j = arith.index_cast %i : i64 to index
+    %g = tensor.extract %t[%j] : tensor<10xf32>
+    linalg.yield %g : f32
+  } -> tensor<1x?xf32>'
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  # 1 / 0.5 = 2, 1 / 0.25 = 4, 1 / 1 = 1
+  run bin/vmrun "$T/m.vmfb" --input=1x3xf32=0.5,0.25,1 --input=10xf32=0,10,20,30,40,50,60,70,80,90
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"1x3xf32=[20 40 10]"* ]]
+  # an index out of the table in the call's elements still stops it
+  run bin/vmrun "$T/m.vmfb" --input=1x2xf32=0.5,0.01 --input=10xf32=0,10,20,30,40,50,60,70,80,90
+  echo "$output"
+  [ "$status" -ne 0 ]
+}
+
+@test "a dynamic length needs a declared maximum" {
+  cat > "$T/f.mlir" <<'MLIR'
+func.func @main(%x: tensor<1x?xf32>) -> tensor<1x?xf32> {
+  return %x : tensor<1x?xf32>
+}
+MLIR
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"error: codegen: a dynamic length needs a range of at most 65535 (fx-export --dynamic 0:1:NAME=MIN..MAX): argument 0, dimension 1"* ]]
+  [ ! -e "$T/out" ]
+}
+
+@test "a slice at an offset of the length (the last element) is refused" {
+  refuses '
+  %c1i = arith.constant 1 : index
+  %last = arith.subi %n, %c1i : index
+  %r = tensor.extract_slice %x[0, %last] [1, 1] [1, 1] : tensor<1x?xf32> to tensor<1x?xf32>' \
+    "a slice whose offset or stride depends on the length"
+}
+
+@test "a pad after the end of the length is refused (the padding would hold it)" {
+  refuses '
+  %c0f = arith.constant 0.0 : f32
+  %r = tensor.pad %x low[0, 0] high[0, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c0f : f32
+  } : tensor<1x?xf32> to tensor<1x?xf32>' \
+    "a pad after the end of the length"
+}
+
+@test "a reshape that puts a fixed size before the length in its group is refused" {
+  func 64 "" "?xf32" '
+  %e = tensor.empty(%n) : tensor<2x?xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%e : tensor<2x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x?xf32>
+  %r = tensor.collapse_shape %b [[0, 1]] : tensor<2x?xf32> into tensor<?xf32>'
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"a reshape that does not keep the length first in its group"* ]]
+  [ ! -e "$T/out" ]
+}
+
+@test "vmpack refuses an fxvm.length whose sizes do not fit the declared types" {
+  copy_fn
+  bin/codegen "$T/f.mlir" -o "$T/m.fxvm"
+  grep -q 'arguments = \[array<i64: 0, 1, 1, 0>\]' "$T/m.fxvm"
+  sed 's/arguments = \[array<i64: 0, 1, 1, 0>\]/arguments = [array<i64: 0, 1, 0, 5>]/' "$T/m.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"fxvm.length: argument 0, dimension 1: (0, 5) does not fit its type"* ]]
+  [ ! -e "$T/m.vmfb" ]
+}
+
+@test "vmpack refuses an fxvm.length whose padded function does not fit its sizes" {
+  copy_fn
+  bin/codegen "$T/f.mlir" -o "$T/m.fxvm"
+  sed 's/max = 64 : i64/max = 63 : i64/' "$T/m.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"fxvm.length: argument 0 of @main.seq does not fit: dimension 1 must be 63"* ]]
+  [ ! -e "$T/m.vmfb" ]
+}
+
+@test "a length tied to the batch by a check (one symbol at two dimensions) is refused, not compiled apart" {
+  cat > "$T/f.mlir" <<'MLIR'
+func.func @main(%x: tensor<?x4xf32>, %y: tensor<4x?xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %s = tensor.dim %y, %c1 : tensor<4x?xf32>
+  %c64 = arith.constant 64 : index
+  %lo = arith.cmpi sge, %s, %c1 : index
+  %hi = arith.cmpi sle, %s, %c64 : index
+  %ok = arith.andi %lo, %hi : i1
+  cf.assert %ok, "input 1: dimension 1 (batch) must be in [1, 64]"
+  %eq = arith.cmpi eq, %s, %b : index
+  cf.assert %eq, "input 1: dimension 1 must equal batch"
+  return %x : tensor<?x4xf32>
+}
+MLIR
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"f.mlir:12:3: error: codegen: a dynamic length is compiled only where every tensor keeps its elements in place at every length: a check ties the length to the batch"* ]]
+  [ ! -e "$T/out" ]
+}
