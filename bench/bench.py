@@ -39,7 +39,7 @@ counted as 2 x the multiply-adds of convolutions and linear layers; each
 column's speedup from 1 thread to all cores; how many cells meet issue
 24's targets (fx/ORT <= 0.9, fx/ind <= 1.0, fx/eager <= 0.7); torch.compile's
 cost per call on the call-overhead rows; resnet18 with a dynamic batch
-against static modules; issue 25's low-precision rows (resnet50 and a
+against static modules (in alternating rounds); issue 25's low-precision rows (resnet50 and a
 BERT-base layer in bf16 by fx-export --autocast, resnet18 in int8 by
 PT2E, each beside its f32 module; BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
 same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
@@ -53,6 +53,7 @@ BENCH_MODELS (a subset), BENCH_LOW, BENCH_TORCH2 (the PyTorch 2 Python, default
 import importlib.util
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -213,6 +214,9 @@ def compile_with(py, src, name, extra, out, tag):
     return vmfb
 
 
+ROUNDS = 5   # dynamic_batch's alternating rounds
+
+
 def dynamic_batch(py, out, ncpu, runs, lines):
     """resnet18 exported once with a dynamic batch (fx-export --dynamic,
     PyTorch 2) against static modules of batch 1 and 8: codegen compiles
@@ -225,15 +229,20 @@ def dynamic_batch(py, out, ncpu, runs, lines):
         mods[what] = compile_with(py, src, "resnet18", extra, out, "dyn_" + what)
     lines.append("")
     lines.append("dynamic batch: resnet18 compiled once for batch 1..64 against static modules, "
-                 "median ms (ratio = dynamic / static)")
+                 "median of %d alternating rounds' medians, ms (ratio = dynamic / static)" % ROUNDS)
     print(lines[-1], flush=True)
     for b in (1, 8):
         path = os.path.join(out, "dyn_x%d.npy" % b)
         np.save(path, x[:b])
         row = "  batch %d:" % b
         for t in (1, ncpu):
-            d_us = vmrun(mods["dynamic"], [path], t, runs)[0]
-            s_us = vmrun(mods["static%d" % b], [path], t, runs)[0]
+            # in alternating rounds, so that the machine's drift (a
+            # neighbour's load, the clock) falls on both alike
+            d, s = [], []
+            for _ in range(ROUNDS):
+                d.append(vmrun(mods["dynamic"], [path], t, max(runs // ROUNDS, 4))[0])
+                s.append(vmrun(mods["static%d" % b], [path], t, max(runs // ROUNDS, 4))[0])
+            d_us, s_us = statistics.median(d), statistics.median(s)
             row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
                 t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
         lines.append(row)
