@@ -1293,6 +1293,18 @@ pad_buffer(RtFunction *f, uint32_t j, RtDtype dt, int rank, const int64_t *d)
 	return 0;
 }
 
+/* The padded call's results given back, their tensors empty again. */
+static void
+drop_results(RtFunction *f)
+{
+	uint32_t na = f->vf->nargs;
+
+	for (uint32_t j = 0; j < f->vf->nresults; j++) {
+		rt_free(f->pad[na + 1 + j].data);
+		memset(&f->pad[na + 1 + j], 0, sizeof f->pad[na + 1 + j]);
+	}
+}
+
 /* A call of a dynamic length n: the inputs copied into layouts for the
  * longest length (padding zero), the padded function run with n, the
  * results copied out of its layouts. */
@@ -1323,16 +1335,10 @@ invoke_length(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nou
 	if (pad_buffer(f, na, RT_I64, 1, (int64_t[]){ 1 }))
 		return err(e, "out of memory");
 	*(int64_t *)f->pad[na].data = n;
-	for (uint32_t j = 0; j < nr; j++) {
-		RtTensor *t = &f->pad[na + 1 + j];
-		void *keep = t->data;
-
-		memset(t, 0, sizeof *t);
-		if (keep)
-			rt_free(keep), f->padcap[na + 1 + j] = 0;
-	}
+	/* the padded results: allocated by the call (no data here), given
+	 * back on every way out */
 	if (invoke(pf, f->pad, (int)na + 1, f->pad + na + 1, (int)nr, e))
-		return -1;
+		return drop_results(f), -1;
 	/* the results' sizes at n, their buffers */
 	for (uint32_t j = 0; j < nr; j++) {
 		RtTensor *p = &f->pad[na + 1 + j], t = *p;
@@ -1341,17 +1347,18 @@ invoke_length(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nou
 			t.dims[k] = pr[0] < 0 ? p->dims[k] : pr[0] * n + pr[1];
 		t.nbytes = (size_t)rt_numel(&t) * rt_dtype_size(t.dtype);
 		if (out[j].data && (out[j].nbytes < t.nbytes || (uintptr_t)out[j].data % 64))
-			return err(e, "result %u: the buffer provided is too small or not 64-byte aligned", j);
+			return drop_results(f), err(e, "result %u: the buffer provided is too small or not "
+			    "64-byte aligned", j);
 		t.data = out[j].data;
 		if (!t.data && !(t.data = rt_alloc(t.nbytes ? t.nbytes : 1))) {
 			for (uint32_t q = 0; q < j; q++)
 				rt_tensor_free(&out[q]);
-			return err(e, "result %u: cannot allocate %zu bytes", j, t.nbytes);
+			return drop_results(f), err(e, "result %u: cannot allocate %zu bytes", j, t.nbytes);
 		}
 		copy_box(t.data, t.dims, p->data, p->dims, t.dims, t.rank, rt_dtype_size(t.dtype));
 		out[j] = t;
-		rt_free(p->data), p->data = NULL;
 	}
+	drop_results(f);
 	return 0;
 }
 

@@ -229,11 +229,15 @@ static int eval_int(SP *p, Op *op)
 }
 
 /* Entry i of a slice's or pad's mixed list `names[which]` (its dynamic
- * entries are operands after the first `prefix`, list after list). */
+ * entries are operands after the first `prefix`, list after list); *src,
+ * where src is not NULL, the operand it is (NULL: a static entry). */
 static int mixed(SP *p, Op *op, int prefix, const char *const *names, int which, int i,
-	int64_t *x, unsigned *fl)
+	int64_t *x, unsigned *fl, Value **src)
 {
 	int k = prefix;
+
+	if (src)
+		*src = NULL;
 
 	for (int w = 0; w <= which; w++) {
 		Attr *at = op_attr(op, names[w]);
@@ -246,6 +250,8 @@ static int mixed(SP *p, Op *op, int prefix, const char *const *names, int which,
 					return *x = at->ints[j], 1;
 				if (k >= op->nopnds)
 					return *fl |= F_UNKNOWN, 0;
+				if (src)
+					*src = OPND(op, k);
 				return get_int(p, OPND(op, k), 0, x, fl);
 			}
 			k += at->ints[j] == INT64_MIN;
@@ -362,7 +368,7 @@ static void eval_tensor(SP *p, Op *op)
 		for (int i = 0, k = 0; i < sr && k <= r; i++) {
 			unsigned f = 0;
 
-			mixed(p, op, 1, slice_lists, 1, i, &x, &f);
+			mixed(p, op, 1, slice_lists, 1, i, &x, &f, NULL);
 			if (drop && x == 1 && !(f & F_UNKNOWN) && (k >= r || rt->dims[k] != 1 ||
 					r - k < sr - i)) {
 				drop--;
@@ -382,8 +388,8 @@ static void eval_tensor(SP *p, Op *op)
 
 			d[i] = s ? s->cur[i] : 0;
 			fl[i] = s ? s->fl[i] : F_UNKNOWN;
-			mixed(p, op, 1, pad_lists, 0, i, &lo, &fl[i]);
-			mixed(p, op, 1, pad_lists, 1, i, &hi, &fl[i]);
+			mixed(p, op, 1, pad_lists, 0, i, &lo, &fl[i], NULL);
+			mixed(p, op, 1, pad_lists, 1, i, &hi, &fl[i], NULL);
 			d[i] += lo + hi;
 		}
 	} else if (op_is(op, "tensor.cast")) {
@@ -413,8 +419,8 @@ static void eval_insert(SP *p, Op *op)
 	if (!s || !t || s->n != t->n)
 		return mark_bad(p, op);
 	for (int i = 0; i < t->n; i++) {
-		if (!mixed(p, op, 2, slice_lists, 0, i, &off, &fl) ||
-				!mixed(p, op, 2, slice_lists, 1, i, &sz, &fl))
+		if (!mixed(p, op, 2, slice_lists, 0, i, &off, &fl, NULL) ||
+				!mixed(p, op, 2, slice_lists, 1, i, &sz, &fl, NULL))
 			return mark_bad(p, op);
 		if (p->pass == 2 || p->pass == 1) {
 			/* the per-length part of the rule; check_op does the rest */
@@ -601,30 +607,14 @@ static int reshape_groups(SP *p, Value *a, Value *b)
 	return 1;
 }
 
+/* Entry i of the list names[which] known and the same at every length */
 static int list_fixed(SP *p, Op *op, int prefix, const char *const *names, int which, int i)
 {
 	int64_t x;
 	unsigned fl = 0;
-	int k = prefix;
+	Value *src;
 
-	for (int w = 0; w < which; w++) {
-		Attr *at = op_attr(op, names[w]);
-
-		for (size_t j = 0; at && j < at->n; j++)
-			k += at->ints[j] == INT64_MIN;
-	}
-	if (!mixed(p, op, prefix, names, which, i, &x, &fl))
-		return 0;
-	/* a dynamic entry's operand: fixed if it never varies */
-	{
-		Attr *at = op_attr(op, names[which]);
-
-		if (at->ints[i] != INT64_MIN)
-			return 1;
-		for (int j = 0; j < i; j++)
-			k += at->ints[j] == INT64_MIN;
-		return !varies(p, OPND(op, k), 0) && !(fl & F_BATCH);
-	}
+	return mixed(p, op, prefix, names, which, i, &x, &fl, &src) && (!src || !varies(p, src, 0));
 }
 
 static Need *need_of(SP *p, Op *op, int nloops)
@@ -781,32 +771,27 @@ static int structured(SP *p, Op *op)
 						"loop's index (a window, an offset)");
 		}
 	}
+	/* reductions along the length stop at its end; where the body may
+	 * trap, the padding of the parallel loops along it gets safe operands */
+	int trap = s.body == BODY_REGION && traps(op);
+
 	for (int l = 0; l < s.nloops; l++) {
-		if (!vl[l] || !s.red[l])
+		if (!vl[l] || ext_c[l] == 0 || (!s.red[l] && !trap))
 			continue;
-		if (ext_c[l] == 0)
-			continue;
-		if (s.body != BODY_REGION && !(s.body == BODY_MAC && s.nin == 2))
+		if (s.red[l] && s.body != BODY_REGION && !(s.body == BODY_MAC && s.nin == 2))
 			return refuse(op, "a reduction along the length by an op other than "
 				"linalg.generic or a matmul");
+		if (!s.red[l] && ext_c[l] < 0)
+			return refuse(op, "a gather or an integer division over rows of both the "
+				"batch and the length");
 		if (!nd)
 			nd = need_of(p, op, s.nloops);
-		nd->masked |= (uint64_t)1 << l;
-		nd->mc[l] = ext_c[l], nd->md[l] = ext_d[l];
-		nd->masked_operands = s.body != BODY_REGION;
-	}
-	if (s.body == BODY_REGION && traps(op))
-		for (int l = 0; l < s.nloops; l++) {
-			if (!vl[l] || s.red[l] || ext_c[l] == 0)
-				continue;
-			if (ext_c[l] < 0)
-				return refuse(op, "a gather or an integer division over rows of both the "
-					"batch and the length");
-			if (!nd)
-				nd = need_of(p, op, s.nloops);
+		if (s.red[l])
+			nd->masked |= (uint64_t)1 << l, nd->masked_operands = s.body != BODY_REGION;
+		else
 			nd->guarded |= (uint64_t)1 << l;
-			nd->mc[l] = ext_c[l], nd->md[l] = ext_d[l];
-		}
+		nd->mc[l] = ext_c[l], nd->md[l] = ext_d[l];
+	}
 	return captures(p, op, op, &nd, s.nloops);
 }
 
@@ -914,7 +899,7 @@ static int check_op(SP *p, Op *op)
 				int64_t st;
 				unsigned fl = 0;
 
-				if (!mixed(p, op, 2, slice_lists, 2, i, &st, &fl) || st != 1)
+				if (!mixed(p, op, 2, slice_lists, 2, i, &st, &fl, NULL) || st != 1)
 					return refuse(op, "a strided slice inserted along the length");
 			}
 			if (prefix == 2 && !varies(p, big, i) && varies(p, src, i))
@@ -929,7 +914,7 @@ static int check_op(SP *p, Op *op)
 
 			if (!list_fixed(p, op, 1, pad_lists, 0, i) || !list_fixed(p, op, 1, pad_lists, 1, i))
 				return refuse(op, "a pad whose sizes depend on the length");
-			if (varies(p, src, i) && (!mixed(p, op, 1, pad_lists, 1, i, &hi, &fl) || hi))
+			if (varies(p, src, i) && (!mixed(p, op, 1, pad_lists, 1, i, &hi, &fl, NULL) || hi))
 				return refuse(op, "a pad after the end of the length");
 		}
 		return 0;
@@ -1249,7 +1234,7 @@ static void rewrite_body(Ctx *c, Op *g, const Need *nd, Value *arg, PMap *vmap)
 	Block *b = g->regs[0].first;
 	Op *first = b->first, *y = b->last;
 	int nin = num_ins_of(g), nout = g->nopnds - nin;
-	Value *cond = NULL;
+	Value *cond;
 
 	for (int i = 0; i < nd->ncap; i++) {
 		Value *v = pmap_get(vmap, nd->cap[i]), *r = NULL;
@@ -1283,9 +1268,9 @@ static Attr *sizes_attr(SP *p, Value *v)
 	int r = v->type->rank;
 	int64_t *e = arena_alloc(p->c, sizeof *e * (size_t)(2 * r + 1)), c, d;
 
-	for (int i = 0; i < r; i++) {
-		SV *s = sv(p, v);
+	SV *s = sv(p, v);
 
+	for (int i = 0; i < r; i++) {
 		if (s && (s->fl[i] & F_BATCH))
 			c = -1, d = 0;
 		else if (!affine(p, v, i, &c, &d))

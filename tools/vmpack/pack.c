@@ -671,26 +671,47 @@ batch_attr(Op *op, BatchAttr *ba)
 	return 0;
 }
 
+/* A declared type with `?` anywhere: VMFB_DYN there, 0 bytes. */
+static int
+add_dyn_type(Pack *pk, Op *op, Type *t, int complex)
+{
+	int64_t dims[VMFB_MAX_RANK];
+	int ti, dyn = 0;
+
+	if (t->kind != TY_TENSOR || !t->ranked || t->rank > VMFB_MAX_RANK)
+		return add_type_cx(pk, op, t, complex);
+	for (int i = 0; i < t->rank; i++)
+		dims[i] = t->dims[i] == DYN ? 1 : t->dims[i];
+	if ((ti = add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex)) < 0)
+		return -1;
+	for (int i = 0; i < t->rank; i++)
+		if (t->dims[i] == DYN)
+			AT(pk->dims, int64_t, AT(pk->types, VmfbType, ti).first_dim + i) = VMFB_DYN, dyn = 1;
+	if (dyn)
+		AT(pk->types, VmfbType, ti).nbytes = 0;
+	return ti;
+}
+
 /* A declared argument or result type: batched (? at dimension 0 only)
  * is recorded with VMFB_DYN there and 0 bytes; any other is a buffer type. */
 static int
 add_decl_type(Pack *pk, Op *op, Type *t, int complex, int result)
 {
 	int batched = t->kind == TY_TENSOR && t->rank > 0 && t->rank <= VMFB_MAX_RANK && t->dims[0] == DYN;
-	int64_t dims[VMFB_MAX_RANK];
-	int ti;
 
 	if (result && !batched)
 		return fail(op, "fxvm.batch: every result must be batched (? at dimension 0)%s", "");
 	if (!batched)
 		return add_type_cx(pk, op, t, complex);
-	memcpy(dims, t->dims, t->rank * sizeof *dims);
-	dims[0] = 1;
-	if ((ti = add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex)) < 0)
-		return -1;
-	AT(pk->dims, int64_t, AT(pk->types, VmfbType, ti).first_dim) = VMFB_DYN;
-	AT(pk->types, VmfbType, ti).nbytes = 0;
-	return ti;
+	for (int i = 1; i < t->rank; i++)
+		if (t->dims[i] == DYN) {   /* not a buffer type: add_type_cx says why */
+			int64_t dims[VMFB_MAX_RANK];
+
+			memcpy(dims, t->dims, t->rank * sizeof *dims);
+			dims[0] = 1;
+			return add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex);
+		}
+	return add_dyn_type(pk, op, t, complex);
 }
 
 /* Chunk function fi of `size` items against the declaration f: k0 is
@@ -836,28 +857,6 @@ length_pairs(Pack *pk, Op *op, Attr *a, Type *t, const char *what, size_t j)
 	}
 	buf_put(&pk->dims, a->ints, a->n * sizeof *a->ints);
 	return 0;
-}
-
-/* A declared type with `?` anywhere: VMFB_DYN there, 0 bytes. */
-static int
-add_dyn_type(Pack *pk, Op *op, Type *t, int complex)
-{
-	int64_t dims[VMFB_MAX_RANK];
-	int ti;
-
-	if (t->kind != TY_TENSOR || !t->ranked || t->rank > VMFB_MAX_RANK)
-		return add_type_cx(pk, op, t, complex);
-	for (int i = 0; i < t->rank; i++)
-		dims[i] = t->dims[i] == DYN ? 1 : t->dims[i];
-	if ((ti = add_type_cx(pk, op, ty_with_dims(pk->c, t, t->rank, dims), complex)) < 0)
-		return -1;
-	for (int i = 0; i < t->rank; i++)
-		if (t->dims[i] == DYN)
-			AT(pk->dims, int64_t, AT(pk->types, VmfbType, ti).first_dim + i) = VMFB_DYN;
-	for (int i = 0; i < t->rank; i++)
-		if (t->dims[i] == DYN)
-			AT(pk->types, VmfbType, ti).nbytes = 0;
-	return ti;
 }
 
 /* The padded function against the declaration f and its pairs: one
