@@ -124,6 +124,10 @@ bench: all
 # codegen as not computed item by item; outcomes counted, a wrong number
 # printed with its replay command.  Needs PyTorch 2: TORCH2_PYTHON, by
 # default .venv/bin/python (scripts/setup.sh); skipped without it.
+# `make fuzz-diff-length N=300 SEED=7`: its dynamic length mode (fuzz.py
+# --dynamic-length): dimension 1 the symbol seq in [1, 40], run at
+# lengths 1, 2, 5, 15, 16, 17, 33, 40 and the export's, or refused by
+# codegen as not keeping elements in place; needs PyTorch 2 as above.
 N = 1000
 SEED = 1
 TORCH2_PYTHON ?= .venv/bin/python
@@ -135,7 +139,12 @@ fuzz-diff-dynamic: all
 	  $(TORCH2_PYTHON) tests/diff/fuzz.py --dynamic-batch --seed $(SEED) --count $(N) --quiet; \
 	else echo "fuzz-diff-dynamic: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
 
-.PHONY: demo bench fuzz-diff fuzz-diff-dynamic
+fuzz-diff-length: all
+	@if [ -x "$(TORCH2_PYTHON)" ]; then \
+	  $(TORCH2_PYTHON) tests/diff/fuzz.py --dynamic-length --seed $(SEED) --count $(N) --quiet; \
+	else echo "fuzz-diff-length: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
+
+.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length
 
 # `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
 # torch-lower --mlir-dialect-version=upstream through IREE's iree-compile

@@ -62,7 +62,10 @@ struct RtFunction {
 	RtTensor *views;            /* batched: a chunk's arguments, then results */
 	uint8_t *stage;             /* batched: aligned copies of unaligned chunks */
 	size_t nstage;
-	const VmfbLength *len;      /* of a dynamic length (fxvm.length), else NULL */
+	const VmfbLength *len;      /* of a dynamic length (fxvm.length), else NULL:
+	                               its first record of nlen, ranges ascending */
+	uint32_t nlen;
+	int64_t lmin, lmax;         /* length: the whole range */
 	const int64_t *pairs;       /* length: (c, d) per dimension of each argument,
 	                               then result */
 	RtTensor *pad;              /* length: the padded function's arguments (the
@@ -336,7 +339,11 @@ decode_length(RtModule *m, RtError *e)
 		RtFunction *f = &m->funcs[l->func];
 		uint32_t n = f->vf->nargs + 1 + f->vf->nresults;
 
-		f->len = l;
+		if (f->len) {   /* another piece of the range (vmfb_check: adjacent) */
+			f->nlen++, f->lmax = l->max;
+			continue;
+		}
+		f->len = l, f->nlen = 1, f->lmin = l->min, f->lmax = l->max;
 		f->pairs = v->dims + l->first_pair;
 		f->pad = calloc((size_t)n + 1, sizeof *f->pad);
 		f->padcap = calloc((size_t)n + 1, sizeof *f->padcap);
@@ -697,13 +704,13 @@ chunk_fn(const RtFunction *f, uint32_t c)
 static uint32_t
 nsubs(const RtFunction *f)
 {
-	return f->batch ? f->batch->nchunks : f->len ? 1 : 0;
+	return f->batch ? f->batch->nchunks : f->len ? f->nlen : 0;
 }
 
 static RtFunction *
 sub_fn(const RtFunction *f, uint32_t c)
 {
-	return f->len ? &f->m->funcs[f->len->padded] : chunk_fn(f, c);
+	return f->len ? &f->m->funcs[f->len[c].padded] : chunk_fn(f, c);
 }
 
 /* The arenas of f and its chunk functions, summed; their instructions
@@ -749,9 +756,9 @@ rt_function_length(const RtFunction *f, int64_t *min, int64_t *max)
 	if (!f->len)
 		return 0;
 	if (min)
-		*min = f->len->min;
+		*min = f->lmin;
 	if (max)
-		*max = f->len->max;
+		*max = f->lmax;
 	return 1;
 }
 
@@ -1248,14 +1255,14 @@ length_of(RtFunction *f, const RtTensor *in, int nin, int64_t *n, RtError *e)
 			if (c <= 0)
 				continue;
 			if (fi < 0) {
-				if (x < 0 || x % c || x / c < f->len->min || x / c > f->len->max) {
+				if (x < 0 || x % c || x / c < f->lmin || x / c > f->lmax) {
 					if (c == 1 && k == 0)
 						return err(e, "input %d: dimension %d is %lld, must be in [%lld, %lld]",
-						    i, d, (long long)t->dims[d], (long long)f->len->min,
-						    (long long)f->len->max);
+						    i, d, (long long)t->dims[d], (long long)f->lmin,
+						    (long long)f->lmax);
 					return err(e, "input %d: dimension %d is %lld, must be %lld × a length in "
 					    "[%lld, %lld] + %lld", i, d, (long long)t->dims[d], (long long)c,
-					    (long long)f->len->min, (long long)f->len->max, (long long)k);
+					    (long long)f->lmin, (long long)f->lmax, (long long)k);
 				}
 				*n = x / c, fi = i, fd = d;
 			} else if (t->dims[d] != c * *n + k) {
@@ -1306,13 +1313,14 @@ drop_results(RtFunction *f)
 }
 
 /* A call of a dynamic length n: the inputs copied into layouts for the
- * longest length (padding zero), the padded function run with n, the
- * results copied out of its layouts. */
+ * top of the piece of the range that holds n (padding zero), its padded
+ * function run with n, the results copied out of its layouts. */
 static int
 invoke_length(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
 {
 	uint32_t na = f->vf->nargs, nr = f->vf->nresults;
-	RtFunction *pf = &f->m->funcs[f->len->padded];
+	const VmfbLength *l = f->len;
+	RtFunction *pf;
 	const int64_t *pr = f->pairs;
 	int64_t n, d[RT_MAX_RANK];
 
@@ -1322,11 +1330,14 @@ invoke_length(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nou
 		return err(e, "@%s returns %u result%s, got room for %d", f->name, nr, nr == 1 ? "" : "s", nout);
 	if (length_of(f, in, nin, &n, e))
 		return -1;
+	while (n > l->max)
+		l++;
+	pf = &f->m->funcs[l->padded];
 	for (uint32_t i = 0; i < na; i++) {
 		const RtTensor *t = &in[i];
 
 		for (int k = 0; k < t->rank; k++, pr += 2)
-			d[k] = pr[0] < 0 ? t->dims[k] : pr[0] * f->len->max + pr[1];
+			d[k] = pr[0] < 0 ? t->dims[k] : pr[0] * l->max + pr[1];
 		if (pad_buffer(f, i, t->dtype, t->rank, d))
 			return err(e, "input %d: cannot allocate its padded copy", (int)i);
 		memset(f->pad[i].data, 0, f->pad[i].nbytes);

@@ -817,10 +817,14 @@ check_length(Chk *k)
 
 	if (!seen)
 		return bad(k, "out of memory");
+	/* a function's records are consecutive, their ranges adjacent */
 	for (size_t i = 0; i < v->nlength && !rc; i++) {
-		const VmfbLength *l = &v->length[i];
-		if (l->reserved || l->func >= v->nfuncs || seen[l->func]++)
-			rc = bad(k, "length %zu: function %u is out of range or listed twice", i, l->func);
+		const VmfbLength *l = &v->length[i], *q = i ? l - 1 : NULL;
+		if (l->reserved || l->func >= v->nfuncs)
+			rc = bad(k, "length %zu: function %u is out of range", i, l->func);
+		else if (q && q->func == l->func ? (q->max >= INT32_MAX || l->min != q->max + 1) : seen[l->func]++)
+			rc = bad(k, "length %zu: function %u is listed twice, or its ranges are not "
+			    "adjacent", i, l->func);
 	}
 	for (size_t i = 0; i < v->nbatch && !rc; i++)
 		if (seen[v->batch[i].func])

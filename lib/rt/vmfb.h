@@ -174,13 +174,16 @@ typedef struct VmfbChunk {
  * per dimension of each argument, then each result, a pair (c, d) in
  * DIMS: c > 0: c × n + d at length n (the padded function's size c × L
  * + d); c = 0: d, static; c = -1 (d = 0): the batch, as the padded
- * function (batched) takes it. */
+ * function (batched) takes it.  A function may have several records,
+ * consecutive, their ranges adjacent and ascending, each with a padded
+ * function of its own (laid out at its max): a call runs the one whose
+ * range holds its length. */
 typedef struct VmfbLength {
 	uint32_t func;             /* its declaration, into FUNCS */
 	uint32_t padded;           /* the function run, into FUNCS */
 	uint32_t first_pair;       /* into DIMS, 2 per dimension */
 	uint32_t reserved;
-	int64_t min, max;          /* the lengths it takes, max = L */
+	int64_t min, max;          /* the lengths it runs, max = L */
 } VmfbLength;
 
 typedef struct VmfbGlobal {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # A dynamic length (`?` at a dimension other than the batch's) compiled
-# once at the range's top (tools/codegen/seqpad.c): every tensor laid out
-# for the longest length, reductions along the length stopping at the
-# call's, sizes read as data computed from it; the runtime copies inputs
-# in and results out (formats/fxvm.md, "Dynamic length").  What keeps
-# elements from staying in place is refused at the op.
+# once into functions at fixed lengths of the range (tools/codegen/seqpad.c):
+# the range's top, and by default about a quarter of it, and so on: every
+# tensor laid out for that length, reductions along the length stopping
+# at the call's, sizes read as data computed from it; the runtime picks
+# the shortest that holds the call, copies inputs in and results out
+# (formats/fxvm.md, "Dynamic length").  What keeps elements from staying
+# in place is refused at the op.
 
 setup() { T=$BATS_TEST_TMPDIR; }
 
@@ -112,10 +114,16 @@ STATS='
   run bin/vmrun "$T/m.vmfb" --input=1x1xf32=-5
   echo "$output"
   [[ "$output" == *"1xf32=-5"* ]]
-  # the longest
-  run bin/vmrun "$T/m.vmfb" --input="1x64xf32=$(seq -s, 1 64 | sed 's/[0-9]*/-1/g')"
-  echo "$output"
-  [[ "$output" == *"1xf32=-1"* ]]
+  # the longest of @main.seq16, the shortest of @main.seq (padded to 64)
+  # and the longest: x = -1, ..., -1, -17: max(x - mean) 16 / n, the
+  # softmax-weighted sum -1 - 16 e^-16 / (n - 1 + e^-16)
+  for n in 16 17 64; do
+    run bin/vmrun "$T/m.vmfb" --input="1x${n}xf32=$(seq -s, 2 $n | sed 's/[0-9]*/-1/g'),-17"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    got=$(sed -n 's/^1xf32=//p' <<< "$output")
+    awk -v g="$got" -v n=$n 'BEGIN { w = 16 / n - 1; exit !(g - w < 1e-5 && w - g < 1e-5) }'
+  done
 }
 
 @test "a length outside the range is an error naming the input and dimension, and writes no result" {
@@ -145,9 +153,36 @@ STATS='
   run bin/vmpack --dump "$T/m.vmfb"
   echo "$output"
   [[ "$output" == *"@main(tensor<1x?xf32>) -> (tensor<1x?xf32>)"* ]]
-  [[ "$output" == *"length n in [1, 64], run as @main.seq (padded to n = 64)"* ]]
+  [[ "$output" == *"length n in [1, 64], run as @main.seq16 (padded to n = 16), @main.seq (padded to n = 64)"* ]]
   [[ "$output" == *"arg 0: [1, n]"* ]]
+  [[ "$output" == *"@main.seq16(tensor<1x16xf32>, tensor<1xi64>) -> (tensor<1x16xf32>)"* ]]
   [[ "$output" == *"@main.seq(tensor<1x64xf32>, tensor<1xi64>) -> (tensor<1x64xf32>)"* ]]
+  # one function at the top alone
+  bin/codegen --length-ratio=0 "$T/f.mlir" | bin/vmpack -o "$T/one.vmfb"
+  run bin/vmpack --dump "$T/one.vmfb"
+  [[ "$output" == *"length n in [1, 64], run as @main.seq (padded to n = 64)"* ]]
+  [[ "$output" != *"seq16"* ]]
+  run bin/vmrun "$T/one.vmfb" --input=1x3xf32=1,2,3
+  [[ "$output" == *"1x3xf32=[1 2 3]"* ]]
+}
+
+@test "codegen --length-ratio sets the lengths of the padded functions, and refuses nonsense" {
+  func 4096 "" "1x?xf32" '
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x?xf32>'
+  run bin/codegen "$T/f.mlir" -o "$T/m.fxvm"
+  grep -q 'tops = array<i64: 16, 64, 256, 1024, 4096>' "$T/m.fxvm"
+  bin/codegen --length-ratio=10 "$T/f.mlir" -o "$T/m.fxvm"
+  grep -q 'tops = array<i64: 48, 416, 4096>' "$T/m.fxvm"
+  for r in 1 -2 x 2000; do
+    run bin/codegen --length-ratio=$r "$T/f.mlir" -o "$T/out"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"--length-ratio wants 0 or a ratio in [2, 1024], not '$r'"* ]]
+    [ ! -e "$T/out" ]
+  done
 }
 
 @test "a gather at indices computed in the padding (1 / 0) is given index 0 there, not a trap" {
@@ -234,12 +269,29 @@ MLIR
 
 @test "vmpack refuses an fxvm.length whose padded function does not fit its sizes" {
   copy_fn
-  bin/codegen "$T/f.mlir" -o "$T/m.fxvm"
+  bin/codegen --length-ratio=0 "$T/f.mlir" -o "$T/m.fxvm"
   sed 's/max = 64 : i64/max = 63 : i64/' "$T/m.fxvm" > "$T/bad.fxvm"
   run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
   echo "$output"
   [ "$status" -ne 0 ]
   [[ "$output" == *"fxvm.length: argument 0 of @main.seq does not fit: dimension 1 must be 63"* ]]
+  [ ! -e "$T/m.vmfb" ]
+  # several: each against its top; the tops ascending to max
+  bin/codegen "$T/f.mlir" -o "$T/m.fxvm"
+  grep -q 'tops = array<i64: 16, 64>' "$T/m.fxvm"
+  sed 's/tops = array<i64: 16, 64>/tops = array<i64: 24, 64>/' "$T/m.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
+  echo "$output"
+  [[ "$output" == *"fxvm.length: argument 0 of @main.seq16 does not fit: dimension 1 must be 24"* ]]
+  [ ! -e "$T/m.vmfb" ]
+  sed 's/tops = array<i64: 16, 64>/tops = array<i64: 16, 60>/' "$T/m.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
+  echo "$output"
+  [[ "$output" == *"fxvm.length: tops must ascend from min, the last max (64), not 60 at 1"* ]]
+  sed 's/, tops = array<i64: 16, 64>//' "$T/m.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/m.vmfb"
+  echo "$output"
+  [[ "$output" == *"fxvm.length: function must be @f, or [@f, ...] with tops"* ]]
   [ ! -e "$T/m.vmfb" ]
 }
 
@@ -264,5 +316,74 @@ MLIR
   echo "$output"
   [ "$status" -eq 1 ]
   [[ "$output" == *"f.mlir:12:3: error: codegen: a dynamic length is compiled only where every tensor keeps its elements in place at every length: a check ties the length to the batch"* ]]
+  [ ! -e "$T/out" ]
+}
+
+@test "the runtime refuses a length's pieces whose ranges are not adjacent (behind valid checksums)" {
+  copy_fn
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmrun "$T/m.vmfb" --input=1x20xf32=1
+  [ "$status" -eq 0 ]
+  # record 1 (lengths 17..64): min, at byte 16, made 18
+  cp "$T/m.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 17 1 16 18
+  run bin/vmrun "$T/t.vmfb" --input=1x20xf32=1
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"corrupt module: length 1: function 2 is listed twice, or its ranges are not adjacent"* ]]
+}
+
+# two2 TIE: f.mlir, x + m of x, m : tensor<1x?xf32>, each length checked
+# to be in [1, 64], and with TIE, checked to be equal
+two2() {
+  cat > "$T/f.mlir" <<MLIR
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%x: tensor<1x?xf32>, %m: tensor<1x?xf32>) -> tensor<1x?xf32> {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %n = tensor.dim %x, %c1 : tensor<1x?xf32>
+  %k = tensor.dim %m, %c1 : tensor<1x?xf32>
+  %a1 = arith.cmpi sge, %n, %c1 : index
+  %a2 = arith.cmpi sle, %n, %c64 : index
+  %a = arith.andi %a1, %a2 : i1
+  cf.assert %a, "input 0: dimension 1 must be in [1, 64]"
+  %b1 = arith.cmpi sge, %k, %c1 : index
+  %b2 = arith.cmpi sle, %k, %c64 : index
+  %b = arith.andi %b1, %b2 : i1
+  cf.assert %b, "input 1: dimension 1 must be in [1, 64]"
+$1
+  %e = tensor.empty(%n) : tensor<1x?xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<1x?xf32>, tensor<1x?xf32>) outs(%e : tensor<1x?xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %v = arith.addf %p, %q : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?xf32>
+  return %r : tensor<1x?xf32>
+}
+MLIR
+}
+
+@test "two arguments of one length (a check ties them) are compiled as one length; a call where they differ is an error" {
+  two2 '  %t = arith.cmpi eq, %n, %k : index
+  cf.assert %t, "input 1: dimension 1 must equal input 0: dimension 1"'
+  bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
+  run bin/vmpack --dump "$T/m.vmfb"
+  [[ "$output" == *"arg 1: [1, n]"* ]]
+  run bin/vmrun "$T/m.vmfb" --input=1x3xf32=1,2,3 --input=1x3xf32=10,20,30
+  echo "$output"
+  [[ "$output" == *"1x3xf32=[11 22 33]"* ]]
+  run bin/vmrun "$T/m.vmfb" --input=1x3xf32=1,2,3 --input=1x4xf32=1 --output="@$T/y.npy"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"input 1: dimension 1 is 4, must be 3 (the length 3 of input 0, dimension 1)"* ]]
+  [ ! -e "$T/y.npy" ]
+}
+
+@test "two dynamic dimensions that no check ties (two lengths) are refused" {
+  two2 ''
+  run bin/codegen "$T/f.mlir" -o "$T/out"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"error: codegen: dimension 1 of argument 0 and dimension 1 of argument 1 are dynamic, of lengths the checks let differ (1 and 2): one dynamic length per function is supported yet"* ]]
   [ ! -e "$T/out" ]
 }

@@ -100,20 +100,38 @@ need_torch2() {
   [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
 }
 
-@test "fuzz-diff --dynamic-batch: seeded programs match eager at every batch or are refused" {
+# dynamic_slice MODE N N_SAN SIZES: fuzz.py MODE on a seeded slice of N
+# programs (N_SAN under SANITIZE=1): none fails, some run at several
+# SIZES (batches, lengths), some are refused by codegen.
+dynamic_slice() {
   need_torch2
-  n=40
-  [ "${SANITIZE:-0}" != 1 ] || n=15
-  run "$PY2" tests/diff/fuzz.py --dynamic-batch --seed 1 --count "$n" --quiet --shrink-seconds 30
+  local n=$2
+  [ "${SANITIZE:-0}" != 1 ] || n=$3
+  run "$PY2" tests/diff/fuzz.py "$1" --seed 1 --count "$n" --quiet --shrink-seconds 30
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == *"$n passed, 0 failed"* ]]
-  # both outcomes seen: programs run at several batches, and refusals
-  grep -Eq ' [1-9][0-9]* ok \([1-9][0-9]* batches run\)' <<< "$output"
+  grep -Eq " [1-9][0-9]* ok \([1-9][0-9]* $4 run\)" <<< "$output"
   grep -Eq ' [1-9][0-9]* refused by codegen' <<< "$output"
+}
+
+@test "fuzz-diff --dynamic-batch: seeded programs match eager at every batch or are refused" {
+  dynamic_slice --dynamic-batch 40 15 batches
 }
 
 @test "fuzz-diff --dynamic-batch: a corrupted result is reported, shrunk and replayable" {
   need_torch2
   corrupted "$PY2" --dynamic-batch --seed 1 --count 12 --max-failures 1
+}
+
+# The dynamic length mode (fuzz.py --dynamic-length, `make
+# fuzz-diff-length`): dimension 1 the symbol seq in [1, 40], run at
+# lengths on both sides of codegen's padded functions (16 and 40).
+@test "fuzz-diff --dynamic-length: seeded programs match eager at every length or are refused" {
+  dynamic_slice --dynamic-length 30 10 lengths
+}
+
+@test "fuzz-diff --dynamic-length: a corrupted result is reported, shrunk and replayable" {
+  need_torch2
+  corrupted "$PY2" --dynamic-length --seed 1 --count 12 --max-failures 1
 }

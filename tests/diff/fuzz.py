@@ -4,6 +4,7 @@
     fuzz.py [--seed S] [--count N] [--batch K] [--keep DIR] [--quiet] [--max-failures F]
     fuzz.py --replay 'PROGRAM'        one program, as a failure prints it
     fuzz.py --dynamic-batch [...]     each exported once with a dynamic batch
+    fuzz.py --dynamic-length [...]    each exported once with a dynamic length
 
 Generates N random programs from the op descriptions in OPS: chains of
 1-6 ops over inputs with extents 0, 1, primes and large ones, every
@@ -35,6 +36,14 @@ refusing it (no dynamic form of an op).  A wrong number at any batch,
 a crash, another error of codegen or vmpack, vmrun refusing a batch in
 range or running one outside it is a failure, shrunk and printed with
 its replay (--dynamic-batch --replay).
+
+--dynamic-length: the same with the first input's dimension 1 (rank >= 2)
+a length N, the symbol seq in [1, 40] for every input whose dimension 1
+is N, run at lengths 1, 2, 5, 15, 16, 17, 33, 40 and N (codegen pads
+lengths up to 16 and up to 40 apart: both functions run), and just
+outside the range.  Counted, not failed, as above: codegen's refusal of
+what does not keep elements in place at every length (a flip, a cumsum,
+a slice from the end along it).
 """
 import argparse
 import json
@@ -867,14 +876,14 @@ class Program:
         self.spec = spec
 
     def inputs(self, ref=False, batch=None):
-        """batch: the dynamic mode's inputs at that batch (batched())."""
+        """batch: the dynamic modes' inputs at that batch or length (batched())."""
         xs = []
         for i, inp in enumerate(self.spec["in"]):
             shape, dt, kind = inp[:3]
             if batch is not None:
-                n = self.spec["batch"]
+                _, dim, n = self.dynamic()
                 if i in self.batched():
-                    shape = [batch] + shape[1:]
+                    shape = shape[:dim] + [batch] + shape[dim + 1:]
                 if kind and kind[0] == "index" and kind[1] == n:  # maybe into the batch
                     kind = ["index", min(n, batch)]
             x = make_input(shape, dt, self.spec["seed"] * 1000 + (inp[3] if len(inp) > 3 else i),
@@ -922,11 +931,19 @@ class Program:
             vals.append(apply(params, *[vals[i] for i in ids]))
         return vals[-1]
 
+    def dynamic(self):
+        """The dynamic mode's symbol, dimension and extent: ("batch", 0,
+        spec's batch) or ("seq", 1, spec's seq)."""
+        if "seq" in self.spec:
+            return "seq", 1, self.spec["seq"]
+        return "batch", 0, self.spec.get("batch")
+
     def batched(self):
-        """The dynamic mode's batched inputs: those whose dimension 0 is the
-        spec's batch (the others are static, as a weight is)."""
-        n = self.spec.get("batch")
-        return [i for i, inp in enumerate(self.spec["in"]) if inp[0] and inp[0][0] == n]
+        """The dynamic mode's dynamic inputs: those whose dimension 0 (1 for
+        a length) is the spec's extent (the others static, as a weight is)."""
+        _, dim, n = self.dynamic()
+        return [i for i, inp in enumerate(self.spec["in"])
+                if len(inp[0]) > dim and inp[0][dim] == n]
 
     def tolerance(self):
         """The loosest tolerance of the float types the program computes
@@ -948,11 +965,12 @@ class Program:
         return json.dumps(self.spec, separators=(",", ":"))
 
 
-def rand_shape(r, want=None, rank=None, lead=None):
-    """lead: dimension 0's extent (the dynamic mode's batch), rank >= 1."""
+def rand_shape(r, want=None, rank=None, lead=None, dim=0):
+    """lead: dimension dim's extent (the dynamic modes' batch or length),
+    rank > dim."""
     rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4]) if rank is None else rank
     if lead is not None:
-        rank = max(rank, 1)
+        rank = max(rank, dim + 1)
     s = [r.choice(EXTENTS) for _ in range(rank)]
     if r.random() < 0.05 and rank:
         s[r.randrange(rank)] = r.choice([127, 257, 1031])
@@ -965,9 +983,11 @@ def rand_shape(r, want=None, rank=None, lead=None):
     while rank and _numel(s) > 40000:
         s[s.index(max(s))] //= 2
     if lead is not None:
-        s[0] = lead
+        s[dim] = lead
         while _numel(s) > 40000:
-            s[s.index(max(s[1:]), 1)] //= 2
+            rest = [k for k in range(rank) if k != dim]
+            k = max(rest, key=lambda k: s[k])
+            s[k] //= 2
     return s
 
 
@@ -1101,15 +1121,16 @@ SHAPE_OPS = {"transpose", "permute", "slice", "select", "unsqueeze", "squeeze",
 NONCONTIG = ["transpose", "permute", "slice", "expand"]
 
 
-def generate(seed, target=None, lead=None):
+def generate(seed, target=None, lead=None, dim=0):
     """A random program; target (op, 'size0'|'size1'|'noncontig') aims
     the chain's first real op at such an operand.  lead: the first
-    input's dimension 0 (the dynamic mode's batch, in the spec as "batch")."""
+    input's dimension dim (the dynamic modes' batch at 0, in the spec as
+    "batch", or length at 1, as "seq")."""
     r = random.Random(seed)
     for _attempt in range(200):
         prog = {"seed": seed, "in": [], "ops": []}
         if lead is not None:
-            prog["batch"] = lead
+            prog["seq" if dim else "batch"] = lead
         want = target[1] if target else None
         tname = target[0] if target else None
         if tname:
@@ -1120,10 +1141,12 @@ def generate(seed, target=None, lead=None):
                 rank = 4
             if tname == "embedding":
                 rank = 2
+            if lead is not None and rank <= dim:
+                rank = dim + 1
         else:
             dt = r.choices(list(DT_WEIGHT), weights=list(DT_WEIGHT.values()))[0]
             rank = None
-        shape = rand_shape(r, want if want != "noncontig" else None, rank, lead)
+        shape = rand_shape(r, want if want != "noncontig" else None, rank, lead, dim)
         prog["in"].append([shape, dt, None])
         vals = [make_input(shape, dt, seed * 1000)]
         exact = [True]
@@ -1217,12 +1240,16 @@ def attempt(p, d):
 
 DYN_SIZES = (0, 1, 3, 8, 9, 17)
 DYN_LEADS = (6, 10, 12)    # not in EXTENTS: a static extent rarely equals the batch
+# --dynamic-length: the range exported, and the lengths run (codegen's
+# padded functions at 16 and 40 both)
+LEN_RANGE = (1, 40)
+LEN_SIZES = (1, 2, 5, 15, 16, 17, 33, 40)
 DYN_REFUSALS = ("codegen: a dynamic batch is compiled only where every batch item is "
                 "computed on its own",
                 "codegen: a dynamic length is compiled only where every tensor keeps its "
                 "elements in place",
                 "codegen: a dynamic length needs a range",
-                "codegen: one dynamic dimension besides the batch is supported yet")
+                "one dynamic length per function is supported yet")
 # the stages before codegen, whose clear errors on a dynamic batch (no
 # dynamic form of an op yet) are counted, not failures; codegen's other
 # errors are
@@ -1230,7 +1257,7 @@ DYN_FRONT = ("fx-import:", "torch-opt:", "torch-lower:")
 # kinds of Failure that are outcomes, not bugs
 DYN_BENIGN = ("export", "specialized", "refused", "refused-static", "refused-front")
 # torch.export's advice where its guards narrowed the batch's range
-DYN_SUGGESTED = re.compile(r"batch = Dim\('batch'((?:, (?:min|max)=\d+)*)\)")
+DYN_SUGGESTED = re.compile(r"(?:batch|seq) = Dim\('(?:batch|seq)'((?:, (?:min|max)=\d+)*)\)")
 
 
 def export_dynamic(p, xs, d):
@@ -1240,9 +1267,10 @@ def export_dynamic(p, xs, d):
     suggests.  Raises Failure 'specialized' (the batch became a constant)
     or 'export'."""
     from fx_export.dynamic import DynamicDim
-    rng = {}
+    name, dim, _ = p.dynamic()
+    rng = {} if name == "batch" else dict(zip(("min", "max"), LEN_RANGE))
     for again in (True, False):
-        dyn = [DynamicDim(i, 0, "batch", rng.get("min"), rng.get("max")) for i in p.batched()]
+        dyn = [DynamicDim(i, dim, name, rng.get("min"), rng.get("max")) for i in p.batched()]
         try:
             js = export_module(single(p), [x.clone() for x in xs], d, dynamic=dyn)
             break
@@ -1256,9 +1284,9 @@ def export_dynamic(p, xs, d):
             raise
     with open(js) as f:
         doc = json.load(f)
-    sym = [t for t in doc.get("symbols") or () if t["name"] == "batch"]
-    if not sym or any(doc["inputs"][i]["shape"][0] != "batch" for i in p.batched()):
-        raise Failure("specialized", "fx-export: the export's batch is static")
+    sym = [t for t in doc.get("symbols") or () if t["name"] == name]
+    if not sym or any(doc["inputs"][i]["shape"][dim] != name for i in p.batched()):
+        raise Failure("specialized", "fx-export: the export's %s is static" % name)
     return js, sym[0]["min"], sym[0]["max"]
 
 
@@ -1269,7 +1297,8 @@ def check_dynamic(p, d):
     the static mode passes, 'vmrun': vmrun refused a batch in range,
     'range': it ran one outside, 'mismatch', 'crash')."""
     os.makedirs(d, exist_ok=True)
-    n = p.spec["batch"]
+    name, _, n = p.dynamic()
+    what = "batch" if name == "batch" else "length"
     js, lo, hi = export_dynamic(p, p.inputs(), d)
     try:
         vmfb = compile_json(js, d)
@@ -1286,7 +1315,7 @@ def check_dynamic(p, d):
         raise Failure(kind, "%s (static: %s)" % (e, st.kind if st else "ok"))
     ran = 0
     tol = p.tolerance()
-    for b in sorted(set(DYN_SIZES) | {n}):
+    for b in sorted(set(DYN_SIZES if name == "batch" else LEN_SIZES) | {n}):
         if b < lo or hi is not None and b > hi:
             continue
         xs = p.inputs(batch=b)
@@ -1301,8 +1330,8 @@ def check_dynamic(p, d):
                          nudged=[[n] for n in nudged])
         except Failure as e:
             raise Failure(e.kind if e.kind in ("mismatch", "crash") else "vmrun",
-                          "batch %d (exported at %d, range [%d, %s]): %s"
-                          % (b, n, lo, hi, e))
+                          "%s %d (exported at %d, range [%d, %s]): %s"
+                          % (what, b, n, lo, hi, e))
         ran += 1
     for b in [lo - 1] + ([hi + 1] if hi is not None and hi < 100 else []):
         if b < 0:
@@ -1313,7 +1342,8 @@ def check_dynamic(p, d):
             if e.kind == "crash":
                 raise
         else:
-            raise Failure("range", "vmrun ran batch %d outside the range [%d, %s]" % (b, lo, hi))
+            raise Failure("range", "vmrun ran %s %d outside the range [%d, %s]"
+                          % (what, b, lo, hi))
     return ran
 
 
@@ -1402,8 +1432,8 @@ def drop_unused(p):
 
 
 def replay_command(p):
-    return "%s tests/diff/fuzz.py%s --replay '%s'" % (
-        sys.executable, " --dynamic-batch" if "batch" in p.spec else "", p.text())
+    mode = " --dynamic-batch" if "batch" in p.spec else " --dynamic-length" if "seq" in p.spec else ""
+    return "%s tests/diff/fuzz.py%s --replay '%s'" % (sys.executable, mode, p.text())
 
 
 def report_failure(a, p, e, d, failures, attempt=attempt):
@@ -1445,16 +1475,22 @@ def main():
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="export each program once with a dynamic batch, run it at "
                     "several (PyTorch 2)")
+    ap.add_argument("--dynamic-length", action="store_true",
+                    help="export each program once with a dynamic length (dimension 1), "
+                    "run it at several (PyTorch 2)")
     a = ap.parse_args()
-    if a.dynamic_batch and not hasattr(torch, "export"):
-        print("fuzz-diff --dynamic-batch: skipped: PyTorch %s has no torch.export; run it "
-              "with PyTorch 2 (.venv/bin/python, scripts/setup.sh)" % torch.__version__)
+    a.mode = "--dynamic-length" if a.dynamic_length else "--dynamic-batch" if a.dynamic_batch else None
+    if a.dynamic_batch and a.dynamic_length:
+        ap.error("--dynamic-batch and --dynamic-length: one at a time")
+    if a.mode and not hasattr(torch, "export"):
+        print("fuzz-diff %s: skipped: PyTorch %s has no torch.export; run it "
+              "with PyTorch 2 (.venv/bin/python, scripts/setup.sh)" % (a.mode, torch.__version__))
         return 0
     work = tempfile.mkdtemp(prefix="fuzz-diff.")
     try:
         if a.replay:
             p = Program(json.loads(a.replay))
-            if a.dynamic_batch:
+            if a.mode:
                 e = attempt_dynamic(p, os.path.join(work, "r"))
                 bad = e is not None and e.kind not in DYN_BENIGN
             else:
@@ -1462,12 +1498,13 @@ def main():
                 bad = e is not None and e.kind in ("mismatch", "crash")
             print("replay: %s" % ("ok" if e is None else "%s: %s" % (e.kind, e)))
             return 1 if bad else 0
-        return (fuzz_dynamic if a.dynamic_batch else fuzz)(a, work)
+        return (fuzz_dynamic if a.mode else fuzz)(a, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def programs(a, stats, cov, combos, dynamic=False):
+    """dynamic: each with a lead extent (a.mode's batch or length)."""
     """The run's programs, (count so far, program or None), counted in
     stats, cov and combos.  Same seed, same programs."""
     # every op's size-0 operand first, then size-1, then non-contiguous:
@@ -1477,9 +1514,10 @@ def programs(a, stats, cov, combos, dynamic=False):
     for i in range(a.count):
         target = targets[i] if i < len(targets) else None
         lead = random.Random(-(seed + i)).choice(DYN_LEADS) if dynamic else None
-        p, fresh = generate(seed + i, target, lead)
+        dim = 1 if dynamic and a.dynamic_length else 0
+        p, fresh = generate(seed + i, target, lead, dim)
         if p is None and target:   # no such operand for this op (pixel_shuffle of size 0)
-            p, fresh = generate(seed + i, None, lead)
+            p, fresh = generate(seed + i, None, lead, dim)
         if p is None:
             stats["not generated"] += 1
         else:
@@ -1570,7 +1608,8 @@ def fuzz(a, work):
 
 
 def fuzz_dynamic(a, work):
-    """--dynamic-batch: each program alone, check_dynamic's outcomes counted."""
+    """--dynamic-batch, --dynamic-length: each program alone, check_dynamic's
+    outcomes counted."""
     cov, combos, stats, reasons = {}, set(), Counter(), Counter()
     failures = []
     t0 = time.time()
@@ -1599,13 +1638,14 @@ def fuzz_dynamic(a, work):
                 if a.show_refused and e.kind.startswith("refused"):
                     print("%s: %s\n  replay: %s" % (e.kind, str(e)[:300], replay_command(p)))
         progress(a, i, failures, t0)
-    print("\nfuzz-diff --dynamic-batch: seed %d: %d programs (%d op combinations) in %.0f s: "
-          "%d ok (%d batches run), %d specialized, %d not exportable, %d refused by codegen "
+    print("\nfuzz-diff %s: seed %d: %d programs (%d op combinations) in %.0f s: "
+          "%d ok (%d %s run), %d specialized, %d not exportable, %d refused by codegen "
           "(%d of them pass static), %d refused before codegen (static passes), "
           "%d refused by a stage as static too, "
           "%d unexpected compile errors, %d refused by vmrun, %d ranges not checked, "
           "%d mismatches, %d crashes" % (
-              a.seed, stats["programs"], len(combos), time.time() - t0, stats["ok"], sizes,
+              a.mode, a.seed, stats["programs"], len(combos), time.time() - t0, stats["ok"], sizes,
+              "batches" if a.dynamic_batch else "lengths",
               stats["specialized"], stats["export"], stats["refused"],
               stats["refused, static ok"], stats["refused-front"], stats["refused-static"],
               stats["compile"],

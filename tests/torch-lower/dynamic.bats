@@ -6,10 +6,12 @@
 # several sizes against PyTorch eager (dynrun.py).  Nothing of codegen runs:
 # this checks torch-lower's dynamic linalg and its shape checks on their own.
 # The tests at the end take the pipe on (dynrun.py --vm): codegen compiles
-# a dynamic batch once as chunks and a dynamic length once at its range's
-# top (padded), vmrun runs any batch and length in range.
+# a dynamic batch once as chunks and a dynamic length once as functions
+# padded to fixed lengths of its range, vmrun runs any batch and length
+# in range.
 
 setup() {
+  T=$BATS_TEST_TMPDIR
   PY2=${TORCH2_PYTHON:-$PWD/.venv/bin/python}
   [ -x "$PY2" ] || skip "no PyTorch 2 venv ($PY2): run scripts/setup.sh"
   command -v mlir-cpu-runner-16 >/dev/null || skip "mlir-cpu-runner-16 is not installed"
@@ -107,12 +109,13 @@ dynrun_vm() {
   [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
 }
 
-@test "a GPT-2 block and a TransformerEncoderLayer with dynamic batch and length, compiled once, match eager at (1,7), (2,128), (4,200), (3,1) and (1,256)" {
+# codegen pads lengths up to 16, 17 to 64 and 65 to 256 apart: each runs
+@test "a GPT-2 block and a TransformerEncoderLayer with dynamic batch and length, compiled once, match eager at (1,7), (2,128), (4,200), (3,1), (1,256), (2,17) and (1,64)" {
   for m in gpt2 encoder; do
     dynrun_vm tests/torch-lower/dynmodels.py:$m --input 2x7x16xf32 --dynamic 0:0:batch \
       --dynamic 0:1:seq=1..256 --shape 1x7x16 --shape 2x128x16 --shape 4x200x16 --shape 3x1x16 \
-      --shape 1x256x16
-    [ "$(grep -c ': ok$' <<< "$output")" -eq 5 ]
+      --shape 1x256x16 --shape 2x17x16 --shape 1x64x16
+    [ "$(grep -c ': ok$' <<< "$output")" -eq 7 ]
   done
 }
 
@@ -122,6 +125,34 @@ dynrun_vm() {
       --dynamic 0:1:seq=1..256 --shape 1x7x768 --shape 2x128x768 --shape 4x200x768
     [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
   done
+}
+
+# two inputs of one length (x [B, n, 16] and a mask [B, n]; the range
+# given at one of them): one length, the runtime requiring them equal
+@test "an encoder and a masked mean over the tokens, with a mask input of the same length, match eager; inputs that disagree on the length are an error" {
+  dynrun_vm tests/torch-lower/dynmodels.py:masked_pool --input 2x7x16xf32 --input 2x7xf32 \
+    --dynamic 0:0:batch --dynamic 0:1:seq --dynamic 1:0:batch --dynamic 1:1:seq=1..64 \
+    --shape 1x7x16,1x7 --shape 3x17x16,3x17 --shape 2x64x16,2x64 --shape 1x1x16,1x1
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:masked_pool --input 2x7x16xf32 --input 2x7xf32 \
+    --dynamic 0:0:batch --dynamic 0:1:seq --dynamic 1:0:batch --dynamic 1:1:seq=1..64 \
+    --shape 1x7x16,1x8 --shape 3x65x16,3x65 --expect-fail "vmrun: error: input "
+  [[ "$output" == *"input 1: dimension 1 is 8, must be 7 (the length 7 of input 0, dimension 1)"* ]]
+  [[ "$output" == *"input 0: dimension 1 is 65, must be in [1, 64]"* ]]
+}
+
+# PyTorch 2 exports a linear over [n, batch, 768] with a symbolic n as a
+# batch matmul against the weight expanded to n copies (and reshaped by
+# size lists): codegen must still see one GEMM of n rows against the
+# weight, not n matrix-vector products in a loop nest (30x slower)
+@test "a dynamic-length BERT-base layer's matmuls and batch matmuls are GEMM micro-kernels" {
+  "$PY2" tools/fx-export/fx-export tests/torch-lower/dynmodels.py:bert_base --input 2x7x768xf32 \
+    --dynamic 0:0:batch --dynamic 0:1:seq=1..64 -o "$T/m.json"
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches > "$T/d.txt"
+  cat "$T/d.txt" | grep -E "^dispatch|name "
+  # both padded functions' (16 and 64): 6 contractions each
+  [ "$(grep -A1 'gemm micro-kernel' "$T/d.txt" | grep -Ec 'name dispatch_[0-9]+_(bmm|matmul)')" -ge 12 ]
+  ! grep -A1 'loop nest' "$T/d.txt" | grep -E 'name dispatch_[0-9]+_(bmm|matmul)'
 }
 
 @test "a length outside the declared range fails in vmrun with a clear error and no result" {

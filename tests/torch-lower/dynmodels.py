@@ -75,6 +75,23 @@ def gpt2_base():
     return norms_random(GPT2Block(768, 12))
 
 
+class MaskedPool(nn.Module):
+    """An encoder layer and a mean over the tokens weighted by a mask: two
+    inputs of one length (x [B, n, 16], mask [B, n])."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+
+    def forward(self, x, mask):
+        h = self.layer(x)
+        return (h * mask[..., None]).sum(1) / (mask.abs().sum(1, keepdim=True) + 1)
+
+
+def masked_pool():
+    return norms_random(MaskedPool())
+
+
 class Pair(nn.Module):
     def forward(self, x, y):
         return x * 2 + y.tanh()

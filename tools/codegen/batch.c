@@ -906,35 +906,84 @@ void fold_lists(Ctx *c, Op *op, int prefix, const char *const *names, int nnames
 	op_set_operands(c, op, nk, keep);
 }
 
-static Attr *one_group(Ctx *c, int n)
+/* Reassociation [[f[0], f[1]), [f[1], f[2]), ...] of n groups. */
+static Attr *groups_attr(Ctx *c, const int *f, int n)
 {
-	Attr **e = arena_alloc(c, sizeof *e * (size_t)(n + 1));
+	Attr **g = arena_alloc(c, sizeof *g * (size_t)(n + 1));
 
-	for (int i = 0; i < n; i++)
-		e[i] = at_int(c, i, NULL);
-	return at_array(c, 1, (Attr *[]){ at_array(c, n, e) });
+	for (int k = 0; k < n; k++) {
+		Attr **e = arena_alloc(c, sizeof *e * (size_t)(f[k + 1] - f[k] + 1));
+
+		for (int i = f[k]; i < f[k + 1]; i++)
+			e[i - f[k]] = at_int(c, i, NULL);
+		g[k] = at_array(c, f[k + 1] - f[k], e);
+	}
+	return at_array(c, n, g);
 }
 
-/* A static tensor.reshape as codegen's views: collapse to one dimension,
- * expand to the result's. */
+/* The coarsest shape both s and r refine, as group bounds fs into s and
+ * fr into r (each group's sizes of the same product, none empty); its
+ * rank, or 1 (one group) where a size is 0. */
+static int common_groups(const Type *s, const Type *r, int *fs, int *fr)
+{
+	int i = 0, j = 0, n = 0;
+
+	for (int k = 0; k < s->rank; k++)
+		if (!s->dims[k])
+			goto one;
+	fs[0] = fr[0] = 0;
+	while (i < s->rank || j < r->rank) {
+		int64_t ps = i < s->rank ? s->dims[i++] : 1, pr = j < r->rank ? r->dims[j++] : 1;
+
+		while (ps != pr) {
+			if (ps < pr && i < s->rank)
+				ps *= s->dims[i++];
+			else if (pr < ps && j < r->rank)
+				pr *= r->dims[j++];
+			else
+				goto one;
+		}
+		if ((i == fs[n] || j == fr[n]) && n) {
+			fs[n] = i, fr[n] = j;   /* sizes of 1 left on one side: into the last group */
+			continue;
+		}
+		n++;
+		fs[n] = i, fr[n] = j;
+	}
+	if (n && fs[1] && fr[1])
+		return n;
+one:
+	fs[0] = fr[0] = 0, fs[1] = s->rank, fr[1] = r->rank;
+	return 1;
+}
+
+/* A static tensor.reshape as codegen's views: collapsed to the coarsest
+ * shape both refine, expanded to the result's, so that the dimensions it
+ * keeps stay dimensions (through one flat dimension the kernels' indices
+ * would divide and take remainders, and a broadcast would no longer show). */
 void reshape_views(Ctx *c, Op *op)
 {
 	Value *v = OPND(op, 0);
-	Type *st = v->type, *rt = RES(op, 0)->type;
-	int64_t n = prod(st->dims, 0, st->rank);
+	Type *st = v->type, *rt = RES(op, 0)->type, *mt;
+	size_t m = (size_t)(st->rank + rt->rank + 2);
+	int *fs = arena_alloc(c, sizeof *fs * m), *fr = arena_alloc(c, sizeof *fr * m), n;
+	int64_t *d = arena_alloc(c, sizeof *d * m);
 
-	if (st->rank != 1) {
-		Type *flat = ty_tensor(c, 1, &n, st->elem);
-		Op *col = op_new(c, "tensor.collapse_shape", 1, &v, 1, &flat, 0, op->loc);
+	n = common_groups(st, rt, fs, fr);
+	for (int k = 0; k < n; k++)
+		d[k] = prod(st->dims, fs[k], fs[k + 1]);
+	mt = ty_tensor(c, n, d, st->elem);
+	if (n != st->rank) {
+		Op *col = op_new(c, "tensor.collapse_shape", 1, &v, 1, &mt, 0, op->loc);
 
-		op_set_attr(c, col, "reassociation", one_group(c, st->rank));
+		op_set_attr(c, col, "reassociation", groups_attr(c, fs, n));
 		op_insert_before(op, col);
 		v = RES(col, 0);
 	}
-	if (rt->rank != 1) {
+	if (n != rt->rank) {
 		Op *exp = op_new(c, "tensor.expand_shape", 1, &v, 1, &rt, 0, op->loc);
 
-		op_set_attr(c, exp, "reassociation", one_group(c, rt->rank));
+		op_set_attr(c, exp, "reassociation", groups_attr(c, fr, n));
 		op_insert_before(op, exp);
 		v = RES(exp, 0);
 	}

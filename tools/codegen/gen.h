@@ -35,6 +35,8 @@ typedef struct Opts {
 	const char *graph;    /* --dump-dispatch-graph=FILE */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */
 	const char *passes;   /* --llvm-passes: LLVM's pass pipeline */
+	int length_ratio;     /* --length-ratio: a dynamic length's padded
+	                         functions, each about 1/R of the one above */
 } Opts;
 
 /* What codegen knows about one tensor value of the input. */
@@ -176,12 +178,15 @@ void set_function_type(Ctx *c, Op *fn);
 
 /* seqpad.c: a function with a dynamic length (`?` at a dimension other
  * than an argument's first) replaced by a declaration carrying
- * fxvm.length (*decl, where fn stood) and the function at the range's
- * top length (*padded, after it: NAME.seq, its last argument the length,
- * a dynamic batch still dynamic, to be chunked one item at a time); 0, or
- * -1 after an error at the op that keeps it from being padded. */
+ * fxvm.length (*decl, where fn stood) and functions at lengths of the
+ * range (pads[], after it, ascending: the range's top NAME.seq, each
+ * below it NAME.seqL, L about 1/ratio of the one above; ratio < 2: the
+ * top's alone), each its last argument the length, a dynamic batch
+ * still dynamic, to be chunked one item at a time; their count, or -1
+ * after an error at the op that keeps fn from being padded. */
+enum { SEQ_MAXPADS = 16 };
 int has_dynamic_length(Op *fn);
-int seq_split(Ctx *c, Op *fn, Op **decl, Op **padded);
+int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads);
 void seq_signature(Ctx *c, Op *decl, Op *padded);
 
 #endif

@@ -38,6 +38,10 @@ static const char usage[] =
 "                          their own, not inside the GEMM kernel\n"
 "  -j, --jobs=N            compile the kernels on N threads (default: one\n"
 "                          per CPU; the output is the same for any N)\n"
+"  --length-ratio=R        a dynamic length: a function padded to the\n"
+"                          range's top, and below it one for lengths up to\n"
+"                          about 1/R of the one above, down to 16 (default\n"
+"                          4; 0: the top's alone)\n"
 "  --timing                wall time of each phase on stderr\n"
 "  --trace=FILE            append each phase as a Chrome trace event to\n"
 "                          FILE (Perfetto; the stages of a pipe may share it)\n"
@@ -82,6 +86,7 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 
 	o->opt = 1;
 	o->target = "cpu";
+	o->length_ratio = 4;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -111,6 +116,13 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 			o->jobs = atoi(v);
 			if (o->jobs < 1)
 				tool_fail("--jobs wants a positive count, not '%s'", v);
+		} else if ((v = tool_optval(argc, argv, &i, "--length-ratio"))) {
+			char *end;
+			long r = strtol(v, &end, 10);
+
+			if (*end || end == v || r < 0 || r == 1 || r > 1024)
+				tool_fail("--length-ratio wants 0 or a ratio in [2, 1024], not '%s'", v);
+			o->length_ratio = (int)r;
 		} else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
 			o->timing = 1;
 		} else if (!strcmp(a, "--no-microkernel")) {
@@ -425,24 +437,27 @@ static int functions(Gen *g, Op ***fns)
 	Op *op;
 	int nf = 0;
 
-	Op **decls = NULL, **sdecls = NULL, *padded = NULL;
-	int nd = 0, ns = 0, i;
+	Op **decls = NULL, **sdecls = NULL, *pads[SEQ_MAXPADS];
+	int nd = 0, ns = 0, npads = 0, i;
 
 	for (op = g->module->regs[0].first->first; op; op = op->next) {
+		int padded = 0;
+
 		if (!op_is(op, "func.func"))
 			continue;
 		if (!op->regs[0].first)
 			continue;   /* a declaration */
 		if (has_dynamic_length(op)) {
 			sdecls = xrealloc(sdecls, sizeof *sdecls * (size_t)(ns + 1));
-			if (seq_split(g->c, op, &sdecls[ns], &padded))
+			if ((npads = seq_split(g->c, op, g->o->length_ratio, &sdecls[ns], pads)) < 0)
 				goto fail;
-			op = padded;   /* after the declaration; its batch next */
-			ns++;
+			op = sdecls[ns++]->next;   /* the padded functions; a batch next */
 		}
+		for (i = 0; i < npads; i++)
+			padded |= op == pads[i];
 		if (dynamic_batch(op)) {
 			decls = xrealloc(decls, sizeof *decls * (size_t)(nd + 1));
-			if (batch_split(g->c, op, &decls[nd], op == padded))
+			if (batch_split(g->c, op, &decls[nd], padded))
 				goto fail;
 			op = decls[nd++];   /* its chunk functions come next */
 			continue;

@@ -1,9 +1,11 @@
 /*
  * seqpad.c - a function with a dynamic length (`?` at a dimension of an
  * argument other than the batch's) compiled once for every length of its
- * range, as a function at the range's top.
+ * range, as functions at fixed lengths: the range's top, and below it
+ * shorter ones (codegen --length-ratio), so that a short call costs about
+ * its own work.  The runtime runs the shortest that holds the call.
  *
- * Every tensor is laid out at its sizes for the longest length L: element
+ * In the function for length L every tensor is laid out at its sizes at L: element
  * (i, j, ...) of the tensor at length n sits at (i, j, ...) of the layout,
  * and what lies past its sizes at n is padding.  Kernels compute over the
  * whole layout; a reduction along a length-dependent loop stops at the
@@ -33,7 +35,7 @@
 #include "named_ops.h"
 #include "pass.h"
 
-enum { MAXLEN = 1 << 16 };
+enum { MAXLEN = 1 << 16, MAXPADS = SEQ_MAXPADS, MAXDIMS = 16 };
 
 /* flags of one entry (an integer, a tensor's dimension) */
 enum {
@@ -71,7 +73,9 @@ typedef struct SP {
 	Op *fn;
 	PMap m;             /* Value -> SV */
 	PMap bad;           /* Op -> 1: a per-length condition failed */
-	int sarg, sdim;
+	int sarg, sdim;     /* the length's first dimension: the runtime reads n there */
+	int larg[MAXDIMS], ldim[MAXDIMS], nl;   /* every dimension of the length */
+	int odd;            /* the one of them evaluated at n + 1 (-1: none) */
 	int64_t n, lo, hi;
 	int64_t b;          /* the batch evaluated: 1, but to tell what depends on it */
 	int pass;           /* 0: at L, 1: at L - 1, 2: others, 3: another batch,
@@ -511,8 +515,9 @@ static void evaluate(SP *p, int64_t n)
 			continue;
 		s = sv_new(p, b->args[i], t->rank);
 		for (int j = 0; j < t->rank; j++)
-			if (i == p->sarg && j == p->sdim)
-				set(p, s, j, n, F_LTAINT);
+			if (t->dims[j] == DYN && j)
+				set(p, s, j, p->odd >= 0 && i == p->larg[p->odd] && j == p->ldim[p->odd]
+					? n + 1 : n, F_LTAINT);
 			else if (t->dims[j] == DYN)
 				set(p, s, j, p->b, F_BTAINT);   /* the batch: run one item at a time */
 			else
@@ -974,6 +979,24 @@ static int analyze(SP *p)
 		n++;
 	}
 	p->hi = n;
+	/* several dimensions: one length only where the checks refuse them
+	 * apart (one at n + 1) at the range's bottom and middle; the runtime
+	 * makes calls keep them equal */
+	for (int k = 1; k < p->nl; k++)
+		for (int q = 0; q < 2; q++) {
+			n = q ? (p->lo + p->hi) / 2 : p->lo;
+			if (n >= p->hi || (q && n == p->lo))
+				continue;
+			p->odd = k;
+			evaluate(p, n);
+			p->odd = -1;
+			if (p->ok)
+				return op_error(p->fn, "codegen: dimension %d of argument %d and dimension "
+					"%d of argument %d are dynamic, of lengths the checks let differ "
+					"(%lld and %lld): one dynamic length per function is supported yet "
+					"(fx-export: one symbol for both)", p->sdim, p->sarg, p->ldim[k],
+					p->larg[k], (long long)n, (long long)n + 1), -1;
+		}
 	/* every length of the range: L, L - 1, then the rest */
 	/* afresh: lengths outside the range leave sizes unknown (a division
 	 * by 0) */
@@ -1007,7 +1030,7 @@ static int analyze(SP *p)
 
 /* ---- the padded function ----------------------------------------------- */
 
-/* v's type at L: the batch's sizes as they were */
+/* v's type at the length last evaluated: the batch's sizes as they were */
 static Type *padded_type(SP *p, Value *v)
 {
 	SV *s = sv(p, v);
@@ -1018,7 +1041,7 @@ static Type *padded_type(SP *p, Value *v)
 		return t;
 	d = arena_alloc(p->c, sizeof *d * (size_t)(t->rank + 1));
 	for (int i = 0; i < t->rank; i++)
-		d[i] = s->fl[i] & (F_BATCH | F_UNKNOWN) ? t->dims[i] : s->top[i];
+		d[i] = s->fl[i] & (F_BATCH | F_UNKNOWN) ? t->dims[i] : s->cur[i];
 	return ty_with_dims(p->c, t, t->rank, d);
 }
 
@@ -1280,33 +1303,41 @@ static Attr *sizes_attr(SP *p, Value *v)
 	return at_dense_array(p->c, ty_int(p->c, 64, SIGNLESS), 2 * r, e);
 }
 
-static Op *declaration(SP *p, Op *fn, Op *padded)
+/* pads[k] runs the lengths up to tops[k] (ascending, the last the
+ * range's top) */
+static Op *declaration(SP *p, Op *fn, Op *const *pads, const int64_t *tops, int npads)
 {
 	Ctx *c = p->c;
 	Block *b = fn->regs[0].first;
 	Op *ret = b->last, *d = op_new(c, "func.func", 0, NULL, 0, NULL, 1, fn->loc);
 	Attr **as = arena_alloc(c, sizeof *as * (size_t)(b->nargs + 1));
 	Attr **rs = arena_alloc(c, sizeof *rs * (size_t)(ret->nopnds + 1));
-	NamedAttr e[5];
+	Attr **fs = arena_alloc(c, sizeof *fs * (size_t)npads);
+	NamedAttr e[6];
+	int ne = 0;
 
 	for (int i = 0; i < b->nargs; i++)
 		as[i] = sizes_attr(p, b->args[i]);
 	for (int i = 0; i < ret->nopnds; i++)
 		rs[i] = sizes_attr(p, OPND(ret, i));
-	e[0] = (NamedAttr){ "arguments", at_array(c, b->nargs, as) };
-	e[1] = (NamedAttr){ "function", at_symref(c, op_sym_name(padded)) };
-	e[2] = (NamedAttr){ "max", at_int(c, p->hi, NULL) };
-	e[3] = (NamedAttr){ "min", at_int(c, p->lo, NULL) };
-	e[4] = (NamedAttr){ "results", at_array(c, ret->nopnds, rs) };
+	for (int k = 0; k < npads; k++)
+		fs[k] = at_symref(c, op_sym_name(pads[k]));
+	e[ne++] = (NamedAttr){ "arguments", at_array(c, b->nargs, as) };
+	e[ne++] = (NamedAttr){ "function", npads == 1 ? fs[0] : at_array(c, npads, fs) };
+	e[ne++] = (NamedAttr){ "max", at_int(c, p->hi, NULL) };
+	e[ne++] = (NamedAttr){ "min", at_int(c, p->lo, NULL) };
+	e[ne++] = (NamedAttr){ "results", at_array(c, ret->nopnds, rs) };
+	if (npads > 1)
+		e[ne++] = (NamedAttr){ "tops", at_dense_array(c, ty_int(c, 64, SIGNLESS), npads, tops) };
 	op_set_attr(c, d, "sym_name", op_attr(fn, "sym_name"));
 	op_set_attr(c, d, "function_type", op_attr(fn, "function_type"));
-	op_set_attr(c, d, "fxvm.length", at_dict(c, 5, e));
+	op_set_attr(c, d, "fxvm.length", at_dict(c, ne, e));
 	return d;
 }
 
-
-/* fn cloned at length L, NAME.seq, the length its last argument */
-static Op *padded_function(SP *p, Op *fn)
+/* fn cloned at length L (NAME.seq at the range's top, else NAME.seqL),
+ * the length its last argument */
+static Op *padded_function(SP *p, Op *fn, int64_t L)
 {
 	Ctx *c = p->c;
 	Op *nf = op_clone(c, fn, NULL, NULL), *o, *n, *next;
@@ -1317,7 +1348,13 @@ static Op *padded_function(SP *p, Op *fn)
 	PMap map = { 0 }, vmap = { 0 };   /* fn's ops and values -> the clone's */
 	int i;
 
-	snprintf(name, sizeof name, "%s.seq", op_sym_name(fn));
+	/* every size at L: cur (the rules hold at every length, so at L) */
+	p->pass = 4;
+	evaluate(p, L);
+	if (L == p->hi)
+		snprintf(name, sizeof name, "%s.seq", op_sym_name(fn));
+	else
+		snprintf(name, sizeof name, "%s.seq%lld", op_sym_name(fn), (long long)L);
 	op_set_attr(c, nf, "sym_name", at_str(c, name));
 	len = block_add_arg(c, bn, lt, fn->loc);
 	len->hint = "length";
@@ -1384,7 +1421,7 @@ static Op *padded_function(SP *p, Op *fn)
 					(s->fl[0] & (F_BATCH | F_UNKNOWN)) || value_use_empty(RES(q, i)))
 				continue;
 			value_replace_all_uses(RES(q, i), materialize_constant(c, bn->first,
-				at_int(c, s->top[0], RES(q, i)->type), RES(q, i)->type, q->loc));
+				at_int(c, s->cur[0], RES(q, i)->type), RES(q, i)->type, q->loc));
 		}
 	}
 	pmap_free(&map);
@@ -1439,11 +1476,33 @@ int has_dynamic_length(Op *fn)
 	return 0;
 }
 
-int seq_split(Ctx *c, Op *fn, Op **decl, Op **padded)
+/* The tops of the padded functions, ascending, into t: the range's top,
+ * then each the one above divided by ratio (rounded up to a multiple of
+ * 8) while at least 16 and above the range's bottom; their count. */
+static int tops_of(SP *p, int ratio, int64_t *t)
 {
-	SP p = { .c = c, .fn = fn, .sarg = -1, .b = 1 };
+	int64_t x = p->hi, y;
+	int n = 0;
+
+	t[n++] = x;
+	while (ratio > 1 && n < MAXPADS) {
+		y = (x + ratio - 1) / ratio;
+		y = (y + 7) / 8 * 8;
+		if (y < 16 || y >= x || y <= p->lo)
+			break;
+		t[n++] = x = y;
+	}
+	for (int i = 0; i < n / 2; i++)
+		y = t[i], t[i] = t[n - 1 - i], t[n - 1 - i] = y;
+	return n;
+}
+
+int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads)
+{
+	SP p = { .c = c, .fn = fn, .sarg = -1, .b = 1, .odd = -1 };
 	Block *b = fn->regs[0].first;
-	int rc = -1;
+	int64_t tops[MAXPADS];
+	int rc = -1, npads = 0;
 
 	for (int i = 0; i < b->nargs; i++) {
 		Type *t = b->args[i]->type;
@@ -1453,23 +1512,26 @@ int seq_split(Ctx *c, Op *fn, Op **decl, Op **padded)
 		for (int j = 1; j < t->rank; j++) {
 			if (t->dims[j] != DYN)
 				continue;
-			if (p.sarg >= 0)
-				return op_error(fn, "codegen: one dynamic dimension besides the batch "
-					"is supported yet: dimension %d of argument %d and dimension %d "
-					"of argument %d", p.sdim, p.sarg, j, i), -1;
-			p.sarg = i, p.sdim = j;
+			if (p.nl == MAXDIMS)
+				return op_error(fn, "codegen: more than %d dynamic dimensions besides "
+					"the batch", MAXDIMS), -1;
+			p.larg[p.nl] = i, p.ldim[p.nl++] = j;
 		}
 	}
+	p.sarg = p.larg[0], p.sdim = p.ldim[0];
 	if (analyze(&p))
 		goto out;
-	if (!(*padded = padded_function(&p, fn)))
-		goto out;
-	*decl = declaration(&p, fn, *padded);
+	npads = tops_of(&p, ratio, tops);
+	for (int k = 0; k < npads; k++)
+		if (!(pads[k] = padded_function(&p, fn, tops[k])))
+			goto out;
+	*decl = declaration(&p, fn, pads, tops, npads);
 	op_insert_before(fn, *decl);
-	op_insert_after(*decl, *padded);
+	for (int k = npads - 1; k >= 0; k--)
+		op_insert_after(*decl, pads[k]);
 	op_drop_uses(fn);
 	op_unlink(fn);
-	rc = 0;
+	rc = npads;
 out:
 	for (int i = 0; i < p.nneed; i++)
 		free(p.need[i].cap), free(p.need[i].capc), free(p.need[i].capd);

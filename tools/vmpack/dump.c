@@ -71,9 +71,15 @@ of_length(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 		const int64_t *pr = v->dims + l->first_pair;
 		if (&v->funcs[l->func] != fn)
 			continue;
-		fprintf(f, "    length n in [%lld, %lld], run as @%s (padded to n = %lld)\n",
-		    (long long)l->min, (long long)l->max, vmfb_str(v, v->funcs[l->padded].name),
-		    (long long)l->max);
+		size_t k = i;
+		while (k + 1 < v->nlength && v->length[k + 1].func == l->func)
+			k++;
+		fprintf(f, "    length n in [%lld, %lld], run as", (long long)l->min,
+		    (long long)v->length[k].max);
+		for (size_t j = i; j <= k; j++)
+			fprintf(f, "%s @%s (padded to n = %lld)", j > i ? "," : "",
+			    vmfb_str(v, v->funcs[v->length[j].padded].name), (long long)v->length[j].max);
+		fprintf(f, "\n");
 		for (uint32_t j = 0; j < fn->nargs + fn->nresults; j++) {
 			const VmfbType *t = &v->types[j < fn->nargs ? fn->first_arg + j
 			    : fn->first_result + j - fn->nargs];

@@ -900,25 +900,58 @@ padded_fits(Pack *pk, Op *op, const VmfbFunc *f, const VmfbLength *l, const char
 	return 0;
 }
 
+/* fxvm.length's functions: one symbol, or an array of them with tops
+ * (array<i64>, ascending, the last max): the k-th runs the lengths
+ * after tops[k - 1] up to tops[k]; their count (at most 64), or -1. */
+static int
+length_pieces(Op *op, Attr *fn, Attr *tops, int64_t min, int64_t max, Attr **fns, int64_t *top)
+{
+	if (fn->kind == AT_SYMREF && !fn->n && !tops) {
+		fns[0] = fn, top[0] = max;
+		return 1;
+	}
+	if (fn->kind != AT_ARRAY || !fn->n || fn->n > 64 || !tops || tops->kind != AT_DENSE_ARRAY
+	    || tops->n != fn->n)
+		return fail(op, "fxvm.length: function must be @f, or [@f, ...] with tops = "
+		    "array<i64: ...>, one per function%s", "");
+	for (size_t k = 0; k < fn->n; k++) {
+		fns[k] = fn->elts[k], top[k] = tops->ints[k];
+		if (fns[k]->kind != AT_SYMREF || fns[k]->n)
+			return fail(op, "fxvm.length: function must be symbols%s", "");
+		if (top[k] < min || (k && top[k] <= top[k - 1]) || (k + 1 == fn->n) != (top[k] == max)
+		    || top[k] > max) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "tops must ascend from min, the last max (%lld), not "
+			    "%lld at %zu", (long long)max, (long long)top[k], k);
+			return fail(op, "fxvm.length: %s", msg);
+		}
+	}
+	return (int)fn->n;
+}
+
 static int
 add_length(Pack *pk, Op *op)
 {
 	Attr *ft = op_attr(op, "function_type"), *a = op_attr(op, "fxvm.length");
-	Attr *mn, *mx, *fn, *as, *rs;
+	Attr *mn, *mx, *fn, *as, *rs, *fns[64];
 	const char *name = op_sym_name(op);
 	VmfbFunc f = {0};
 	VmfbLength l = {0};
-	uint32_t pi;
+	int64_t top[64];
+	int np;
+	uint32_t pi, pairs;
 
 	if (!a || a->kind != AT_DICT || !(mn = dict_get(a, "min")) || mn->kind != AT_INT
 	    || !(mx = dict_get(a, "max")) || mx->kind != AT_INT
-	    || !(fn = dict_get(a, "function")) || fn->kind != AT_SYMREF || fn->n
+	    || !(fn = dict_get(a, "function"))
 	    || !(as = dict_get(a, "arguments")) || as->kind != AT_ARRAY
 	    || !(rs = dict_get(a, "results")) || rs->kind != AT_ARRAY)
 		return fail(op, "fxvm.length must be {min = N : i64, max = N : i64, function = @f, "
 		    "arguments = [array<i64: ...>, ...], results = [...]}%s", "");
 	if (mn->i < 0 || mx->i < mn->i || mx->i > INT32_MAX)
 		return fail(op, "fxvm.length: min must be >= 0 and max in [min, 2^31)%s", "");
+	if ((np = length_pieces(op, fn, dict_get(a, "tops"), mn->i, mx->i, fns, top)) < 0)
+		return -1;
 	if (!ft || ft->kind != AT_TYPE || ft->type->kind != TY_FUNC)
 		return fail(op, "has no function_type%s", "");
 	if (pmap_get(&pk->funcidx, intern(pk->c, name)) || pmap_get(&pk->syms, intern(pk->c, name)))
@@ -928,9 +961,6 @@ add_length(Pack *pk, Op *op)
 	f.nresults = ft->type->nsub - ft->type->nin;
 	if (as->n != f.nargs || rs->n != f.nresults)
 		return fail(op, "fxvm.length: a sizes array per argument and per result%s", "");
-	pi = (uint32_t)(uintptr_t)pmap_get(&pk->funcidx, intern(pk->c, fn->s));
-	if (!pi)
-		return fail(op, "fxvm.length: '@%s' is not a function of this module", fn->s);
 	f.first_arg = COUNT(pk->types, VmfbType);
 	for (uint32_t i = 0; i < f.nargs; i++)
 		if (add_dyn_type(pk, op, ft->type->sub[i], listed(op, "fxpipe.complex_args", i, f.nargs) > 0) < 0)
@@ -942,16 +972,23 @@ add_length(Pack *pk, Op *op)
 			return -1;
 	f.first_buf = COUNT(pk->bufs, VmfbBuf);
 	f.first_inst = COUNT(pk->insts, VmfbInst);
-	l = (VmfbLength){COUNT(pk->funcs, VmfbFunc), pi - 1, COUNT(pk->dims, int64_t), 0, mn->i, mx->i};
+	pairs = COUNT(pk->dims, int64_t);
 	for (uint32_t i = 0; i < f.nargs + f.nresults; i++)
 		if (length_pairs(pk, op, i < f.nargs ? as->elts[i] : rs->elts[i - f.nargs],
 		    ft->type->sub[i], i < f.nargs ? "argument" : "result", i < f.nargs ? i : i - f.nargs))
 			return -1;
-	if (padded_fits(pk, op, &f, &l, fn->s))
-		return -1;
+	for (int k = 0; k < np; k++) {
+		pi = (uint32_t)(uintptr_t)pmap_get(&pk->funcidx, intern(pk->c, fns[k]->s));
+		if (!pi)
+			return fail(op, "fxvm.length: '@%s' is not a function of this module", fns[k]->s);
+		l = (VmfbLength){COUNT(pk->funcs, VmfbFunc), pi - 1, pairs, 0,
+		    k ? top[k - 1] + 1 : mn->i, top[k]};
+		if (padded_fits(pk, op, &f, &l, fns[k]->s))
+			return -1;
+		buf_put(&pk->length, &l, sizeof l);
+	}
 	*pmap_slot(&pk->funcidx, intern(pk->c, name), 1) = (void *)(uintptr_t)(l.func + 1);
 	buf_put(&pk->funcs, &f, sizeof f);
-	buf_put(&pk->length, &l, sizeof l);
 	return 0;
 }
 

@@ -54,7 +54,8 @@ def parse_dynamic_spec(spec):
 
 
 def check_dynamic(dyns, args):
-    """Each spec names an existing dimension once; a shared name has one range."""
+    """Each spec names an existing dimension once; a shared name has one range
+    (given at any of its dimensions, or at several alike)."""
     seen, ranges = {}, {}
     for d in dyns:
         if d.input >= len(args):
@@ -73,7 +74,7 @@ def check_dynamic(dyns, args):
             raise ExportError(f"--dynamic {d.input}:{d.dim}:{d.name}: the example input's size "
                               f"{size} is outside the range [{d.min}, {d.max}]")
         rng = (d.min, d.max)
-        if ranges.setdefault(d.name, rng) != rng:
+        if rng != (None, None) and ranges.setdefault(d.name, rng) != rng:
             raise ExportError(f"--dynamic: symbol {d.name} is given two ranges")
 
 
@@ -82,7 +83,7 @@ def torch_dynamic_shapes(dyns, args):
     import torch.export
 
     dims = {}
-    for d in dyns:
+    for d in sorted(dyns, key=lambda d: (d.min, d.max) == (None, None)):   # ranged first
         if d.name not in dims:
             kw = {k: v for k, v in (("min", d.min), ("max", d.max)) if v is not None}
             dims[d.name] = torch.export.Dim(d.name, **kw)
