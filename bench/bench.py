@@ -39,7 +39,9 @@ counted as 2 x the multiply-adds of convolutions and linear layers; each
 column's speedup from 1 thread to all cores; how many cells meet issue
 24's targets (fx/ORT <= 0.9, fx/ind <= 1.0, fx/eager <= 0.7); torch.compile's
 cost per call on the call-overhead rows; resnet18 with a dynamic batch
-against static modules (in alternating rounds); issue 25's low-precision rows (resnet50 and a
+against static modules (in alternating rounds); a BERT-base layer with
+a dynamic length against static modules at lengths 7, 100 and 512
+(BENCH_DYNLEN=0 leaves it out); issue 25's low-precision rows (resnet50 and a
 BERT-base layer in bf16 by fx-export --autocast, resnet18 in int8 by
 PT2E, each beside its f32 module; BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
 same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
@@ -47,7 +49,7 @@ layer of a transformer FFN with a constant weight) in GFLOP/s.
 
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
-BENCH_MODELS (a subset), BENCH_LOW, BENCH_TORCH2 (the PyTorch 2 Python, default
+BENCH_MODELS (a subset), BENCH_LOW, BENCH_DYNLEN, BENCH_TORCH2 (the PyTorch 2 Python, default
 .venv/bin/python), FMA_PEAK (the fma-peak binary's output).
 """
 import importlib.util
@@ -249,6 +251,37 @@ def dynamic_batch(py, out, ncpu, runs, lines):
         print(row, flush=True)
 
 
+def dynamic_length(py, out, ncpu, runs, lines):
+    """A BERT-base encoder layer exported once with a dynamic batch and
+    length (1..512) against static modules of batch 1 at lengths 7, 100
+    and 512: codegen pads a length to the shortest of its functions (32,
+    128 and 512) that holds it, so 7 and 100 pay for 32 and 128."""
+    src = os.path.join(ROOT, "tests", "torch-lower", "dynmodels.py")
+    rng = np.random.default_rng(0)
+    mods = {"dynamic": compile_with(py, src, "bert_base", "--input 2x7x768xf32 --dynamic 0:0:batch "
+                                    "--dynamic 0:1:seq=1..512", out, "len_dynamic")}
+    lines.append("")
+    lines.append("dynamic length: a BERT-base layer compiled once for batch 1..64 and length 1..512 "
+                 "against static modules (batch 1), median of %d alternating rounds' medians, ms "
+                 "(ratio = dynamic / static)" % ROUNDS)
+    print(lines[-1], flush=True)
+    for n in (7, 100, 512):
+        mods[n] = compile_with(py, src, "bert_base", "--input 1x%dx768xf32" % n, out, "len%d" % n)
+        path = os.path.join(out, "len_x%d.npy" % n)
+        np.save(path, rng.standard_normal((1, n, 768)).astype(np.float32))
+        row = "  length %d:" % n
+        for t in (1, ncpu):
+            d, s = [], []
+            for _ in range(ROUNDS):
+                d.append(vmrun(mods["dynamic"], [path], t, max(runs // ROUNDS, 4))[0])
+                s.append(vmrun(mods[n], [path], t, max(runs // ROUNDS, 4))[0])
+            d_us, s_us = statistics.median(d), statistics.median(s)
+            row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
+                t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
+        lines.append(row)
+        print(row, flush=True)
+
+
 def low_precision(py, out, threads, runs, lines, errors):
     """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
     bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
@@ -433,6 +466,8 @@ def main():
                 print(lines[-1], flush=True)
     if pt2 and "resnet18" in names:
         dynamic_batch(pt2[0], out, ncpu, runs, lines)
+    if pt2 and os.environ.get("BENCH_DYNLEN", "1") != "0":
+        dynamic_length(pt2[0], out, ncpu, runs, lines)
     if pt2 and os.environ.get("BENCH_LOW", "1") != "0":
         low_precision(pt2[0], out, threads, runs, lines, errors)
     # the matmuls

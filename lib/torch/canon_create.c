@@ -246,18 +246,23 @@ select_fold(Ctx *c, Op *op)
 	return canon_value(op, src_elem(c, ct_literal(c, op, t, buf, ty_numel(t) * esz), s.a));
 }
 
-/* cat(xs) where all but one x is empty (no element: it adds nothing,
- * and PyTorch skips 1-d empty ones whatever the dim): that one, when it
- * has the result's type (so no dtype was promoted). */
+/* cat(xs) where all but one x is empty along the dim (size 0 there: it
+ * adds nothing, and PyTorch skips 1-d empty ones whatever the dim): that
+ * one, when it has the result's type (so no dtype was promoted).  An x
+ * of no element but of size k > 0 along the dim adds k: [0, n] and
+ * [0, 2] make [0, n + 2], a type like [0, n]'s when n is dynamic. */
 static int
 cat_of_empties(Op *op, Op *l)
 {
 	Value *keep = NULL;
-	int i;
+	int64_t dim;
+	int i, known = tv_int(OPND(op, 1), &dim);
 
 	for (i = 0; i < l->nopnds; i++) {
 		Type *t = OPND(l, i)->type;
-		if (tt_is(t) && ty_static(t) && ty_numel(t) == 0)
+		if (tt_is(t) && ty_static(t) && ty_numel(t) == 0
+		    && ((t->rank == 1 && !t->dims[0])
+		    || (known && tt_dim(dim, t->rank) >= 0 && !t->dims[tt_dim(dim, t->rank)])))
 			continue;
 		if (keep)
 			return 0;

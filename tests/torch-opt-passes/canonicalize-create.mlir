@@ -114,3 +114,21 @@ func.func @dtype_layout(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.tensor) ->
   %2 = torch.aten.cuda %arg1 : !torch.tensor -> !torch.tensor
   return %0, %1, %2 : !torch.vtensor<[?],f16>, !torch.vtensor<[?],f16>, !torch.tensor
 }
+
+// -----
+
+// cat of a tensor and empties: an empty of size 0 along the dim (or a 1-d
+// empty) adds nothing and goes; one of no element but of size 2 along the
+// dim adds 2 ([0, ?] and [0, 2] are [0, ? + 2], a type like [0, ?]'s) and
+// stays.
+// CHECK-LABEL: func.func @cat_empties(
+// CHECK:         %[[C:.*]] = torch.aten.cat %{{.*}}, %int-1 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[0,?],f32>
+// CHECK:         return %arg0, %[[C]]
+func.func @cat_empties(%arg0: !torch.vtensor<[0,?],f32>, %arg1: !torch.vtensor<[0,2],f32>, %arg2: !torch.vtensor<[0],f32>) -> (!torch.vtensor<[0,?],f32>, !torch.vtensor<[0,?],f32>) {
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.ListConstruct %arg0, %arg2 : (!torch.vtensor<[0,?],f32>, !torch.vtensor<[0],f32>) -> !torch.list<vtensor>
+  %1 = torch.aten.cat %0, %int-1 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[0,?],f32>
+  %2 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.vtensor<[0,?],f32>, !torch.vtensor<[0,2],f32>) -> !torch.list<vtensor>
+  %3 = torch.aten.cat %2, %int-1 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[0,?],f32>
+  return %1, %3 : !torch.vtensor<[0,?],f32>, !torch.vtensor<[0,?],f32>
+}
