@@ -73,6 +73,39 @@ dynrun_vm() {
   [ "$status" -eq 0 ]
 }
 
+# lower_refuses MODEL INPUT DYNAMIC MSG: MODEL exported with one
+# --dynamic is refused by torch-lower with MSG
+lower_refuses() {
+  "$PY2" tools/fx-export/fx-export "tests/torch-lower/dynmodels.py:$1" --input "$2" \
+    --dynamic "$3" -o "$T/m.json"
+  run sh -c "bin/fx-import '$T/m.json' | bin/torch-opt | bin/torch-lower"
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"$4"* ]]
+}
+
+@test "a constant pad of an image's height and width under a dynamic batch (tensor.pad) matches eager, by upstream MLIR and by the pipe" {
+  dynrun pad_conv --input 2x3x8x8xf32 --dynamic 0:0:batch=1..64 --shape 1x3x8x8 --shape 5x3x8x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:pad_conv --input 2x3x8x8xf32 --dynamic 0:0:batch=1..64 \
+    --shape 1x3x8x8 --shape 5x3x8x8 --shape 17x3x8x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+  # a pad of the dynamic batch itself: refused, naming the dimension
+  lower_refuses pad_batch 2x3x8x8xf32 0:0:batch=1..64 \
+    "cannot lower 'torch.aten.constant_pad_nd' with dynamic shapes: it pads dimension 0 by (1, 1), which is dynamic or cut"
+}
+
+@test "a flip of a static dimension under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; a flip of the length is refused" {
+  dynrun flip_last --input 2x7x5xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
+    --shape 1x7x5 --shape 3x40x5
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:flip_last --input 2x7x5xf32 --dynamic 0:0:batch \
+    --dynamic 0:1:seq=1..64 --shape 1x7x5 --shape 3x40x5 --shape 2x64x5
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+  lower_refuses flip_length 2x7x5xf32 0:1:seq=1..64 \
+    "cannot lower 'torch.aten.flip' with dynamic shapes: it flips dimension 1, which is dynamic"
+}
+
 @test "a small CNN with a dynamic batch through codegen and vmrun matches eager at batch 0, 1, 3, 8, 9 and 17" {
   dynrun_vm tests/torch-lower/dynmodels.py:cnn --input 2x3x16x16xf32 --dynamic 0:0:batch=0..64 \
     --shape 0x3x16x16 --shape 1x3x16x16 --shape 3x3x16x16 --shape 8x3x16x16 \

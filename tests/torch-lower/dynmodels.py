@@ -92,6 +92,52 @@ def masked_pool():
     return norms_random(MaskedPool())
 
 
+class PadConv(nn.Module):
+    """F.pad of an image's height and width (not of the batch), then a
+    convolution: a dynamic batch around a constant pad."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+
+    def forward(self, x):
+        return self.conv(nn.functional.pad(x, (1, 2, 0, 1), value=0.5)).relu()
+
+
+def pad_conv():
+    torch.manual_seed(0)
+    return PadConv()
+
+
+class Flip(nn.Module):
+    """A flip of the last dimension (static) and, with dims=(1,), of the
+    second (the length)."""
+
+    def __init__(self, dims=(2,)):
+        super().__init__()
+        self.dims = dims
+
+    def forward(self, x):
+        return torch.flip(x, self.dims) * 2 + x
+
+
+def flip_last():
+    return Flip()
+
+
+def flip_length():
+    return Flip((1,))
+
+
+class PadBatch(nn.Module):
+    def forward(self, x):
+        return nn.functional.pad(x, (0, 0, 0, 0, 0, 0, 1, 1))
+
+
+def pad_batch():
+    return PadBatch()
+
+
 class Pair(nn.Module):
     def forward(self, x, y):
         return x * 2 + y.tanh()

@@ -660,6 +660,29 @@ window_attr(Ctx *c, int n, const int64_t *v)
 		sizeof *v * (splat ? 1 : (size_t)n), splat);
 }
 
+/* tensor.pad of v into type bt, lo and hi elements before and after
+ * each dimension, scalar there (bt's dynamic sizes v's) */
+Value *
+tensor_pad(L *l, Value *v, Type *bt, const int64_t *lo, const int64_t *hi, Value *scalar)
+{
+	Ctx *c = l->c;
+	Type *i64 = ty_int(c, 64, SIGNLESS), *ix = ty_index(c);
+	int64_t seg[3] = { 1, 0, 0 };
+	Op *op = op_new(c, "tensor.pad", 1, &v, 1, &bt, 1, l->op->loc);
+	Block *b = block_new(c);
+
+	place(l, op);
+	op_set_attr(c, op, "static_low", at_dense_array(c, i64, bt->rank, lo));
+	op_set_attr(c, op, "static_high", at_dense_array(c, i64, bt->rank, hi));
+	op_set_attr(c, op, "operand_segment_sizes",
+		at_dense_array(c, ty_int(c, 32, SIGNLESS), 3, seg));
+	region_append(&op->regs[0], b);
+	for (int i = 0; i < bt->rank; i++)
+		block_add_arg(c, b, ix, l->op->loc);
+	op_append(b, op_new(c, "tensor.yield", 1, &scalar, 0, NULL, 0, l->op->loc));
+	return RES(op, 0);
+}
+
 /* v in a tensor of type bt, at off, the rest scalar: tensor.pad as
  * torch-mlir writes it when the output is for current MLIR (IREE's
  * llvm-cpu miscompiled resnet18's fill + insert_slice feeding a conv),
@@ -668,11 +691,8 @@ window_attr(Ctx *c, int n, const int64_t *v)
 Value *
 pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar)
 {
-	Ctx *c = l->c;
-	Type *i64 = ty_int(c, 64, SIGNLESS), *ix = ty_index(c);
 	int r = bt->rank, i;
-	int64_t hi[16], st[16], seg[3] = { 1, 0, 0 };
-	Op *op;
+	int64_t hi[16], st[16];
 
 	for (i = 0; i < r; i++) {
 		hi[i] = bt->dims[i] - off[i] - v->type->dims[i];
@@ -682,17 +702,5 @@ pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar)
 		Value *z = filled(l, bt, scalar);
 		return z ? insert_slice(l, v, z, off, st) : NULL;
 	}
-	op = op_new(c, "tensor.pad", 1, &v, 1, &bt, 1, l->op->loc);
-	place(l, op);
-	op_set_attr(c, op, "static_low", at_dense_array(c, i64, r, off));
-	op_set_attr(c, op, "static_high", at_dense_array(c, i64, r, hi));
-	op_set_attr(c, op, "operand_segment_sizes",
-		at_dense_array(c, ty_int(c, 32, SIGNLESS), 3, seg));
-	Block *b = block_new(c);
-	region_append(&op->regs[0], b);
-	for (i = 0; i < r; i++)
-		block_add_arg(c, b, ix, l->op->loc);
-	Op *y = op_new(c, "tensor.yield", 1, &scalar, 0, NULL, 0, l->op->loc);
-	op_append(b, y);
-	return RES(op, 0);
+	return tensor_pad(l, v, bt, off, hi, scalar);
 }

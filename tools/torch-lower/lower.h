@@ -162,6 +162,7 @@ Attr *window_attr(Ctx *c, int n, const int64_t *v);   /* strides, dilations */
 /* src into dst at off, strides st (shape.c) */
 Value *insert_slice(L *l, Value *src, Value *dst, const int64_t *off, const int64_t *st);
 Value *pad_with(L *l, Value *v, Type *bt, const int64_t *off, Value *scalar);
+Value *tensor_pad(L *l, Value *v, Type *bt, const int64_t *lo, const int64_t *hi, Value *scalar);
 Value *reshape_to(L *l, Value *v, Type *bt);    /* any static reshape */
 Value *expand_dims(L *l, Value *v, Type *bt, Attr *reassoc, int collapse);
 /* out[i] = in[m(i)] over bt's shape (shape.c) */

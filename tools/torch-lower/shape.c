@@ -143,11 +143,12 @@ lower_transpose(L *l, Op *op, const void *arg)
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
-/* out[i] = in[map(i)] over the result's shape */
-Value *
-gather_map(L *l, Value *in, Type *bt, AffMap *m)
+/* out[i] = in[map(i)] over the result's shape, its dynamic sizes like's
+ * at the same dimensions */
+static Value *
+gather_like(L *l, Value *in, Type *bt, AffMap *m, Value *like)
 {
-	Value *out = empty(l, bt, NULL);
+	Value *out = empty(l, bt, like);
 	AffMap *maps[2] = { m, map_id(l, bt->rank) };
 	Gen g;
 
@@ -155,6 +156,13 @@ gather_map(L *l, Value *in, Type *bt, AffMap *m)
 		return NULL;
 	gen_begin(l, &g, 1, &in, 1, &out, maps, bt->rank, NULL);
 	return gen_end(l, &g, 1, &g.arg[0]);
+}
+
+/* out[i] = in[map(i)] over the result's shape (static) */
+Value *
+gather_map(L *l, Value *in, Type *bt, AffMap *m)
+{
+	return gather_like(l, in, bt, m, NULL);
 }
 
 int
@@ -354,15 +362,21 @@ lower_cat(L *l, Op *op, const void *arg)
 	return done(l, op, out);
 }
 
+/* The result's dimensions those of self; a dynamic one only where it is
+ * not flipped. */
 int
 lower_flip(L *l, Op *op, const void *arg)
 {
-	Type *bt = result_bt(l, op, 0);
+	Type *bt = btensor(l->c, op->res[0].type);
 	AffExpr *e[64];
 	int64_t dims[64];
 	int n, i, d;
 
-	if (!bt || same_dims(l, op, bt, NULL))
+	if (!bt || !bt->ranked || bt->rank > 64) {
+		op_error(op, "torch-lower: '%s' needs a ranked result", op->name);
+		return -1;
+	}
+	if (same_dims(l, op, bt, NULL))
 		return -1;
 	for (i = 0; i < bt->rank; i++)
 		e[i] = d_(l, i);
@@ -372,10 +386,15 @@ lower_flip(L *l, Op *op, const void *arg)
 	for (i = 0; i < n; i++) {
 		if ((d = norm_dim(l, dims[i], bt->rank)) < 0)
 			return -1;
+		if (bt->dims[d] == DYN) {
+			op_error(op, "torch-lower: cannot lower 'torch.aten.flip' with dynamic shapes: "
+				"it flips dimension %d, which is dynamic", d);
+			return -1;
+		}
 		e[d] = add_(l, mul_(l, d_(l, d), -1), c_(l, bt->dims[d] - 1));
 	}
-	return done(l, op, gather_map(l, self_of(l, op), bt,
-		map_of(l, bt->rank, bt->rank, e)));
+	return done(l, op, gather_like(l, self_of(l, op), bt,
+		map_of(l, bt->rank, bt->rank, e), self_of(l, op)));
 }
 
 int
@@ -452,22 +471,75 @@ lower_repeat(L *l, Op *op, const void *arg)
 	return done(l, op, gather_map(l, self_of(l, op), bt, map_of(l, R, r, e)));
 }
 
-int
-lower_pad(L *l, Op *op, const void *arg)
+/* constant_pad_nd's pads (before and after each of the last n / 2 of r
+ * dimensions, the last first) into pad[128]: n, or -1 after an error */
+static int
+pads_of(L *l, Op *op, int r, int64_t *pad)
 {
-	Type *bt = result_bt(l, op, 0), *st = ttype(l, OPND(op, 0));
-	int64_t pad[128], lo[64], off[64], sz[64], str[64];
-	Value *v = self_of(l, op), *out;
-	int n, i, r, cut = 0;
+	int n = tv_ints(OPND(op, 1), pad, 128);
 
-	if (!bt || !ty_static(st))
-		return -1;
-	r = st->rank;
-	n = tv_ints(OPND(op, 1), pad, 128);
 	if (n < 0 || n % 2 || n / 2 > r) {
 		op_error(op, "torch-lower: expected constant pads");
 		return -1;
 	}
+	return n;
+}
+
+/* constant_pad_nd of a tensor with dynamic dimensions, none of them
+ * padded, the pads not negative: tensor.pad, whose result keeps the
+ * source's dynamic sizes (a dynamic batch around an image's padding) */
+static int
+pad_dynamic(L *l, Op *op)
+{
+	Type *bt = btensor(l->c, op->res[0].type), *st = ttype(l, OPND(op, 0));
+	int64_t pad[128], lo[64] = {0}, hi[64] = {0};
+	Value *scalar;
+	int n, i, r;
+
+	if (!bt || !st->ranked || bt->rank != st->rank || st->rank > 64) {
+		op_error(op, "torch-lower: '%s' needs a ranked result of its input's rank", op->name);
+		return -1;
+	}
+	r = st->rank;
+	if ((n = pads_of(l, op, r, pad)) < 0)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		int d = r - 1 - i;
+
+		lo[d] = pad[2 * i], hi[d] = pad[2 * i + 1];
+		if (lo[d] < 0 || hi[d] < 0 || ((lo[d] || hi[d]) && st->dims[d] == DYN)) {
+			op_error(op, "torch-lower: cannot lower 'torch.aten.constant_pad_nd' with "
+				"dynamic shapes: it pads dimension %d by (%lld, %lld), which is dynamic "
+				"or cut", d, (long long)lo[d], (long long)hi[d]);
+			return -1;
+		}
+	}
+	for (i = 0; i < r; i++)
+		if ((st->dims[i] == DYN) != (bt->dims[i] == DYN) ||
+				(st->dims[i] != DYN && bt->dims[i] != st->dims[i] + lo[i] + hi[i])) {
+			op_error(op, "torch-lower: pads and result shape do not agree with the input");
+			return -1;
+		}
+	if (!(scalar = cst_of(l, OPND(op, 2), st->elem)))
+		return -1;
+	return done(l, op, tensor_pad(l, self_of(l, op), bt, lo, hi, scalar));
+}
+
+int
+lower_pad(L *l, Op *op, const void *arg)
+{
+	Type *bt, *st = ttype(l, OPND(op, 0));
+	int64_t pad[128], lo[64], off[64], sz[64], str[64];
+	Value *v = self_of(l, op), *out;
+	int n, i, r, cut = 0;
+
+	if (!ty_static(st) || !ty_static(op->res[0].type))
+		return pad_dynamic(l, op);
+	if (!(bt = result_bt(l, op, 0)))
+		return -1;
+	r = st->rank;
+	if ((n = pads_of(l, op, r, pad)) < 0)
+		return -1;
 	for (i = 0; i < r; i++) {
 		lo[i] = 0;
 		off[i] = 0;
