@@ -216,7 +216,23 @@ def compile_with(py, src, name, extra, out, tag):
     return vmfb
 
 
-ROUNDS = 5   # dynamic_batch's alternating rounds
+ROUNDS = 5   # alternating()'s rounds
+
+
+def alternating(label, dyn, static, path, ncpu, runs):
+    """A row of dyn against static on input path at 1 and ncpu threads,
+    in alternating rounds, so that the machine's drift (a neighbour's
+    load, the clock) falls on both alike: the rounds' medians' median."""
+    row = "  %s:" % label
+    for t in (1, ncpu):
+        d, s = [], []
+        for _ in range(ROUNDS):
+            d.append(vmrun(dyn, [path], t, max(runs // ROUNDS, 4))[0])
+            s.append(vmrun(static, [path], t, max(runs // ROUNDS, 4))[0])
+        d_us, s_us = statistics.median(d), statistics.median(s)
+        row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
+            t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
+    return row
 
 
 def dynamic_batch(py, out, ncpu, runs, lines):
@@ -236,19 +252,9 @@ def dynamic_batch(py, out, ncpu, runs, lines):
     for b in (1, 8):
         path = os.path.join(out, "dyn_x%d.npy" % b)
         np.save(path, x[:b])
-        row = "  batch %d:" % b
-        for t in (1, ncpu):
-            # in alternating rounds, so that the machine's drift (a
-            # neighbour's load, the clock) falls on both alike
-            d, s = [], []
-            for _ in range(ROUNDS):
-                d.append(vmrun(mods["dynamic"], [path], t, max(runs // ROUNDS, 4))[0])
-                s.append(vmrun(mods["static%d" % b], [path], t, max(runs // ROUNDS, 4))[0])
-            d_us, s_us = statistics.median(d), statistics.median(s)
-            row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
-                t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
-        lines.append(row)
-        print(row, flush=True)
+        lines.append(alternating("batch %d" % b, mods["dynamic"], mods["static%d" % b], path,
+                                 ncpu, runs))
+        print(lines[-1], flush=True)
 
 
 def dynamic_length(py, out, ncpu, runs, lines):
@@ -269,17 +275,8 @@ def dynamic_length(py, out, ncpu, runs, lines):
         mods[n] = compile_with(py, src, "bert_base", "--input 1x%dx768xf32" % n, out, "len%d" % n)
         path = os.path.join(out, "len_x%d.npy" % n)
         np.save(path, rng.standard_normal((1, n, 768)).astype(np.float32))
-        row = "  length %d:" % n
-        for t in (1, ncpu):
-            d, s = [], []
-            for _ in range(ROUNDS):
-                d.append(vmrun(mods["dynamic"], [path], t, max(runs // ROUNDS, 4))[0])
-                s.append(vmrun(mods[n], [path], t, max(runs // ROUNDS, 4))[0])
-            d_us, s_us = statistics.median(d), statistics.median(s)
-            row += "  %d thread%s: dynamic %s, static %s, %5.3fx" % (
-                t, "s" if t > 1 else "", ms(d_us), ms(s_us), d_us / s_us)
-        lines.append(row)
-        print(row, flush=True)
+        lines.append(alternating("length %d" % n, mods["dynamic"], mods[n], path, ncpu, runs))
+        print(lines[-1], flush=True)
 
 
 def low_precision(py, out, threads, runs, lines, errors):

@@ -63,9 +63,10 @@ struct RtFunction {
 	uint8_t *stage;             /* batched: aligned copies of unaligned chunks */
 	size_t nstage;
 	const VmfbLength *len;      /* of a dynamic length (fxvm.length), else NULL:
-	                               its first record of nlen, ranges ascending */
+	                               its first record of nlen, ranges ascending
+	                               (the whole range: len[0].min to
+	                               len[nlen - 1].max) */
 	uint32_t nlen;
-	int64_t lmin, lmax;         /* length: the whole range */
 	const int64_t *pairs;       /* length: (c, d) per dimension of each argument,
 	                               then result */
 	RtTensor *pad;              /* length: the padded function's arguments (the
@@ -340,10 +341,10 @@ decode_length(RtModule *m, RtError *e)
 		uint32_t n = f->vf->nargs + 1 + f->vf->nresults;
 
 		if (f->len) {   /* another piece of the range (vmfb_check: adjacent) */
-			f->nlen++, f->lmax = l->max;
+			f->nlen++;
 			continue;
 		}
-		f->len = l, f->nlen = 1, f->lmin = l->min, f->lmax = l->max;
+		f->len = l, f->nlen = 1;
 		f->pairs = v->dims + l->first_pair;
 		f->pad = calloc((size_t)n + 1, sizeof *f->pad);
 		f->padcap = calloc((size_t)n + 1, sizeof *f->padcap);
@@ -756,9 +757,9 @@ rt_function_length(const RtFunction *f, int64_t *min, int64_t *max)
 	if (!f->len)
 		return 0;
 	if (min)
-		*min = f->lmin;
+		*min = f->len[0].min;
 	if (max)
-		*max = f->lmax;
+		*max = f->len[f->nlen - 1].max;
 	return 1;
 }
 
@@ -1232,6 +1233,7 @@ static int
 length_of(RtFunction *f, const RtTensor *in, int nin, int64_t *n, RtError *e)
 {
 	const int64_t *pr = f->pairs;
+	int64_t lmin = f->len[0].min, lmax = f->len[f->nlen - 1].max;
 	int fi = -1, fd = -1;
 
 	*n = -1;
@@ -1255,14 +1257,14 @@ length_of(RtFunction *f, const RtTensor *in, int nin, int64_t *n, RtError *e)
 			if (c <= 0)
 				continue;
 			if (fi < 0) {
-				if (x < 0 || x % c || x / c < f->lmin || x / c > f->lmax) {
+				if (x < 0 || x % c || x / c < lmin || x / c > lmax) {
 					if (c == 1 && k == 0)
 						return err(e, "input %d: dimension %d is %lld, must be in [%lld, %lld]",
-						    i, d, (long long)t->dims[d], (long long)f->lmin,
-						    (long long)f->lmax);
+						    i, d, (long long)t->dims[d], (long long)lmin,
+						    (long long)lmax);
 					return err(e, "input %d: dimension %d is %lld, must be %lld × a length in "
 					    "[%lld, %lld] + %lld", i, d, (long long)t->dims[d], (long long)c,
-					    (long long)f->lmin, (long long)f->lmax, (long long)k);
+					    (long long)lmin, (long long)lmax, (long long)k);
 				}
 				*n = x / c, fi = i, fd = d;
 			} else if (t->dims[d] != c * *n + k) {

@@ -73,8 +73,8 @@ typedef struct SP {
 	Op *fn;
 	PMap m;             /* Value -> SV */
 	PMap bad;           /* Op -> 1: a per-length condition failed */
-	int sarg, sdim;     /* the length's first dimension: the runtime reads n there */
-	int larg[MAXDIMS], ldim[MAXDIMS], nl;   /* every dimension of the length */
+	int larg[MAXDIMS], ldim[MAXDIMS], nl;   /* every dimension of the length, the
+	                       first where the runtime reads n */
 	int odd;            /* the one of them evaluated at n + 1 (-1: none) */
 	int64_t n, lo, hi;
 	int64_t b;          /* the batch evaluated: 1, but to tell what depends on it */
@@ -963,7 +963,7 @@ static int analyze(SP *p)
 	if (p->ok)
 		return op_error(p->fn, "codegen: a dynamic length needs a range of at most %d "
 			"(fx-export --dynamic %d:%d:NAME=MIN..MAX): argument %d, dimension %d",
-			MAXLEN - 1, p->sarg, p->sdim, p->sarg, p->sdim), -1;
+			MAXLEN - 1, p->larg[0], p->ldim[0], p->larg[0], p->ldim[0]), -1;
 	for (n = 0; n < MAXLEN; n++) {
 		evaluate(p, n);
 		if (p->ok)
@@ -994,7 +994,7 @@ static int analyze(SP *p)
 				return op_error(p->fn, "codegen: dimension %d of argument %d and dimension "
 					"%d of argument %d are dynamic, of lengths the checks let differ "
 					"(%lld and %lld): one dynamic length per function is supported yet "
-					"(fx-export: one symbol for both)", p->sdim, p->sarg, p->ldim[k],
+					"(fx-export: one symbol for both)", p->ldim[0], p->larg[0], p->ldim[k],
 					p->larg[k], (long long)n, (long long)n + 1), -1;
 		}
 	/* every length of the range: L, L - 1, then the rest */
@@ -1499,7 +1499,7 @@ static int tops_of(SP *p, int ratio, int64_t *t)
 
 int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads)
 {
-	SP p = { .c = c, .fn = fn, .sarg = -1, .b = 1, .odd = -1 };
+	SP p = { .c = c, .fn = fn, .b = 1, .odd = -1 };
 	Block *b = fn->regs[0].first;
 	int64_t tops[MAXPADS];
 	int rc = -1, npads = 0;
@@ -1518,7 +1518,6 @@ int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads)
 			p.larg[p.nl] = i, p.ldim[p.nl++] = j;
 		}
 	}
-	p.sarg = p.larg[0], p.sdim = p.ldim[0];
 	if (analyze(&p))
 		goto out;
 	npads = tops_of(&p, ratio, tops);
