@@ -167,3 +167,21 @@ bad() {
   bin/vmpack "$IN/kernels-llc16.mlir" -o "$T/d.vmfb"
   cmp "$T/c.vmfb" "$T/d.vmfb"
 }
+
+@test "vmpack --dump reads a module whose size is a multiple of the page size" {
+  # a constant of n f32 grows the module by 4 bytes an element: from its
+  # size at n = 1, the n that makes it a whole number of 4096-byte pages,
+  # which --dump read as text and refused at the first NUL byte
+  module() {
+    printf 'module attributes {fxvm.target = "cpu"} {\n  "fxvm.global"() {sym_name = "w", type = tensor<%dxf32>, value = dense<1.0> : tensor<%dxf32>} : () -> ()\n  func.func @f() -> tensor<%dxf32> {\n    %%w = "fxvm.constant"() {global = @w} : () -> tensor<%dxf32>\n    %%0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<%dxf32>\n    "fxvm.copy"(%%w, %%0) : (tensor<%dxf32>, tensor<%dxf32>) -> ()\n    return %%0 : tensor<%dxf32>\n  }\n}\n' $1 $1 $1 $1 $1 $1 $1 $1 > "$T/c.mlir"
+    bin/vmpack "$T/c.mlir" -o "$T/c.vmfb"
+  }
+  module 1
+  n=$(( 1 + (4096 - $(wc -c < "$T/c.vmfb") % 4096) / 4 ))
+  module $n
+  [ $(( $(wc -c < "$T/c.vmfb") % 4096 )) -eq 0 ]
+  run bin/vmpack --dump "$T/c.vmfb"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"@f() -> (tensor<${n}xf32>)"* ]]
+}

@@ -106,20 +106,34 @@ main(int argc, char **argv)
 	const char *name = strcmp(in, "-") ? in : "<stdin>";
 	if (dump && !dump_regular(in))
 		return dump_stream(in, name);
-	text = tool_map(in, &len);
 	if (dump) {
+		/* read whole as bytes (tool_map reads text: it refuses a NUL
+		 * where the file's size is a multiple of the page's) */
 		char err[512];
 		void *p = NULL;
+		struct stat st;
+		int fd = open(in, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st))
+			tool_fail("cannot open '%s': %s", in, strerror(errno));
+		len = (size_t)st.st_size;
 		if (posix_memalign(&p, 64, len ? len : 1))
 			tool_fail("out of memory");
-		memcpy(p, text, len);
-		tool_unmap(text);
+		for (size_t got = 0; got < len;) {
+			ssize_t r = read(fd, (char *)p + got, len - got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				tool_fail("cannot read '%s': %s", in, r ? strerror(errno) : "it got shorter");
+			got += (size_t)r;
+		}
+		close(fd);
 		if (dump_module(stdout, name, p, len, err, sizeof err))
 			tool_fail("%s: %s", name, err);
 		free(p);
 		tool_commit(stdout);
 		return 0;
 	}
+	text = tool_map(in, &len);
 	if (len == 0)
 		tool_fail("%s: empty input (expected an fxvm module from codegen)", name);
 	if (!out && isatty(1))
