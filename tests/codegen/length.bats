@@ -126,6 +126,34 @@ STATS='
   done
 }
 
+@test "kernels read the call's length and stop their loops there: elementwise rows, masked reductions" {
+  func 64 "" "1xf32" "$STATS"
+  bin/codegen --dump-dispatches "$T/f.mlir" > "$T/d.txt"
+  cat "$T/d.txt"
+  # the top's function (64) and the one for 16: the kernels of %d and %ex
+  # stop at n along their one varying dimension (loop 1), and so do the
+  # masked reductions (max, the sums): every kernel but the last (%r)
+  for L in 16 64; do
+    [ "$(grep -c "loop 1 of $L stops at ceil((1 \* n + 0) / 1), n the call's length" "$T/d.txt")" -ge 3 ]
+  done
+  [ "$(grep -c 'in  [0-9]*: tensor<1xi64>' "$T/d.txt")" -ge 6 ]
+  # and what they compute there is the call's (the first test's numbers
+  # at lengths 1, 3, 16, 17, 64 hold with the bounds)
+}
+
+@test "an input carrying codegen's own length attributes is refused" {
+  copy_fn
+  for a in length_sizes length_loops; do
+    sed "s/iterator_types = \[\"parallel\", \"parallel\"\]}/iterator_types = [\"parallel\", \"parallel\"], fxpipe.$a = array<i64: 0, 1, 1, 0>}/" "$T/f.mlir" > "$T/g.mlir"
+    grep -q "fxpipe.$a" "$T/g.mlir"
+    run bin/codegen "$T/g.mlir" -o "$T/out"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [ ! -e "$T/out" ]
+    [[ "$output" == *"g.mlir:"*"error: attribute 'fxpipe.$a' is codegen's own (a dynamic length's padding): an input may not carry it"* ]]
+  done
+}
+
 @test "a length outside the range is an error naming the input and dimension, and writes no result" {
   func 64 "" "1x?xf32" '
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {

@@ -577,6 +577,18 @@ void plan_push(FnPlan *fp, Kernel *k, Op *op)
 {
 	HostStep st = { 0, k, NULL, NULL, NULL, op };
 
+	if (k->bound) {
+		/* the length its bounded loops read: a binding of its own
+		 * unless the body reads it already */
+		for (k->lenbuf = 0; k->lenbuf < k->nbind && (k->bind[k->lenbuf].val != k->len ||
+				k->bind[k->lenbuf].out); k->lenbuf++)
+			;
+		if (k->lenbuf == k->nbind) {
+			k->bind = xrealloc(k->bind, sizeof *k->bind * (size_t)(k->nbind + 1));
+			k->bind[k->nbind++] = (KBind){ k->len, k->len->type, 0 };
+		}
+	}
+
 	if (fp->n == fp->cap)
 		fp->st = xrealloc(fp->st, sizeof *fp->st * (size_t)(fp->cap = fp->cap ? 2 * fp->cap : 16));
 	fp->st[fp->n++] = st;

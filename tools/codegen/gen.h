@@ -185,6 +185,18 @@ void set_function_type(Ctx *c, Op *fn);
  * still dynamic, to be chunked one item at a time; their count, or -1
  * after an error at the op that keeps fn from being padded. */
 enum { SEQ_MAXPADS = 16 };
+/* The attribute seqpad.c puts on a padded function's ops whose results
+ * have sizes that vary with the length: per result an array of (c, d)
+ * pairs, the size at length n c * n + d (c = 0: fixed).  Past those sizes
+ * a tensor is padding that no result reads (seqpad.c's proof), so a
+ * kernel need not compute it (kbuild.c's length_bounds).  Reserved: an
+ * input that carries it is refused. */
+#define LENGTH_SIZES "fxpipe.length_sizes"
+/* ... and on a linalg.generic whose reductions along the length it
+ * masked (a step past the length keeps the accumulator): per loop (c, d),
+ * the loop's extent at n c * n + d, c = 0 where it is not masked, so
+ * that the kernel may stop there.  Reserved likewise. */
+#define LENGTH_LOOPS "fxpipe.length_loops"
 int has_dynamic_length(Op *fn);
 int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads);
 void seq_signature(Ctx *c, Op *decl, Op *padded);

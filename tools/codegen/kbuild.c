@@ -732,6 +732,76 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 	return 0;
 }
 
+/* ---- loops bounded by a dynamic length ---- */
+
+/* The (c, d) of dimension j of v's size at length n, c * n + d (seqpad.c's
+ * LENGTH_SIZES on its op): 1, or 0 where it does not vary. */
+static int varying_size(Value *v, int j, int64_t *c, int64_t *d)
+{
+	Attr *a = v->def ? op_attr(v->def, LENGTH_SIZES) : NULL, *e;
+
+	if (!a || a->kind != AT_ARRAY || v->index >= (int)a->n)
+		return 0;
+	e = a->elts[v->index];
+	if (e->kind != AT_DENSE_ARRAY || (int)e->n != 2 * v->type->rank || e->ints[2 * j] <= 0)
+		return 0;
+	*c = e->ints[2 * j], *d = e->ints[2 * j + 1];
+	return 1;
+}
+
+/* The parallel loops of a padded function's kernel past whose bound at
+ * the call's length every output element is padding (no result reads
+ * it): a loop that is exactly dimension j of each output, a dimension
+ * whose size varies alike in all of them.  The loop then stops at that
+ * size (the kernel binds the length), and a call computes its own
+ * length, not the padded function's. */
+static void length_bounds(Gen *g, Kernel *k, Op *root, int root_loops)
+{
+	Op *fn = op_ancestor(root, "func.func");
+	Block *b = fn ? fn->regs[0].first : NULL;
+	Value *len = b && b->nargs ? b->args[b->nargs - 1] : NULL;
+	Type *lt = len ? len->type : NULL;
+	Attr *ml = root_loops ? op_attr(root, LENGTH_LOOPS) : NULL;
+
+	if (!lt || lt->kind != TY_TENSOR || lt->rank != 1 || lt->dims[0] != 1 ||
+			lt->elem->kind != TY_INT || lt->elem->width != 64)
+		return;
+	if (ml && (ml->kind != AT_DENSE_ARRAY || (int)ml->n != 2 * k->ndims))
+		ml = NULL;
+	for (int p = 0; p < k->ndims; p++) {
+		int64_t c = 0, d = 0, c1, d1;
+		int ok = !k->red[p] && k->ext[p] > 1;
+
+		if (k->red[p] && ml && ml->ints[2 * p] > 0) {
+			/* a masked reduction (seqpad.c): its steps past the
+			 * length keep the accumulator */
+			c = ml->ints[2 * p], d = ml->ints[2 * p + 1];
+			ok = 1;
+		}
+
+		for (int i = 0; i < k->nout && ok && !k->red[p]; i++) {
+			KOut *o = &k->out[i];
+			Value *v = k->bind[o->buf].val;
+			int at = -1;
+
+			for (int j = 0; j < v->type->rank && ok; j++) {
+				if (!ix_uses_dim(o->ix[j], p))
+					continue;
+				ok = at < 0 && o->ix[j]->kind == IX_DIM;
+				at = j;
+			}
+			ok = ok && at >= 0 && varying_size(v, at, &c1, &d1) && (i == 0 || (c1 == c && d1 == d));
+			c = c1, d = d1;
+		}
+		if (!ok)
+			continue;
+		if (!k->bound)
+			k->bound = arena_alloc(g->c, sizeof *k->bound * (size_t)k->ndims);
+		k->bound[p] = (KBound){ c, d, 1 };
+		k->len = len;
+	}
+}
+
 /* An empty loop leaves a result it does not index at its initial value:
  * not a case the kernels handle. */
 static int empty_loops(Op *op, const SOp *s)
@@ -792,6 +862,7 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	}
 	free(kb.memo);
 	note_fused(g, k, op, end);
+	length_bounds(g, k, op, 1);
 	target_grid(g, k);
 	if (g->t->gemm && g->t->gemm(g, k, fp, op) < 0)
 		return -1;
@@ -870,6 +941,7 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 	}
 	free(kb.memo);
 	note_fused(g, k, op, op);
+	length_bounds(g, k, op, 0);
 	target_grid(g, k);
 	plan_push(fp, k, op);
 	return 0;

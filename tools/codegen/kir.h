@@ -106,6 +106,13 @@ typedef struct KOut {
 
 typedef enum KernKind { KK_LOOP, KK_GEMM } KernKind;
 
+/* A loop of a padded function's kernel (seqpad.c) that stops where the
+ * call's length n ends what it computes: at ceil((c * n + d) / q), at most
+ * its extent; c = 0: at its extent. */
+typedef struct KBound {
+	int64_t c, d, q;
+} KBound;
+
 /* GEMM: C[b, m, n] = sum_k A[b, m, k] B[b, k, n] over packed panels.
  * A is packed as [b][M/MR][K][MR] (or read in place), B as [b][N/NR][K][NR]; the epilogue
  * maps (b, m, n) through the output's store index. */
@@ -118,6 +125,8 @@ typedef struct KGemm {
 	int64_t *pext;       /* that domain's extents */
 	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
+	KBound kbound;       /* K at the call's length (operands zero past it);
+	                      * c = 0: K */
 } KGemm;
 
 typedef struct Kernel {
@@ -148,6 +157,9 @@ typedef struct Kernel {
 	                      * emitted one tile-wide vector per row */
 	int light;           /* emitted in vectors of our own: compiled with
 	                      * the short pipeline, not O3 */
+	KBound *bound;       /* per dim, or NULL: every loop to its extent */
+	Value *len;          /* with bound: the length (tensor<1xi64>), */
+	int lenbuf;          /* bound as this binding (plan_push) */
 	Attr *prefill;       /* its output holds this scalar everywhere before
 	                      * it runs (the host fills it): a pad, of which
 	                      * the kernel writes only the inside */

@@ -197,6 +197,14 @@ static void dump_dispatches(Gen *g, FILE *out)
 			fprintf(out, "  %s %d: %s\n", k->bind[j].out ? "out" : "in ", j, b.p);
 			buf_free(&b);
 		}
+		for (j = 0; k->bound && j < k->ndims; j++)
+			if (k->bound[j].c)
+				fprintf(out, "  loop %d of %lld stops at ceil((%lld * n + %lld) / %lld), n the call's length\n",
+					j, (long long)k->ext[j], (long long)k->bound[j].c, (long long)k->bound[j].d,
+					(long long)k->bound[j].q);
+		if (k->kind == KK_GEMM && k->g.kbound.c)
+			fprintf(out, "  its %lld steps stop at ceil((%lld * n + %lld) / %lld)\n", (long long)k->g.K,
+				(long long)k->g.kbound.c, (long long)k->g.kbound.d, (long long)k->g.kbound.q);
 		if (k->prefill) {
 			Buf b = {0};
 
@@ -337,6 +345,11 @@ static int check_sizes_op(Op *op, void *env)
 	int *bad = env;
 	uint64_t n;
 
+	if (op_attr(op, LENGTH_SIZES) || op_attr(op, LENGTH_LOOPS)) {
+		op_error(op, "attribute '%s' is codegen's own (a dynamic length's padding): "
+			"an input may not carry it", op_attr(op, LENGTH_SIZES) ? LENGTH_SIZES : LENGTH_LOOPS);
+		return *bad = 1;
+	}
 	for (int i = 0; i < op->nres && !*bad; i++) {
 		n = tensor_bytes(RES(op, i)->type);
 		if (op_is(op, "arith.constant") && n > MAX_CONST_BYTES)
@@ -353,7 +366,8 @@ static int check_sizes_op(Op *op, void *env)
 }
 
 /* Sizes are checked before anything is planned: what the runtime could
- * never allocate, or vmpack write, is refused at the op. */
+ * never allocate, or vmpack write, is refused at the op; so is an
+ * attribute that only codegen may set. */
 static int check_sizes(Op *module)
 {
 	int bad = 0;

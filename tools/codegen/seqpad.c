@@ -1335,6 +1335,48 @@ static Op *declaration(SP *p, Op *fn, Op *const *pads, const int64_t *tops, int 
 	return d;
 }
 
+/* The sizes of op's results that vary with the length, for the
+ * kernels (kbuild.c's length_bounds): per result its (c, d) pairs, c = 0
+ * where the size does not vary; NULL when none does. */
+static Attr *length_sizes(SP *p, Op *op)
+{
+	Attr **rs = arena_alloc(p->c, sizeof *rs * (size_t)(op->nres + 1));
+	int any = 0;
+
+	for (int i = 0; i < op->nres; i++) {
+		Value *v = RES(op, i);
+		SV *s = sv(p, v);
+		int r = v->type->kind == TY_TENSOR && v->type->ranked ? v->type->rank : 0;
+		int64_t *e = arena_alloc(p->c, sizeof *e * (size_t)(2 * r + 1)), c, d;
+
+		for (int j = 0; j < r; j++) {
+			c = 0, d = 0;
+			if (s && s->n == r && (s->fl[j] & F_VARIES) && affine(p, v, j, &c, &d) && c > 0)
+				any = 1;
+			else
+				c = 0, d = 0;
+			e[2 * j] = c, e[2 * j + 1] = d;
+		}
+		rs[i] = at_dense_array(p->c, ty_int(p->c, 64, SIGNLESS), 2 * r, e);
+	}
+	return any ? at_array(p->c, op->nres, rs) : NULL;
+}
+
+/* The extents of g's masked reductions for the kernels (LENGTH_LOOPS):
+ * a step past them keeps the accumulator, or adds a product with a zero
+ * operand. */
+static void masked_loops(Ctx *c, Op *g, const Need *nd, int nl)
+{
+	int64_t *e = arena_alloc(c, sizeof *e * (size_t)(2 * nl + 1));
+
+	if (!nd->masked)
+		return;
+	for (int l = 0; l < nl && l < 64; l++)
+		if (nd->masked >> l & 1)
+			e[2 * l] = nd->mc[l], e[2 * l + 1] = nd->md[l];
+	op_set_attr(c, g, LENGTH_LOOPS, at_dense_array(c, ty_int(c, 64, SIGNLESS), 2 * nl, e));
+}
+
 /* fn cloned at length L (NAME.seq at the range's top, else NAME.seqL),
  * the length its last argument */
 static Op *padded_function(SP *p, Op *fn, int64_t L)
@@ -1346,6 +1388,7 @@ static Op *padded_function(SP *p, Op *fn, int64_t L)
 	Type *lt = ty_tensor(c, 1, (int64_t[]){ 1 }, ty_int(c, 64, SIGNLESS));
 	char name[512];
 	PMap map = { 0 }, vmap = { 0 };   /* fn's ops and values -> the clone's */
+	Attr *sizes;
 	int i;
 
 	/* every size at L: cur (the rules hold at every length, so at L) */
@@ -1368,6 +1411,8 @@ static Op *padded_function(SP *p, Op *fn, int64_t L)
 			*pmap_slot(&vmap, RES(o, i), 1) = RES(n, i);
 		for (i = 0; i < o->nres; i++)
 			value_set_type(RES(n, i), padded_type(p, RES(o, i)));
+		if (o->nres && (sizes = length_sizes(p, o)))
+			op_set_attr(c, n, LENGTH_SIZES, sizes);
 		if (op_is(n, "tensor.empty") && n->nopnds) {
 			/* operands: the `?` sizes of the type, in order; those
 			 * now static are dropped */
@@ -1403,10 +1448,12 @@ static Op *padded_function(SP *p, Op *fn, int64_t L)
 						if (s.maps[q]->res[j]->kind == AFF_DIM && s.maps[q]->res[j]->v == l)
 							op_set_operand(g, q, zero_past(c, g, q, j, len, nd->mc[l], nd->md[l]));
 			}
+			masked_loops(c, g, nd, s.nloops);
 			continue;
 		}
 		g = with_length(c, g, len, &arg);
 		rewrite_body(c, g, nd, arg, &vmap);
+		masked_loops(c, g, nd, (int)op_attr(g, "iterator_types")->n);
 	}
 	/* sizes of the length: constants at L (those of the batch stay) */
 	for (o = bo->first; o; o = o->next) {

@@ -89,14 +89,18 @@ static void body_code(E *e, Kernel *k, LLVMValueRef body)
 		e->dimv[i] = e_i64(e, 0);
 	e->accp = xcalloc((size_t)k->nout + (size_t)k->naccs + 4, sizeof *e->accp);
 	e->vw = 1;
+	e_bounds(e);
 	if (k->kind == KK_GEMM) {
 		if (gemm_emit(e, k))
 			e->err = 1;
 	} else {
-		nest_emit(e, k, LLVMGetParam(body, (unsigned)k->nbind));
+		nest_emit(e, k, LLVMGetParam(body, (unsigned)k->nbind),
+			LLVMGetParam(body, (unsigned)k->nbind + 2));
 	}
 	LLVMBuildRetVoid(e->b);
 	e_reset(e);
+	free(e->hi);
+	e->hi = NULL;
 	free(e->bp);
 	free(e->dimv);
 	free(e->accp);

@@ -30,8 +30,8 @@ int gemm_emit(E *e, Kernel *k);
 
 /* nest.c: sets a loop nest's grid (its schedule's workgroups) */
 void loop_grid(Kernel *k);
-/* a KK_LOOP kernel's body, workgroup wx */
-void nest_emit(E *e, Kernel *k, LLVMValueRef wx);
+/* a KK_LOOP kernel's body, workgroup wx of nx */
+void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx);
 
 /* compile.c: kernel k's entry and body functions in e's module */
 int cpu_kernel(E *e, Kernel *k);

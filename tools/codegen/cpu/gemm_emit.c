@@ -24,15 +24,21 @@ static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
 	return v;
 }
 
-static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, int64_t total,
+static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
 	LLVMValueRef *hi)
 {
 	/* [w * total / nw, (w + 1) * total / nw) */
-	LLVMValueRef lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, w, e_i64(e, total), ""), nw, "");
+	LLVMValueRef lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, w, total, ""), nw, "");
 
 	*hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, w, e_i64(e, 1), ""),
-		e_i64(e, total), ""), nw, "");
+		total, ""), nw, "");
 	return lo;
+}
+
+/* ceil(x / q) */
+static LLVMValueRef panels(E *e, LLVMValueRef x, int64_t q)
+{
+	return LLVMBuildSDiv(e->b, LLVMBuildAdd(e->b, x, e_i64(e, q - 1), ""), e_i64(e, q), "");
 }
 
 static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
@@ -121,7 +127,8 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 
 /* B's panel pn of batch b into the stack: its expression over (b, pn,
  * k, column), NR columns as two vectors */
-static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
+static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn,
+	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
 	int ndims = k->ndims, j;
@@ -133,7 +140,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	k->ndims = 4;
 	k->ext = g->pext;
 	memcpy(saved, e->dimv, sizeof saved);
-	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
 	for (j = 0; j < mk.nr; j += VW) {
 		LLVMValueRef v, off, st;
 
@@ -251,7 +258,8 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 /* The micro-kernel as a function of its own, one per shape in the
  * module: mk(ptr a, ptr b, ptr tile) zeroes the tile's accumulators, runs
  * the K steps over the A panel at a and the B panel at b, and stores the
- * tile (mr rows of mk.nr floats) at tile.  Apart from the kernel's loops
+ * tile (mr rows of mk.nr floats) at tile; with K bounded by the length,
+ * mk(ptr a, ptr b, ptr tile, i64 k) runs the first k steps.  Apart from the kernel's loops
  * and epilogue, whose constants LLVM would otherwise keep in registers
  * across the K loop: a 6x16 tile in ymm needs 15 of the 16 registers,
  * and one more live value made LLVM 16 spill an accumulator and shuffle
@@ -259,18 +267,24 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[3] = { e->ptr, e->ptr, e->ptr };
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[4] = { e->ptr, e->ptr, e->ptr, e->i64 };
 	LLVMValueRef f, fn = e->fn, acc[MRCAP][NV], k0;
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
+	int kn = g->kbound.c != 0;
 	ELoop lk;
 	char name[96];
 	int r, j;
 
-	snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld", mr, mk.nr, (long long)g->K,
-		g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
+	if (kn)
+		snprintf(name, sizeof name, "gemm.mk%dx%d.kn.%s%lld", mr, mk.nr,
+			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
+	else
+		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld", mr, mk.nr, (long long)g->K,
+			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
-	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0));
+	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt,
+		3 + (unsigned)kn, 0));
 	LLVMSetLinkage(f, LLVMInternalLinkage);
 	cpu_fn_attrs(e, f);
 	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, cpu_enum_attr(e, "noinline", 0));
@@ -287,7 +301,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			acc[r][j] = e_alloca(e, vt, "c");
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
-	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), kn ? LLVMGetParam(f, 3) : e_i64(e, g->K), NULL);
 	micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0);
 	e_loop_end(e, &lk, NULL, 0);
 	for (r = 0; r < mr; r++)
@@ -315,7 +329,7 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 
 	e->dimv[0] = bidx;
 	m0 = LLVMBuildMul(e->b, pm, e_i64(e, g->mr), "");
-	left = LLVMBuildSub(e->b, e_i64(e, g->M), m0, "");
+	left = LLVMBuildSub(e->b, e_extent(e, 1), m0, "");
 	rows = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left,
 		e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
@@ -331,23 +345,25 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
  * epilogue. */
 static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMValueRef tile,
-	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+	LLVMValueRef bsrc, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn, LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef pt[3] = { e->ptr, e->ptr, e->ptr };
-	LLVMValueRef abase, bbase, args[3], f = mkf;
+	LLVMTypeRef pt[4] = { e->ptr, e->ptr, e->ptr, e->i64 };
+	LLVMValueRef abase, bbase, args[4], f = mkf;
+	unsigned na = g->kbound.c ? 4 : 3;
 
 	panel_bases(e, k, bidx, pm, pn, &abase, &bbase);
 	args[0] = LLVMBuildInBoundsGEP2(e->b, e->f32, e->bp[g->a], &abase, 1, "");
 	args[1] = LLVMBuildInBoundsGEP2(e->b, e->f32, bsrc, &bbase, 1, "");
 	args[2] = tile;
+	args[3] = kend;
 	/* A read in place with M not a whole number of panels: the last
 	 * panel's rows by a micro-kernel of that many rows, so that no row
 	 * past M is read */
 	if (mkt)
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
-	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0), f, args, 3, "");
+	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, na, 0), f, args, na, "");
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
 }
@@ -358,8 +374,9 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
 	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	/* the steps at the call's length: past it both operands are zero */
+	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = g->adirect && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
 	ELoop lb, ln, lm;
 
@@ -369,17 +386,18 @@ int gemm_emit(E *e, Kernel *k)
 		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
-	nlo = chunk_range(e, wx, nx, np, &nhi);
-	mlo = chunk_range(e, wy, ny, mp, &mhi);
+	/* the panels at the call's length (at the extents without bounds) */
+	nlo = chunk_range(e, wx, nx, panels(e, e_extent(e, 2), mk.nr), &nhi);
+	mlo = chunk_range(e, wy, ny, panels(e, e_extent(e, 1), g->mr), &mhi);
 	/* the batch index is the grid's z, but the body gets only x and y:
 	 * loop over the batch inside instead */
-	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_i64(e, g->B), NULL);
+	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_extent(e, 0), NULL);
 	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
 	bsrc = g->bpack ? bloc : e->bp[g->bb];
 	if (g->bpack)
-		pack_panel(e, k, bloc, bidx, pn);
+		pack_panel(e, k, bloc, bidx, pn, kend);
 	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
-	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn);
+	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn, kend);
 	e_loop_end(e, &lm, NULL, 0);
 	e_loop_end(e, &ln, NULL, 0);
 	e_loop_end(e, &lb, NULL, 0);

@@ -103,6 +103,7 @@ typedef struct GPlan {
 	int64_t *pext;
 	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
+	KBound bb, bm, bn, bk;   /* B, M, N and K at the call's length (c = 0: none) */
 } GPlan;
 
 /* B panels packed in the GEMM kernel, one [K][NR] panel on the stack at a
@@ -110,6 +111,47 @@ typedef struct GPlan {
  * their own through memory: when a panel fits in L2 and there are enough
  * panels to spread across threads */
 enum { BPACK_MAX_BYTES = 256 << 10, BPACK_MIN_PANELS = 8 };
+
+/* A dim of the plan made of loop dims ds (outermost first) at the call's
+ * length: the first one's bound times the others' extents, where it has
+ * one (kbuild.c's length_bounds) */
+static KBound dims_bound(const Kernel *k, const int *ds, int n)
+{
+	KBound b = { 0, 0, 1 };
+	int64_t inner = 1;
+
+	if (!k->bound || !n || !k->bound[ds[0]].c || k->bound[ds[0]].q != 1)
+		return b;
+	for (int i = 1; i < n; i++)
+		inner *= k->ext[ds[i]];
+	return (KBound){ k->bound[ds[0]].c * inner, k->bound[ds[0]].d * inner, 1 };
+}
+
+static void plan_bounds(Kernel *k, GPlan *p)
+{
+	p->bb = dims_bound(k, p->bd, p->nb);
+	p->bm = dims_bound(k, p->md, p->nm);
+	p->bn = dims_bound(k, p->nd, p->nn);
+	p->bk = dims_bound(k, p->kd, p->nk);
+}
+
+/* Bounds of dims (b, x, ...) from the plan's: NULL where there are none
+ * (nor a bound on K, the GEMM's own). */
+static KBound *bounds_of(Gen *g, int n, KBound b0, KBound b1, KBound b2, KBound bk)
+{
+	KBound *b;
+
+	if (!b0.c && !b1.c && !b2.c && !bk.c)
+		return NULL;
+	b = arena_alloc(g->c, sizeof *b * (size_t)n);
+	b[0] = b0, b[1] = b1;
+	if (n > 2)
+		b[2] = b2;
+	for (int i = 0; i < n; i++)
+		if (!b[i].c)
+			b[i] = (KBound){ 0, 0, 1 };
+	return b;
+}
 
 /* ---- compile-time packing of constants ---- */
 
@@ -616,8 +658,8 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 }
 
 /* A pack kernel of its own, writing a new buffer: body at ix1. */
-static Value *pack_kernel(Gen *g, Kernel *root, const Pack *k, KExpr *body, IExpr *ix1,
-	int64_t *ext, FnPlan *fp, Op *op)
+static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, KExpr *body,
+	IExpr *ix1, int64_t *ext, FnPlan *fp, Op *op)
 {
 	Kernel *pk = kernel_new(g, op);
 	Op *buf = op_new(g->c, "tensor.empty", 0, NULL, 1, (Type *const *)&k->pt, 0, op->loc);
@@ -642,6 +684,14 @@ static Value *pack_kernel(Gen *g, Kernel *root, const Pack *k, KExpr *body, IExp
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
 		(long long)k->ext[3]);
 	pk->at = root->at;    /* named after the gemm's line */
+	{
+		/* the panels at the call's length: of its rows (A) or columns (B) */
+		KBound pb = k->side ? p->bn : p->bm;
+
+		pb.q *= k->tile;
+		if ((pk->bound = bounds_of(g, 4, p->bb, pb, p->bk, p->bk)))
+			pk->len = root->len;
+	}
 	loop_grid(pk);
 	plan_push(fp, pk, op);
 	return RES(buf, 0);
@@ -670,7 +720,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		p->pext = (int64_t *)s.kc.ext;
 		return NULL;
 	}
-	return pack_kernel(g, root, &k, body, ix1, (int64_t *)s.kc.ext, fp, op);
+	return pack_kernel(g, root, p, &k, body, ix1, (int64_t *)s.kc.ext, fp, op);
 }
 
 static void mark_used(KExpr *e, int *used, PMap *seen)
@@ -918,6 +968,8 @@ static void to_bmn(Gen *g, Kernel *k, const GPlan *p)
 	k->ndims = 3;
 	k->ext = (int64_t *)s.kc.ext;
 	k->red = arena_alloc(g->c, 4);
+	k->bound = bounds_of(g, 3, p->bb, p->bm, p->bn, p->bk);
+	k->g.kbound = p->bk;
 }
 
 /* bindings: keep the epilogue's, add the packs */
@@ -978,6 +1030,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		return 0;
 	maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
+	plan_bounds(k, &p);
 	ap = make_pack(g, k, a, &p, 0, fp, op);
 	bp = make_pack(g, k, b, &p, 1, fp, op);
 	to_bmn(g, k, &p);

@@ -16,6 +16,7 @@ typedef struct Sched {
 	int red[64], nred;
 	int split;            /* the dim split across workgroups, or -1 */
 	int64_t chunk;
+	LLVMValueRef nx;      /* the workgroups (a bounded split: shared at run time) */
 	int empty;            /* a parallel dim of extent 0: nothing to do */
 } Sched;
 
@@ -110,8 +111,13 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 	}
 	d = order[0];
 	lo = e_i64(e, 0);
-	hi = e_i64(e, e->k->ext[d]);
-	if (d == s->split) {
+	hi = e_extent(e, d);
+	if (d == s->split && e->hi && e->hi[d]) {
+		/* [wx * hi / nx, (wx + 1) * hi / nx): both cores busy at any length */
+		lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, wx, hi, ""), s->nx, "lo");
+		hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, wx, e_i64(e, 1), ""),
+			hi, ""), s->nx, "hi");
+	} else if (d == s->split) {
 		LLVMValueRef h;
 
 		lo = LLVMBuildMul(e->b, wx, e_i64(e, s->chunk), "lo");
@@ -304,13 +310,14 @@ static int vpack_ok(Kernel *k, Sched *s)
 		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && !k->red[3];
 }
 
-void nest_emit(E *e, Kernel *k, LLVMValueRef wx)
+void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 {
 	Sched s;
 	LoopEnv le = { 0 };
 	int i;
 
 	schedule(k, &s);
+	s.nx = nx;
 	if (s.empty)
 		return;
 	if (vpack_ok(k, &s)) {

@@ -22,6 +22,8 @@ typedef struct E {
 	Kernel *k;
 	LLVMValueRef *bp;           /* binding pointers */
 	LLVMValueRef *dimv;         /* current value of each loop dim (i64) */
+	LLVMValueRef *hi;           /* a bounded dim's extent at the call (e_bounds) */
+	LLVMValueRef n;             /* with bounds: the call's length */
 	LLVMValueRef *accp;         /* accumulator slots (pointers) */
 	PMap memo;                  /* KExpr* -> LLVMValueRef, per scope */
 	int vw;                     /* >1: emit expressions as vectors along vdim */
@@ -64,6 +66,15 @@ LLVMValueRef e_loop_begin(E *e, ELoop *l, LLVMValueRef lo, LLVMValueRef hi, LLVM
 /* hint: 0, or one of these as loop metadata */
 enum { LOOP_VECTORIZE = 1, LOOP_NO_UNROLL = 2 };
 void e_loop_end(E *e, ELoop *l, LLVMValueRef step, int hint);
+
+/* At the kernel's entry: the extents of its loops bounded by the length
+ * (Kernel.bound), read from the length's binding, into e->hi (allocated;
+ * NULL without bounds).  e_extent: dim d's extent, the bounded one or the
+ * constant. */
+void e_bounds(E *e);
+LLVMValueRef e_extent(E *e, int d);
+/* b at the call's length (e->n), at most ext */
+LLVMValueRef e_bound(E *e, const KBound *b, int64_t ext);
 
 /* A point of a loop-nest kernel whose parallel dims are set: without
  * reduction dims its outputs, epilogues applied, through store (returns

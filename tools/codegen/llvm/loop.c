@@ -90,3 +90,34 @@ int e_point_start(E *e, int nred, void (*store)(E *, KOut *, LLVMValueRef))
 	}
 	return 0;
 }
+
+LLVMValueRef e_bound(E *e, const KBound *b, int64_t ext)
+{
+	LLVMValueRef x;
+
+	x = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, e->n, e_i64(e, b->c), ""), e_i64(e, b->d), "");
+	x = LLVMBuildSDiv(e->b, LLVMBuildAdd(e->b, x, e_i64(e, b->q - 1), ""), e_i64(e, b->q), "");
+	x = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, x, e_i64(e, 0), ""), e_i64(e, 0), x, "");
+	return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, x, e_i64(e, ext), ""), x,
+		e_i64(e, ext), "hi");
+}
+
+void e_bounds(E *e)
+{
+	Kernel *k = e->k;
+
+	e->hi = NULL;
+	e->n = NULL;
+	if (!k->bound)
+		return;
+	e->hi = xcalloc((size_t)k->ndims + 1, sizeof *e->hi);
+	e->n = LLVMBuildLoad2(e->b, e->i64, e->bp[k->lenbuf], "n");
+	for (int d = 0; d < k->ndims; d++)
+		if (k->bound[d].c)
+			e->hi[d] = e_bound(e, &k->bound[d], k->ext[d]);
+}
+
+LLVMValueRef e_extent(E *e, int d)
+{
+	return e->hi && e->hi[d] ? e->hi[d] : e_i64(e, e->k->ext[d]);
+}
