@@ -129,6 +129,66 @@ def flip_length():
     return Flip((1,))
 
 
+class Cumsum(nn.Module):
+    """Running sums along the length (dimension 1) and along the static
+    last dimension, and a running mean over the tokens so far."""
+
+    def forward(self, x):
+        n = torch.arange(1, x.shape[1] + 1, dtype=x.dtype).reshape(1, -1, 1)
+        return torch.cumsum(x, 1) / n + torch.cumsum(x, -1)
+
+
+def cumsum():
+    return Cumsum()
+
+
+class Tokens(nn.Module):
+    """Token ids [B, n] (in [0, 100)) through an embedding, learned
+    positions and an encoder layer: a text model's front."""
+
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(100, 16)
+        self.pos = nn.Embedding(64, 16)
+        self.enc = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+
+    def forward(self, ids):
+        pos = torch.arange(ids.shape[1]).unsqueeze(0)
+        return self.enc(self.tok(ids) + self.pos(pos))
+
+
+def tokens():
+    return norms_random(Tokens())
+
+
+class Select(nn.Module):
+    """index_select of features (a static dimension) from [B, n, 8]."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("idx", torch.tensor([3, 0, 5, 5, -1 + 8]))
+
+    def forward(self, x):
+        return torch.index_select(x, 2, self.idx) * 2 + 1
+
+
+def select():
+    return Select()
+
+
+class FirstItem(nn.Module):
+    """Every item plus the batch's first: a gather across the items,
+    which chunks of the batch cannot compute apart."""
+
+    def forward(self, x):
+        zero = torch.zeros(x.shape[0], dtype=torch.long)
+        return x + torch.index_select(x, 0, zero)
+
+
+def first_item():
+    return FirstItem()
+
+
 class PadBatch(nn.Module):
     def forward(self, x):
         return nn.functional.pad(x, (0, 0, 0, 0, 0, 0, 1, 1))

@@ -5,7 +5,9 @@ mlir-cpu-runner-16 runs it) and compares each result with PyTorch eager.
     python dynrun.py MODEL.py:FACTORY --input 2x8xf32 --dynamic 0:batch \
         --shape 1x8 --shape 5x8 [--expect-fail MSG]
 
-A --shape gives each input's shape, comma-separated (3x8,3x8).
+A --shape gives each input's shape, comma-separated (3x8,3x8).  An
+input declared of an integer type (--input 2x8xi64: token ids) is drawn
+from [0, --high); those run only with --vm.
 
 With --vm the module goes on through fxpipe's back end instead (codegen,
 vmpack) and vmrun runs it at every --shape; a shape out of range must
@@ -139,7 +141,11 @@ def main():
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-5)
     ap.add_argument("--vm", action="store_true", help="codegen, vmpack, vmrun")
+    ap.add_argument("--high", type=int, default=10, help="integer inputs lie in [0, HIGH)")
     a = ap.parse_args()
+    ints = [re.search(r"x(i\d+)$", i) for i in a.input]
+    if any(ints) and not a.vm:
+        sys.exit("dynrun: integer inputs run only with --vm")
 
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "m.json")
@@ -168,7 +174,11 @@ def main():
             for k, one in enumerate(shp.split(",")):
                 dims = [int(v) for v in one.split("x")]
                 g = torch.Generator().manual_seed(len(dims) + sum(dims) + 7 * k)
-                xs.append(torch.randn(dims, generator=g))
+                if k < len(ints) and ints[k]:
+                    xs.append(torch.randint(0, a.high, dims, generator=g,
+                                            dtype=getattr(torch, "int%s" % ints[k].group(1)[1:])))
+                else:
+                    xs.append(torch.randn(dims, generator=g))
             if len(xs) != len(argtypes):
                 sys.exit("dynrun: %s: %d inputs, @main takes %d" % (shp, len(xs), len(argtypes)))
             cases.append(xs)

@@ -665,8 +665,62 @@ static int empty(BA *a, Op *op)
 	return put_tensor(a, op, RES(op, 0), ax, d, 0);   /* uninitialized: any layout */
 }
 
+/* Whether o, in the region of structured op top, reads operand i, a
+ * batched tensor from outside, within the item it computes: the source
+ * of a tensor.extract whose index at the batch's axis is the index of
+ * the loop over the batch's axis of top's every result, at the same rows
+ * per item, in blocks of one (a gather at data indices inside each
+ * item's rows). */
+static int item_extract(BA *a, Op *top, Op *o, int i)
+{
+	Value *v = OPND(o, i);
+	const int64_t *ds, *dout;
+	LinalgView s;
+	Op *ix;
+	Attr *dim;
+	int axs, axo;
+
+	if (i != 0 || !op_is(o, "tensor.extract") || !(ds = dims(a, v, &axs)) || axs < 0 ||
+			o->nopnds != v->type->rank + 1 || outer(a, v) != 1 ||
+			!top->info || !(top->info->traits & TR_STRUCTURED) || linalg_maps(a->c, top, &s))
+		return 0;
+	ix = OPND(o, axs + 1)->def;
+	if (!ix || !op_is(ix, "linalg.index") || block_parent_op(ix->parent) != top ||
+			!(dim = op_attr(ix, "dim")) || dim->kind != AT_INT)
+		return 0;
+	for (int q = 0; q < s.nout; q++) {
+		Value *init = OPND(top, s.nin + q);
+		AffExpr *x;
+
+		if (!(dout = dims(a, init, &axo)) || axo < 0 || (outer(a, init) != 0 && outer(a, init) != 1) ||
+				dout[axo] != ds[axs])
+			return 0;
+		x = s.maps[s.nin + q]->res[axo];
+		if (x->kind != AFF_DIM || x->v != dim->i)
+			return 0;
+	}
+	return s.nout > 0;
+}
+
+/* Whether a region of top reads a batched tensor by item_extract. */
+static int item_extracts(BA *a, Op *top, Op *in)
+{
+	for (int r = 0; r < in->nregs; r++)
+		for (Block *b = in->regs[r].first; b; b = b->next)
+			for (Op *o = b->first; o; o = o->next) {
+				if (o->nopnds && OPND(o, 0)->type->kind == TY_TENSOR &&
+						(OPND(o, 0)->def ? OPND(o, 0)->def->parent : OPND(o, 0)->block) ==
+						top->parent && item_extract(a, top, o, 0))
+					return 1;
+				if (item_extracts(a, top, o))
+					return 1;
+			}
+	return 0;
+}
+
 /* Nothing of the batch read inside op's regions but what its operands
- * bring in: no batched tensor, size or condition captured. */
+ * bring in: no batched tensor, size or condition captured, but a gather
+ * within the item (item_extract). */
 static int no_captures(BA *a, Op *top, Op *in)
 {
 	for (int r = 0; r < in->nregs; r++)
@@ -675,7 +729,8 @@ static int no_captures(BA *a, Op *top, Op *in)
 				for (int i = 0; i < o->nopnds; i++) {
 					Value *v = OPND(o, i);
 
-					if ((v->def ? v->def->parent : v->block) == top->parent && of_batch(a, v))
+					if ((v->def ? v->def->parent : v->block) == top->parent && of_batch(a, v) &&
+							!item_extract(a, top, o, i))
 						return refuse(o, "a region reads the batch");
 				}
 				if (no_captures(a, top, o))
@@ -752,6 +807,8 @@ static int analyze_op(BA *a, Op *op)
 		for (i = 0; i < op->nopnds; i++)
 			if (dims(a, OPND(op, i), &ax) && ax >= 0 && (o = meet(o, outer(a, OPND(op, i)))) < 0)
 				return refuse(op, "its operands hold the batch's items in different layouts");
+		if (item_extracts(a, op, op) && (o = meet(o, 1)) < 0)
+			return refuse(op, "its operands hold the batch's items in different layouts");
 		for (i = 0; i < op->nres; i++) {
 			Value *init = OPND(op, op->nopnds - op->nres + i);
 			const int64_t *d = dims(a, init, &ax);
@@ -827,10 +884,28 @@ static int analyze(BA *a, Op *fn)
 
 /* ---- the chunk functions ---------------------------------------------- */
 
+/* Whether linalg.index op idx, in top's region, is read only as the
+ * batch's index of gathers within the item (item_extract): in a chunk, the
+ * index of the item in the chunk, of a source that is the chunk's too. */
+static int item_index(BA *a, Op *top, Op *idx)
+{
+	for (Use *u = RES(idx, 0)->uses; u; u = u->next) {
+		Op *x = u->owner;
+		int ax;
+
+		if (!op_is(x, "tensor.extract") || !item_extract(a, top, x, 0) ||
+				!dims(a, OPND(x, 0), &ax) || (int)(u - x->opnds) != ax + 1)
+			return 0;
+	}
+	return 1;
+}
+
 /* A structured op of the clone: the batch one parallel loop, mapped to
  * the batch's axis of each batched operand (axs, -1 for none; ks their
- * rows per item) and nowhere else, not read by its body's linalg.index. */
-static int separable(Ctx *c, Op *op, const int *axs, const int64_t *ks, int64_t size)
+ * rows per item) and nowhere else, not read by its body's linalg.index
+ * but as item_index (orig: the op it is a clone of, a's). */
+static int separable(BA *a, Ctx *c, Op *orig, Op *op, const int *axs, const int64_t *ks,
+	int64_t size)
 {
 	LinalgView s;
 	int d = -1, i, j;
@@ -862,9 +937,9 @@ static int separable(Ctx *c, Op *op, const int *axs, const int64_t *ks, int64_t 
 	for (i = 0; i < op->nopnds; i++)
 		if (axs[i] < 0 && (i >= s.nin || map_uses_dim(s.maps[i], d)))
 			return refuse(op, "its loops do not keep the batch's items apart");
-	if (s.body == BODY_REGION && op->nregs)
-		for (Op *o = op->regs[0].first->first; o; o = o->next)
-			if (op_is(o, "linalg.index") && op_attr(o, "dim")->i == d)
+	if (s.body == BODY_REGION && orig->nregs)
+		for (Op *o = orig->regs[0].first->first; o; o = o->next)
+			if (op_is(o, "linalg.index") && op_attr(o, "dim")->i == d && !item_index(a, orig, o))
 				return refuse(op, "its body reads the batch's index");
 	return 0;
 }
@@ -1056,7 +1131,7 @@ static Op *chunk_function(BA *a, Op *fn, int64_t size)
 
 				ks[i] = axs[i] >= 0 ? d[axs[i]] : 0;
 			}
-			if (separable(c, n, axs, ks, size))
+			if (separable(a, c, o, n, axs, ks, size))
 				return NULL;
 		}
 	}

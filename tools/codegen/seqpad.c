@@ -636,8 +636,38 @@ static Need *need_of(SP *p, Op *op, int nloops)
 	return n;
 }
 
+/* Whether o (in top's region) reads operand i, a tensor of the length's
+ * size from outside, where it stays in place: the source of a
+ * tensor.extract whose index at each dimension of the length's size is
+ * the index of top's loop over that size (vl, ext_c, ext_d: structured's
+ * loops along the length and their extents). */
+static int in_place_extract(SP *p, Op *top, Op *o, int i, const char *vl,
+	const int64_t *ext_c, const int64_t *ext_d)
+{
+	Value *v = OPND(o, i);
+	SV *s = sv(p, v);
+
+	if (!vl || i != 0 || !op_is(o, "tensor.extract") || !s || o->nopnds != s->n + 1)
+		return 0;
+	for (int j = 0; j < s->n; j++) {
+		Op *ix = OPND(o, j + 1)->def;
+		Attr *dim;
+		int64_t c, d;
+
+		if (!(s->fl[j] & (F_VARIES | F_UNKNOWN)))
+			continue;
+		if (!ix || !op_is(ix, "linalg.index") || block_parent_op(ix->parent) != top ||
+				!(dim = op_attr(ix, "dim")) || dim->kind != AT_INT || dim->i < 0 ||
+				dim->i >= 64 || !vl[dim->i] || !affine(p, v, j, &c, &d) ||
+				ext_c[dim->i] != c || ext_d[dim->i] != d)
+			return 0;
+	}
+	return 1;
+}
+
 /* the integers a region reads from the function's block that vary */
-static int captures(SP *p, Op *top, Op *in, Need **nd, int nloops)
+static int captures(SP *p, Op *top, Op *in, Need **nd, int nloops, const char *vl,
+	const int64_t *ext_c, const int64_t *ext_d)
 {
 	for (int r = 0; r < in->nregs; r++)
 		for (Block *b = in->regs[r].first; b; b = b->next)
@@ -651,6 +681,8 @@ static int captures(SP *p, Op *top, Op *in, Need **nd, int nloops)
 					if (v->type->kind == TY_TENSOR) {
 						SV *s = sv(p, v);
 
+						if (in_place_extract(p, top, o, i, vl, ext_c, ext_d))
+							continue;
 						for (int j = 0; s && j < s->n; j++)
 							if (s->fl[j] & (F_VARIES | F_UNKNOWN))
 								return refuse(o, "a body reads a tensor of "
@@ -678,7 +710,7 @@ static int captures(SP *p, Op *top, Op *in, Need **nd, int nloops)
 						e->cap[e->ncap++] = v;
 					}
 				}
-				if (captures(p, top, o, nd, nloops))
+				if (captures(p, top, o, nd, nloops, vl, ext_c, ext_d))
 					return -1;
 			}
 	return 0;
@@ -797,7 +829,7 @@ static int structured(SP *p, Op *op)
 			nd->guarded |= (uint64_t)1 << l;
 		nd->mc[l] = ext_c[l], nd->md[l] = ext_d[l];
 	}
-	return captures(p, op, op, &nd, s.nloops);
+	return captures(p, op, op, &nd, s.nloops, vl, ext_c, ext_d);
 }
 
 /* Which uses a varying integer may have: sizes of tensors, checks, the
@@ -869,7 +901,7 @@ static int check_op(SP *p, Op *op)
 		if (!any) {
 			Need *nd = NULL;
 
-			if (captures(p, op, op, &nd, 64))
+			if (captures(p, op, op, &nd, 64, NULL, NULL, NULL))
 				return -1;
 			return 0;
 		}
@@ -1231,18 +1263,25 @@ static Value *zero_past(Ctx *c, Op *op, int i, int j, Value *len, int64_t k, int
 }
 
 /* The trapping ops in op's regions given operands that cannot trap where
- * valid is false. */
-static void guard(Ctx *c, Op *op, Value *valid)
+ * valid is false, but for a gather's indices that are the index of a loop
+ * not along the length (loops): those take the values they take at the
+ * valid points (a gather within the batch's item keeps its item). */
+static void guard(Ctx *c, Op *op, Value *valid, uint64_t loops)
 {
 	for (int r = 0; r < op->nregs; r++)
 		for (Block *b = op->regs[r].first; b; b = b->next)
 			for (Op *o = b->first; o; o = o->next) {
-				guard(c, o, valid);
+				guard(c, o, valid, loops);
 				if (!trapping(o))
 					continue;
 				for (int i = 1; i < (op_is(o, "tensor.extract") ? o->nopnds : 2); i++) {
 					Value *x = OPND(o, i);
 					Value *safe = cst(c, o, op_is(o, "tensor.extract") ? 0 : 1, x->type, o->loc);
+					Attr *dim = x->def && op_is(x->def, "linalg.index") ? op_attr(x->def, "dim") : NULL;
+
+					if (op_is(o, "tensor.extract") && dim && dim->kind == AT_INT && dim->i >= 0 &&
+							dim->i < 64 && !(loops >> dim->i & 1))
+						continue;
 
 					op_set_operand(o, i, emit(c, NULL, o, "arith.select", 3,
 						(Value *[]){ valid, x, safe }, x->type, o->loc));
@@ -1273,7 +1312,7 @@ static void rewrite_body(Ctx *c, Op *g, const Need *nd, Value *arg, PMap *vmap)
 	}
 	cond = all_below(c, first, nd->masked, nd, arg, g->loc);
 	if (nd->guarded)   /* in the padding, indices 0 and divisors 1 */
-		guard(c, g, all_below(c, first, nd->guarded, nd, arg, g->loc));
+		guard(c, g, all_below(c, first, nd->guarded, nd, arg, g->loc), nd->guarded);
 	if (cond)
 		for (int i = 0; i < nout && i < y->nopnds; i++) {
 			Value *acc = b->args[nin + i], *yv = OPND(y, i);

@@ -404,22 +404,36 @@ lindex(L *l, int dim)
 /* ---- tensors ---- */
 
 Value *
-empty(L *l, Type *bt, Value *like)
+empty_from(L *l, Type *bt, Value *const *from, const int *dim)
 {
-	Value *dyn[16];
+	Value *dyn[TY_MAXRANK];
 	int n = 0, i;
 
-	for (i = 0; i < bt->rank && i < 16; i++) {
+	for (i = 0; i < bt->rank && i < TY_MAXRANK; i++) {
 		if (bt->dims[i] != DYN)
 			continue;
-		if (!like || !like->type->ranked || like->type->rank != bt->rank) {
+		if (!from || !from[i] || !from[i]->type->ranked || dim[i] < 0 ||
+				dim[i] >= from[i]->type->rank) {
 			op_error(l->op, "torch-lower: cannot size a dynamic dimension");
 			return NULL;
 		}
-		Value *v[2] = { like, cst_idx(l, i) };
+		Value *v[2] = { from[i], cst_idx(l, dim[i]) };
 		dyn[n++] = emit1(l, "tensor.dim", 2, v, ty_index(l->c));
 	}
 	return emit1(l, "tensor.empty", n, dyn, bt);
+}
+
+Value *
+empty(L *l, Type *bt, Value *like)
+{
+	Value *from[TY_MAXRANK];
+	int dim[TY_MAXRANK], i;
+
+	for (i = 0; i < bt->rank && i < TY_MAXRANK; i++) {
+		from[i] = like && like->type->ranked && like->type->rank == bt->rank ? like : NULL;
+		dim[i] = i;
+	}
+	return empty_from(l, bt, from, dim);
 }
 
 static void

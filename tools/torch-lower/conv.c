@@ -479,10 +479,16 @@ lower_embedding(L *l, Op *op, const void *arg)
 	Type *bt = btensor(l->c, op->res[0].type), *xt = ttype(l, OPND(op, 1));
 	Value *wv = get(l, OPND(op, 0)), *ix = get(l, OPND(op, 1)), *out;
 	AffMap *maps[2];
-	int r, i;
+	Value *from[TY_MAXRANK];
+	int r, i, dim[TY_MAXRANK];
 	Gen g;
 
-	if (!bt || !ty_static(bt) || !(out = empty(l, bt, NULL)))
+	if (!bt || bt->rank < 1 || bt->rank > TY_MAXRANK || ix->type->rank != bt->rank - 1)
+		return -1;
+	/* the indices' sizes, then the weight's row */
+	for (i = 0; i < bt->rank; i++)
+		from[i] = i < bt->rank - 1 ? ix : wv, dim[i] = i < bt->rank - 1 ? i : 1;
+	if (!(out = empty_from(l, bt, from, dim)))
 		return -1;
 	r = bt->rank;
 	int sel_[64];

@@ -25,13 +25,20 @@ static_result(L *l, Op *op)
 	return bt;
 }
 
-/* an index value (any int type) as index, negative ones counted from size */
+/* an index value (any int type) as index, negative ones counted from
+ * size (an index value) */
 static Value *
-wrap_index(L *l, Value *v, int64_t size)
+wrap_index_v(L *l, Value *v, Value *size)
 {
 	Value *i = to_index(l, v), *z = cst_idx(l, 0);
 
-	return sel(l, cmpi(l, "slt", i, z), bin(l, "arith.addi", i, cst_idx(l, size)), i);
+	return sel(l, cmpi(l, "slt", i, z), bin(l, "arith.addi", i, size), i);
+}
+
+static Value *
+wrap_index(L *l, Value *v, int64_t size)
+{
+	return wrap_index_v(l, v, cst_idx(l, size));
 }
 
 static Value *
@@ -50,14 +57,20 @@ int
 lower_index_select(L *l, Op *op, const void *arg)
 {
 	/* (self, dim, index) */
-	Type *bt = static_result(l, op), *st = ttype(l, OPND(op, 0));
-	Value *src = get(l, OPND(op, 0)), *ix = get(l, OPND(op, 2)), *out, *idx[64];
+	Type *bt = btensor(l->c, op->res[0].type), *st = ttype(l, OPND(op, 0));
+	Value *src = get(l, OPND(op, 0)), *ix = get(l, OPND(op, 2)), *out, *idx[64], *size;
+	Value *from[TY_MAXRANK];
 	AffMap *maps[2];
 	Gen g;
-	int d, i, r;
+	int d, i, r, dim[TY_MAXRANK];
 
-	if (!bt || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0 ||
-			!(out = empty(l, bt, NULL)))
+	if (!bt || !st->ranked || bt->rank > TY_MAXRANK ||
+			(d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
+		return -1;
+	/* self's sizes but along dim: the index's */
+	for (i = 0; i < bt->rank; i++)
+		from[i] = i == d ? ix : src, dim[i] = i == d ? 0 : i;
+	if (!(out = empty_from(l, bt, from, dim)))
 		return -1;
 	r = bt->rank;
 	if (r == 0 && st->rank == 0) {
@@ -69,11 +82,13 @@ lower_index_select(L *l, Op *op, const void *arg)
 		op_error(op, "torch-lower: '%s' result and index shapes do not fit self", op->name);
 		return -1;
 	}
+	size = st->dims[d] == DYN ? emit1(l, "tensor.dim", 2, (Value *[]){ src, cst_idx(l, d) },
+		ty_index(l->c)) : cst_idx(l, st->dims[d]);
 	maps[0] = map_sel(l, r, ix->type->rank, &d);
 	maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
 	for (i = 0; i < r; i++)
-		idx[i] = i == d ? wrap_index(l, g.arg[0], st->dims[d]) : lindex(l, i);
+		idx[i] = i == d ? wrap_index_v(l, g.arg[0], size) : lindex(l, i);
 	Value *y = extract(l, src, idx);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
 	return 0;

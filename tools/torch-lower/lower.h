@@ -156,6 +156,8 @@ Value *lindex(L *l, int dim);            /* linalg.index */
 
 /* tensors */
 Value *empty(L *l, Type *bt, Value *like);   /* like: source of ? dims */
+/* ... each ? dim i sized as dimension dim[i] of from[i] */
+Value *empty_from(L *l, Type *bt, Value *const *from, const int *dim);
 Value *fill(L *l, Value *scalar, Value *t);
 Value *filled(L *l, Type *bt, Value *scalar);   /* empty + fill */
 Attr *window_attr(Ctx *c, int n, const int64_t *v);   /* strides, dilations */

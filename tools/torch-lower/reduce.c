@@ -571,7 +571,7 @@ lower_cumsum(L *l, Op *op, const void *arg)
 	int r = st->rank, d, i;
 	Gen g;
 
-	if (!ty_static(st) || r < 0 || r > 63 || (d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
+	if (!st->ranked || r < 0 || r > 63 || (d = norm_dim(l, tv_ival(OPND(op, 1)), r)) < 0)
 		return -1;
 	/* eager accumulates a float cumsum in double on the CPU: a running
 	 * sum that cancels to 0 stays 0, not an ulp either side */
@@ -579,7 +579,11 @@ lower_cumsum(L *l, Op *op, const void *arg)
 		acc = dt_f64(l->c);
 	if (r == 0)
 		return finish(l, op, 0, v, st->elem);
-	out = filled(l, tensor_of(l->c, r, st->dims, acc), cst_d(l, 0, acc));
+	/* sized like the input: dynamic sizes from it */
+	out = empty(l, tensor_of(l->c, r, st->dims, acc), v);
+	if (!out)
+		return -1;
+	out = fill(l, cst_d(l, 0, acc), out);
 	for (i = 0; i < r; i++) {
 		e[i] = i == d ? d_(l, r) : d_(l, i);
 		it[i] = 'p';
