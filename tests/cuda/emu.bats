@@ -64,3 +64,21 @@ emu_model() {
 @test "cuda emulated: model conv_paths matches PyTorch" { emu_model conv_paths; }
 @test "cuda emulated: model pack_lanes matches PyTorch" { emu_model pack_lanes; }
 @test "cuda emulated: model window_loops matches PyTorch" { emu_model window_loops; }
+
+@test "cuda emulated: a softmax over a dynamic length (padded functions, the length bound as a buffer) matches numpy at lengths 1, 7, 17 and 64" {
+  need_emu
+  for n in 1 7 17 64; do
+    "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal((1, $n)).astype(np.float32))"
+    mkdir -p "$T/o$n"
+    "$PY" tests/cuda/emu.py run tests/cuda/emu/length_softmax.mlir "$T/o$n" "$T/x$n.npy" > /dev/null
+    run "$PY" -c "
+import numpy as np
+x = np.load('$T/x$n.npy'); y = np.load('$T/o$n/out0.npy')
+e = np.exp(x - x.max()); r = e / e.sum()
+assert y.shape == r.shape, (y.shape, r.shape)
+assert np.allclose(y, r, rtol=1e-5, atol=1e-7), abs(y - r).max()
+print('$n ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  done
+}
