@@ -115,6 +115,17 @@ lower_refuses() {
   [ "$(grep -c ': ok$' <<< "$output")" -eq 5 ]
 }
 
+@test "a repeat of static dimensions and a new leading one under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; a repeat of the length is refused" {
+  dynrun repeat --input 2x7x4xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
+    --shape 1x7x4 --shape 3x40x4
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:repeat --input 2x7x4xf32 --dynamic 0:0:batch \
+    --dynamic 0:1:seq=1..64 --shape 1x7x4 --shape 3x40x4 --shape 9x1x4 --shape 2x64x4
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
+  lower_refuses repeat_length 2x7x4xf32 0:1:seq=1..64 \
+    "cannot lower 'torch.aten.repeat' with dynamic shapes: it repeats dimension 1, which is dynamic"
+}
+
 @test "token ids of a dynamic length through an embedding, learned positions and an encoder layer match eager" {
   dynrun_vm tests/torch-lower/dynmodels.py:tokens --high 100 --input 2x7xi64 --dynamic 0:0:batch \
     --dynamic 0:1:seq=1..64 --shape 1x7 --shape 3x40 --shape 2x1 --shape 1x64 --shape 4x17

@@ -176,6 +176,29 @@ def select():
     return Select()
 
 
+class Repeat(nn.Module):
+    """repeat of static dimensions of [B, n, 4], and a new leading one,
+    the dynamic sizes taken once."""
+
+    def forward(self, x):
+        y = x.repeat(1, 1, 3)
+        z = x.repeat(2, 1, 1, 1)
+        return y[..., 2:6] * 2 + z[1] - z[0].tanh()
+
+
+def repeat():
+    return Repeat()
+
+
+class RepeatLength(nn.Module):
+    def forward(self, x):
+        return x.repeat(1, 2, 1)
+
+
+def repeat_length():
+    return RepeatLength()
+
+
 class FirstItem(nn.Module):
     """Every item plus the batch's first: a gather across the items,
     which chunks of the batch cannot compute apart."""

@@ -143,19 +143,26 @@ lower_transpose(L *l, Op *op, const void *arg)
 	return done(l, op, transpose(l, self_of(l, op), bt, perm));
 }
 
-/* out[i] = in[map(i)] over the result's shape, its dynamic sizes like's
- * at the same dimensions */
+/* out[i] = in[map(i)] over out's shape (NULL: NULL) */
 static Value *
-gather_like(L *l, Value *in, Type *bt, AffMap *m, Value *like)
+gather_into(L *l, Value *in, Value *out, AffMap *m)
 {
-	Value *out = empty(l, bt, like);
-	AffMap *maps[2] = { m, map_id(l, bt->rank) };
+	AffMap *maps[2] = { m, NULL };
 	Gen g;
 
 	if (!out)
 		return NULL;
-	gen_begin(l, &g, 1, &in, 1, &out, maps, bt->rank, NULL);
+	maps[1] = map_id(l, out->type->rank);
+	gen_begin(l, &g, 1, &in, 1, &out, maps, out->type->rank, NULL);
 	return gen_end(l, &g, 1, &g.arg[0]);
+}
+
+/* ... over the result's shape, its dynamic sizes like's at the same
+ * dimensions */
+static Value *
+gather_like(L *l, Value *in, Type *bt, AffMap *m, Value *like)
+{
+	return gather_into(l, in, empty(l, bt, like), m);
 }
 
 /* out[i] = in[map(i)] over the result's shape (static) */
@@ -442,12 +449,13 @@ lower_roll(L *l, Op *op, const void *arg)
 int
 lower_repeat(L *l, Op *op, const void *arg)
 {
-	Type *bt = result_bt(l, op, 0), *st = ttype(l, OPND(op, 0));
+	Type *bt = result_bt_dyn(l, op), *st = ttype(l, OPND(op, 0));
 	AffExpr *e[64];
+	Value *from[64];
 	int64_t reps[64];
-	int k, R, r, n;
+	int k, R, r, n, dim[64];
 
-	if (!bt || !ty_static(st))
+	if (!bt || !st->ranked)
 		return -1;
 	R = bt->rank;
 	r = st->rank;
@@ -455,20 +463,34 @@ lower_repeat(L *l, Op *op, const void *arg)
 	int bad = n != R || r > R;
 	for (k = 0; k < R && !bad; k++) {
 		int64_t d = k < R - r ? 1 : st->dims[k - (R - r)];
+
+		if (d == DYN || bt->dims[k] == DYN) {
+			/* a dynamic size is taken whole, once */
+			if (d != DYN || bt->dims[k] != DYN || reps[k] != 1) {
+				op_error(op, "torch-lower: cannot lower 'torch.aten.repeat' with dynamic shapes: "
+					"it repeats dimension %d, which is dynamic", k);
+				return -1;
+			}
+			continue;
+		}
 		bad = reps[k] < 0 || bt->dims[k] != reps[k] * d;
 	}
 	if (bad) {
 		op_error(op, "torch-lower: 'torch.aten.repeat' repeats and result shape do not agree");
 		return -1;
 	}
-	if (ty_numel(bt) == 0)   /* nothing to read (and no `mod 0`) */
+	for (k = 0; k < R; k++)
+		from[k] = k < R - r ? NULL : self_of(l, op), dim[k] = k - (R - r);
+	if (ty_static(bt) && ty_numel(bt) == 0)   /* nothing to read (and no `mod 0`) */
 		return done(l, op, empty(l, bt, NULL));
 	for (k = 0; k < r; k++) {
 		int i = k + R - r;
-		e[k] = st->dims[k] == 1 ? c_(l, 0) :
+		e[k] = st->dims[k] == DYN ? d_(l, i) : st->dims[k] == 1 ? c_(l, 0) :
 			aff_bin(l->c, AFF_MOD, d_(l, i), c_(l, st->dims[k]));
 	}
-	return done(l, op, gather_map(l, self_of(l, op), bt, map_of(l, R, r, e)));
+	/* sized like self where dynamic */
+	return done(l, op, gather_into(l, self_of(l, op), empty_from(l, bt, from, dim),
+		map_of(l, R, r, e)));
 }
 
 /* constant_pad_nd's pads (before and after each of the last n / 2 of r
