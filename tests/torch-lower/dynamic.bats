@@ -126,6 +126,15 @@ lower_refuses() {
     "cannot lower 'torch.aten.repeat' with dynamic shapes: it repeats dimension 1, which is dynamic"
 }
 
+@test "argmax, argmin and max.dim along the length and along a static dimension under a dynamic batch match eager, by upstream MLIR and by the pipe" {
+  dynrun argmax --input 2x7x8xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
+    --shape 1x7x8 --shape 3x40x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
+  dynrun_vm tests/torch-lower/dynmodels.py:argmax --input 2x7x8xf32 --dynamic 0:0:batch \
+    --dynamic 0:1:seq=1..64 --shape 1x7x8 --shape 3x40x8 --shape 9x1x8 --shape 2x64x8 --shape 1x17x8
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 5 ]
+}
+
 @test "token ids of a dynamic length through an embedding, learned positions and an encoder layer match eager" {
   dynrun_vm tests/torch-lower/dynmodels.py:tokens --high 100 --input 2x7xi64 --dynamic 0:0:batch \
     --dynamic 0:1:seq=1..64 --shape 1x7 --shape 3x40 --shape 2x1 --shape 1x64 --shape 4x17

@@ -199,6 +199,19 @@ def repeat_length():
     return RepeatLength()
 
 
+class Argmax(nn.Module):
+    """argmax along the length and along the features, and max.dim's
+    values, of [B, n, 8]."""
+
+    def forward(self, x):
+        a = x.argmax(2, keepdim=True).float() + x.argmin(1, keepdim=True).float()
+        return a + x.max(2, keepdim=True).values
+
+
+def argmax():
+    return Argmax()
+
+
 class FirstItem(nn.Module):
     """Every item plus the batch's first: a gather across the items,
     which chunks of the batch cannot compute apart."""

@@ -67,14 +67,11 @@ combine(L *l, const char *kind, Type *d, Value *acc, Value *x)
 static Value *
 empty_kept(L *l, Type *bt, Value *v, const int *keep)
 {
-	Value *dyn[64];
-	int n = 0, k;
+	Value *from[64];
 
-	for (k = 0; k < bt->rank; k++)
-		if (bt->dims[k] == DYN)
-			dyn[n++] = emit1(l, "tensor.dim", 2, (Value *[]){v, cst_idx(l, keep[k])},
-				ty_index(l->c));
-	return emit1(l, "tensor.empty", n, dyn, bt);
+	for (int k = 0; k < bt->rank && k < 64; k++)
+		from[k] = v;
+	return empty_from(l, bt, from, keep);
 }
 
 /* Reduces v (dtype vd) over the dims with red[i] set, into acc dtype;
@@ -204,18 +201,18 @@ static int finish(L *l, Op *op, int i, Value *v, Type *from);
 /* finish of a reduction whose operand may have dynamic dims: keepdim's
  * unit dims put in among them */
 static int
-finish_red(L *l, Op *op, Value *v, Type *from, const int *red, int keep)
+finish_red(L *l, Op *op, int i, Value *v, Type *from, const int *red, int keep)
 {
-	Type *bt = btensor(l->c, op->res[0].type);
+	Type *bt = btensor(l->c, op->res[i].type);
 
 	if (!v || !bt)
 		return -1;
 	if (ty_static(bt))
-		return finish(l, op, 0, v, from);
-	v = convert_tensor(l, v, from, op->res[0].type->elem);
+		return finish(l, op, i, v, from);
+	v = convert_tensor(l, v, from, op->res[i].type->elem);
 	if (v->type != bt)
 		v = keep ? keep_units(l, v, bt, red) : emit1(l, "tensor.cast", 1, &v, bt);
-	set(l, RES(op, 0), v);
+	set(l, RES(op, i), v);
 	return 0;
 }
 
@@ -246,6 +243,18 @@ finish(L *l, Op *op, int i, Value *v, Type *from)
 		return -1;
 	set(l, RES(op, i), v);
 	return 0;
+}
+
+/* finish of result i of an argmax, argmin, max.dim or min.dim over dim
+ * d (keepdim: operand 2) */
+static int
+finish_arg(L *l, Op *op, int i, Value *v, Type *from, int d)
+{
+	int red[64] = {0}, keep = 0;
+
+	red[d] = 1;
+	tv_bool(OPND(op, 2), &keep);
+	return finish_red(l, op, i, v, from, red, keep);
 }
 
 static int64_t
@@ -320,7 +329,7 @@ lower_reduce(L *l, Op *op, const void *arg)
 		n = cv(l, n, dt_i64(l->c), acc);
 		v = map2(l, v, n, NULL, -1, acc, acc, f_div_by, NULL);
 	}
-	return finish_red(l, op, v, acc, red, keep);
+	return finish_red(l, op, 0, v, acc, red, keep);
 }
 
 /* (value, index) over dim d of v */
@@ -344,10 +353,12 @@ argreduce(L *l, Value *v, Type *vd, int d, int mx, Value **vals, Value **idxs)
 		}
 	}
 	it[r] = 0;
-	outs[0] = filled(l, tensor_of(l->c, nk, kd, acc), ident(l, acc, mx ? "max" : "min"));
-	outs[1] = filled(l, tensor_of(l->c, nk, kd, i64), cst_d(l, 0, i64));
-	if (!outs[0] || !outs[1])
-		return -1;
+	/* the kept dims' sizes, dynamic ones from v */
+	for (i = 0; i < 2; i++) {
+		Value *c = i ? cst_d(l, 0, i64) : ident(l, acc, mx ? "max" : "min");
+
+		outs[i] = fill(l, c, empty_kept(l, tensor_of(l->c, nk, kd, i ? i64 : acc), v, keep));
+	}
 	maps[0] = map_id(l, r);
 	maps[1] = maps[2] = map_sel(l, r, nk, keep);
 	gen_begin(l, &g, 1, &v, 2, outs, maps, r, it);
@@ -372,7 +383,7 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	Value *vals, *idxs;
 	int d;
 
-	if (!ty_static(st) || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
+	if (!st->ranked || (d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0)
 		return -1;
 	if (st->rank == 0) {
 		set(l, RES(op, 0), get(l, OPND(op, 0)));
@@ -382,8 +393,8 @@ lower_maxdim(L *l, Op *op, const void *arg)
 	}
 	if (argreduce(l, get(l, OPND(op, 0)), st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, vals, dt_opmath(l->c, st->elem)) ||
-		finish(l, op, 1, idxs, dt_i64(l->c));
+	return finish_arg(l, op, 0, vals, dt_opmath(l->c, st->elem), d) ||
+		finish_arg(l, op, 1, idxs, dt_i64(l->c), d);
 }
 
 int
@@ -393,17 +404,23 @@ lower_argmax(L *l, Op *op, const void *arg)
 	Value *v = get(l, OPND(op, 0)), *vals, *idxs;
 	int d = 0;
 
-	if (!ty_static(st))
+	if (!st->ranked)
 		return -1;
 	if (tv_none(OPND(op, 1)) || st->rank == 0) {
 		int64_t n = ty_numel(st);
+
+		if (!ty_static(st)) {
+			op_error(op, "torch-lower: cannot lower '%s' with dynamic shapes: over the whole "
+				"tensor (no dim)", op->name);
+			return -1;
+		}
 		v = reshape_to(l, v, ty_tensor(l->c, 1, &n, v->type->elem));
 	} else if ((d = norm_dim(l, tv_ival(OPND(op, 1)), st->rank)) < 0) {
 		return -1;
 	}
 	if (argreduce(l, v, st->elem, d, !strcmp(arg, "max"), &vals, &idxs))
 		return -1;
-	return finish(l, op, 0, idxs, dt_i64(l->c));
+	return finish_arg(l, op, 0, idxs, dt_i64(l->c), d);
 }
 
 static Value *
@@ -481,7 +498,7 @@ lower_var(L *l, Op *op, const void *arg)
 	ss = sqdev_sum(l, v, st->elem, mean, red, acc);
 	ss = map2(l, ss, NULL, NULL, 0, acc, acc,
 		!strcmp(arg, "std") ? f_sqrt : f_scale, &den);
-	return finish_red(l, op, ss, acc, red, keep);
+	return finish_red(l, op, 0, ss, acc, red, keep);
 }
 
 static Value *
