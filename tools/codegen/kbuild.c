@@ -749,12 +749,14 @@ static int varying_size(Value *v, int j, int64_t *c, int64_t *d)
 	return 1;
 }
 
-/* The parallel loops of a padded function's kernel past whose bound at
- * the call's length every output element is padding (no result reads
- * it): a loop that is exactly dimension j of each output, a dimension
- * whose size varies alike in all of them.  The loop then stops at that
- * size (the kernel binds the length), and a call computes its own
- * length, not the padded function's. */
+/* The loops of a padded function's kernel that may stop at the call's
+ * length: a parallel loop past whose bound every output element is
+ * padding (no result reads it), a loop that is exactly dimension j of
+ * each output, a dimension whose size varies alike in all of them; and a
+ * reduction the root masks along the length (LENGTH_LOOPS; root_loops:
+ * k's loops are root's).  Each stops at its extent at the call's length
+ * (the kernel binds the length), so a call computes its own length, not
+ * the padded function's. */
 static void length_bounds(Gen *g, Kernel *k, Op *root, int root_loops)
 {
 	Op *fn = op_ancestor(root, "func.func");
