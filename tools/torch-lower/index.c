@@ -26,19 +26,20 @@ static_result(L *l, Op *op)
 }
 
 /* an index value (any int type) as index, negative ones counted from
- * size (an index value) */
+ * the size: dsize, an index value, or else size */
 static Value *
-wrap_index_v(L *l, Value *v, Value *size)
+wrap_index_v(L *l, Value *v, Value *dsize, int64_t size)
 {
 	Value *i = to_index(l, v), *z = cst_idx(l, 0);
 
-	return sel(l, cmpi(l, "slt", i, z), bin(l, "arith.addi", i, size), i);
+	return sel(l, cmpi(l, "slt", i, z), bin(l, "arith.addi", i,
+		dsize ? dsize : cst_idx(l, size)), i);
 }
 
 static Value *
 wrap_index(L *l, Value *v, int64_t size)
 {
-	return wrap_index_v(l, v, cst_idx(l, size));
+	return wrap_index_v(l, v, NULL, size);
 }
 
 static Value *
@@ -82,13 +83,14 @@ lower_index_select(L *l, Op *op, const void *arg)
 		op_error(op, "torch-lower: '%s' result and index shapes do not fit self", op->name);
 		return -1;
 	}
+	/* a dynamic size along dim read before the body, a static one in it */
 	size = st->dims[d] == DYN ? emit1(l, "tensor.dim", 2, (Value *[]){ src, cst_idx(l, d) },
-		ty_index(l->c)) : cst_idx(l, st->dims[d]);
+		ty_index(l->c)) : NULL;
 	maps[0] = map_sel(l, r, ix->type->rank, &d);
 	maps[1] = map_id(l, r);
 	gen_begin(l, &g, 1, &ix, 1, &out, maps, r, NULL);
 	for (i = 0; i < r; i++)
-		idx[i] = i == d ? wrap_index_v(l, g.arg[0], size) : lindex(l, i);
+		idx[i] = i == d ? wrap_index_v(l, g.arg[0], size, st->dims[d]) : lindex(l, i);
 	Value *y = extract(l, src, idx);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
 	return 0;

@@ -597,10 +597,10 @@ lower_cumsum(L *l, Op *op, const void *arg)
 	if (r == 0)
 		return finish(l, op, 0, v, st->elem);
 	/* sized like the input: dynamic sizes from it */
-	out = empty(l, tensor_of(l->c, r, st->dims, acc), v);
-	if (!out)
+	Value *zero = cst_d(l, 0, acc);
+	if (!(out = empty(l, tensor_of(l->c, r, st->dims, acc), v)))
 		return -1;
-	out = fill(l, cst_d(l, 0, acc), out);
+	out = fill(l, zero, out);
 	for (i = 0; i < r; i++) {
 		e[i] = i == d ? d_(l, r) : d_(l, i);
 		it[i] = 'p';
