@@ -84,6 +84,20 @@ lower_refuses() {
   [[ "$output" == *"$4"* ]]
 }
 
+# batch_length MODEL INPUT UP VM: MODEL with a dynamic batch and length
+# (1..64) matches eager at the shapes UP by upstream MLIR and at the
+# shapes VM by the pipe (space-separated)
+batch_length() {
+  local up=() vm=() s
+  for s in $3; do up+=(--shape "$s"); done
+  for s in $4; do vm+=(--shape "$s"); done
+  dynrun "$1" --input "$2" --dynamic 0:0:batch --dynamic 0:1:seq=1..64 "${up[@]}"
+  [ "$(grep -c ': ok$' <<< "$output")" -eq $(( ${#up[@]} / 2 )) ]
+  dynrun_vm "tests/torch-lower/dynmodels.py:$1" --input "$2" --dynamic 0:0:batch \
+    --dynamic 0:1:seq=1..64 "${vm[@]}"
+  [ "$(grep -c ': ok$' <<< "$output")" -eq $(( ${#vm[@]} / 2 )) ]
+}
+
 @test "a constant pad of an image's height and width under a dynamic batch (tensor.pad) matches eager, by upstream MLIR and by the pipe" {
   dynrun pad_conv --input 2x3x8x8xf32 --dynamic 0:0:batch=1..64 --shape 1x3x8x8 --shape 5x3x8x8
   [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
@@ -96,43 +110,23 @@ lower_refuses() {
 }
 
 @test "a flip of a static dimension under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; a flip of the length is refused" {
-  dynrun flip_last --input 2x7x5xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
-    --shape 1x7x5 --shape 3x40x5
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
-  dynrun_vm tests/torch-lower/dynmodels.py:flip_last --input 2x7x5xf32 --dynamic 0:0:batch \
-    --dynamic 0:1:seq=1..64 --shape 1x7x5 --shape 3x40x5 --shape 2x64x5
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+  batch_length flip_last 2x7x5xf32 "1x7x5 3x40x5" "1x7x5 3x40x5 2x64x5"
   lower_refuses flip_length 2x7x5xf32 0:1:seq=1..64 \
     "cannot lower 'torch.aten.flip' with dynamic shapes: it flips dimension 1, which is dynamic"
 }
 
 @test "a cumsum along the length and along a static dimension under a dynamic batch matches eager, by upstream MLIR and by the pipe" {
-  dynrun cumsum --input 2x7x5xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
-    --shape 1x7x5 --shape 3x40x5
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
-  dynrun_vm tests/torch-lower/dynmodels.py:cumsum --input 2x7x5xf32 --dynamic 0:0:batch \
-    --dynamic 0:1:seq=1..64 --shape 1x7x5 --shape 3x40x5 --shape 2x1x5 --shape 1x64x5 --shape 2x17x5
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 5 ]
+  batch_length cumsum 2x7x5xf32 "1x7x5 3x40x5" "1x7x5 3x40x5 2x1x5 1x64x5 2x17x5"
 }
 
 @test "a repeat of static dimensions and a new leading one under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; a repeat of the length is refused" {
-  dynrun repeat --input 2x7x4xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
-    --shape 1x7x4 --shape 3x40x4
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
-  dynrun_vm tests/torch-lower/dynmodels.py:repeat --input 2x7x4xf32 --dynamic 0:0:batch \
-    --dynamic 0:1:seq=1..64 --shape 1x7x4 --shape 3x40x4 --shape 9x1x4 --shape 2x64x4
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 4 ]
+  batch_length repeat 2x7x4xf32 "1x7x4 3x40x4" "1x7x4 3x40x4 9x1x4 2x64x4"
   lower_refuses repeat_length 2x7x4xf32 0:1:seq=1..64 \
     "cannot lower 'torch.aten.repeat' with dynamic shapes: it repeats dimension 1, which is dynamic"
 }
 
 @test "argmax, argmin and max.dim along the length and along a static dimension under a dynamic batch match eager, by upstream MLIR and by the pipe" {
-  dynrun argmax --input 2x7x8xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
-    --shape 1x7x8 --shape 3x40x8
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
-  dynrun_vm tests/torch-lower/dynmodels.py:argmax --input 2x7x8xf32 --dynamic 0:0:batch \
-    --dynamic 0:1:seq=1..64 --shape 1x7x8 --shape 3x40x8 --shape 9x1x8 --shape 2x64x8 --shape 1x17x8
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 5 ]
+  batch_length argmax 2x7x8xf32 "1x7x8 3x40x8" "1x7x8 3x40x8 9x1x8 2x64x8 1x17x8"
 }
 
 @test "token ids of a dynamic length through an embedding, learned positions and an encoder layer match eager" {
@@ -142,12 +136,7 @@ lower_refuses() {
 }
 
 @test "an index_select of static features from a tensor of dynamic batch and length matches eager, by upstream MLIR and by the pipe" {
-  dynrun select --input 2x7x8xf32 --dynamic 0:0:batch --dynamic 0:1:seq=1..64 \
-    --shape 1x7x8 --shape 3x40x8
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
-  dynrun_vm tests/torch-lower/dynmodels.py:select --input 2x7x8xf32 --dynamic 0:0:batch \
-    --dynamic 0:1:seq=1..64 --shape 1x7x8 --shape 3x40x8 --shape 2x1x8
-  [ "$(grep -c ': ok$' <<< "$output")" -eq 3 ]
+  batch_length select 2x7x8xf32 "1x7x8 3x40x8" "1x7x8 3x40x8 2x1x8"
   # the batch alone dynamic: chunks of 8 and 1
   dynrun_vm tests/torch-lower/dynmodels.py:select --input 2x7x8xf32 --dynamic 0:0:batch \
     --shape 1x7x8 --shape 9x7x8 --shape 17x7x8
