@@ -573,21 +573,22 @@ Kernel *kernel_new(Gen *g, Op *root)
 	return k;
 }
 
+int kernel_bind(Kernel *k, Value *v, Type *t, int out)
+{
+	for (int i = 0; i < k->nbind; i++)
+		if (k->bind[i].val == v && k->bind[i].out == out)
+			return i;
+	k->bind = xrealloc(k->bind, sizeof *k->bind * (size_t)(k->nbind + 1));
+	k->bind[k->nbind] = (KBind){ v, t, out };
+	return k->nbind++;
+}
+
 void plan_push(FnPlan *fp, Kernel *k, Op *op)
 {
 	HostStep st = { 0, k, NULL, NULL, NULL, op };
 
-	if (k->bound) {
-		/* the length its bounded loops read: a binding of its own
-		 * unless the body reads it already */
-		for (k->lenbuf = 0; k->lenbuf < k->nbind && (k->bind[k->lenbuf].val != k->len ||
-				k->bind[k->lenbuf].out); k->lenbuf++)
-			;
-		if (k->lenbuf == k->nbind) {
-			k->bind = xrealloc(k->bind, sizeof *k->bind * (size_t)(k->nbind + 1));
-			k->bind[k->nbind++] = (KBind){ k->len, k->len->type, 0 };
-		}
-	}
+	if (k->bound)   /* the length its bounded loops read */
+		k->lenbuf = kernel_bind(k, k->len, k->len->type, 0);
 
 	if (fp->n == fp->cap)
 		fp->st = xrealloc(fp->st, sizeof *fp->st * (size_t)(fp->cap = fp->cap ? 2 * fp->cap : 16));

@@ -115,6 +115,9 @@ void kernel_add_fused(Gen *g, Kernel *k, Op *op);
 /* k's display name, source, bytes (after its bindings are known) */
 void kernel_label(Gen *g, Kernel *k);
 Kernel *kernel_new(Gen *g, Op *root);
+/* The binding of k that holds v (of type t, written if out), added if
+ * k has none: its index */
+int kernel_bind(Kernel *k, Value *v, Type *t, int out);
 void plan_push(FnPlan *fp, Kernel *k, Op *op);
 
 typedef struct KObj {

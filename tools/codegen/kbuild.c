@@ -57,15 +57,7 @@ static void memo_put(KB *kb, const void *key, int n, IExpr **ix, void *val)
 
 static int bind(KB *kb, Value *v, int out)
 {
-	Kernel *k = kb->k;
-	int i;
-
-	for (i = 0; i < k->nbind; i++)
-		if (k->bind[i].val == v && k->bind[i].out == out)
-			return i;
-	k->bind = xrealloc(k->bind, sizeof *k->bind * (size_t)(k->nbind + 1));
-	k->bind[k->nbind] = (KBind){ v, v->type, out };
-	return k->nbind++;
+	return kernel_bind(kb->k, v, v->type, out);
 }
 
 static KExpr *load(KB *kb, Value *v, IExpr **ix);

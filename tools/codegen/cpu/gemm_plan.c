@@ -57,15 +57,7 @@ static KExpr *kx_subst(Sub *s, KExpr *e)
 /* Re-binds the buffers of an expression from kernel `from` into `to`. */
 static int rebind(Kernel *to, Kernel *from, int b, int out)
 {
-	int i;
-
-	for (i = 0; i < to->nbind; i++)
-		if (to->bind[i].val == from->bind[b].val && to->bind[i].out == out)
-			return i;
-	to->bind = xrealloc(to->bind, sizeof *to->bind * (size_t)(to->nbind + 1));
-	to->bind[to->nbind] = from->bind[b];
-	to->bind[to->nbind].out = out;
-	return to->nbind++;
+	return kernel_bind(to, from->bind[b].val, from->bind[b].type, out);
 }
 
 static void rebind_expr(Kernel *to, Kernel *from, KExpr *e, PMap *seen)
