@@ -35,6 +35,7 @@ typedef struct RtInst {
 	uint32_t x, y, z;
 	uint64_t n;
 	RtKernelFn fn;
+	const VmfbGrid *grid;       /* a dispatch's grid at the call's length, or NULL */
 } RtInst;
 
 struct RtFunction {
@@ -286,9 +287,10 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 	for (uint32_t i = 0; i < vf->ninsts; i++) {
 		const VmfbInst *vi = &v->insts[vf->first_inst + i];
 		RtInst *in = &f->insts[i];
-		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL};
+		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL, NULL};
 		if (vi->op == INST_DISPATCH) {
 			in->fn = m->kfns ? m->kfns[vi->a] : NULL;
+			in->grid = vi->grid ? &v->grids[vi->grid - 1] : NULL;
 			memcpy(f->bindbuf + nb, v->binds + vi->b, (size_t)vi->c * sizeof *f->bindbuf);
 			in->b = (uint32_t)nb;
 			nb += vi->c;
@@ -996,7 +998,6 @@ rt_inst_info(const RtFunction *f, uint32_t i, RtInstInfo *info)
 			info->bytes += f->bufs[v->binds[vi->b + j]].size;
 		if (ki && ki->bytes)
 			info->bytes = ki->bytes;
-		info->grid[0] = vi->x, info->grid[1] = vi->y, info->grid[2] = vi->z;
 	}
 }
 
@@ -1034,7 +1035,7 @@ seconds(void)
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static void run_inst(RtFunction *f, const RtInst *in);
+static void run_inst(RtFunction *f, const RtInst *in, uint32_t grid[3]);
 
 /* The host program, each instruction timed (rt_profile, rt_trace). */
 static void
@@ -1044,10 +1045,11 @@ run_timed(RtFunction *f)
 
 	for (uint32_t i = 0; i < f->vf->ninsts; i++) {
 		const RtInst *in = &f->insts[i];
+		uint32_t grid[3];
 		RtSpan host;
 
 		host.t0 = seconds();
-		run_inst(f, in);
+		run_inst(f, in, grid);
 		host.t1 = seconds();
 		if (f->profile && in->op == INST_DISPATCH) {
 			f->secs[i] += host.t1 - host.t0;
@@ -1055,16 +1057,39 @@ run_timed(RtFunction *f)
 		}
 		if (f->trace)
 			f->trace(f->trace_ctx, f->trace_base + i, &host, in->op == INST_DISPATCH ? rt_pool_spans(pool) : NULL,
-			    rt_pool_threads(pool));
+			    rt_pool_threads(pool), in->op == INST_DISPATCH ? grid : NULL);
+	}
+}
+
+/* A dispatch's workgroups: its grid, or along each axis with a length
+ * ceil((c n + d) / q) of them at the call's length n (read from its
+ * binding), at least 1 and at most the grid's. */
+static void
+grid_of(const RtInst *in, void *const *bind, uint32_t grid[3])
+{
+	const VmfbGrid *g = in->grid;
+	int64_t n, t;
+
+	grid[0] = in->x, grid[1] = in->y, grid[2] = in->z;
+	if (!g)
+		return;
+	memcpy(&n, bind[g->binding], sizeof n);
+	for (int a = 0; a < 3; a++) {
+		if (!g->c[a] || __builtin_mul_overflow(g->c[a], n, &t) || __builtin_add_overflow(t, g->d[a], &t))
+			continue;
+		t = t <= 0 ? 1 : (t - 1) / g->q[a] + 1;
+		if (t < grid[a])
+			grid[a] = (uint32_t)t;
 	}
 }
 
 static void
-run_inst(RtFunction *f, const RtInst *in)
+run_inst(RtFunction *f, const RtInst *in, uint32_t grid[3])
 {
 	switch (in->op) {
 	case INST_DISPATCH:
-		rt_pool_dispatch(f->m->pool, in->fn, f->bindptr + in->b, in->x, in->y, in->z);
+		grid_of(in, f->bindptr + in->b, grid);
+		rt_pool_dispatch(f->m->pool, in->fn, f->bindptr + in->b, grid[0], grid[1], grid[2]);
 		break;
 	case INST_COPY:
 		if (in->n)
@@ -1410,7 +1435,7 @@ invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtEr
 		run_timed(f);
 	else
 		for (uint32_t i = 0; i < vf->ninsts; i++)
-			run_inst(f, &f->insts[i]);
+			run_inst(f, &f->insts[i], (uint32_t[3]){0});
 	return 0;
 }
 

@@ -24,7 +24,6 @@ typedef struct RtInstInfo {
 	const char *source;     /* dispatch: its root op's FILE:LINE:COL, or "" */
 	uint64_t bytes;         /* moved: a dispatch's bindings, a copy's or fill's bytes */
 	uint64_t flops;         /* a dispatch's, 0 when unknown */
-	uint32_t grid[3];
 } RtInstInfo;
 
 uint32_t rt_function_ninsts(const RtFunction *f);
@@ -37,9 +36,10 @@ typedef struct RtSpan {
 
 /* Called after each instruction i of an invocation with its span on the
  * host and, for a dispatch, each pool thread's span (nthreads of them,
- * the calling thread's first; NULL for a copy or fill). */
+ * the calling thread's first) and the grid it ran (at the call's length
+ * where its workgroups depend on it); both NULL for a copy or fill. */
 typedef void (*RtTraceFn)(void *ctx, uint32_t i, const RtSpan *host, const RtSpan *threads,
-	int nthreads);
+	int nthreads, const uint32_t *grid);
 /* Traces f's later invocations (CPU only); fn NULL turns it off.  -1
  * with a message on CUDA or out of memory. */
 int rt_trace(RtFunction *f, RtTraceFn fn, void *ctx, RtError *e);

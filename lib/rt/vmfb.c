@@ -18,6 +18,7 @@ _Static_assert(sizeof(VmfbFunc) == 48, "func layout");
 _Static_assert(sizeof(VmfbBuf) == 24, "buf layout");
 _Static_assert(sizeof(VmfbInst) == 40, "inst layout");
 _Static_assert(sizeof(VmfbExec) == 16, "exec layout");
+_Static_assert(sizeof(VmfbGrid) == 80, "grid layout");
 _Static_assert(sizeof(VmfbKern) == 32, "kern layout");
 _Static_assert(sizeof(VmfbGlobal) == 32, "global layout");
 _Static_assert(sizeof(VmfbBatch) == 32, "batch layout");
@@ -130,6 +131,7 @@ static const char *const section_names[SEC_NKINDS] = {
 	[SEC_GLOBALS] = "globals", [SEC_CONSTS] = "constants",
 	[SEC_OBJECT] = "object", [SEC_KINFO] = "kernel_info",
 	[SEC_BATCH] = "batch", [SEC_CHUNKS] = "chunks", [SEC_LENGTH] = "length",
+	[SEC_GRID] = "grid",
 };
 
 const char *
@@ -162,6 +164,7 @@ typedef struct Chk {
 	Vmfb *v;
 	char *err;
 	size_t errn;
+	uint8_t *gridused;  /* per grid record: a dispatch names it */
 } Chk;
 
 static int
@@ -391,6 +394,10 @@ load_tables(Chk *k)
 			if (records(k, SEC_LENGTH, sizeof *v->length, &p, &n))
 				return -1;
 			v->length = p, v->nlength = n;
+		} else if (v->sec[i].kind == SEC_GRID) {
+			if (records(k, SEC_GRID, sizeof *v->grids, &p, &n))
+				return -1;
+			v->grids = p, v->ngrids = n;
 		}
 	for (uint32_t i = 0; i < v->nsec; i++)
 		if (v->sec[i].kind == SEC_CHUNKS && !v->batch)
@@ -490,6 +497,31 @@ base_size(Chk *k, const VmfbFunc *f, const VmfbBuf *b, uint64_t *size)
 	return -1;
 }
 
+/* A dispatch's grid at the call's length: its own record, n in one of
+ * its bindings (8 bytes), each axis static or ceil((c n + d) / q). */
+static int
+check_grid(Chk *k, const VmfbFunc *f, const char *fn, size_t j, const VmfbInst *in)
+{
+	Vmfb *v = k->v;
+	const VmfbGrid *g;
+
+	if (v->target->target != TARGET_CPU)
+		return bad(k, "@%s: instruction %zu: a grid at the call's length is for the cpu target", fn, j);
+	if (in->grid > v->ngrids || k->gridused[in->grid - 1]++)
+		return bad(k, "@%s: instruction %zu: grid record %u is out of range or another dispatch's",
+		    fn, j, in->grid - 1);
+	g = &v->grids[in->grid - 1];
+	if (g->reserved || g->binding >= in->c || v->bufs[f->first_buf + v->binds[in->b + g->binding]].size != 8)
+		return bad(k, "@%s: instruction %zu: grid record %u: binding %u is not the dispatch's "
+		    "8-byte length", fn, j, in->grid - 1, g->binding);
+	for (int a = 0; a < 3; a++)
+		if (g->c[a] < 0 || (g->c[a] == 0 && (g->d[a] || g->q[a])) || (g->c[a] > 0 && g->q[a] < 1))
+			return bad(k, "@%s: instruction %zu: grid record %u: axis %d is (%lld, %lld, %lld), "
+			    "not static (0, 0, 0) or c > 0 and q > 0", fn, j, in->grid - 1, a,
+			    (long long)g->c[a], (long long)g->d[a], (long long)g->q[a]);
+	return 0;
+}
+
 static int
 check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds)
 {
@@ -498,8 +530,8 @@ check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds
 	const VmfbBuf *fb = v->bufs + f->first_buf;
 	uint64_t t;
 
-	if (in->reserved)
-		return bad(k, "@%s: instruction %zu: reserved field is %u, not 0", fn, j, in->reserved);
+	if (in->grid && in->op != INST_DISPATCH)
+		return bad(k, "@%s: instruction %zu: reserved field is %u, not 0", fn, j, in->grid);
 	switch (in->op) {
 	case INST_DISPATCH:
 		if (in->a >= v->nkerns)
@@ -518,6 +550,8 @@ check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds
 		 * its outputs unwritten */
 		if (!in->x || !in->y || !in->z)
 			return bad(k, "@%s: instruction %zu: grid %ux%ux%u has a zero dimension", fn, j, in->x, in->y, in->z);
+		if (in->grid && check_grid(k, f, fn, j, in))
+			return -1;
 		/* the runtime gathers a function's bindings into one array */
 		if (__builtin_add_overflow(*nbinds, (uint64_t)in->c, nbinds) || *nbinds > v->nbinds)
 			return bad(k, "@%s: its dispatches bind more than the %zu entries of the bindings section",
@@ -977,7 +1011,16 @@ vmfb_check(Vmfb *v, const void *p, size_t n, char *err, size_t errn)
 		return bad(&k, "target: reserved field is %u, not 0", v->target->reserved);
 	if (str_ok(&k, v->target->cpu, "target", 0) || str_ok(&k, v->target->features, "target", 0))
 		return -1;
-	if (check_types(&k) || check_code(&k) || check_funcs(&k) || check_batch(&k) || check_length(&k))
+	if (check_types(&k) || check_code(&k))
+		return -1;
+	if (!(k.gridused = calloc(v->ngrids + 1, 1)))
+		return bad(&k, "out of memory");
+	int rc = check_funcs(&k);
+	for (size_t i = 0; i < v->ngrids && !rc; i++)
+		if (!k.gridused[i])
+			rc = bad(&k, "grid record %zu: no dispatch names it", i);
+	free(k.gridused);
+	if (rc || check_batch(&k) || check_length(&k))
 		return -1;
 	return 0;
 }

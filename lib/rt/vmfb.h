@@ -55,6 +55,7 @@ enum {
 	SEC_BATCH,       /* VmfbBatch[]: batched functions; optional, with CHUNKS */
 	SEC_CHUNKS,      /* VmfbChunk[]: their chunk functions; optional, with BATCH */
 	SEC_LENGTH,      /* VmfbLength[]: functions of a dynamic length; optional */
+	SEC_GRID,        /* VmfbGrid[]: grids sized at the call's length; optional */
 	SEC_NKINDS
 };
 
@@ -115,7 +116,7 @@ typedef struct VmfbInst {
 	uint32_t op;               /* INST_* */
 	uint32_t a, b, c;
 	uint32_t x, y, z;
-	uint32_t reserved;
+	uint32_t grid;             /* DISPATCH: 0, or 1 + its VmfbGrid; else 0 */
 	uint64_t n;
 	/* DISPATCH: a kernel, b first binding (into BINDS), c count, x y z grid
 	 * COPY:     a source buffer, b destination buffer, n bytes
@@ -186,6 +187,15 @@ typedef struct VmfbLength {
 	int64_t min, max;          /* the lengths it runs, max = L */
 } VmfbLength;
 
+/* A dispatch's grid at the call's length n, read as an i64 from one of
+ * its bindings: along axis a, min(grid[a], max(1, ceil((c[a] n + d[a]) /
+ * q[a]))); c[a] = 0 (d, q 0): grid[a].  Each record is one dispatch's. */
+typedef struct VmfbGrid {
+	uint32_t binding;          /* of the dispatch's bindings: n, an i64 [1] */
+	uint32_t reserved;
+	int64_t c[3], d[3], q[3];
+} VmfbGrid;
+
 typedef struct VmfbGlobal {
 	uint32_t name;
 	uint32_t type;             /* into TYPES */
@@ -218,6 +228,7 @@ typedef struct Vmfb {
 	const VmfbBatch *batch; size_t nbatch;     /* none: NULL, 0 */
 	const VmfbChunk *chunks; size_t nchunks;
 	const VmfbLength *length; size_t nlength; /* none: NULL, 0 */
+	const VmfbGrid *grids; size_t ngrids;     /* none: NULL, 0 */
 } Vmfb;
 
 /* Validates all of p[0..n) (64-byte aligned): header, table, checksums,

@@ -40,6 +40,17 @@ copy_fn() {
   } -> tensor<1x?xf32>'
 }
 
+# ew_fn MAX OP: f.mlir, the function whose result is x OP x (an arith
+# op), for lengths up to MAX
+ew_fn() {
+  func "$1" "" "1x?xf32" "
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = [\"parallel\", \"parallel\"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.$2 %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?xf32>"
+}
+
 # refuses BODY WHY: a function of result 1x?xf32 refused, naming why
 refuses() {
   func 64 "" "1x?xf32" "$1"
@@ -155,12 +166,7 @@ STATS='
 }
 
 @test "a length outside the range is an error naming the input and dimension, and writes no result" {
-  func 64 "" "1x?xf32" '
-  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x?xf32>) outs(%x : tensor<1x?xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    %v = arith.addf %a, %a : f32
-    linalg.yield %v : f32
-  } -> tensor<1x?xf32>'
+  ew_fn 64 addf
   bin/codegen "$T/f.mlir" | bin/vmpack -o "$T/m.vmfb"
   run bin/vmrun "$T/m.vmfb" --input=1x2xf32=1,2
   [[ "$output" == *"1x2xf32=[2 4]"* ]]
@@ -414,4 +420,53 @@ MLIR
   [ "$status" -eq 1 ]
   [[ "$output" == *"error: codegen: dimension 1 of argument 0 and dimension 1 of argument 1 are dynamic, of lengths the checks let differ (1 and 2): one dynamic length per function is supported yet"* ]]
   [ ! -e "$T/out" ]
+}
+
+# A square of x over a range up to 65535: above 16384 elements the
+# kernel's loop is split among workgroups (21845 elements each at the
+# top), as many as the call's length needs
+@test "a bounded loop's workgroups are sized by the call's length: the grid each call runs, vmpack --dump, vmpack's and the runtime's checks" {
+  ew_fn 65535 mulf
+  bin/codegen --dump-dispatches "$T/f.mlir" > "$T/d.txt"
+  grep -q "its workgroups along x: ceil((1 \* n + 0) / 21845), at most 3" "$T/d.txt"
+  bin/codegen "$T/f.mlir" > "$T/c.mlir"
+  grep -q 'grid_length = array<i64: 1, 0, 21845, 0, 0, 0, 0, 0, 0>, length = 2 : i64' "$T/c.mlir"
+  bin/vmpack "$T/c.mlir" -o "$T/m.vmfb"
+  bin/vmpack --dump "$T/m.vmfb" | grep -q 'workgroups at length n (b[0-9]*): x min(3, ceil((1 n + 0) / 21845))'
+  # the grid each call ran (--trace), and every element computed
+  for ng in 5:1 21845:1 21846:2 30000:2 43691:3 65535:3; do
+    n=${ng%:*}
+    run bin/vmrun "$T/m.vmfb" --threads=2 --input="1x${n}xf32=3" --expected_output="1x${n}xf32=9" \
+      --trace="$T/t.json"
+    echo "$n: $output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -o '"grid":\[[0-9,]*\]' "$T/t.json")" = "\"grid\":[${ng#*:},1,1]" ]
+  done
+  run bin/vmrun "$T/m.vmfb" --input=1x3xf32=1,2,-3
+  [ "$output" = "1x3xf32=[1 4 9]" ]
+  # vmpack's checks
+  for bad in 's/, length = 2 : i64//|needs both '"'grid_length'"' = array<i64: c, d, q per axis> and '"'length'"' = the operand holding the length' \
+      's/length = 2 : i64/length = 0 : i64/|'"'length'"' must name an operand of type tensor<1xi64>' \
+      's/1, 0, 21845, 0/1, 0, 0, 0/|grid_length: each axis is 0, 0, 0 (static) or c > 0, d, q > 0' \
+      's/0, 21845, 0, 0, 0/0, 21845, 0, 5, 0/|grid_length: each axis is 0, 0, 0 (static) or c > 0, d, q > 0'; do
+    sed "${bad%%|*}" "$T/c.mlir" > "$T/bad.mlir"
+    run bin/vmpack "$T/bad.mlir" -o "$T/bad.vmfb"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [ ! -e "$T/bad.vmfb" ]
+    [[ "$output" == *"bad.mlir:"*"error: ${bad#*|}"* ]]
+  done
+  # the runtime's, behind valid checksums: the record's binding (byte 0)
+  # made the input's, its q (byte 56) 0
+  cp "$T/m.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 18 0 0 0
+  run bin/vmrun "$T/t.vmfb" --input=1x3xf32=1
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"corrupt module: @main.seq: instruction "*": grid record 0: binding 0 is not the dispatch's 8-byte length" ]]
+  cp "$T/m.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 18 0 56 0
+  run bin/vmrun "$T/t.vmfb" --input=1x3xf32=1
+  echo "$output"
+  [[ "$output" == *"corrupt module: @main.seq: instruction "*": grid record 0: axis 0 is (1, 0, 0), not static (0, 0, 0) or c > 0 and q > 0" ]]
 }

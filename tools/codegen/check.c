@@ -113,6 +113,12 @@ static void check_dispatch(Chk *c, Op *op, int64_t pos)
 		if (nbytes(OPND(op, i)->type) != nbytes(k->bind[i].type))
 			fail(c, op, "%s: binding %d has %lld bytes, the kernel's %lld", k->name, i,
 				(long long)nbytes(OPND(op, i)->type), (long long)nbytes(k->bind[i].type));
+	if (op_attr(op, "grid_length")) {
+		Attr *ln = op_attr(op, "length");
+
+		if (!k->len || !ln || ln->kind != AT_INT || ln->i != k->lenbuf)
+			fail(c, op, "%s: its grid at the call's length does not read the kernel's length", k->name);
+	}
 	/* reads first: a kernel may not read what it only now writes */
 	for (i = 0; i < k->nbind; i++)
 		if (!k->bind[i].out)

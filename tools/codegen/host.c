@@ -122,6 +122,14 @@ static int dispatch(HB *h, Kernel *k)
 	op = append(h, "fxvm.dispatch", k->nbind, v, NULL);
 	op_set_attr(g->c, op, "kernel", at_symref(g->c, k->name));
 	op_set_attr(g->c, op, "grid", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, k->grid));
+	if (k->glen[0].c || k->glen[1].c || k->glen[2].c) {
+		int64_t gl[9];
+
+		for (i = 0; i < 3; i++)
+			gl[3 * i] = k->glen[i].c, gl[3 * i + 1] = k->glen[i].d, gl[3 * i + 2] = k->glen[i].c ? k->glen[i].q : 0;
+		op_set_attr(g->c, op, "length", at_int(g->c, k->lenbuf, NULL));
+		op_set_attr(g->c, op, "grid_length", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 9, gl));
+	}
 	return 0;
 }
 

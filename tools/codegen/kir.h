@@ -160,6 +160,10 @@ typedef struct Kernel {
 	KBound *bound;       /* per dim, or NULL: every loop to its extent */
 	Value *len;          /* with bound: the length (tensor<1xi64>), */
 	int lenbuf;          /* bound as this binding (plan_push) */
+	KBound glen[3];      /* per grid axis with c > 0: as many workgroups
+	                      * as ceil((c n + d) / q) at length n, at most
+	                      * grid's (the kernel shares its bounded loop
+	                      * among the grid it is given) */
 	Attr *prefill;       /* its output holds this scalar everywhere before
 	                      * it runs (the host fills it): a pad, of which
 	                      * the kernel writes only the inside */

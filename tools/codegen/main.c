@@ -202,6 +202,11 @@ static void dump_dispatches(Gen *g, FILE *out)
 				fprintf(out, "  loop %d of %lld stops at ceil((%lld * n + %lld) / %lld), n the call's length\n",
 					j, (long long)k->ext[j], (long long)k->bound[j].c, (long long)k->bound[j].d,
 					(long long)k->bound[j].q);
+		for (j = 0; j < 3; j++)
+			if (k->glen[j].c)
+				fprintf(out, "  its workgroups along %c: ceil((%lld * n + %lld) / %lld), at most %lld\n",
+					"xyz"[j], (long long)k->glen[j].c, (long long)k->glen[j].d,
+					(long long)k->glen[j].q, (long long)k->grid[j]);
 		if (k->kind == KK_GEMM && k->g.kbound.c)
 			fprintf(out, "  its %lld steps stop at ceil((%lld * n + %lld) / %lld)\n", (long long)k->g.K,
 				(long long)k->g.kbound.c, (long long)k->g.kbound.d, (long long)k->g.kbound.q);

@@ -6,6 +6,24 @@
 #include "pack.h"
 #include "rt/vmfb.h"
 
+/* A grid at the call's length: each axis that depends on it. */
+static void
+dump_grid(FILE *f, const Vmfb *v, const VmfbInst *in)
+{
+	const VmfbGrid *g = &v->grids[in->grid - 1];
+	static const char axis[] = "xyz";
+
+	fprintf(f, "      workgroups at length n (b%u):", v->binds[in->b + g->binding]);
+	for (int a = 0, first = 1; a < 3; a++)
+		if (g->c[a]) {
+			fprintf(f, "%s %c min(%u, ceil((%lld n %c %lld) / %lld))", first ? "" : ",", axis[a],
+			    a == 0 ? in->x : a == 1 ? in->y : in->z, (long long)g->c[a], g->d[a] < 0 ? '-' : '+',
+			    (long long)(g->d[a] < 0 ? -g->d[a] : g->d[a]), (long long)g->q[a]);
+			first = 0;
+		}
+	fprintf(f, "\n");
+}
+
 static void
 type_str(const Vmfb *v, uint32_t ti, char *buf, size_t n)
 {
@@ -132,6 +150,8 @@ function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 			for (uint32_t j = 0; j < in->c; j++)
 				fprintf(f, "%sb%u", j ? ", " : "", v->binds[in->b + j]);
 			fprintf(f, ")\n");
+			if (in->grid)
+				dump_grid(f, v, in);
 			break;
 		case INST_COPY:
 			fprintf(f, "    copy b%u -> b%u, %llu bytes\n", in->a, in->b, (unsigned long long)in->n);

@@ -33,6 +33,7 @@ typedef struct Pack {
 	Buf kinfo;                  /* VmfbKernInfo per kernel */
 	Buf batch, chunks;          /* VmfbBatch, VmfbChunk (fxvm.batch) */
 	Buf length;                 /* VmfbLength (fxvm.length) */
+	Buf grids;                  /* VmfbGrid (a dispatch's grid_length) */
 	PMap funcidx;               /* interned function name -> index + 1 */
 	int has_kinfo;              /* any kernel says more than its name */
 	PMap syms;                  /* interned name -> executable/kernel/global op */
@@ -478,6 +479,36 @@ fill_bits(Op *op, Attr *a, const Type *et, uint64_t *bits)
 	return 0;
 }
 
+/* A dispatch's grid at the call's length (formats/fxvm.md): grid_length
+ * = array<i64: c, d, q per axis> with length = the operand holding n. */
+static int
+grid_length(Pack *pk, Op *op, VmfbInst *in)
+{
+	Attr *gl = op_attr(op, "grid_length"), *ln = op_attr(op, "length");
+	VmfbGrid g = {0};
+	Type *t;
+
+	if (!gl && !ln)
+		return 0;
+	if (!gl || gl->kind != AT_DENSE_ARRAY || gl->n != 9 || !ln || ln->kind != AT_INT)
+		return fail(op, "needs both 'grid_length' = array<i64: c, d, q per axis> and 'length' = "
+		    "the operand holding the length%s", "");
+	if (pk->tgt != TARGET_CPU)
+		return fail(op, "a grid at the call's length is for the cpu target%s", "");
+	if (ln->i < 0 || ln->i >= op->nopnds || (t = OPND(op, ln->i)->type)->kind != TY_TENSOR
+	    || t->rank != 1 || t->dims[0] != 1 || dtype_of(t->elem) != DT_I64)
+		return fail(op, "'length' must name an operand of type tensor<1xi64>%s", "");
+	g.binding = (uint32_t)ln->i;
+	for (int a = 0; a < 3; a++) {
+		g.c[a] = gl->ints[3 * a], g.d[a] = gl->ints[3 * a + 1], g.q[a] = gl->ints[3 * a + 2];
+		if (g.c[a] < 0 || (!g.c[a] && (g.d[a] || g.q[a])) || (g.c[a] && g.q[a] < 1))
+			return fail(op, "grid_length: each axis is 0, 0, 0 (static) or c > 0, d, q > 0%s", "");
+	}
+	buf_put(&pk->grids, &g, sizeof g);
+	in->grid = (uint32_t)COUNT(pk->grids, VmfbGrid);
+	return 0;
+}
+
 static int
 host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
 {
@@ -538,6 +569,8 @@ host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
 			return fail(op, "binds a different number of buffers than the kernel's 'bindings'%s", "");
 		in = (VmfbInst){INST_DISPATCH, ki, COUNT(pk->binds, uint32_t), op->nopnds,
 		    wg->ints[0], wg->ints[1], wg->ints[2], 0, 0};
+		if (grid_length(pk, op, &in))
+			return -1;
 		for (int i = 0; i < op->nopnds; i++) {
 			int bi = buf_of(pk, op, OPND(op, i), &src);
 			uint32_t u = bi;
@@ -1114,8 +1147,8 @@ write_file(Pack *pk, FILE *f)
 {
 	/* STRS .. GLOBALS, objects, KINFO, BATCH and CHUNKS if any, CONSTS */
 	enum { NSMALL = SEC_GLOBALS };
-	Buf *small[NSMALL + 1], *extra[4];
-	uint32_t xkind[4], nx = 0;
+	Buf *small[NSMALL + 1], *extra[5];
+	uint32_t xkind[5], nx = 0;
 	if (pk->has_kinfo)
 		extra[nx] = &pk->kinfo, xkind[nx++] = SEC_KINFO;
 	if (pk->batch.n) {
@@ -1124,6 +1157,8 @@ write_file(Pack *pk, FILE *f)
 	}
 	if (pk->length.n)
 		extra[nx] = &pk->length, xkind[nx++] = SEC_LENGTH;
+	if (pk->grids.n)
+		extra[nx] = &pk->grids, xkind[nx++] = SEC_GRID;
 	uint32_t nsec = NSMALL + pk->nobjs + nx + 1, xfirst = NSMALL + pk->nobjs;
 	VmfbSection *sec = xcalloc(nsec, sizeof *sec);
 	VmfbHeader h = {0};
@@ -1290,6 +1325,7 @@ done:
 	buf_free(&pk.batch);
 	buf_free(&pk.chunks);
 	buf_free(&pk.length);
+	buf_free(&pk.grids);
 	pmap_free(&pk.funcidx);
 	buf_free(&pk.globals);
 	pmap_free(&pk.strmap);

@@ -55,7 +55,7 @@ event(Trace *t, const char *name, const char *cat, int tid, const RtSpan *s)
 }
 
 static void
-on_inst(void *ctx, uint32_t i, const RtSpan *host, const RtSpan *th, int nth)
+on_inst(void *ctx, uint32_t i, const RtSpan *host, const RtSpan *th, int nth, const uint32_t *grid)
 {
 	static const char *const cats[] = {"", "dispatch", "copy", "fill"};
 	Trace *t = ctx;
@@ -67,7 +67,7 @@ on_inst(void *ctx, uint32_t i, const RtSpan *host, const RtSpan *th, int nth)
 	    (unsigned long long)in->bytes);
 	if (in->op == 1) {
 		buf_printf(&t->ev, ",\"flops\":%llu,\"grid\":[%u,%u,%u],\"source\":\"", (unsigned long long)in->flops,
-		    in->grid[0], in->grid[1], in->grid[2]);
+		    grid[0], grid[1], grid[2]);
 		put_str(t, in->source);
 		buf_putc(&t->ev, '"');
 	}

@@ -1001,6 +1001,11 @@ static void gemm_grid(Kernel *k, const GPlan *p)
 	want = (want + k->grid[0] - 1) / k->grid[0];
 	/* a B panel packed in the kernel is packed by one workgroup */
 	k->grid[1] = p->bpack ? 1 : mp < want ? mp : want;
+	/* N's and M's panels at the call's length */
+	if (k->bound && k->bound[2].c && k->grid[0] > 1)
+		k->glen[0] = (KBound){ k->bound[2].c, k->bound[2].d, k->bound[2].q * mk.nr };
+	if (k->bound && k->bound[1].c && k->grid[1] > 1)
+		k->glen[1] = (KBound){ k->bound[1].c, k->bound[1].d, k->bound[1].q * p->mr };
 }
 
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)

@@ -41,6 +41,10 @@ static void schedule(Kernel *k, Sched *s)
 			want = 1;
 		s->chunk = (ext + want - 1) / want;
 		k->grid[0] = (ext + s->chunk - 1) / s->chunk;
+		/* a bounded split: the chunks at the call's length */
+		if (k->bound && k->bound[s->split].c && k->grid[0] > 1)
+			k->glen[0] = (KBound){ k->bound[s->split].c, k->bound[s->split].d,
+				k->bound[s->split].q * s->chunk };
 	}
 }
 
