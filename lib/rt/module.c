@@ -60,7 +60,8 @@ struct RtFunction {
 	int64_t *rows;              /* batched: rows per item of each argument, then
 	                               result; 0 for an unbatched argument */
 	int64_t *rowbytes;          /* batched: bytes of one row of each */
-	RtTensor *views;            /* batched: a chunk's arguments, then results */
+	RtTensor *views;            /* batched: a chunk's arguments, the item count
+	                               (a bounded chunk's), then results */
 	uint8_t *stage;             /* batched: aligned copies of unaligned chunks */
 	size_t nstage;
 	const VmfbLength *len;      /* of a dynamic length (fxvm.length), else NULL:
@@ -315,7 +316,7 @@ decode_batch(RtModule *m, RtError *e)
 		f->batch = b;
 		f->rows = calloc((size_t)n + 1, sizeof *f->rows);
 		f->rowbytes = calloc((size_t)n + 1, sizeof *f->rowbytes);
-		f->views = calloc((size_t)n + 1, sizeof *f->views);
+		f->views = calloc((size_t)n + 2, sizeof *f->views);
 		if (!f->rows || !f->rowbytes || !f->views)
 			return err(e, "out of memory");
 		for (uint32_t j = 0; j < n; j++) {
@@ -1138,23 +1139,26 @@ batch_of(RtFunction *f, const RtTensor *in, int64_t *n, RtError *e)
 	return 0;
 }
 
-/* The chunk [b0, b0 + size) of f's values j in f->views, unaligned ones
- * in the staging (inputs copied in); -1 when it cannot grow. */
+/* The chunk [b0, b0 + size) of f's values in f->views (value j at j,
+ * results after the item count's place), unaligned ones in the staging
+ * (inputs copied in).  A bounded chunk of fewer items than its size
+ * (items < size) is all in the staging, the inputs' items copied in, and
+ * takes the item count.  -1 when the staging cannot grow. */
 static int
-chunk_views(RtFunction *f, const RtTensor *in, RtTensor *out, int64_t b0, int64_t size)
+chunk_views(RtFunction *f, const RtTensor *in, RtTensor *out, int64_t b0, int64_t size, int64_t items)
 {
 	uint32_t na = f->vf->nargs, n = na + f->vf->nresults;
-	size_t need = 0, at = 0;
+	size_t need = 64, at = 64;   /* the item count first */
 
 	for (uint32_t j = 0; j < n; j++) {
-		RtTensor *w = &f->views[j];
+		RtTensor *w = &f->views[j < na ? j : j + 1];
 		*w = j < na ? in[j] : out[j - na];
 		if (!f->rows[j])
 			continue;
 		w->dims[0] = f->rows[j] * size;
 		w->nbytes = (size_t)(w->dims[0] * f->rowbytes[j]);
 		w->data = (uint8_t *)w->data + f->rows[j] * b0 * f->rowbytes[j];
-		if ((uintptr_t)w->data % 64)
+		if ((uintptr_t)w->data % 64 || items < size)
 			need += w->nbytes > 64 ? (w->nbytes + 63) & ~(size_t)63 : 64;
 	}
 	if (need > f->nstage) {
@@ -1164,12 +1168,14 @@ chunk_views(RtFunction *f, const RtTensor *in, RtTensor *out, int64_t b0, int64_
 			return -1;
 		f->nstage = need;
 	}
+	memcpy(f->stage, &items, sizeof items);
+	f->views[na] = (RtTensor){.data = f->stage, .dtype = RT_I64, .rank = 1, .dims = {1}, .nbytes = 8};
 	for (uint32_t j = 0; j < n; j++) {
-		RtTensor *w = &f->views[j];
-		if (!f->rows[j] || (uintptr_t)w->data % 64 == 0)
+		RtTensor *w = &f->views[j < na ? j : j + 1];
+		if (!f->rows[j] || ((uintptr_t)w->data % 64 == 0 && items == size))
 			continue;
 		if (j < na && w->nbytes)
-			memcpy(f->stage + at, w->data, w->nbytes);
+			memcpy(f->stage + at, w->data, (size_t)(f->rows[j] * items * f->rowbytes[j]));
 		w->data = f->stage + at;
 		at += w->nbytes > 64 ? (w->nbytes + 63) & ~(size_t)63 : 64;
 	}
@@ -1178,39 +1184,49 @@ chunk_views(RtFunction *f, const RtTensor *in, RtTensor *out, int64_t b0, int64_
 
 static int invoke(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e);
 
-/* Runs chunk function cf on items [b0, b0 + size) of a batched call. */
+/* Runs chunk c's function on items [b0, b0 + items) of a batched call,
+ * items < its size only where it is bounded. */
 static int
-run_chunk(RtFunction *f, RtFunction *cf, const RtTensor *in, RtTensor *out, int64_t b0, int64_t size,
+run_chunk(RtFunction *f, uint32_t c, const RtTensor *in, RtTensor *out, int64_t b0, int64_t items,
 	RtError *e)
 {
-	uint32_t na = f->vf->nargs, nr = f->vf->nresults;
+	const VmfbChunk *ch = &f->m->v.chunks[f->batch->first_chunk + c];
+	uint32_t na = f->vf->nargs, nr = f->vf->nresults, bounded = ch->flags & VMFB_CHUNK_BOUNDED;
+	RtTensor *res = f->views + na + 1;
 
-	if (chunk_views(f, in, out, b0, size))
+	if (chunk_views(f, in, out, b0, (int64_t)ch->size, items))
 		return err(e, "@%s: cannot allocate a staging buffer", f->name);
-	if (invoke(cf, f->views, (int)na, f->views + na, (int)nr, e))
+	if (invoke(chunk_fn(f, c), f->views, (int)(na + bounded), res, (int)nr, e))
 		return -1;
 	for (uint32_t j = 0; j < nr; j++) {
 		uint8_t *dst = (uint8_t *)out[j].data + f->rows[na + j] * b0 * f->rowbytes[na + j];
-		if (dst != f->views[na + j].data && f->views[na + j].nbytes)
-			memcpy(dst, f->views[na + j].data, f->views[na + j].nbytes);
+		size_t nb = (size_t)(f->rows[na + j] * items * f->rowbytes[na + j]);
+		if (dst != res[j].data && nb)
+			memcpy(dst, res[j].data, nb);
 	}
 	return 0;
 }
 
-/* A batched call: greedily as many chunks of each size as fit. */
+/* A batched call: greedily as many chunks of each size as fit; a bounded
+ * first chunk also runs a remainder of more items than the next size. */
 static int
 invoke_batch(RtFunction *f, const RtTensor *in, int nin, RtTensor *out, int nout, RtError *e)
 {
-	const Vmfb *v = &f->m->v;
+	const VmfbChunk *ch = &f->m->v.chunks[f->batch->first_chunk];
 	int64_t n = 0, done = 0;
 
 	if (check_inputs(f, in, nin, nout, e) || batch_of(f, in, &n, e) || alloc_results(f, out, nout, n, e))
 		return -1;
 	for (uint32_t c = 0; c < f->batch->nchunks; c++) {
-		int64_t size = (int64_t)v->chunks[f->batch->first_chunk + c].size;
+		int64_t size = (int64_t)ch[c].size;
 		for (; n - done >= size; done += size)
-			if (run_chunk(f, chunk_fn(f, c), in, out, done, size, e))
+			if (run_chunk(f, c, in, out, done, size, e))
 				return -1;
+		if ((ch[c].flags & VMFB_CHUNK_BOUNDED) && n - done > (int64_t)ch[c + 1].size) {
+			if (run_chunk(f, c, in, out, done, n - done, e))
+				return -1;
+			done = n;
+		}
 	}
 	return 0;
 }

@@ -726,15 +726,25 @@ check_chunk(Chk *k, const VmfbBatch *b, uint32_t j, const char *fn)
 	const VmfbChunk *c = &v->chunks[b->first_chunk + j], *c0 = &v->chunks[b->first_chunk];
 	const VmfbFunc *f = &v->funcs[b->func], *cf, *f0;
 
-	if (c->reserved || c->func >= v->nfuncs || !c->size || c->size > INT64_MAX
+	uint32_t bounded = c->flags & VMFB_CHUNK_BOUNDED;
+
+	if (c->func >= v->nfuncs || !c->size || c->size > INT64_MAX
 	    || (j && c->size >= v->chunks[b->first_chunk + j - 1].size)
 	    || (j == b->nchunks - 1 && c->size != 1))
 		return bad(k, "@%s: chunk %u (function %u, size %llu) is out of range or order", fn, j,
 		    c->func, (unsigned long long)c->size);
+	if (c->flags & ~VMFB_CHUNK_BOUNDED || (bounded && (j || b->nchunks < 2)))
+		return bad(k, "@%s: chunk %u has flags %u (bounded: only the first of several)", fn, j, c->flags);
 	cf = &v->funcs[c->func], f0 = &v->funcs[c0->func];
-	if (cf->nargs != f->nargs || cf->nresults != f->nresults)
-		return bad(k, "@%s: chunk function @%s does not take and return as many values", fn,
-		    vmfb_str(v, cf->name));
+	if (cf->nargs != f->nargs + bounded || cf->nresults != f->nresults)
+		return bad(k, "@%s: chunk function @%s does not take and return as many values%s", fn,
+		    vmfb_str(v, cf->name), bounded ? " (and the item count)" : "");
+	if (bounded) {
+		const VmfbType *t = &v->types[cf->first_arg + f->nargs];
+		if (t->dtype != DT_I64 || t->rank != 1 || v->dims[t->first_dim] != 1)
+			return bad(k, "@%s: the last argument of bounded chunk function @%s is not the item "
+			    "count, an i64 [1]", fn, vmfb_str(v, cf->name));
+	}
 	for (uint32_t i = 0; i < f->nargs + f->nresults; i++) {
 		uint32_t ti = i < f->nargs ? f->first_arg + i : f->first_result + i - f->nargs;
 		uint32_t ci = i < f->nargs ? cf->first_arg + i : cf->first_result + i - f->nargs;

@@ -162,10 +162,15 @@ typedef struct VmfbBatch {
 	int64_t min, max;          /* the batch sizes it takes */
 } VmfbBatch;
 
+/* A bounded chunk's function takes one argument more, last: the items
+ * it computes (i64 [1], 1 to size), its buffers laid out for size; only
+ * the first chunk may be one, and it then also runs a remainder of more
+ * items than the next chunk's size. */
+#define VMFB_CHUNK_BOUNDED 1u
 typedef struct VmfbChunk {
 	uint64_t size;             /* batch items per call */
 	uint32_t func;             /* the static function run on them */
-	uint32_t reserved;
+	uint32_t flags;            /* VMFB_CHUNK_* */
 } VmfbChunk;
 
 /* A function with a dynamic length (fxvm.length): its Function record (no

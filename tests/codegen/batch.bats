@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
 # codegen compiles a dynamic batch only where it proves every batch item is
 # computed on its own (tools/codegen/batch.c); every other use of the batch
 # is refused at the op that makes it, never compiled into a wrong number.
@@ -237,4 +238,72 @@ print(" ".join("%g" % sum(w[k][j] for k in range(64)) for j in range(64)))')
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == "9x64xf32=[$want]"* ]]
+}
+
+# x * x over the batch
+SQUARE='
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.mulf %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<?x4xf32>'
+
+@test "the chunk of 8 also runs a remainder of 2 to 7 items, its kernels stopping at the call's items; a body that may trap keeps the chunks of 1" {
+  func ?x4xf32 "$SQUARE"
+  bin/codegen --dump-dispatches "$T/f.mlir" > "$T/d.txt"
+  grep -q "loop 0 of 8 stops at ceil((1 \* n + 0) / 1), n the call's length or a bounded chunk's items" "$T/d.txt"
+  bin/codegen "$T/f.mlir" > "$T/c.fxvm"
+  grep -q 'fxvm.batch = {bounded = true, functions = \[@main.batch8, @main.batch1\]' "$T/c.fxvm"
+  grep -q 'func.func @main.batch8(%arg0: tensor<8x4xf32>, %arg1: tensor<1xi64>) -> tensor<8x4xf32>' "$T/c.fxvm"
+  bin/vmpack "$T/c.fxvm" -o "$T/m.vmfb"
+  bin/vmpack --dump "$T/m.vmfb" | grep -q 'chunks 8 (@main.batch8, bounded: also fewer items), 1 (@main.batch1)'
+  # every batch: the items squared; 3 items by one call of the chunk of 8
+  # (dispatch_0, bounded at 3), none of the chunk of 1 (dispatch_1)
+  for b in 1 2 3 7 8 9 11 16 23; do
+    vals=$(seq -s, 1 $((4 * b))) sq=$(seq 1 $((4 * b)) | awk '{ printf "%s%d", (NR > 1 ? "," : ""), $1 * $1 }')
+    run bin/vmrun "$T/m.vmfb" --input="${b}x4xf32=$vals" --expected_output="${b}x4xf32=$sq"
+    echo "$b: $output"
+    [ "$status" -eq 0 ]
+  done
+  run --separate-stderr bin/vmrun "$T/m.vmfb" --input="3x4xf32=$(seq -s, 1 12)" --profile
+  echo "$stderr"
+  [[ "$stderr" == *"%      1  dispatch_0_mul"* ]]
+  [[ "$stderr" == *"%      0  dispatch_1_mul"* ]]
+  # vmpack's checks: the first function takes the count only when bounded
+  sed 's/bounded = true, //' "$T/c.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/bad.vmfb"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"error: fxvm.batch: @main.batch8 takes 2 and returns 1 values, the declaration 1 and 1"* ]]
+  sed 's/bounded = true/bounded = 3 : i64/' "$T/c.fxvm" > "$T/bad.fxvm"
+  run bin/vmpack "$T/bad.fxvm" -o "$T/bad.vmfb"
+  [[ "$output" == *"error: fxvm.batch: bounded must be true or false"* ]]
+  [ ! -e "$T/bad.vmfb" ]
+  # the runtime's: the chunk of 1 (the second half of the 32-byte record
+  # 0 the patch counts in) marked bounded, behind valid checksums
+  cp "$T/m.vmfb" "$T/t.vmfb"
+  python3 tests/vmrun/src/vmfb-patch.py "$T/t.vmfb" 16 0 28 1
+  run bin/vmrun "$T/t.vmfb" --input=3x4xf32=1
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"corrupt module: @main: chunk 1 has flags 1 (bounded: only the first of several)" ]]
+  # a gather by data in the body: padding items could hold any index, so
+  # no bounded chunk (8s and 1s only)
+  func ?x4xf32 '
+  %tbl = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = arith.fptosi %a : f32 to i32
+    %j = arith.index_cast %i : i32 to index
+    %v = tensor.extract %tbl[%j] : tensor<4xf32>
+    linalg.yield %v : f32
+  } -> tensor<?x4xf32>'
+  bin/codegen "$T/f.mlir" > "$T/g.fxvm"
+  grep -q 'fxvm.batch = {functions = \[@main.batch8, @main.batch1\]' "$T/g.fxvm"
+  bin/vmpack "$T/g.fxvm" -o "$T/g.vmfb"
+  run bin/vmrun "$T/g.vmfb" --input=3x4xf32=0,1,2,3,3,2,1,0,1,1,1,1
+  echo "$output"
+  [ "$output" = "3x4xf32=[1 2 3 4][4 3 2 1][2 2 2 2]" ]
 }

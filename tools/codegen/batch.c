@@ -1105,21 +1105,53 @@ void set_function_type(Ctx *c, Op *fn)
 	op_set_attr(c, fn, "function_type", at_type(c, ty_func(c, b->nargs, in, ret->nopnds, out)));
 }
 
-/* fn cloned at batch `size`, static, named NAME.batchSIZE. */
-static Op *chunk_function(BA *a, Op *fn, int64_t size)
+/* The sizes of op's results at a bounded chunk's item count n, for its
+ * kernels (LENGTH_SIZES, kbuild.c's length_bounds): k * n at the batch
+ * axis of a result that holds each item's k rows once, in order, so that
+ * the first n items are its first k * n rows; NULL where none does. */
+static Attr *item_sizes(BA *a, Op *op)
+{
+	Attr **rs = arena_alloc(a->c, sizeof *rs * (size_t)(op->nres + 1));
+	int any = 0;
+
+	for (int i = 0; i < op->nres; i++) {
+		BVal *b = get(a, RES(op, i));
+		Type *t = RES(op, i)->type;
+		int r = t->kind == TY_TENSOR && t->ranked ? t->rank : 0;
+		int64_t *e = arena_alloc(a->c, sizeof *e * (size_t)(2 * r + 1));
+
+		if (b && b->kind == B_TENSOR && b->ax >= 0 && b->ax < r && b->o == 1 && b->d[b->ax] > 0) {
+			e[2 * b->ax] = b->d[b->ax];
+			any = 1;
+		}
+		rs[i] = at_dense_array(a->c, ty_int(a->c, 64, SIGNLESS), 2 * r, e);
+	}
+	return any ? at_array(a->c, op->nres, rs) : NULL;
+}
+
+/* fn cloned at batch `size`, static, named NAME.batchSIZE; bounded, with
+ * one argument more, last: the items a call computes (tensor<1xi64>, 1
+ * to size), its kernels stopping their loops over the batch there. */
+static Op *chunk_function(BA *a, Op *fn, int64_t size, int bounded)
 {
 	Ctx *c = a->c;
 	Op *nf = op_clone(c, fn, NULL, NULL), *o, *n, *next;
 	Block *bo = fn->regs[0].first, *bn = nf->regs[0].first;
 	char name[512];
+	Attr *sizes;
 	int i;
 
 	snprintf(name, sizeof name, "%s.batch%lld", op_sym_name(fn), (long long)size);
 	op_set_attr(c, nf, "sym_name", at_str(c, name));
+	if (bounded)
+		block_add_arg(c, bn, ty_tensor(c, 1, (int64_t[]){ 1 }, ty_int(c, 64, SIGNLESS)),
+			fn->loc)->hint = "items";
 	for (i = 0; i < bo->nargs; i++)
 		specialize_value(a, bo->args[i], bn->args[i], size, bn->first);
 	for (o = bo->first, n = bn->first; o; o = o->next, n = next) {
 		next = n->next;
+		if (bounded && o->nres && (sizes = item_sizes(a, o)))
+			op_set_attr(c, n, LENGTH_SIZES, sizes);
 		for (i = 0; i < o->nres; i++)
 			specialize_value(a, RES(o, i), RES(n, i), size, bn->first);
 		if (n->info && (n->info->traits & TR_STRUCTURED)) {
@@ -1170,23 +1202,36 @@ static Op *chunk_function(BA *a, Op *fn, int64_t size)
 
 /* The declaration that stands for fn: its signature with `?` where
  * batched, and fxvm.batch naming the chunk functions. */
-static Op *declaration(BA *a, Op *fn, Op **chunks, const int64_t *sizes, int n)
+static Op *declaration(BA *a, Op *fn, Op **chunks, const int64_t *sizes, int n, int bounded)
 {
 	Ctx *c = a->c;
 	Op *d = op_new(c, "func.func", 0, NULL, 0, NULL, 1, fn->loc);
 	Attr **fns = arena_alloc(c, sizeof *fns * (size_t)n);
-	NamedAttr e[4];
+	NamedAttr e[5];
+	int ne = 0;
 
 	for (int i = 0; i < n; i++)
 		fns[i] = at_symref(c, op_sym_name(chunks[i]));
-	e[0] = (NamedAttr){ "functions", at_array(c, n, fns) };
-	e[1] = (NamedAttr){ "max", at_int(c, a->hi, NULL) };
-	e[2] = (NamedAttr){ "min", at_int(c, a->lo, NULL) };
-	e[3] = (NamedAttr){ "sizes", at_dense_array(c, ty_int(c, 64, SIGNLESS), n, sizes) };
+	if (bounded)
+		e[ne++] = (NamedAttr){ "bounded", at_bool(c, 1) };
+	e[ne++] = (NamedAttr){ "functions", at_array(c, n, fns) };
+	e[ne++] = (NamedAttr){ "max", at_int(c, a->hi, NULL) };
+	e[ne++] = (NamedAttr){ "min", at_int(c, a->lo, NULL) };
+	e[ne++] = (NamedAttr){ "sizes", at_dense_array(c, ty_int(c, 64, SIGNLESS), n, sizes) };
 	op_set_attr(c, d, "sym_name", op_attr(fn, "sym_name"));
 	op_set_attr(c, d, "function_type", op_attr(fn, "function_type"));
-	op_set_attr(c, d, "fxvm.batch", at_dict(c, 4, e));
+	op_set_attr(c, d, "fxvm.batch", at_dict(c, ne, e));
 	return d;
+}
+
+/* Does a body of fn's ops stop a kernel at some operands, or fn read an
+ * element at an index (a gather on the host)? */
+static int kernels_trap(Op *fn)
+{
+	for (Op *o = fn->regs[0].first->first; o; o = o->next)
+		if (traps(o) || (op_is(o, "tensor.extract") && o->nopnds > 1))
+			return 1;
+	return 0;
 }
 
 int batch_split(Ctx *c, Op *fn, Op **decl, int only1)
@@ -1194,20 +1239,23 @@ int batch_split(Ctx *c, Op *fn, Op **decl, int only1)
 	BA a = { c, { 0 }, 0, 0 };
 	int64_t sizes[2];
 	Op *chunks[2], *at = fn;
-	int n = 0, rc = -1;
+	int n = 0, rc = -1, bounded;
 
 	if (analyze(&a, fn))
 		goto out;
 	for (size_t i = 0; i < sizeof sizes_default / sizeof *sizes_default; i++)
 		if ((!only1 && sizes_default[i] <= a.hi) || sizes_default[i] == 1)
 			sizes[n++] = sizes_default[i];
+	/* the first chunk also runs a remainder, bounded, where its padding
+	 * items (whatever the staging holds) cannot stop a kernel */
+	bounded = n > 1 && !kernels_trap(fn);
 	for (int i = 0; i < n; i++) {
-		if (!(chunks[i] = chunk_function(&a, fn, sizes[i])))
+		if (!(chunks[i] = chunk_function(&a, fn, sizes[i], bounded && i == 0)))
 			goto out;
 		op_insert_after(at, chunks[i]);
 		at = chunks[i];
 	}
-	*decl = declaration(&a, fn, chunks, sizes, n);
+	*decl = declaration(&a, fn, chunks, sizes, n, bounded);
 	op_insert_before(fn, *decl);
 	op_drop_uses(fn);
 	op_unlink(fn);
@@ -1222,11 +1270,11 @@ out:
 void batch_signature(Ctx *c, Op *decl, Op *chunk)
 {
 	Type *dt = op_attr(decl, "function_type")->type, *ct = op_attr(chunk, "function_type")->type;
-	int n = ct->nsub;
+	int n = dt->nsub, extra = ct->nin - dt->nin;   /* a bounded chunk's item count */
 	Type **ts = arena_alloc(c, sizeof *ts * (size_t)(n + 1));
 
 	for (int i = 0; i < n; i++) {
-		Type *d = dt->sub[i], *t = ct->sub[i];
+		Type *d = dt->sub[i], *t = ct->sub[i < dt->nin ? i : i + extra];
 
 		if (d->kind == TY_TENSOR && d->rank && d->dims[0] == DYN) {
 			int64_t *dims = arena_alloc(c, sizeof *dims * (size_t)t->rank);
@@ -1237,5 +1285,5 @@ void batch_signature(Ctx *c, Op *decl, Op *chunk)
 		}
 		ts[i] = t;
 	}
-	op_set_attr(c, decl, "function_type", at_type(c, ty_func(c, ct->nin, ts, n - ct->nin, ts + ct->nin)));
+	op_set_attr(c, decl, "function_type", at_type(c, ty_func(c, dt->nin, ts, n - dt->nin, ts + dt->nin)));
 }

@@ -201,6 +201,9 @@ enum { SEQ_MAXPADS = 16 };
  * that the kernel may stop there.  Reserved likewise. */
 #define LENGTH_LOOPS "fxpipe.length_loops"
 int has_dynamic_length(Op *fn);
+/* Does an op inside op's regions stop a kernel at some operands (a
+ * gather's index out of range, an integer division by zero)? */
+int traps(Op *op);
 int seq_split(Ctx *c, Op *fn, int ratio, Op **decl, Op **pads);
 void seq_signature(Ctx *c, Op *decl, Op *padded);
 

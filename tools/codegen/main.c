@@ -199,7 +199,7 @@ static void dump_dispatches(Gen *g, FILE *out)
 		}
 		for (j = 0; k->bound && j < k->ndims; j++)
 			if (k->bound[j].c)
-				fprintf(out, "  loop %d of %lld stops at ceil((%lld * n + %lld) / %lld), n the call's length\n",
+				fprintf(out, "  loop %d of %lld stops at ceil((%lld * n + %lld) / %lld), n the call's length or a bounded chunk's items\n",
 					j, (long long)k->ext[j], (long long)k->bound[j].c, (long long)k->bound[j].d,
 					(long long)k->bound[j].q);
 		for (j = 0; j < 3; j++)

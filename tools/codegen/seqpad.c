@@ -732,7 +732,7 @@ static int trapping(Op *o)
 	return 0;
 }
 
-static int traps(Op *op)
+int traps(Op *op)
 {
 	for (int r = 0; r < op->nregs; r++)
 		for (Block *b = op->regs[r].first; b; b = b->next)

@@ -70,8 +70,9 @@ batched(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 		fprintf(f, ", chunks");
 		for (uint32_t j = 0; j < b->nchunks; j++) {
 			const VmfbChunk *c = &v->chunks[b->first_chunk + j];
-			fprintf(f, "%s %llu (@%s)", j ? "," : "", (unsigned long long)c->size,
-			    vmfb_str(v, v->funcs[c->func].name));
+			fprintf(f, "%s %llu (@%s%s)", j ? "," : "", (unsigned long long)c->size,
+			    vmfb_str(v, v->funcs[c->func].name),
+			    c->flags & VMFB_CHUNK_BOUNDED ? ", bounded: also fewer items" : "");
 		}
 		fprintf(f, "\n");
 		return 1;

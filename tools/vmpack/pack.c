@@ -675,6 +675,7 @@ add_function(Pack *pk, Op *op)
 typedef struct BatchAttr {
 	int64_t min, max;
 	Attr *sizes, *fns;
+	int bounded;          /* the first function takes the item count */
 } BatchAttr;
 
 static int
@@ -701,6 +702,11 @@ batch_attr(Op *op, BatchAttr *ba)
 	for (size_t i = 0; i < ba->fns->n; i++)
 		if (ba->fns->elts[i]->kind != AT_SYMREF || ba->fns->elts[i]->n)
 			return fail(op, "fxvm.batch: functions must be [@f, ...]%s", "");
+	if ((mn = dict_get(a, "bounded")) && (mn->kind != AT_INT || mn->type->width != 1))
+		return fail(op, "fxvm.batch: bounded must be true or false%s", "");
+	ba->bounded = mn && mn->i;
+	if (ba->bounded && ba->sizes->n < 2)
+		return fail(op, "fxvm.batch: bounded needs a first chunk larger than 1%s", "");
 	return 0;
 }
 
@@ -750,16 +756,21 @@ add_decl_type(Pack *pk, Op *op, Type *t, int complex, int result)
 /* Chunk function fi of `size` items against the declaration f: k0 is
  * the rows per item of each batched value in the first chunk. */
 static int
-check_chunk_sig(Pack *pk, Op *op, const VmfbFunc *f, uint32_t fi, int64_t size, int64_t *k0)
+check_chunk_sig(Pack *pk, Op *op, const VmfbFunc *f, uint32_t fi, int64_t size, int64_t *k0, int bounded)
 {
 	const VmfbFunc *cf = &AT(pk->funcs, VmfbFunc, fi);
 	const char *cn = &pk->strs.p[cf->name];
 	Vmfb v = {.types = (const VmfbType *)pk->types.p, .dims = (const int64_t *)pk->dims.p};
 	char msg[400];
 
-	if (cf->nargs != f->nargs || cf->nresults != f->nresults) {
-		snprintf(msg, sizeof msg, "@%s takes %u and returns %u values, the declaration %u and %u",
-		    cn, cf->nargs, cf->nresults, f->nargs, f->nresults);
+	if (cf->nargs != f->nargs + bounded || cf->nresults != f->nresults) {
+		snprintf(msg, sizeof msg, "@%s takes %u and returns %u values, the declaration %u%s and %u",
+		    cn, cf->nargs, cf->nresults, f->nargs, bounded ? " (and the item count)" : "", f->nresults);
+		return fail(op, "fxvm.batch: %s", msg);
+	}
+	const VmfbType *lt = &AT(pk->types, VmfbType, cf->first_arg + f->nargs);
+	if (bounded && (lt->dtype != DT_I64 || lt->rank != 1 || AT(pk->dims, int64_t, lt->first_dim) != 1)) {
+		snprintf(msg, sizeof msg, "the last argument of @%s must be the item count, tensor<1xi64>", cn);
 		return fail(op, "fxvm.batch: %s", msg);
 	}
 	for (uint32_t i = 0; i < f->nargs + f->nresults; i++) {
@@ -847,11 +858,12 @@ add_batched(Pack *pk, Op *op)
 	for (size_t i = 0; i < ba.fns->n && !rc; i++) {
 		const char *cn = ba.fns->elts[i]->s;
 		uint32_t fi = (uint32_t)(uintptr_t)pmap_get(&pk->funcidx, intern(pk->c, cn));
-		VmfbChunk c = {ba.sizes->ints[i], fi - 1, 0};
+		int bounded = ba.bounded && i == 0;
+		VmfbChunk c = {ba.sizes->ints[i], fi - 1, bounded ? VMFB_CHUNK_BOUNDED : 0};
 		if (!fi || declared(pk, fi - 1))
 			rc = fail(op, "fxvm.batch: '@%s' is not a function with a body in this module", cn);
 		else
-			rc = check_chunk_sig(pk, op, &f, fi - 1, ba.sizes->ints[i], k0);
+			rc = check_chunk_sig(pk, op, &f, fi - 1, ba.sizes->ints[i], k0, bounded);
 		buf_put(&pk->chunks, &c, sizeof c);
 	}
 	free(k0);
