@@ -358,12 +358,30 @@ events(RtCuda *c, const VmfbFunc *f, char *err, size_t n)
 	return 0;
 }
 
+/* A dispatch's grid: at the call's length where it has a Grid record and
+ * the length is an argument, whose host copy gives n (the kernels read
+ * it on the device and work with any grid: else the static one). */
+static void
+grid_of(const Vmfb *v, const VmfbFunc *f, const VmfbInst *in, const RtTensor *args, uint32_t grid[3])
+{
+	const VmfbGrid *g = in->grid ? &v->grids[in->grid - 1] : NULL;
+	const VmfbBuf *b = g ? &v->bufs[f->first_buf + v->binds[in->b + g->binding]] : NULL;
+	int64_t len = 0;
+
+	if (b && b->base == BASE_ARG)
+		memcpy(&len, (const uint8_t *)args[b->index].data + b->offset, sizeof len);
+	else
+		g = NULL;
+	vmfb_grid_at(g, (const uint32_t[3]){ in->x, in->y, in->z }, len, grid);
+}
+
 static int
-run_program(RtCuda *c, const VmfbFunc *f, int timed, char *err, size_t n)
+run_program(RtCuda *c, const VmfbFunc *f, const RtTensor *args_in, int timed, char *err, size_t n)
 {
 	const Vmfb *v = c->v;
 	void *params[256], **pp = params;
 	CUdeviceptr args[256], *ap = args;
+	uint32_t grid[3];
 
 	for (uint32_t i = 0; i < f->ninsts; i++) {
 		const VmfbInst *in = &v->insts[f->first_inst + i];
@@ -375,6 +393,7 @@ run_program(RtCuda *c, const VmfbFunc *f, int timed, char *err, size_t n)
 			if (!in->x || !in->y || !in->z)
 				break;
 			k = &v->kerns[in->a];
+			grid_of(v, f, in, args_in, grid);
 			if (in->c > 256) {
 				pp = malloc((size_t)in->c * sizeof *pp);
 				ap = malloc((size_t)in->c * sizeof *ap);
@@ -389,7 +408,7 @@ run_program(RtCuda *c, const VmfbFunc *f, int timed, char *err, size_t n)
 			}
 			if (timed)
 				CK(c->cuEventRecord(c->ev[2 * i], c->stream), "cuEventRecord");
-			CUresult r = c->cuLaunchKernel(c->kfns[in->a], in->x, in->y, in->z,
+			CUresult r = c->cuLaunchKernel(c->kfns[in->a], grid[0], grid[1], grid[2],
 			    k->block[0], k->block[1], k->block[2], k->shared, c->stream, pp, NULL);
 			if (timed && !r)
 				r = c->cuEventRecord(c->ev[2 * i + 1], c->stream);
@@ -452,7 +471,7 @@ rt_cuda_invoke(RtCuda *c, uint32_t fi, const RtTensor *in, RtTensor *out, double
 	}
 	if (secs && events(c, f, err, n))
 		return -1;
-	if (run_program(c, f, secs != NULL, err, n))
+	if (run_program(c, f, in, secs != NULL, err, n))
 		return -1;
 	for (uint32_t i = 0; i < f->nresults; i++) {
 		uint64_t nb = v->types[f->first_result + i].nbytes;

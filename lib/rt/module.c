@@ -1068,20 +1068,11 @@ run_timed(RtFunction *f)
 static void
 grid_of(const RtInst *in, void *const *bind, uint32_t grid[3])
 {
-	const VmfbGrid *g = in->grid;
-	int64_t n, t;
+	int64_t n = 0;
 
-	grid[0] = in->x, grid[1] = in->y, grid[2] = in->z;
-	if (!g)
-		return;
-	memcpy(&n, bind[g->binding], sizeof n);
-	for (int a = 0; a < 3; a++) {
-		if (!g->c[a] || __builtin_mul_overflow(g->c[a], n, &t) || __builtin_add_overflow(t, g->d[a], &t))
-			continue;
-		t = t <= 0 ? 1 : (t - 1) / g->q[a] + 1;
-		if (t < grid[a])
-			grid[a] = (uint32_t)t;
-	}
+	if (in->grid)
+		memcpy(&n, bind[in->grid->binding], sizeof n);
+	vmfb_grid_at(in->grid, (const uint32_t[3]){ in->x, in->y, in->z }, n, grid);
 }
 
 static void

@@ -505,8 +505,6 @@ check_grid(Chk *k, const VmfbFunc *f, const char *fn, size_t j, const VmfbInst *
 	Vmfb *v = k->v;
 	const VmfbGrid *g;
 
-	if (v->target->target != TARGET_CPU)
-		return bad(k, "@%s: instruction %zu: a grid at the call's length is for the cpu target", fn, j);
 	if (in->grid > v->ngrids || k->gridused[in->grid - 1]++)
 		return bad(k, "@%s: instruction %zu: grid record %u is out of range or another dispatch's",
 		    fn, j, in->grid - 1);
@@ -698,6 +696,21 @@ check_code(Chk *k)
 fail:
 	free(used);
 	return -1;
+}
+
+void
+vmfb_grid_at(const VmfbGrid *g, const uint32_t in[3], int64_t n, uint32_t grid[3])
+{
+	int64_t t;
+
+	for (int a = 0; a < 3; a++) {
+		grid[a] = in[a];
+		if (!g || !g->c[a] || __builtin_mul_overflow(g->c[a], n, &t) || __builtin_add_overflow(t, g->d[a], &t))
+			continue;
+		t = t <= 0 ? 1 : (t - 1) / g->q[a] + 1;
+		if (t < grid[a])
+			grid[a] = (uint32_t)t;
+	}
 }
 
 int64_t

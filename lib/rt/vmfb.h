@@ -252,6 +252,9 @@ const char *vmfb_str(const Vmfb *v, uint32_t off);   /* checked already */
  * decl, from a chunk function's type chunk of `size` items (checked):
  * k >= 1 when batched, 0 when not (the types are then identical). */
 int64_t vmfb_batch_rows(const Vmfb *v, uint32_t decl, uint32_t chunk, uint64_t size);
+/* A dispatch's grid at length n (its VmfbGrid g, or NULL: the static
+ * grid in): each axis with c > 0 at most in's, at least 1. */
+void vmfb_grid_at(const VmfbGrid *g, const uint32_t in[3], int64_t n, uint32_t grid[3]);
 const char *vmfb_dtype_name(uint32_t dt);            /* "f32", or NULL */
 size_t vmfb_dtype_size(uint32_t dt);                 /* bytes, 0 if bad */
 const char *vmfb_section_name(uint32_t kind);

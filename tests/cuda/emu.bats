@@ -82,3 +82,26 @@ print('$n ok')"
     [ "$status" -eq 0 ]
   done
 }
+
+@test "cuda emulated: a square over a dynamic length: each launch's blocks sized by the call's length, its points stopping there" {
+  need_emu
+  bin/codegen --target=cuda --dump-dispatches tests/cuda/emu/length_square.mlir > "$T/d.txt"
+  grep -q "its workgroups along x: ceil((1 \* n + 0) / 256), at most 256" "$T/d.txt"
+  # n: the blocks launched (256 threads each), n / 256 rounded up
+  for nb in 5:1 256:1 257:2 16385:65 65535:256; do
+    n=${nb%:*}
+    "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal((1, $n)).astype(np.float32))"
+    mkdir -p "$T/o$n"
+    rm -f "$T/launches"
+    FAKECUDA_LAUNCHES="$T/launches" "$PY" tests/cuda/emu.py run tests/cuda/emu/length_square.mlir "$T/o$n" "$T/x$n.npy" > /dev/null
+    cat "$T/launches"
+    [ "$(cut -d' ' -f2 "$T/launches")" = "${nb#*:}" ]
+    run "$PY" -c "
+import numpy as np
+x = np.load('$T/x$n.npy'); y = np.load('$T/o$n/out0.npy')
+assert y.shape == x.shape and np.array_equal(y, x * x), abs(y - x * x).max()
+print('$n ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  done
+}

@@ -396,6 +396,15 @@ int cuLaunchKernel(Entry *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	if (gy != 1 || gz != 1 || by != 1 || bz != 1 || !bx || bx > MAXTHREADS || bx % WARP ||
 			shared > SHARED || extra)
 		return ERR_VALUE;
+	/* FAKECUDA_LAUNCHES=FILE: each launch's grid appended, one a line */
+	if (getenv("FAKECUDA_LAUNCHES")) {
+		FILE *log = fopen(getenv("FAKECUDA_LAUNCHES"), "a");
+
+		if (!log)
+			return ERR_VALUE;
+		fprintf(log, "%s %u\n", f->name, gx);
+		fclose(log);
+	}
 	kfn = f->fn;
 	kargs = f->nparams;
 	for (i = 0; i < (unsigned)kargs; i++)

@@ -493,8 +493,6 @@ grid_length(Pack *pk, Op *op, VmfbInst *in)
 	if (!gl || gl->kind != AT_DENSE_ARRAY || gl->n != 9 || !ln || ln->kind != AT_INT)
 		return fail(op, "needs both 'grid_length' = array<i64: c, d, q per axis> and 'length' = "
 		    "the operand holding the length%s", "");
-	if (pk->tgt != TARGET_CPU)
-		return fail(op, "a grid at the call's length is for the cpu target%s", "");
 	if (ln->i < 0 || ln->i >= op->nopnds || (t = OPND(op, ln->i)->type)->kind != TY_TENSOR
 	    || t->rank != 1 || t->dims[0] != 1 || dtype_of(t->elem) != DT_I64)
 		return fail(op, "'length' must name an operand of type tensor<1xi64>%s", "");

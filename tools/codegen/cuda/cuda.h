@@ -55,6 +55,11 @@ typedef struct CU {
 
 /* schedule.c: the iteration of kernel k (pure: as often as needed) */
 void cuda_schedule(const Kernel *k, CSched *s);
+/* 1 if a point-per-thread (or per-block) kernel's points stop at the
+ * call's length: its outermost parallel dim, c * n + d at length n, is
+ * bounded (kbuild.c's length_bounds); *b, the points at n, c n + d times
+ * the inner points */
+int cuda_points_bound(const Kernel *k, const CSched *s, KBound *b);
 /* 1 if k is a contraction tiled through shared memory, as *t */
 int cuda_tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t);
 /* Sets k->grid for the CUDA schedule and returns the block size and the

@@ -584,7 +584,8 @@ static void kernel_state(CU *u, Kernel *k, LLVMValueRef fn)
 static void points(CU *u, Kernel *k, CSched *s, LLVMValueRef tid)
 {
 	E *e = &u->e;
-	LLVMValueRef first, step, p;
+	LLVMValueRef first, step, p, end;
+	KBound b;
 	ELoop l;
 
 	if (s->block_red) {
@@ -603,7 +604,13 @@ static void points(CU *u, Kernel *k, CSched *s, LLVMValueRef tid)
 			tid, "");
 		step = LLVMBuildMul(e->b, sreg(u, "nctaid.x"), e_i64(e, CUDA_BLOCK), "");
 	}
-	p = e_loop_begin(e, &l, first, e_i64(e, s->P), step);
+	end = e_i64(e, s->P);
+	if (cuda_points_bound(k, s, &b)) {
+		/* the points at the call's length: the rest is padding */
+		e->n = LLVMBuildLoad2(e->b, e->i64, e->bp[k->lenbuf], "n");
+		end = e_bound(e, &b, s->P);
+	}
+	p = e_loop_begin(e, &l, first, end, step);
 	delinearize(e, s->par, s->npar, p);
 	if (s->block_red)
 		block_point(u, s, tid);

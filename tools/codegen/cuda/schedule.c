@@ -102,6 +102,18 @@ int cuda_tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
 	return t->nm && t->nn && t->M >= 16 && t->N >= 16 && s->R >= TK;
 }
 
+int cuda_points_bound(const Kernel *k, const CSched *s, KBound *b)
+{
+	int d = s->npar ? s->par[0] : -1;
+	int64_t inner;
+
+	if (!k->bound || d < 0 || !k->bound[d].c || k->bound[d].q != 1 || k->ext[d] < 1)
+		return 0;
+	inner = s->P / k->ext[d];
+	*b = (KBound){ k->bound[d].c * inner, k->bound[d].d * inner, 1 };
+	return 1;
+}
+
 void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 {
 	CSched s;
@@ -121,6 +133,9 @@ void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 	n = s.block_red ? s.P : (s.P + CUDA_BLOCK - 1) / CUDA_BLOCK;
 	k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n < 1 ? 1 : n;
 	k->grid[1] = k->grid[2] = 1;
+	/* the blocks the points at the call's length need */
+	if (k->grid[0] > 1 && cuda_points_bound(k, &s, &k->glen[0]))
+		k->glen[0].q = s.block_red ? 1 : CUDA_BLOCK;
 	block[0] = CUDA_BLOCK;
 	block[1] = block[2] = 1;
 	*shared = s.block_red ? CUDA_WARPS * SLOT : 0;
