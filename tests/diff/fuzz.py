@@ -27,7 +27,7 @@ coverage table at the end says which each op got.  Exit 1 on a failure.
 the first input's dimension 0 is a batch N (6, 10 or 12), and every input
 whose dimension 0 is N is exported with it the symbol batch (the others
 static, as weights are).  Each program is exported and compiled once and
-run by vmrun at batches 0, 1, 3, 8, 9, 17 and N where the export's range
+run by vmrun at batches 0, 1, 3, 8, 9, 15, 17 and N where the export's range
 holds them (a batch just outside must be refused), each compared with
 eager at that batch as above.  Counted, not failed: torch.export refusing
 or specializing the batch, codegen's refusal of a batch not computed item
@@ -1238,7 +1238,7 @@ def attempt(p, d):
 # vmrun.  A batch that is not computed item by item (a sum over it, a
 # flip of it) must be refused by codegen with one of DYN_REFUSALS.
 
-DYN_SIZES = (0, 1, 3, 8, 9, 17)
+DYN_SIZES = (0, 1, 3, 8, 9, 15, 17)   # 3 and 15: a bounded remainder of the chunk of 8
 DYN_LEADS = (6, 10, 12)    # not in EXTENTS: a static extent rarely equals the batch
 # --dynamic-length: the range exported, and the lengths run (codegen's
 # padded functions at 16 and 40 both)

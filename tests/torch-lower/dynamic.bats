@@ -121,6 +121,10 @@ batch_length() {
 
 @test "a repeat of static dimensions and a new leading one under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; a repeat of the length is refused" {
   batch_length repeat 2x7x4xf32 "1x7x4 3x40x4" "1x7x4 3x40x4 9x1x4 2x64x4"
+  # a static size 0 beside the batch: an empty result (no `mod 0` map)
+  dynrun_vm tests/torch-lower/dynmodels.py:repeat_empty --input 2x0x3xf32 --dynamic 0:0:batch \
+    --shape 1x0x3 --shape 5x0x3
+  [ "$(grep -c ': ok$' <<< "$output")" -eq 2 ]
   lower_refuses repeat_length 2x7x4xf32 0:1:seq=1..64 \
     "cannot lower 'torch.aten.repeat' with dynamic shapes: it repeats dimension 1, which is dynamic"
 }

@@ -190,6 +190,17 @@ def repeat():
     return Repeat()
 
 
+class RepeatEmpty(nn.Module):
+    """repeat of [B, 0, 3]: an empty result, whatever the batch"""
+
+    def forward(self, x):
+        return x.repeat(1, 3, 2) * 2
+
+
+def repeat_empty():
+    return RepeatEmpty()
+
+
 class RepeatLength(nn.Module):
     def forward(self, x):
         return x.repeat(1, 2, 1)

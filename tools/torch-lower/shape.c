@@ -483,6 +483,9 @@ lower_repeat(L *l, Op *op, const void *arg)
 		from[k] = k < R - r ? NULL : self_of(l, op), dim[k] = k - (R - r);
 	if (ty_static(bt) && ty_numel(bt) == 0)   /* nothing to read (and no `mod 0`) */
 		return done(l, op, empty(l, bt, NULL));
+	for (k = 0; k < R; k++)
+		if (bt->dims[k] == 0)   /* likewise, whatever the dynamic sizes */
+			return done(l, op, empty_from(l, bt, from, dim));
 	for (k = 0; k < r; k++) {
 		int i = k + R - r;
 		e[k] = st->dims[k] == DYN ? d_(l, i) : st->dims[k] == 1 ? c_(l, 0) :
