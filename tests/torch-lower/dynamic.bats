@@ -115,6 +115,15 @@ batch_length() {
     "cannot lower 'torch.aten.flip' with dynamic shapes: it flips dimension 1, which is dynamic"
 }
 
+@test "advanced indexing of static dimensions (index.Tensor, a negative index too) under a dynamic batch and length matches eager, by upstream MLIR and by the pipe; indexing the length is refused by codegen" {
+  batch_length index_features 2x7x16xf32 "1x7x16 3x40x16" "1x7x16 3x40x16 9x1x16 2x64x16"
+  run "$PY2" tests/torch-lower/dynrun.py --vm tests/torch-lower/dynmodels.py:index_length \
+    --input 2x7x16xf32 --dynamic 0:0:batch --dynamic 0:1:seq=3..64 --shape 1x7x16
+  echo "$output"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"error: codegen: a dynamic length is compiled only where every tensor keeps its elements in place at every length: a body reads a tensor of the length's size from outside"* ]]
+}
+
 @test "a cumsum along the length and along a static dimension under a dynamic batch matches eager, by upstream MLIR and by the pipe" {
   batch_length cumsum 2x7x5xf32 "1x7x5 3x40x5" "1x7x5 3x40x5 2x1x5 1x64x5 2x17x5"
 }

@@ -190,6 +190,35 @@ def repeat():
     return Repeat()
 
 
+class IndexFeatures(nn.Module):
+    """x[:, :, idx] and x[..., idx2] with static index tensors (one with
+    a negative index) on [B, n, 16]: advanced indexing of static
+    dimensions under a dynamic batch and length."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("idx", torch.tensor([3, 0, 15, 7]))
+        self.register_buffer("idx2", torch.tensor([[1, -2], [5, 5], [0, 9], [2, 3]]))
+
+    def forward(self, x):
+        y = x[:, :, self.idx] * 2
+        z = x[..., self.idx2]
+        return y + z.sum(-1)
+
+
+def index_features():
+    return IndexFeatures()
+
+
+class IndexLength(nn.Module):
+    def forward(self, x):
+        return x[:, torch.tensor([0, 2])] * 2
+
+
+def index_length():
+    return IndexLength()
+
+
 class RepeatEmpty(nn.Module):
     """repeat of [B, 0, 3]: an empty result, whatever the batch"""
 

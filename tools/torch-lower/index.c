@@ -223,16 +223,28 @@ int
 lower_index(L *l, Op *op, const void *arg)
 {
 	/* (self, indices) */
-	Type *bt = static_result(l, op), *st = ttype(l, OPND(op, 0));
-	Value *src = get(l, OPND(op, 0)), *ins[64], *out, *idx[64];
+	Type *bt = btensor(l->c, op->res[0].type), *st = ttype(l, OPND(op, 0));
+	Value *src = get(l, OPND(op, 0)), *ins[64], *out, *idx[64], *from[TY_MAXRANK], *size[64];
 	AffMap *maps[65];
 	Adv a;
 	Gen g;
-	int i, n = 0, r;
+	int i, n = 0, r, dim[TY_MAXRANK];
 
-	if (!bt || advanced(l, op, OPND(op, 1), &a) || !(out = empty(l, bt, NULL)))
+	if (!bt || !st->ranked || bt->rank > TY_MAXRANK || advanced(l, op, OPND(op, 1), &a))
 		return -1;
 	r = bt->rank;
+	/* a dynamic size of the result is self's (the index tensors are
+	 * static), one along an indexed dim read before the body */
+	for (i = 0; i < r; i++)
+		from[i] = NULL, dim[i] = 0;
+	for (i = 0; i < a.r; i++)
+		if (!a.ix[i] && a.rdim[i] < r)
+			from[a.rdim[i]] = src, dim[a.rdim[i]] = i;
+	if (!(out = empty_from(l, bt, from, dim)))
+		return -1;
+	for (i = 0; i < a.r; i++)
+		size[i] = a.ix[i] && st->dims[i] == DYN ? emit1(l, "tensor.dim", 2,
+			(Value *[]){ src, cst_idx(l, i) }, ty_index(l->c)) : NULL;
 	for (i = 0; i < a.r; i++)
 		if (a.ix[i]) {
 			ins[n] = get(l, a.ix[i]);
@@ -241,7 +253,7 @@ lower_index(L *l, Op *op, const void *arg)
 	maps[n] = map_id(l, r);
 	gen_begin(l, &g, n, ins, 1, &out, maps, r, NULL);
 	for (i = 0, n = 0; i < a.r; i++)
-		idx[i] = a.ix[i] ? wrap_index(l, g.arg[n++], st->dims[i]) : lindex(l, a.rdim[i]);
+		idx[i] = a.ix[i] ? wrap_index_v(l, g.arg[n++], size[i], st->dims[i]) : lindex(l, a.rdim[i]);
 	Value *y = extract(l, src, idx);
 	set(l, RES(op, 0), gen_end(l, &g, 1, &y));
 	return 0;
