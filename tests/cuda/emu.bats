@@ -105,3 +105,36 @@ print('$n ok')"
     [ "$status" -eq 0 ]
   done
 }
+
+@test "cuda emulated: a tiled matmul over a dynamic length of rows matches numpy at 5 to 256 rows; tiles past the call's rows are skipped" {
+  need_emu
+  "$PY" -c "import numpy as np; np.save('$T/w.npy', np.random.default_rng(1).standard_normal((32, 80)).astype(np.float32))"
+  for n in 5 16 17 70 256; do
+    "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal((1, $n, 32)).astype(np.float32))"
+    mkdir -p "$T/o$n"
+    "$PY" tests/cuda/emu.py run tests/cuda/emu/length_matmul.mlir "$T/o$n" "$T/x$n.npy" "$T/w.npy" > /dev/null
+    run "$PY" -c "
+import numpy as np
+x = np.load('$T/x$n.npy'); w = np.load('$T/w.npy'); y = np.load('$T/o$n/out0.npy')
+assert y.shape == (1, $n, 80), y.shape
+assert np.allclose(y, x @ w, rtol=1e-4, atol=1e-5), abs(y - x @ w).max()
+print('$n ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  done
+  # the padded function for 256 rows called at 70 itself: rows of the two
+  # 64-row tiles from 128 on stay as the fake device's memory starts (NaN)
+  "$PY" -c "
+import numpy as np
+p = np.zeros((1, 256, 32), np.float32); p[:, :70] = np.load('$T/x70.npy'); np.save('$T/p70.npy', p)"
+  LD_LIBRARY_PATH="$T/o70/fake" bin/vmrun "$T/o70/cuda.vmfb" --device=cuda --function=main.seq \
+    --input=@"$T/p70.npy" --input=@"$T/w.npy" --input=1xi64=70 --output=@"$T/y.npy"
+  run "$PY" -c "
+import numpy as np
+y = np.load('$T/y.npy')[0]; x = np.load('$T/x70.npy')[0]; w = np.load('$T/w.npy')
+assert np.isnan(y[128:]).all() and not np.isnan(y[:128]).any()
+assert np.allclose(y[:70], x @ w, rtol=1e-4, atol=1e-5)
+print('skipped')"
+  echo "$output"
+  [ "$output" = skipped ]
+}

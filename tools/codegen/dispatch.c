@@ -583,6 +583,18 @@ int kernel_bind(Kernel *k, Value *v, Type *t, int out)
 	return k->nbind++;
 }
 
+KBound kernel_dims_bound(const Kernel *k, const int *ds, int n)
+{
+	KBound b = { 0, 0, 1 };
+	int64_t inner = 1;
+
+	if (!k->bound || !n || !k->bound[ds[0]].c || k->bound[ds[0]].q != 1)
+		return b;
+	for (int i = 1; i < n; i++)
+		inner *= k->ext[ds[i]];
+	return (KBound){ k->bound[ds[0]].c * inner, k->bound[ds[0]].d * inner, 1 };
+}
+
 void plan_push(FnPlan *fp, Kernel *k, Op *op)
 {
 	HostStep st = { 0, k, NULL, NULL, NULL, op };

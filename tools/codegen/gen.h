@@ -118,6 +118,11 @@ Kernel *kernel_new(Gen *g, Op *root);
 /* The binding of k that holds v (of type t, written if out), added if
  * k has none: its index */
 int kernel_bind(Kernel *k, Value *v, Type *t, int out);
+/* A dim made of k's loop dims ds (outermost first: a GEMM's M, a CUDA
+ * tile's rows) at the call's length: the first one's bound times the
+ * others' extents, where it has one (kbuild.c's length_bounds); c = 0
+ * where not */
+KBound kernel_dims_bound(const Kernel *k, const int *ds, int n);
 void plan_push(FnPlan *fp, Kernel *k, Op *op);
 
 typedef struct KObj {

@@ -104,27 +104,12 @@ typedef struct GPlan {
  * panels to spread across threads */
 enum { BPACK_MAX_BYTES = 256 << 10, BPACK_MIN_PANELS = 8 };
 
-/* A dim of the plan made of loop dims ds (outermost first) at the call's
- * length: the first one's bound times the others' extents, where it has
- * one (kbuild.c's length_bounds) */
-static KBound dims_bound(const Kernel *k, const int *ds, int n)
-{
-	KBound b = { 0, 0, 1 };
-	int64_t inner = 1;
-
-	if (!k->bound || !n || !k->bound[ds[0]].c || k->bound[ds[0]].q != 1)
-		return b;
-	for (int i = 1; i < n; i++)
-		inner *= k->ext[ds[i]];
-	return (KBound){ k->bound[ds[0]].c * inner, k->bound[ds[0]].d * inner, 1 };
-}
-
 static void plan_bounds(Kernel *k, GPlan *p)
 {
-	p->bb = dims_bound(k, p->bd, p->nb);
-	p->bm = dims_bound(k, p->md, p->nm);
-	p->bn = dims_bound(k, p->nd, p->nn);
-	p->bk = dims_bound(k, p->kd, p->nk);
+	p->bb = kernel_dims_bound(k, p->bd, p->nb);
+	p->bm = kernel_dims_bound(k, p->md, p->nm);
+	p->bn = kernel_dims_bound(k, p->nd, p->nn);
+	p->bk = kernel_dims_bound(k, p->kd, p->nk);
 }
 
 /* Bounds of dims (b, x, ...) from the plan's: NULL where there are none

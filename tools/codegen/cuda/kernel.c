@@ -331,6 +331,44 @@ static void tile_origin(E *e, const CTile *t, LLVMValueRef tile, LLVMValueRef *b
 	*n0 = LLVMBuildMul(e->b, LLVMBuildURem(e->b, r, e_i64(e, nt), ""), e_i64(e, TT), "n0");
 }
 
+/* A tile wholly past the sizes at the call's length (its batch, first row
+ * or first column there) is padding: the block skips it.  Opens the
+ * tile's body; tile_done closes it.  NULL: every tile is computed. */
+static LLVMBasicBlockRef tile_live(E *e, const CTile *t, LLVMValueRef bi, LLVMValueRef m0,
+	LLVMValueRef n0)
+{
+	const int *ds[3] = { t->bd, t->md, t->nd };
+	int nd[3] = { t->nb, t->nm, t->nn };
+	int64_t ext[3] = { t->B, t->M, t->N };
+	LLVMValueRef at[3] = { bi, m0, n0 }, live = NULL;
+	LLVMBasicBlockRef body, skip;
+
+	for (int i = 0; i < 3; i++) {
+		KBound b = kernel_dims_bound(e->k, ds[i], nd[i]);
+		LLVMValueRef in;
+
+		if (!b.c)
+			continue;
+		in = LLVMBuildICmp(e->b, LLVMIntSLT, at[i], e_bound(e, &b, ext[i]), "");
+		live = live ? LLVMBuildAnd(e->b, live, in, "") : in;
+	}
+	if (!live)
+		return NULL;
+	body = block(e, "tile");
+	skip = block(e, "skip");
+	LLVMBuildCondBr(e->b, live, body, skip);
+	LLVMPositionBuilderAtEnd(e->b, body);
+	return skip;
+}
+
+static void tile_done(E *e, LLVMBasicBlockRef skip)
+{
+	if (!skip)
+		return;
+	LLVMBuildBr(e->b, skip);
+	LLVMPositionBuilderAtEnd(e->b, skip);
+}
+
 /* Output (m, n) of the tile, from its accumulator, through the output's
  * epilogue, if it lies in the domain. */
 static void tile_store(E *e, const CTile *t, LLVMValueRef bi, LLVMValueRef m, LLVMValueRef n,
@@ -378,6 +416,7 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 	int64_t mt = (t->M + TT - 1) / TT, nt = (t->N + TT - 1) / TT;
 	LLVMValueRef acc[TR][TR], a[TR], b[TR], tx, ty, step, tile, bi, m0, n0, k0, kk;
 	LLVMTypeRef ft[3] = { e->f32, e->f32, e->f32 };
+	LLVMBasicBlockRef skip;
 	ELoop lt, lk, lkk;
 	int i, j;
 
@@ -389,6 +428,7 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 	step = sreg(u, "nctaid.x");
 	tile = e_loop_begin(e, &lt, sreg(u, "ctaid.x"), e_i64(e, t->B * mt * nt), step);
 	tile_origin(e, t, tile, &bi, &m0, &n0);
+	skip = tile_live(e, t, bi, m0, n0);
 	for (i = 0; i < TR; i++)
 		for (j = 0; j < TR; j++)
 			LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc[i][j]);
@@ -421,6 +461,7 @@ static void tile_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid
 			tile_store(e, t, bi,
 				LLVMBuildAdd(e->b, m0, LLVMBuildAdd(e->b, ty, e_i64(e, 16 * i), ""), ""),
 				LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, tx, e_i64(e, 16 * j), ""), ""), acc[i][j]);
+	tile_done(e, skip);
 	e_loop_end(e, &lt, step, 0);
 }
 
@@ -442,6 +483,7 @@ static void mma_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid)
 	LLVMValueRef acc[4][4], a[4], step, tile, bi, m0, n0, k0, lane, warp, g, q, r0, c0, w0, nb;
 	const char *name = t->mma == 1 ? "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"
 		: "llvm.nvvm.mma.m16n8k16.row.col.bf16";
+	LLVMBasicBlockRef skip;
 	ELoop lt, lk;
 	int i, j;
 
@@ -466,6 +508,7 @@ static void mma_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid)
 	step = sreg(u, "nctaid.x");
 	tile = e_loop_begin(e, &lt, sreg(u, "ctaid.x"), e_i64(e, t->B * mt * nt), step);
 	tile_origin(e, t, tile, &bi, &m0, &n0);
+	skip = tile_live(e, t, bi, m0, n0);
 	for (j = 0; j < 4; j++)
 		for (i = 0; i < 4; i++)
 			LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc[j][i]);
@@ -509,6 +552,7 @@ static void mma_kernel(CU *u, const CTile *t, const CSched *s, LLVMValueRef tid)
 				LLVMBuildAdd(e->b, n0, LLVMBuildAdd(e->b, w0,
 					LLVMBuildAdd(e->b, c0, e_i64(e, 8 * j + (i & 1)), ""), ""), ""),
 				acc[j][i]);
+	tile_done(e, skip);
 	e_loop_end(e, &lt, step, 0);
 }
 
@@ -604,12 +648,8 @@ static void points(CU *u, Kernel *k, CSched *s, LLVMValueRef tid)
 			tid, "");
 		step = LLVMBuildMul(e->b, sreg(u, "nctaid.x"), e_i64(e, CUDA_BLOCK), "");
 	}
-	end = e_i64(e, s->P);
-	if (cuda_points_bound(k, s, &b)) {
-		/* the points at the call's length: the rest is padding */
-		e->n = LLVMBuildLoad2(e->b, e->i64, e->bp[k->lenbuf], "n");
-		end = e_bound(e, &b, s->P);
-	}
+	/* the points at the call's length: the rest is padding */
+	end = cuda_points_bound(k, s, &b) ? e_bound(e, &b, s->P) : e_i64(e, s->P);
 	p = e_loop_begin(e, &l, first, end, step);
 	delinearize(e, s->par, s->npar, p);
 	if (s->block_red)
@@ -634,6 +674,8 @@ int cu_kernel(CU *u, Kernel *k)
 	e->k = k;
 	e->err = 0;
 	kernel_state(u, k, entry_fn(u, k));
+	/* the call's length, where loops stop at it */
+	e->n = k->bound ? LLVMBuildLoad2(e->b, e->i64, e->bp[k->lenbuf], "n") : NULL;
 	tid = sreg(u, "tid.x");
 	if (!cuda_tile_plan(e->g->o, k, &s, &t))
 		points(u, k, &s, tid);

@@ -104,14 +104,8 @@ int cuda_tile_plan(const Opts *o, const Kernel *k, const CSched *s, CTile *t)
 
 int cuda_points_bound(const Kernel *k, const CSched *s, KBound *b)
 {
-	int d = s->npar ? s->par[0] : -1;
-	int64_t inner;
-
-	if (!k->bound || d < 0 || !k->bound[d].c || k->bound[d].q != 1 || k->ext[d] < 1)
-		return 0;
-	inner = s->P / k->ext[d];
-	*b = (KBound){ k->bound[d].c * inner, k->bound[d].d * inner, 1 };
-	return 1;
+	*b = kernel_dims_bound(k, s->par, s->npar);
+	return b->c != 0;
 }
 
 void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
