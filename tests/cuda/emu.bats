@@ -138,3 +138,21 @@ print('skipped')"
   echo "$output"
   [ "$output" = skipped ]
 }
+
+@test "cuda emulated: a tiled matmul over a dynamic batch (the chunk of 8 bounded at the call's items) matches numpy at batches 1, 3, 8 and 15" {
+  need_emu
+  "$PY" -c "import numpy as np; np.save('$T/w.npy', np.random.default_rng(1).standard_normal((32, 80)).astype(np.float32))"
+  for n in 1 3 8 15; do
+    "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal(($n, 16, 32)).astype(np.float32))"
+    mkdir -p "$T/o$n"
+    "$PY" tests/cuda/emu.py run tests/cuda/emu/batch_matmul.mlir "$T/o$n" "$T/x$n.npy" "$T/w.npy" > /dev/null
+    run "$PY" -c "
+import numpy as np
+x = np.load('$T/x$n.npy'); w = np.load('$T/w.npy'); y = np.load('$T/o$n/out0.npy')
+assert y.shape == ($n, 16, 80), y.shape
+assert np.allclose(y, x @ w, rtol=1e-4, atol=1e-5), abs(y - x @ w).max()
+print('$n ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  done
+}
