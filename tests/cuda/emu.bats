@@ -156,3 +156,31 @@ print('$n ok')"
     [ "$status" -eq 0 ]
   done
 }
+
+@test "cuda emulated: a tiled batch matmul over a dynamic batch launches the tiles of the call's items only, and matches numpy" {
+  need_emu
+  # 2 tiles an item (16 x 80 outputs): batch 3 one bounded call of 6
+  # blocks, 8 one of 16, 15 one of 16 and a bounded one of 14
+  for nb in 3:6 8:16 15:16,14; do
+    n=${nb%:*}
+    "$PY" -c "
+import numpy as np
+r = np.random.default_rng($n)
+np.save('$T/x$n.npy', r.standard_normal(($n, 16, 32)).astype(np.float32))
+np.save('$T/y$n.npy', r.standard_normal(($n, 32, 80)).astype(np.float32))"
+    mkdir -p "$T/o$n"
+    rm -f "$T/launches"
+    FAKECUDA_LAUNCHES="$T/launches" "$PY" tests/cuda/emu.py run tests/cuda/emu/batch_bmm.mlir "$T/o$n" \
+      "$T/x$n.npy" "$T/y$n.npy" > /dev/null
+    cat "$T/launches"
+    [ "$(cut -d' ' -f2 "$T/launches" | paste -sd,)" = "${nb#*:}" ]
+    run "$PY" -c "
+import numpy as np
+x = np.load('$T/x$n.npy'); y = np.load('$T/y$n.npy'); r = np.load('$T/o$n/out0.npy')
+assert r.shape == ($n, 16, 80), r.shape
+assert np.allclose(r, x @ y, rtol=1e-4, atol=1e-5), abs(r - x @ y).max()
+print('$n ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  done
+}

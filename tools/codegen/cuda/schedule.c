@@ -116,9 +116,16 @@ void cuda_launch(const Opts *o, Kernel *k, int64_t block[3], int64_t *shared)
 
 	cuda_schedule(k, &s);
 	if (cuda_tile_plan(o, k, &s, &t)) {
-		n = t.B * ((t.M + TT - 1) / TT) * ((t.N + TT - 1) / TT);
+		int64_t tiles = ((t.M + TT - 1) / TT) * ((t.N + TT - 1) / TT);
+		KBound b = kernel_dims_bound(k, t.bd, t.nb);
+
+		n = t.B * tiles;
 		k->grid[0] = n > CUDA_MAX_GRID ? CUDA_MAX_GRID : n;
 		k->grid[1] = k->grid[2] = 1;
+		/* the tiles run batch by batch: those of the batch at the
+		 * call's length first */
+		if (b.c && k->grid[0] > 1)
+			k->glen[0] = (KBound){ b.c * tiles, b.d * tiles, 1 };
 		block[0] = CUDA_BLOCK;
 		block[1] = block[2] = 1;
 		*shared = t.mma ? MMA_SHARED : TILE_SHARED;
