@@ -39,7 +39,7 @@ counted as 2 x the multiply-adds of convolutions and linear layers; each
 column's speedup from 1 thread to all cores; how many cells meet issue
 24's targets (fx/ORT <= 0.9, fx/ind <= 1.0, fx/eager <= 0.7); torch.compile's
 cost per call on the call-overhead rows; resnet18 with a dynamic batch
-against static modules (in alternating rounds); a BERT-base layer with
+against static modules at batches 1, 3 and 8 (in alternating rounds); a BERT-base layer with
 a dynamic length against static modules at lengths 7, 100 and 512
 (BENCH_DYNLEN=0 leaves it out); issue 25's low-precision rows (resnet50 and a
 BERT-base layer in bf16 by fx-export --autocast, resnet18 in int8 by
@@ -237,19 +237,21 @@ def alternating(label, dyn, static, path, ncpu, runs):
 
 def dynamic_batch(py, out, ncpu, runs, lines):
     """resnet18 exported once with a dynamic batch (fx-export --dynamic,
-    PyTorch 2) against static modules of batch 1 and 8: codegen compiles
-    the dynamic one as chunks of 8 and 1, so each should run as fast."""
+    PyTorch 2) against static modules of batch 1, 3 and 8: codegen
+    compiles the dynamic one as chunks of 8 and 1, so 1 and 8 should run
+    as fast; 3 runs as one call of the chunk of 8 bounded at 3 items."""
     src = os.path.join(E2E, "e2e_models.py")
     x = np.random.default_rng(0).standard_normal((8, 3, 224, 224)).astype(np.float32)
     mods = {}
     for what, extra in (("dynamic", "--input 2x3x224x224xf32 --dynamic 0:0:batch=1..64"),
-                        ("static1", "--input 1x3x224x224xf32"), ("static8", "--input 8x3x224x224xf32")):
+                        ("static1", "--input 1x3x224x224xf32"), ("static3", "--input 3x3x224x224xf32"),
+                        ("static8", "--input 8x3x224x224xf32")):
         mods[what] = compile_with(py, src, "resnet18", extra, out, "dyn_" + what)
     lines.append("")
     lines.append("dynamic batch: resnet18 compiled once for batch 1..64 against static modules, "
                  "median of %d alternating rounds' medians, ms (ratio = dynamic / static)" % ROUNDS)
     print(lines[-1], flush=True)
-    for b in (1, 8):
+    for b in (1, 3, 8):
         path = os.path.join(out, "dyn_x%d.npy" % b)
         np.save(path, x[:b])
         lines.append(alternating("batch %d" % b, mods["dynamic"], mods["static%d" % b], path,
