@@ -8,6 +8,7 @@
 # (formats/fxvm.md, "Dynamic length").  What keeps elements from staying
 # in place is refused at the op.
 
+load ../vmrun/helpers   # pack_refuses
 setup() { T=$BATS_TEST_TMPDIR; }
 
 # func MAX ARGS RTYPE BODY: f.mlir, a function of x : tensor<1x?xf32> (%n
@@ -449,12 +450,8 @@ MLIR
       's/length = 2 : i64/length = 0 : i64/|'"'length'"' must name an operand of type tensor<1xi64>' \
       's/1, 0, 21845, 0/1, 0, 0, 0/|grid_length: each axis is 0, 0, 0 (static) or c > 0, d, q > 0' \
       's/0, 21845, 0, 0, 0/0, 21845, 0, 5, 0/|grid_length: each axis is 0, 0, 0 (static) or c > 0, d, q > 0'; do
-    sed "${bad%%|*}" "$T/c.mlir" > "$T/bad.mlir"
-    run bin/vmpack "$T/bad.mlir" -o "$T/bad.vmfb"
-    echo "$output"
-    [ "$status" -eq 1 ]
-    [ ! -e "$T/bad.vmfb" ]
-    [[ "$output" == *"bad.mlir:"*"error: ${bad#*|}"* ]]
+    pack_refuses "${bad%%|*}" "$T/c.mlir" "error: ${bad#*|}"
+    [ ! -e "$T/refused.vmfb" ]
   done
   # the runtime's, behind valid checksums: the record's binding (byte 0)
   # made the input's, its q (byte 56) 0

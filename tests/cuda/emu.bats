@@ -65,6 +65,21 @@ emu_model() {
 @test "cuda emulated: model pack_lanes matches PyTorch" { emu_model pack_lanes; }
 @test "cuda emulated: model window_loops matches PyTorch" { emu_model window_loops; }
 
+# emu_matmul MLIR N X Y: MLIR run emulated on X and Y into $T/oN; its
+# result must be X @ Y, as numpy computes it
+emu_matmul() {
+  mkdir -p "$T/o$2"
+  "$PY" tests/cuda/emu.py run "$1" "$T/o$2" "$3" "$4" > /dev/null
+  run "$PY" -c "
+import numpy as np
+x = np.load('$3'); y = np.load('$4'); r = np.load('$T/o$2/out0.npy')
+assert r.shape == (x @ y).shape, r.shape
+assert np.allclose(r, x @ y, rtol=1e-4, atol=1e-5), abs(r - x @ y).max()
+print('$2 ok')"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+
 @test "cuda emulated: a softmax over a dynamic length (padded functions, the length bound as a buffer) matches numpy at lengths 1, 7, 17 and 64" {
   need_emu
   for n in 1 7 17 64; do
@@ -111,16 +126,7 @@ print('$n ok')"
   "$PY" -c "import numpy as np; np.save('$T/w.npy', np.random.default_rng(1).standard_normal((32, 80)).astype(np.float32))"
   for n in 5 16 17 70 256; do
     "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal((1, $n, 32)).astype(np.float32))"
-    mkdir -p "$T/o$n"
-    "$PY" tests/cuda/emu.py run tests/cuda/emu/length_matmul.mlir "$T/o$n" "$T/x$n.npy" "$T/w.npy" > /dev/null
-    run "$PY" -c "
-import numpy as np
-x = np.load('$T/x$n.npy'); w = np.load('$T/w.npy'); y = np.load('$T/o$n/out0.npy')
-assert y.shape == (1, $n, 80), y.shape
-assert np.allclose(y, x @ w, rtol=1e-4, atol=1e-5), abs(y - x @ w).max()
-print('$n ok')"
-    echo "$output"
-    [ "$status" -eq 0 ]
+    emu_matmul tests/cuda/emu/length_matmul.mlir $n "$T/x$n.npy" "$T/w.npy"
   done
   # the padded function for 256 rows called at 70 itself: rows of the two
   # 64-row tiles from 128 on stay as the fake device's memory starts (NaN)
@@ -144,16 +150,7 @@ print('skipped')"
   "$PY" -c "import numpy as np; np.save('$T/w.npy', np.random.default_rng(1).standard_normal((32, 80)).astype(np.float32))"
   for n in 1 3 8 15; do
     "$PY" -c "import numpy as np; np.save('$T/x$n.npy', np.random.default_rng($n).standard_normal(($n, 16, 32)).astype(np.float32))"
-    mkdir -p "$T/o$n"
-    "$PY" tests/cuda/emu.py run tests/cuda/emu/batch_matmul.mlir "$T/o$n" "$T/x$n.npy" "$T/w.npy" > /dev/null
-    run "$PY" -c "
-import numpy as np
-x = np.load('$T/x$n.npy'); w = np.load('$T/w.npy'); y = np.load('$T/o$n/out0.npy')
-assert y.shape == ($n, 16, 80), y.shape
-assert np.allclose(y, x @ w, rtol=1e-4, atol=1e-5), abs(y - x @ w).max()
-print('$n ok')"
-    echo "$output"
-    [ "$status" -eq 0 ]
+    emu_matmul tests/cuda/emu/batch_matmul.mlir $n "$T/x$n.npy" "$T/w.npy"
   done
 }
 
@@ -168,19 +165,9 @@ import numpy as np
 r = np.random.default_rng($n)
 np.save('$T/x$n.npy', r.standard_normal(($n, 16, 32)).astype(np.float32))
 np.save('$T/y$n.npy', r.standard_normal(($n, 32, 80)).astype(np.float32))"
-    mkdir -p "$T/o$n"
     rm -f "$T/launches"
-    FAKECUDA_LAUNCHES="$T/launches" "$PY" tests/cuda/emu.py run tests/cuda/emu/batch_bmm.mlir "$T/o$n" \
-      "$T/x$n.npy" "$T/y$n.npy" > /dev/null
+    FAKECUDA_LAUNCHES="$T/launches" emu_matmul tests/cuda/emu/batch_bmm.mlir $n "$T/x$n.npy" "$T/y$n.npy"
     cat "$T/launches"
     [ "$(cut -d' ' -f2 "$T/launches" | paste -sd,)" = "${nb#*:}" ]
-    run "$PY" -c "
-import numpy as np
-x = np.load('$T/x$n.npy'); y = np.load('$T/y$n.npy'); r = np.load('$T/o$n/out0.npy')
-assert r.shape == ($n, 16, 80), r.shape
-assert np.allclose(r, x @ y, rtol=1e-4, atol=1e-5), abs(r - x @ y).max()
-print('$n ok')"
-    echo "$output"
-    [ "$status" -eq 0 ]
   done
 }
