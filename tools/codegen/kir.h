@@ -127,6 +127,9 @@ typedef struct KGemm {
 	int64_t a0, asb, lda;
 	KBound kbound;       /* K at the call's length (operands zero past it);
 	                      * c = 0: K */
+	int bnext;           /* the micro-kernel prefetches the next B panel:
+	                      * 0 no, 1 the half pm & 1 (a step of two cache
+	                      * lines, a line a step), 2 all of it */
 } KGemm;
 
 typedef struct Kernel {
