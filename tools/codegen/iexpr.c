@@ -316,3 +316,131 @@ int ix_coef(const IExpr *x, int d, int64_t *c)
 		return !ix_uses_dim(x, d);
 	}
 }
+
+/* ---- linear forms ---- */
+
+/* An index as constant + sum of coefficient x atom, the atoms not sums
+ * or products by constants (dims, floordiv, mod, clamps). */
+enum { LF_MAX = 24 };
+typedef struct LForm {
+	int64_t k, c[LF_MAX];
+	const IExpr *x[LF_MAX];
+	int n;
+} LForm;
+
+static int lf_add(LForm *f, const IExpr *x, int64_t c)
+{
+	int i;
+
+	switch (x->kind) {
+	case IX_CONST:
+		f->k += c * x->v;
+		return 1;
+	case IX_ADD:
+		return lf_add(f, x->l, c) && lf_add(f, x->r, c);
+	case IX_MUL:
+		if (x->r->kind == IX_CONST)
+			return lf_add(f, x->l, c * x->r->v);
+		if (x->l->kind == IX_CONST)
+			return lf_add(f, x->r, c * x->l->v);
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < f->n; i++)
+		if (ix_eq(f->x[i], x)) {
+			f->c[i] += c;
+			return 1;
+		}
+	if (f->n == LF_MAX)
+		return 0;
+	f->c[f->n] = c;
+	f->x[f->n++] = x;
+	return 1;
+}
+
+static int lform(LForm *f, const IExpr *x);
+
+/* a - b as a linear form */
+static int lf_sub(LForm *d, const IExpr *a, const IExpr *b)
+{
+	LForm fb;
+	int i;
+
+	if (!lform(d, a) || !lform(&fb, b))
+		return 0;
+	for (i = 0; i < fb.n; i++)
+		if (!lf_add(d, fb.x[i], -fb.c[i]))
+			return 0;
+	d->k -= fb.k;
+	return 1;
+}
+
+int ix_diff(const IExpr *a, const IExpr *b, int64_t q, int64_t *d)
+{
+	LForm f;
+	int i;
+
+	if (!lf_sub(&f, a, b))
+		return 0;
+	for (i = 0; i < f.n; i++)
+		if (q ? f.c[i] % q : f.c[i])
+			return 0;
+	if (q && f.k % q)
+		return 0;
+	*d = f.k;
+	return 1;
+}
+
+/* x's linear form, (y floordiv q) * c q + (y' mod q) * c taken back to
+ * y * c wherever both appear, y - y' a multiple of q (then y' mod q is
+ * y mod q); 0 if it has too many atoms */
+static int lform(LForm *f, const IExpr *x)
+{
+	int i, j, again = 1;
+	int64_t d;
+
+	memset(f, 0, sizeof *f);
+	if (!lf_add(f, x, 1))
+		return 0;
+	while (again) {
+		again = 0;
+		for (i = 0; i < f->n && !again; i++) {
+			const IExpr *dv = f->x[i];
+
+			if (dv->kind != IX_FLOORDIV || !f->c[i])
+				continue;
+			for (j = 0; j < f->n; j++) {
+				const IExpr *m = f->x[j];
+				int64_t c = f->c[j];
+
+				if (m->kind != IX_MOD || m->r->v != dv->r->v || !c ||
+						f->c[i] != c * dv->r->v || !ix_diff(dv->l, m->l, dv->r->v, &d))
+					continue;
+				f->c[i] = f->c[j] = 0;
+				if (!lf_add(f, dv->l, c))
+					return 0;
+				again = 1;
+				break;
+			}
+		}
+	}
+	return 1;
+}
+
+int ix_slope(const IExpr *x, int d, int64_t *slope)
+{
+	LForm f;
+	int i;
+
+	if (!lform(&f, x))
+		return 0;
+	*slope = 0;
+	for (i = 0; i < f.n; i++) {
+		if (f.x[i]->kind == IX_DIM && f.x[i]->v == d)
+			*slope += f.c[i];
+		else if (f.c[i] && ix_uses_dim(f.x[i], d))
+			return 0;
+	}
+	return 1;
+}

@@ -53,6 +53,11 @@ int ix_eq(const IExpr *a, const IExpr *b);
 int ix_uses_dim(const IExpr *e, int d);
 /* e is c * dim d + (terms without d), syntactically: 1 and c if so */
 int ix_coef(const IExpr *e, int d, int64_t *c);
+/* the same, where (y floordiv q) * q + (y' mod q) is y (y - y' a multiple
+ * of q): through a reshape's delinearized indices */
+int ix_slope(const IExpr *e, int d, int64_t *c);
+/* a - b is the constant *d, a multiple of q (q = 0: any constant) */
+int ix_diff(const IExpr *a, const IExpr *b, int64_t q, int64_t *d);
 void ix_dims(const IExpr *e, uint64_t *set);   /* the dims e reads (kexpr.c) */
 /* Replaces every IX_DIM d by sub[d]. */
 IExpr *ix_subst(KCtx *k, IExpr *e, IExpr *const *sub);

@@ -667,6 +667,126 @@ static LLVMValueRef scalar_inrange(E *e, KExpr *x)
 	return c;
 }
 
+/* ---- select(in range, load, other): one masked load ---- */
+
+/* Does one of the tests in g[0..ng) keep clamp x idle: x's operand is a
+ * tested index plus a constant whose range there lies inside the clamp? */
+static int clamp_idle(const IExpr *x, KExpr *const *g, int ng)
+{
+	int i, j;
+	int64_t d;
+
+	for (i = 0; i < ng; i++)
+		for (j = 0; j < g[i]->rank; j++)
+			if (ix_diff(x->l, g[i]->ix[j], 0, &d) && g[i]->lo[j] + d >= x->v &&
+					g[i]->hi[j] - 1 + d <= x->v2)
+				return 1;
+	return 0;
+}
+
+/* x with the clamps that g's tests keep idle taken out (*n counts them);
+ * under a floordiv or mod only those whose operand is never negative,
+ * as the division takes its operands */
+static IExpr *unclamp(KCtx *kc, IExpr *x, KExpr *const *g, int ng, int under, int *n)
+{
+	int64_t lo, hi;
+
+	switch (x->kind) {
+	case IX_ADD:
+		return ix_add(kc, unclamp(kc, x->l, g, ng, under, n), unclamp(kc, x->r, g, ng, under, n));
+	case IX_MUL:
+		if (x->r->kind != IX_CONST)
+			return x;
+		return ix_mul(kc, unclamp(kc, x->l, g, ng, under, n), x->r->v);
+	case IX_FLOORDIV:
+		return ix_floordiv(kc, unclamp(kc, x->l, g, ng, 1, n), x->r->v);
+	case IX_MOD:
+		return ix_mod(kc, unclamp(kc, x->l, g, ng, 1, n), x->r->v);
+	case IX_CLAMP: {
+		int m = 0;
+		IExpr *y;
+
+		if (!clamp_idle(x, g, ng))
+			return x;
+		y = unclamp(kc, x->l, g, ng, under, &m);
+		if (under && !(ix_range(kc, y, &lo, &hi) && lo >= 0))
+			return x;
+		*n += m + 1;
+		return y;
+	}
+	default:
+		return x;
+	}
+}
+
+/* select(t1, select(t2, ... load), other) with range tests t (in g[0..ng),
+ * outermost first) as vectors: where the load's index without the clamps
+ * the tests keep idle runs along the lanes one by one (an im2col row of a
+ * padded convolution across its padding and its rows' ends), one masked
+ * load of the lanes that pass every test, instead of the lanes' offsets
+ * as a vector, a run test and a gather.  The load is not memoized: its
+ * failing lanes hold zeros, which only these selects see.  NULL where
+ * the form does not fit. */
+static LLVMValueRef masked_select(E *e, KExpr *x, KExpr **g, int ng)
+{
+	KExpr *ld = x->a[1];
+	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+	LLVMValueRef mask, v, other;
+	int i, n = 0;
+
+	if (x->kind != KX_OP || x->op != kop.select || x->a[0]->kind != KX_INRANGE || ng == 4)
+		return NULL;
+	g[ng++] = x->a[0];
+	if (ld->kind == KX_OP) {
+		if (!(v = masked_select(e, ld, g, ng)))
+			return NULL;
+	} else {
+		Type *t;
+		IExpr **ix, *lin;
+		int64_t slope;
+		LLVMTypeRef mt, vt;
+		LLVMValueRef args[4], i0;
+		unsigned id, al;
+
+		if (ld->kind != KX_LOAD)
+			return NULL;
+		t = e->k->bind[ld->buf].type;
+		if ((elem_size(t->elem) != 4 && elem_size(t->elem) != 8) ||
+				(t->elem->kind == TY_INT && t->elem->width == 1))
+			return NULL;
+		ix = arena_alloc(e->g->c, sizeof *ix * (size_t)(t->rank + 1));
+		for (i = 0; i < t->rank; i++)
+			ix[i] = unclamp(&kc, ld->ix[i], g, ng, 0, &n);
+		if (!n)
+			return NULL;
+		lin = linear(e, t, ix);
+		if (!ix_slope(lin, e->vdim, &slope) || slope != 1)
+			return NULL;
+		mask = e_expr(e, g[0]);
+		for (i = 1; i < ng; i++)
+			mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
+		mt = e_memtype(e, t->elem);
+		vt = LLVMVectorType(mt, (unsigned)e->vw);
+		al = (unsigned)elem_size(t->elem);
+		/* the first lane's element, which may lie outside the buffer
+		 * where that lane fails: no inbounds */
+		i0 = e_index(e, lin);
+		id = LLVMLookupIntrinsicID("llvm.masked.load", 16);
+		{
+			LLVMTypeRef ovl[2] = { vt, e->ptr };
+
+			args[0] = LLVMBuildGEP2(e->b, mt, e->bp[ld->buf], &i0, 1, "");
+			args[1] = LLVMConstInt(e->i32, al, 0);
+			args[2] = mask;
+			args[3] = LLVMConstNull(vt);
+			v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+				LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+		}
+	}
+	other = e_expr(e, x->a[2]);
+	return LLVMBuildSelect(e->b, e_expr(e, x->a[0]), v, other, "");
+}
+
 LLVMValueRef e_expr(E *e, KExpr *x)
 {
 	LLVMValueRef v = pmap_get(&e->memo, x);
@@ -693,6 +813,12 @@ LLVMValueRef e_expr(E *e, KExpr *x)
 			v = e->accp[x->buf];
 		break;
 	case KX_OP:
+		if (e->vw > 1) {
+			KExpr *g[4];
+
+			if ((v = masked_select(e, x, g, 0)))
+				break;
+		}
 		v = e_op(e, x);
 		if (!v && !e->err) {
 			op_error(e->k->root, "unsupported operation '%s' on %s in a fused body",
