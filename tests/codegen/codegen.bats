@@ -24,6 +24,16 @@ need_numpy() {
   "$PY" -c "import numpy" 2>/dev/null || skip "$PY cannot import numpy"
 }
 
+# for_interp FILE [CODEGEN FLAGS]: $T/m.mlir (the host program) and
+# $T/k.so (its kernels) for fxvm-interp
+for_interp() {
+  local f=$1
+  shift
+  bin/codegen "$@" "$f" -o "$T/m.mlir"
+  bin/codegen "$@" --emit=obj "$f" -o "$T/k.o"
+  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+}
+
 @test "an unsupported op is an error at its location, exit 1, no output" {
   run --separate-stderr bin/codegen "$IN/unsupported.mlir"
   [ "$status" -eq 1 ]
@@ -90,9 +100,7 @@ import numpy as np
 r = np.random.RandomState(0)
 r.randn(4, 3).astype(np.float32).tofile('$T/w'); r.randn(3).astype(np.float32).tofile('$T/b')
 r.randn(4).astype(np.float32).tofile('$T/x')"
-  bin/codegen "$IN/seed-linear-linalg.mlir" -o "$T/m.mlir"
-  bin/codegen --emit=obj "$IN/seed-linear-linalg.mlir" -o "$T/k.o"
-  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  for_interp "$IN/seed-linear-linalg.mlir"
   "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/w" "$T/b" "$T/x" -- "$T/y0" "$T/y1"
   "$PY" -c "
 import numpy as np
@@ -114,9 +122,7 @@ func.func @main(%a: tensor<256x288xf32>, %b: tensor<288x320xf32>) -> tensor<256x
 }
 MLIR
   bin/codegen --dump-dispatches "$T/mm.mlir" | grep -q 'gemm micro-kernel'
-  bin/codegen "$T/mm.mlir" -o "$T/m.mlir"
-  bin/codegen --emit=obj "$T/mm.mlir" -o "$T/k.o"
-  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  for_interp "$T/mm.mlir"
   "$PY" -c "
 import numpy as np
 r = np.random.RandomState(1)
@@ -152,9 +158,7 @@ r.randn(2, $m, 2304).astype(np.float32).tofile('$T/a'); r.randn(2, 2304, 96).ast
     for cpu in host x86-64-v3; do
       bin/codegen --cpu=$cpu --emit=llvm "$T/bmm.mlir" | grep -q 'call void @llvm.prefetch'
       bin/codegen --cpu=$cpu --emit=llvm "$T/bmm.mlir" | grep -q 'define internal.*@gemm.mk.*\.pf('
-      bin/codegen --cpu=$cpu "$T/bmm.mlir" -o "$T/m.mlir"
-      bin/codegen --cpu=$cpu --emit=obj "$T/bmm.mlir" -o "$T/k.o"
-      cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+      for_interp "$T/bmm.mlir" --cpu=$cpu
       rm -f "$T/c"
       THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/a" "$T/b" -- "$T/c"
       "$PY" -c "
@@ -194,9 +198,7 @@ r = np.random.RandomState($h)
 r.randn(1, 8, $h, $w).astype(np.float32).tofile('$T/x'); r.randn(16, 8, 3, 3).astype(np.float32).tofile('$T/w')"
     for cpu in host x86-64-v3; do
       bin/codegen --cpu=$cpu --emit=llvm "$T/pc.mlir" | grep -q 'call .*@llvm.masked.load'
-      bin/codegen --cpu=$cpu "$T/pc.mlir" -o "$T/m.mlir"
-      bin/codegen --cpu=$cpu --emit=obj "$T/pc.mlir" -o "$T/k.o"
-      cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+      for_interp "$T/pc.mlir" --cpu=$cpu
       rm -f "$T/c"
       THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/w" -- "$T/c"
       "$PY" -c "
@@ -218,9 +220,7 @@ assert np.abs(c - ref).max() < 1e-4, np.abs(c - ref).max()"
   "$PY" -c "
 import numpy as np
 np.random.RandomState(1).randint(-50, 50, (1, 2, 4, 4)).astype(np.int64).tofile('$T/x')"
-  bin/codegen "$IN/avgpool-i64.mlir" -o "$T/m.mlir"
-  bin/codegen --emit=obj "$IN/avgpool-i64.mlir" -o "$T/k.o"
-  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  for_interp "$IN/avgpool-i64.mlir"
   "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" -- "$T/y"
   "$PY" -c "
 import numpy as np
@@ -233,9 +233,7 @@ assert (got == want).all(), (got, want)"
 }
 
 @test "reshapes of empty tensors compile, and their kernels store nothing" {
-  bin/codegen "$IN/empty-reshape.mlir" -o "$T/m.mlir"
-  bin/codegen --emit=obj "$IN/empty-reshape.mlir" -o "$T/k.o"
-  cc -shared -o "$T/k.so" "$T/k.o" -Wl,-z,notext
+  for_interp "$IN/empty-reshape.mlir"
   : > "$T/a"; : > "$T/b"
   "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/a" "$T/b" -- "$T/y0" "$T/y1" "$T/y2"
   [ ! -s "$T/y0" ] && [ ! -s "$T/y1" ] && [ ! -s "$T/y2" ]
