@@ -170,32 +170,35 @@ assert np.abs(c - a @ b).max() < 1e-2, np.abs(c - a @ b).max()"
   done
 }
 
-@test "a padded convolution's im2col panels as masked loads match numpy, whole and partial panels, zmm and ymm" {
+@test "a padded convolution's im2col panels as masked loads match numpy, whole and partial panels, stride 1 and 2, zmm and ymm" {
   need_numpy
   # the pack reads the input without the clamps that the padding's range
   # test keeps idle: one masked load per vector across the padding and the
-  # rows' ends; 17x19 leaves the last panel partial (a second range test),
-  # 16x16 fills 8 panels; in zmm the GEMM kernel packs B itself, in ymm
-  # the operands trade places and a pack kernel (a loop nest) packs A
-  for hw in 17x19 16x16; do
-    h=${hw%x*} w=${hw#*x}
-    sed "s/HH/$h/g; s/WW/$w/g; s/PH/$((h + 2))/g; s/PW/$((w + 2))/g" > "$T/pc.mlir" <<'MLIR'
-func.func @main(%x: tensor<1x8xHHxWWxf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16xHHxWWxf32> {
+  # rows' ends (two and a shuffle at stride 2, where scalar tests find
+  # the lanes on one row: 40 wide, both ways); a 17x19 output leaves the
+  # last panel partial (a second range test), 16x16 fills 8 panels; in
+  # zmm the GEMM kernel packs B itself, in ymm the operands trade places
+  # and a pack kernel (a loop nest) packs A
+  for c in 17x19x1 16x16x1 9x40x2; do
+    IFS=x read -r h w s <<< "$c"
+    ih=$(((h - 1) * s + 1)) iw=$(((w - 1) * s + 1))
+    sed "s/HH/$h/g; s/WW/$w/g; s/IH/$ih/g; s/IW/$iw/g; s/PH/$((ih + 2))/g; s/PW/$((iw + 2))/g; s/SS/$s/g" > "$T/pc.mlir" <<'MLIR'
+func.func @main(%x: tensor<1x8xIHxIWxf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16xHHxWWxf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%a: index, %b: index, %c: index, %d: index):
     tensor.yield %cst : f32
-  } : tensor<1x8xHHxWWxf32> to tensor<1x8xPHxPWxf32>
+  } : tensor<1x8xIHxIWxf32> to tensor<1x8xPHxPWxf32>
   %0 = tensor.empty() : tensor<1x16xHHxWWxf32>
   %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x16xHHxWWxf32>) -> tensor<1x16xHHxWWxf32>
-  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w : tensor<1x8xPHxPWxf32>, tensor<16x8x3x3xf32>) outs(%1 : tensor<1x16xHHxWWxf32>) -> tensor<1x16xHHxWWxf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<SS> : vector<2xi64>} ins(%p, %w : tensor<1x8xPHxPWxf32>, tensor<16x8x3x3xf32>) outs(%1 : tensor<1x16xHHxWWxf32>) -> tensor<1x16xHHxWWxf32>
   return %2 : tensor<1x16xHHxWWxf32>
 }
 MLIR
     "$PY" -c "
 import numpy as np
 r = np.random.RandomState($h)
-r.randn(1, 8, $h, $w).astype(np.float32).tofile('$T/x'); r.randn(16, 8, 3, 3).astype(np.float32).tofile('$T/w')"
+r.randn(1, 8, $ih, $iw).astype(np.float32).tofile('$T/x'); r.randn(16, 8, 3, 3).astype(np.float32).tofile('$T/w')"
     for cpu in host x86-64-v3; do
       bin/codegen --cpu=$cpu --emit=llvm "$T/pc.mlir" | grep -q 'call .*@llvm.masked.load'
       for_interp "$T/pc.mlir" --cpu=$cpu
@@ -203,12 +206,12 @@ r.randn(1, 8, $h, $w).astype(np.float32).tofile('$T/x'); r.randn(16, 8, 3, 3).as
       THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/w" -- "$T/c"
       "$PY" -c "
 import numpy as np
-x = np.fromfile('$T/x', np.float32).reshape(8, $h, $w); w = np.fromfile('$T/w', np.float32).reshape(16, 8, 3, 3)
+x = np.fromfile('$T/x', np.float32).reshape(8, $ih, $iw); w = np.fromfile('$T/w', np.float32).reshape(16, 8, 3, 3)
 xp = np.pad(x, ((0, 0), (1, 1), (1, 1)))
 ref = np.zeros((16, $h, $w))
 for ky in range(3):
     for kx in range(3):
-        ref += np.einsum('oc,cyx->oyx', w[:, :, ky, kx], xp[:, ky:ky + $h, kx:kx + $w])
+        ref += np.einsum('oc,cyx->oyx', w[:, :, ky, kx], xp[:, ky:ky + ($h - 1) * $s + 1:$s, kx:kx + ($w - 1) * $s + 1:$s])
 c = np.fromfile('$T/c', np.float32).reshape(16, $h, $w)
 assert np.abs(c - ref).max() < 1e-4, np.abs(c - ref).max()"
     done

@@ -719,6 +719,73 @@ static IExpr *unclamp(KCtx *kc, IExpr *x, KExpr *const *g, int ng, int under, in
 	}
 }
 
+/* vw elements from buf at i0 where mask holds, else 0; none read where
+ * it does not (i0 may lie outside the buffer: no inbounds) */
+static LLVMValueRef masked_load(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0,
+	LLVMValueRef mask, unsigned al)
+{
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.load", 16);
+	LLVMTypeRef ovl[2] = { vt, e->ptr };
+	LLVMValueRef args[4];
+
+	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[buf], &i0, 1, "");
+	args[1] = LLVMConstInt(e->i32, al, 0);
+	args[2] = mask;
+	args[3] = LLVMConstNull(vt);
+	return LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+}
+
+/* lanes i of buf[i0 + slope i] (slope 1 or 2, vw even) where mask holds,
+ * else 0: at stride 2 as load_stride2, lanes 0, 2, ... of a load from i0
+ * and 1, 3, ... of one from i0 + vw - 1, each element masked by the lane
+ * it goes to */
+static LLVMValueRef masked_run(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0,
+	LLVMValueRef mask, unsigned al, int64_t slope)
+{
+	LLVMValueRef la[64], lb[64], lanes[64], z = LLVMConstNull(LLVMTypeOf(mask));
+	int i, vw = e->vw;
+
+	if (slope == 1)
+		return masked_load(e, vt, mt, buf, i0, mask, al);
+	for (i = 0; i < vw; i++) {
+		la[i] = LLVMConstInt(e->i32, (unsigned long long)(i % 2 ? vw : i / 2), 0);
+		lb[i] = LLVMConstInt(e->i32, (unsigned long long)(i % 2 ? (i + vw - 1) / 2 : vw), 0);
+		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
+	}
+	return LLVMBuildShuffleVector(e->b,
+		masked_load(e, vt, mt, buf, i0, LLVMBuildShuffleVector(e->b, mask, z,
+			LLVMConstVector(la, (unsigned)vw), ""), al),
+		masked_load(e, vt, mt, buf, LLVMBuildAdd(e->b, i0,
+			LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), ""),
+			LLVMBuildShuffleVector(e->b, mask, z, LLVMConstVector(lb, (unsigned)vw), ""), al),
+		LLVMConstVector(lanes, (unsigned)vw), "");
+}
+
+typedef struct MaskedRun {
+	KExpr *ld;
+	IExpr *lin;             /* ld's index without the idle clamps */
+	LLVMValueRef mask;
+	int64_t slope;
+} MaskedRun;
+
+static LLVMValueRef run_fast(E *e, void *arg)
+{
+	MaskedRun *r = arg;
+	Type *t = e->k->bind[r->ld->buf].type;
+	LLVMTypeRef mt = e_memtype(e, t->elem);
+
+	/* the first lane's element, which may lie outside the buffer where
+	 * that lane fails */
+	return masked_run(e, LLVMVectorType(mt, (unsigned)e->vw), mt, r->ld->buf, e_index(e, r->lin),
+		r->mask, (unsigned)elem_size(t->elem), r->slope);
+}
+
+static LLVMValueRef run_slow(E *e, void *arg)
+{
+	return emit_load(e, ((MaskedRun *)arg)->ld);
+}
+
 /* select(t1, select(t2, ... load), other) with range tests t (in g[0..ng),
  * outermost first) as vectors: where the load's index without the clamps
  * the tests keep idle runs along the lanes one by one (an im2col row of a
@@ -744,9 +811,7 @@ static LLVMValueRef masked_select(E *e, KExpr *x, KExpr **g, int ng)
 		Type *t;
 		IExpr **ix, *lin;
 		int64_t slope;
-		LLVMTypeRef mt, vt;
-		LLVMValueRef args[4], i0;
-		unsigned id, al;
+		LLVMValueRef cond = NULL;
 
 		if (ld->kind != KX_LOAD)
 			return NULL;
@@ -760,27 +825,20 @@ static LLVMValueRef masked_select(E *e, KExpr *x, KExpr **g, int ng)
 		if (!n)
 			return NULL;
 		lin = linear(e, t, ix);
-		if (!ix_slope(lin, e->vdim, &slope) || slope != 1)
+		/* one run along the lanes for every vector, else where a few
+		 * scalar tests find one (a stride-2 window across a row's end
+		 * is none) */
+		if (!ix_slope(lin, e->vdim, &slope) && !lane_affine(e, lin, &slope, &cond))
+			return NULL;
+		if (slope != 1 && (slope != 2 || e->vw % 2))
 			return NULL;
 		mask = e_expr(e, g[0]);
 		for (i = 1; i < ng; i++)
 			mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
-		mt = e_memtype(e, t->elem);
-		vt = LLVMVectorType(mt, (unsigned)e->vw);
-		al = (unsigned)elem_size(t->elem);
-		/* the first lane's element, which may lie outside the buffer
-		 * where that lane fails: no inbounds */
-		i0 = e_index(e, lin);
-		id = LLVMLookupIntrinsicID("llvm.masked.load", 16);
 		{
-			LLVMTypeRef ovl[2] = { vt, e->ptr };
+			MaskedRun r = { ld, lin, mask, slope };
 
-			args[0] = LLVMBuildGEP2(e->b, mt, e->bp[ld->buf], &i0, 1, "");
-			args[1] = LLVMConstInt(e->i32, al, 0);
-			args[2] = mask;
-			args[3] = LLVMConstNull(vt);
-			v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
-				LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+			v = cond ? fast_or(e, cond, run_fast, run_slow, &r, "masked") : run_fast(e, &r);
 		}
 	}
 	other = e_expr(e, x->a[2]);
