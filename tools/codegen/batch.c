@@ -440,6 +440,28 @@ static int mixed(BA *a, Op *op, int prefix, const char *const *names, int which,
 
 const char *const slice_lists[3] = { "static_offsets", "static_sizes", "static_strides" };
 const char *const pad_lists[2] = { "static_low", "static_high" };
+
+int slice_dropped(Op *op, const Type *big, const Type *small, uint64_t *mask)
+{
+	Attr *st = op_attr(op, slice_lists[1]);
+	int k = 0;
+
+	*mask = 0;
+	if (!st || st->kind != AT_DENSE_ARRAY || st->n != (size_t)big->rank || big->rank > 64)
+		return -1;
+	for (int i = 0; i < big->rank; i++) {
+		int64_t want = k < small->rank ? (small->dims[k] == DYN ? INT64_MIN : small->dims[k]) : 0;
+
+		if (k < small->rank && st->ints[i] == want) {
+			k++;
+			continue;
+		}
+		if (st->ints[i] != 1)
+			return -1;
+		*mask |= 1ull << i;
+	}
+	return k == small->rank ? 0 : -1;
+}
 static const char *const shape_list[] = { "static_output_shape" };
 
 /* A slice (prefix 1: extract, 2: insert) over a tensor of rank r with the
@@ -464,7 +486,8 @@ static int slice_sizes(BA *a, Op *op, int prefix, int r, int ax, int64_t k, int6
 
 static int extract_slice(BA *a, Op *op)
 {
-	int ax, r = OPND(op, 0)->type->rank, rr = RES(op, 0)->type->rank, n = 0, drop = r - rr;
+	int ax, r = OPND(op, 0)->type->rank, n = 0;
+	uint64_t dropped;
 	const int64_t *sd = dims(a, OPND(op, 0), &ax);
 	int64_t *sz = arena_alloc(a->c, sizeof *sz * (size_t)(r + 1));
 	int nax = -1;
@@ -473,19 +496,18 @@ static int extract_slice(BA *a, Op *op)
 		return refuse(op, "sizes codegen does not know");
 	if (slice_sizes(a, op, 1, r, ax, ax >= 0 ? sd[ax] : 0, sz))
 		return -1;
-	/* a rank-reducing slice drops sizes of 1: which of them, the sizes
-	 * left are the same */
+	/* a rank-reducing slice drops sizes of 1, as MLIR matches them (the
+	 * batch's place among the rest depends on which) */
+	if (slice_dropped(op, OPND(op, 0)->type, RES(op, 0)->type, &dropped) ||
+			(ax >= 0 && (dropped >> ax & 1)))
+		return refuse(op, "a rank-reducing slice codegen does not know");
 	for (int i = 0; i < r; i++) {
-		if (drop && i != ax && sz[i] == 1) {
-			drop--;
+		if (dropped >> i & 1)
 			continue;
-		}
 		if (i == ax)
 			nax = n;
 		sz[n++] = sz[i];
 	}
-	if (n != rr)
-		return refuse(op, "a rank-reducing slice codegen does not know");
 	return put_tensor(a, op, RES(op, 0), nax, sz, outer(a, OPND(op, 0)));
 }
 

@@ -181,6 +181,10 @@ int64_t cdiv(int64_t a, int64_t b);
 int cmp_const(int p, int64_t x, int64_t y);
 int group(Op *op, int g, int *first, int *n);
 extern const char *const slice_lists[3], *const pad_lists[2];
+/* a rank-reducing slice of big to small: the dimensions of big it drops
+ * (bits of *mask), as MLIR matches the sizes left to right: -1 where
+ * they do not match */
+int slice_dropped(Op *op, const Type *big, const Type *small, uint64_t *mask);
 void reshape_views(Ctx *c, Op *op);
 void set_function_type(Ctx *c, Op *fn);
 

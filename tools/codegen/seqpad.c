@@ -367,20 +367,19 @@ static void eval_tensor(SP *p, Op *op)
 				d[g] *= s->cur[i], fl[g] |= s->fl[i];
 		}
 	} else if (op_is(op, "tensor.extract_slice")) {
-		int sr = OPND(op, 0)->type->rank, drop = sr - r;
+		uint64_t dropped;
 
-		for (int i = 0, k = 0; i < sr && k <= r; i++) {
+		/* as MLIR: a select of [1, n, 4] at the last dimension keeps
+		 * [1, n], not [n, 1] */
+		if (slice_dropped(op, OPND(op, 0)->type, rt, &dropped))
+			return set_dims(p, RES(op, 0), NULL, NULL);
+		for (int i = 0, k = 0; i < OPND(op, 0)->type->rank; i++) {
 			unsigned f = 0;
 
-			mixed(p, op, 1, slice_lists, 1, i, &x, &f, NULL);
-			if (drop && x == 1 && !(f & F_UNKNOWN) && (k >= r || rt->dims[k] != 1 ||
-					r - k < sr - i)) {
-				drop--;
+			if (dropped >> i & 1)
 				continue;
-			}
-			if (k < r)
-				d[k] = x, fl[k] = f;
-			k++;
+			mixed(p, op, 1, slice_lists, 1, i, &x, &f, NULL);
+			d[k] = x, fl[k++] = f;
 		}
 	} else if (op_is(op, "tensor.insert_slice")) {
 		return copy_dims(p, RES(op, 0), OPND(op, 1));
