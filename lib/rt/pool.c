@@ -212,7 +212,7 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 		return;
 	}
 	p->chunk = total / ((uint64_t)p->n * 4);
-	if (p->chunk == 0 || (getenv("CH1") && total <= (uint64_t)atoi(getenv("CH1"))))
+	if (p->chunk == 0)
 		p->chunk = 1;
 	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
 	atomic_store_explicit(&p->active, p->n - 1, memory_order_relaxed);
