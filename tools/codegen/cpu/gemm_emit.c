@@ -352,27 +352,58 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 }
 
 /* The tile (on the stack) through the epilogue and stored, row by row:
- * one copy of the epilogue's code, not mr x NV. */
+ * a whole tile (mr rows, NR columns inside N) by a loop over its rows
+ * that stores each row's NV vectors (a small K's tile spent as long in
+ * the general loops' bounds tests as in its steps), else one row's
+ * vectors or columns at a time (row_out): the epilogue's code NV + 1
+ * times, not mr x NV. */
 static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVMValueRef pm,
 	LLVMValueRef pn)
 {
 	KGemm *g = &k->g;
 	ELoop lr, lj;
-	LLVMValueRef m0, left, rows, ri, ji, n, row;
+	LLVMValueRef m0, n0, left, rows, ri, ji, n, row, whole;
+	LLVMBasicBlockRef fast, slow, done;
+	int j;
 
 	e->dimv[0] = bidx;
 	m0 = LLVMBuildMul(e->b, pm, e_i64(e, g->mr), "");
+	n0 = LLVMBuildMul(e->b, pn, e_i64(e, mk.nr), "");
 	left = LLVMBuildSub(e->b, e_extent(e, 1), m0, "");
 	rows = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left,
 		e_i64(e, g->mr), ""), left, e_i64(e, g->mr), "");
+	whole = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, rows, e_i64(e, g->mr), ""),
+		LLVMBuildICmp(e->b, LLVMIntSLE, LLVMBuildAdd(e->b, n0, e_i64(e, mk.nr), ""),
+		e_i64(e, g->N), ""), "");
+	fast = LLVMAppendBasicBlockInContext(e->cx, e->fn, "wholetile");
+	slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "parttile");
+	done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "tileout");
+	LLVMBuildCondBr(e->b, whole, fast, slow);
+	LLVMPositionBuilderAtEnd(e->b, fast);
+	ri = e_loop_begin(e, &lr, e_i64(e, 0), e_i64(e, g->mr), NULL);
+	for (j = 0; j < NV; j++) {
+		e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
+		e->dimv[2] = LLVMBuildAdd(e->b, n0, e_i64(e, j * VW), "");
+		e->vw = VW;
+		e->vdim = 2;
+		store_tile_vec(e, k, vload(e, tile, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri,
+			e_i64(e, mk.nr), ""), e_i64(e, j * VW), ""), VW));
+		e->vw = 1;
+	}
+	e_reset(e);
+	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, slow);
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), rows, NULL);
 	e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
 	ji = e_loop_begin(e, &lj, e_i64(e, 0), e_i64(e, mk.nr), e_i64(e, VW));
-	n = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pn, e_i64(e, mk.nr), ""), ji, "");
+	n = LLVMBuildAdd(e->b, n0, ji, "");
 	row = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, mk.nr), ""), ji, "");
 	row_out(e, k, tile, row, n);
 	e_loop_end(e, &lj, e_i64(e, VW), LOOP_NO_UNROLL);
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
+	LLVMBuildBr(e->b, done);
+	LLVMPositionBuilderAtEnd(e->b, done);
 }
 
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
