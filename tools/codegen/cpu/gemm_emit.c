@@ -295,7 +295,7 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[5] = { e->ptr, e->ptr, e->ptr, e->i64, e->ptr };
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[4] = { e->ptr, e->ptr, e->ptr, e->i64 };
 	LLVMValueRef f, fn = e->fn, acc[MRCAP][NV], k0;
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
 	int kn = g->kbound.c != 0, pf = g->bnext;
@@ -311,9 +311,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "");
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
-	if (kn)
-		pf = 0;
-	else
+	if (pf)         /* never with kn: gemm_plan.c */
 		pt[3] = e->ptr;
 	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt,
 		3 + (unsigned)(kn || pf), 0));
