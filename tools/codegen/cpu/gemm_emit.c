@@ -250,6 +250,17 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 	}
 }
 
+/* Columns n .. n + VW - 1 of the tile's element row (row: its offset in
+ * the tile) through the epilogue, as one vector */
+static void vec_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMValueRef n)
+{
+	e->dimv[2] = n;
+	e->vw = VW;
+	e->vdim = 2;
+	store_tile_vec(e, k, vload(e, tile, row, VW));
+	e->vw = 1;
+}
+
 /* Columns n.. of tile row `row` through the epilogue: a vector's worth
  * when they are all inside N, else one at a time (at most VW - 1
  * of them). */
@@ -266,11 +277,7 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLE,
 		LLVMBuildAdd(e->b, n, e_i64(e, VW), ""), e_i64(e, k->g.N), ""), full, part);
 	LLVMPositionBuilderAtEnd(e->b, full);
-	e->dimv[2] = n;
-	e->vw = VW;
-	e->vdim = 2;
-	store_tile_vec(e, k, vload(e, tile, row, VW));
-	e->vw = 1;
+	vec_out(e, k, tile, row, n);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, part);
 	ci = e_loop_begin(e, &lc, e_i64(e, 0), LLVMBuildSub(e->b, e_i64(e, k->g.N), n, ""), NULL);
@@ -379,15 +386,10 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 	LLVMBuildCondBr(e->b, whole, fast, slow);
 	LLVMPositionBuilderAtEnd(e->b, fast);
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), e_i64(e, g->mr), NULL);
-	for (j = 0; j < NV; j++) {
-		e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
-		e->dimv[2] = LLVMBuildAdd(e->b, n0, e_i64(e, j * VW), "");
-		e->vw = VW;
-		e->vdim = 2;
-		store_tile_vec(e, k, vload(e, tile, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri,
-			e_i64(e, mk.nr), ""), e_i64(e, j * VW), ""), VW));
-		e->vw = 1;
-	}
+	e->dimv[1] = LLVMBuildAdd(e->b, m0, ri, "");
+	for (j = 0; j < NV; j++)
+		vec_out(e, k, tile, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ri, e_i64(e, mk.nr), ""),
+			e_i64(e, j * VW), ""), LLVMBuildAdd(e->b, n0, e_i64(e, j * VW), ""));
 	e_reset(e);
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
