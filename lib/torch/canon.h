@@ -67,6 +67,12 @@ typedef struct Src {
 } Src;
 
 int ct_src(Value *v, Src *s);
+/* s is quantized data: a literal of more than 16 8-bit integers (not a
+ * splat), whose conversions and arithmetic to other dtypes are not
+ * folded: a dequantized weight stays its integers and their scale, a
+ * quarter of the floats' bytes, and codegen may compute on the integers
+ * (its int8 GEMMs) */
+int ct_quantized(const Src *s, const Type *to);
 Num ct_at(const Src *s, int64_t k);         /* element k, s's dtype */
 double ct_f(Num n);
 int64_t ct_wrap(const Type *d, int64_t v);  /* an int as dtype d holds it */

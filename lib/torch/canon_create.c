@@ -95,7 +95,7 @@ to_dtype(Ctx *c, Op *op)
 	if (OPND(op, 0)->type == RES(op, 0)->type && tt_dtype(RES(op, 0)->type))
 		return canon_value(op, OPND(op, 0));   /* to its own dtype */
 	if (!t || !ct_src(OPND(op, 0), &s) || !s.a || s.t->rank != t->rank
-	    || ty_numel(s.t) != ty_numel(t))
+	    || ty_numel(s.t) != ty_numel(t) || ct_quantized(&s, tt_dtype(t)))
 		return 0;
 	n = s.a->splat ? 1 : ty_numel(t);
 	v = xmalloc(mulsz(n ? n : 1, sizeof *v));

@@ -35,6 +35,15 @@ resource_ok(const Attr *a)
 }
 
 int
+ct_quantized(const Src *s, const Type *to)
+{
+	Type *d = s->a && s->t ? tt_dtype(s->t) : NULL;
+
+	return d && d->kind == TY_INT && d->width == 8 && !s->a->splat && ty_numel(s->t) > 16
+	    && !(to && to->kind == TY_INT && to->width == 8);
+}
+
+int
 ct_src(Value *v, Src *s)
 {
 	Attr *a;
@@ -473,7 +482,7 @@ fold_elementwise(Ctx *c, Op *op, Kernel k)
 	    || (n = ty_numel(rt)) > MAXFOLD || !fold_sources(op, &f) || !compute_type(c, &f, k, rd))
 		return 0;
 	for (int i = 0; i < f.n; i++)
-		if (!src_fits(&f.s[i], rt->rank, rt->dims))
+		if (!src_fits(&f.s[i], rt->rank, rt->dims) || ct_quantized(&f.s[i], rd))
 			return 0;
 	if (!values_ok(&f, k))
 		return 0;
