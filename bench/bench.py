@@ -284,9 +284,9 @@ def dynamic_length(py, out, ncpu, runs, lines):
 def low_precision(py, out, threads, runs, lines, errors):
     """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
     bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
-    f32 and int8 (PT2E).  fxpipe has no bf16 or int8 kernels yet: bf16
-    runs widened to f32, int8 as f32 between its quantize and dequantize
-    ops; these rows measure what that costs."""
+    f32 and int8 (PT2E).  fxpipe has no bf16 kernels yet: bf16 runs
+    widened to f32; int8 runs on vpdpbusd kernels where the CPU has
+    AVX-512 VNNI, else as f32 between its quantize and dequantize ops."""
     lines.append("")
     lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
                  "torch.autocast); ratio = low precision / f32" % torch2()[1])

@@ -113,6 +113,50 @@ def resnet18():
     return _convert(_resnet18(), torch.randn(1, 3, 224, 224), _xnnpack())
 
 
+class Branches(nn.Module):
+    """each layer of a list applied to the input, their results returned
+    (in float: no quantize after them): each is one int8 contraction whose
+    sums codegen's int8 kernels compute exactly and eager's in f32"""
+
+    def __init__(self, *layers):
+        super().__init__()
+        self.layers = nn.ModuleList(layers)
+
+    def forward(self, x):
+        return tuple(m(x) for m in self.layers)
+
+
+def qconv_u8():
+    """convolutions of odd shapes, uint8 activations (X86InductorQuantizer):
+    fewer output channels than a tile's rows, K = 27 and 150 (not multiples
+    of four), stride 2, dilation 2, a 1x1 of batch 2"""
+    torch.manual_seed(0)
+    m = Branches(nn.Conv2d(6, 5, 3, padding=1), nn.Conv2d(6, 10, 3, stride=2, padding=1),
+                 nn.Conv2d(6, 32, 5, padding=4, dilation=2), nn.Conv2d(6, 48, 1)).eval()
+    return _convert(m, torch.randn(2, 6, 13, 17), _x86())
+
+
+def qconv_s8():
+    """int8 activations (XNNPACKQuantizer): a 7x7 map against 64 channels
+    (the operands trade places: the activations are A, packed by a kernel
+    of their own) and a 28x28 one (B packed in the GEMM kernel)"""
+    torch.manual_seed(0)
+    small = Branches(nn.Conv2d(48, 64, 3, padding=1), nn.Conv2d(48, 40, 1)).eval()
+    return _convert(small, torch.randn(1, 48, 7, 7), _xnnpack())
+
+
+def qconv_s8_wide():
+    torch.manual_seed(0)
+    m = Branches(nn.Conv2d(16, 32, 3, padding=1), nn.Conv2d(16, 24, 3, stride=2, padding=1)).eval()
+    return _convert(m, torch.randn(1, 16, 28, 28), _xnnpack())
+
+
+def qlinear_u8():
+    """linear layers, 5 rows of 33 (K not a multiple of four)"""
+    torch.manual_seed(0)
+    return _convert(Branches(nn.Linear(33, 17), nn.Linear(33, 64)).eval(), torch.randn(5, 33), _x86())
+
+
 def _fx(model, example, packed=False):
     """model quantized by FX graph mode (fbgemm's default qconfig), in the
     reference form (convert_to_reference_fx), or packed: as convert_fx

@@ -9,7 +9,13 @@ shape and compares every result.  MODE:
          by two in about 0.03% (f32 sums in another order flip a rounding
          somewhere in the network), so: top-1 equal on every input, no
          result off by more than two steps, at most 0.1% by two and 35%
-         by one.  That eager-vs-eager count is printed beside fx's."""
+         by one.  That eager-vs-eager count is printed beside fx's.
+  layer  one int8 contraction per result (qmodels' Branches): a float
+         result within 1e-5 of eager's largest (codegen's int8 kernels
+         sum exactly, eager in f32); a quantized one (a dequantize of
+         scale q) off by at most one step of q, in at most 1% of its
+         elements (an exact sum and eager's rounded one straddling a
+         half step)."""
 import os
 import sys
 import tempfile
@@ -24,7 +30,8 @@ import qmodels  # noqa: E402
 SHAPES = {"qdq": (4, 3, 5, 6), "convnet": (1, 3, 16, 16), "resnet18": (1, 3, 224, 224),
           "fx_convnet": (1, 3, 16, 16), "fx_resnet18": (1, 3, 224, 224),
           "fx_packed_convnet": (1, 3, 16, 16), "fx_packed_resnet18": (1, 3, 224, 224),
-          "eager_mlp": (2, 16)}
+          "eager_mlp": (2, 16), "qconv_u8": (2, 6, 13, 17), "qconv_s8": (1, 48, 7, 7),
+          "qconv_s8_wide": (1, 16, 28, 28), "qlinear_u8": (5, 33)}
 
 
 def inputs(name, n):
@@ -37,6 +44,14 @@ def inputs(name, n):
             k = torch.randint(-140, 140, shape, generator=g).float()
             x = (k + 0.5) * 0.0625
         yield x
+
+
+def out_scales(gm):
+    """per result, PT2E's dequantize_per_tensor(q, scale, ..) that gives it:
+    the scale, or None (a float result)"""
+    outs = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    outs = outs if isinstance(outs, (tuple, list)) else [outs]
+    return [float(o.args[1]) if "dequantize_per_tensor" in str(o.target) else None for o in outs]
 
 
 def out_scale(gm):
@@ -63,6 +78,8 @@ def main():
     torch.manual_seed(0)
     model = getattr(qmodels, name)()
     q = out_scale(model) if mode == "steps" else None
+    qs = out_scales(model) if mode == "layer" else None
+    ones = {}
     bad = 0
     hist = {"fx": np.zeros(8, np.int64), "eager without oneDNN": np.zeros(8, np.int64)}
     top1 = 0
@@ -83,7 +100,14 @@ def main():
                     print(f"input {i} result {j}: {np.count_nonzero(y != r)} differ, first "
                           f"at {k}: {y.flat[k]} (eager {r.flat[k]}, x {x.numpy().flat[k]})")
                     bad += 1
-                elif mode == "close":
+                elif mode == "layer" and qs[j] is not None:
+                    st = np.rint(np.abs(y - r) / qs[j])
+                    ones[j] = ones.get(j, 0) + int(np.count_nonzero(st == 1))
+                    if st.max() > 1 or ones[j] > 0.01 * r.size * (i + 1):
+                        print(f"input {i} result {j}: {int(np.count_nonzero(st == 1))} off by "
+                              f"one step, {int(np.count_nonzero(st > 1))} by more, of {r.size}")
+                        bad += 1
+                elif mode in ("close", "layer"):
                     d = np.abs(y - r).max()
                     if not d <= 1e-5 * np.abs(r).max() or np.abs(r).max() < 1e-3:
                         print(f"input {i} result {j}: max |diff| {d}, max |eager| {np.abs(r).max()}")

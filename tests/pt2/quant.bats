@@ -39,3 +39,24 @@ check() {
   compile resnet18 1x3x224x224xf32
   check resnet18 steps 8
 }
+
+@test "PT2E: int8 convolutions and linear layers of odd shapes, on codegen's int8 kernels (vpdpbusd) and on its f32 ones, match eager" {
+  vnni=0
+  grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && vnni=1
+  for m in qconv_u8:2x6x13x17 qconv_s8:1x48x7x7 qconv_s8_wide:1x16x28x28 qlinear_u8:5x33; do
+    n=${m%%:*}
+    "$PY2" tools/fx-export/fx-export "tests/e2e/qmodels.py:$n" --input "${m#*:}xf32" -o "$T/m.json"
+    bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
+    # every contraction an int8 GEMM where the CPU has VNNI
+    if [ $vnni = 1 ]; then
+      bin/codegen --dump-dispatches "$T/m.mlir" > "$T/d.txt"
+      grep 'gemm:' "$T/d.txt"
+      grep -q 'gemm:' "$T/d.txt"
+      ! grep 'gemm:' "$T/d.txt" | grep -v 'int8 (vpdpbusd)'
+    fi
+    bin/codegen "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
+    check $n layer 3
+    bin/codegen --features=-avx512vnni "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
+    check $n layer 3
+  done
+}

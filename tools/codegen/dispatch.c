@@ -126,12 +126,22 @@ Op *single_user(Value *v)
 	return v->uses && !v->uses->next ? v->uses->owner : NULL;
 }
 
+/* a tensor of 8-bit integers: a quantize's result */
+static int narrow_int(const Value *v)
+{
+	return v->type->kind == TY_TENSOR && v->type->elem->kind == TY_INT && v->type->elem->width == 8;
+}
+
 /* Follows a root's result through single-use views and elementwise ops
  * that read it with a permutation: they become the root's epilogue.
- * Returns the last op of the chain (the root itself when none). */
+ * Returns the last op of the chain (the root itself when none); where
+ * the chain passes a tensor of 8-bit integers, the last such: the
+ * quantized tensor is the buffer, its readers dequantize it as they load
+ * it, and read a quarter of the floats' bytes (a GEMM may take the
+ * integers themselves: gemm_plan.c). */
 static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 {
-	Op *end = root;
+	Op *end = root, *last8 = NULL;
 	Value *v = RES(root, 0);
 
 	for (;;) {
@@ -139,6 +149,8 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 		SOp s;
 		int i, ok = 1;
 
+		if (v != RES(root, 0) && narrow_int(v))
+			last8 = end;
 		if (!u || vinfo(g, v)->result >= 0)
 			break;
 		if (is_view_op(u)) {
@@ -163,7 +175,7 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 		end = u;
 		v = RES(u, 0);
 	}
-	return end;
+	return last8 ? last8 : end;
 }
 
 static void count_uses(Gen *g, Op *fn)

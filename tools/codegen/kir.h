@@ -132,6 +132,10 @@ typedef struct KGemm {
 	int64_t a0, asb, lda;
 	KBound kbound;       /* K at the call's length (operands zero past it);
 	                      * c = 0: K */
+	int q;               /* int8 (vpdpbusd): 0 no (f32); else K counts
+	                      * groups of four k, each panel element is four
+	                      * bytes, the accumulators i32, and the operand of
+	                      * unsigned bytes is B (1) or A (2) */
 	int bnext;           /* the micro-kernel prefetches the next B panel:
 	                      * 0 no, 1 the half pm & 1 (a step of two cache
 	                      * lines, a line a step), 2 all of it */
@@ -189,8 +193,8 @@ typedef struct Kernel {
 	X(maxsi, "arith.maxsi") X(minsi, "arith.minsi") \
 	X(maxui, "arith.maxui") X(minui, "arith.minui") \
 	X(select, "arith.select") X(extf, "arith.extf") X(truncf, "arith.truncf") \
-	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") \
-	X(extsi, "arith.extsi") X(trunci, "arith.trunci") \
+	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") X(uitofp, "arith.uitofp") \
+	X(extsi, "arith.extsi") X(extui, "arith.extui") X(trunci, "arith.trunci") \
 	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
 	X(constant, "arith.constant")
 

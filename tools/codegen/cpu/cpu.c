@@ -163,6 +163,8 @@ static int cpu_check(const char *cpu, const char *features)
 	return 0;
 }
 
+static int feature(const char *list, const char *name);
+
 /* e->cpu and e->features: --cpu's and --features', or the host's
  * (*hostcpu, *hostfeat: LLVM's messages, for LLVMDisposeMessage) */
 static void cpu_names(Gen *g, E *e, char **hostcpu, char **hostfeat)
@@ -223,6 +225,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 		LLVMRelocStatic, LLVMCodeModelLarge);
 	td = LLVMCreateTargetDataLayout(tm);
 	e_open(&e, g, triple, td);
+	e.maskbw = feature(recorded ? recorded : e.features, "avx512bw") == 1;
 	rc = cpu_ir(g, &e, tm);
 	if (!rc)
 		rc = cpu_compile(&e, e.m, triple, objs, nobj);
@@ -345,7 +348,7 @@ static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
 	char *host;
-	int wide;
+	int wide, vnni;
 
 	if (o->gpu_arch)
 		tool_fail("--gpu-arch is for --target=cuda");
@@ -355,14 +358,20 @@ static void cpu_options(Opts *o)
 		exit(1);
 	/* AVX-512 (zmm registers) where the features say so, else as the
 	 * CPU has it */
-	if (cpu)
+	if (cpu) {
 		wide = feature(recorded, "avx512f") == 1;
-	else if ((wide = feature(o->features, "avx512f")) < 0) {
+		vnni = feature(recorded, "avx512vnni") == 1 && feature(recorded, "avx512bw") == 1;
+	} else {
 		host = LLVMGetHostCPUFeatures();
-		wide = feature(host, "avx512f") == 1;
+		if ((wide = feature(o->features, "avx512f")) < 0)
+			wide = feature(host, "avx512f") == 1;
+		vnni = (feature(o->features, "avx512vnni") < 0 ? feature(host, "avx512vnni") :
+			feature(o->features, "avx512vnni")) == 1 &&
+			(feature(o->features, "avx512bw") < 0 ? feature(host, "avx512bw") :
+			feature(o->features, "avx512bw")) == 1;
 		LLVMDisposeMessage(host);
 	}
-	mk = wide ? (MicroKernel){ 32, 12, 8 } : (MicroKernel){ 16, 6, 6 };
+	mk = wide ? (MicroKernel){ 32, 12, 8, vnni } : (MicroKernel){ 16, 6, 6, 0 };
 }
 
 /* --no-microkernel keeps contractions loop nests */

@@ -20,6 +20,7 @@
 enum { NV = 2, MRCAP = 12 };
 typedef struct MicroKernel {
 	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
+	int vnni;               /* AVX-512 VNNI: int8 GEMMs by vpdpbusd */
 } MicroKernel;
 extern MicroKernel mk;
 
@@ -28,6 +29,9 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);
 /* gemm_emit.c: a KK_GEMM kernel's body */
 int gemm_emit(E *e, Kernel *k);
 
+/* nest.c: four vectors of n bytes as one of 4n, lane 4j + i lane j of
+ * v[i] (an int8 pack's four k of each column together) */
+LLVMValueRef interleave4(E *e, LLVMValueRef *v, int n);
 /* nest.c: sets a loop nest's grid (its schedule's workgroups) */
 void loop_grid(Kernel *k);
 /* a KK_LOOP kernel's body, workgroup wx of nx */

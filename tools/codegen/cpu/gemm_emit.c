@@ -16,14 +16,26 @@
 /* floats in a cache line */
 enum { LINE = 16 };
 
-static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
+/* n elements of type el (f32, or i32: an int8 GEMM's sums and panels) */
+static LLVMValueRef vload_as(E *e, LLVMTypeRef el, LLVMValueRef base, LLVMValueRef off, int n)
 {
-	LLVMTypeRef vt = n > 1 ? LLVMVectorType(e->f32, (unsigned)n) : e->f32;
-	LLVMValueRef p = LLVMBuildInBoundsGEP2(e->b, e->f32, base, &off, 1, "");
+	LLVMTypeRef vt = n > 1 ? LLVMVectorType(el, (unsigned)n) : el;
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(e->b, el, base, &off, 1, "");
 	LLVMValueRef v = LLVMBuildLoad2(e->b, vt, p, "");
 
 	LLVMSetAlignment(v, 4);
 	return v;
+}
+
+static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
+{
+	return vload_as(e, e->f32, base, off, n);
+}
+
+/* the tile's elements: the sums' type */
+static LLVMTypeRef tile_el(E *e, const Kernel *k)
+{
+	return k->g.q ? e->i32 : e->f32;
 }
 
 static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
@@ -166,6 +178,48 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	k->ext = ext;
 }
 
+/* pack_panel for an int8 GEMM: its bytes over (b, pn, k / 4, column,
+ * k % 4), the four k of a vector of columns interleaved into the
+ * vpdpbusd layout, a column's four bytes together */
+static void qpack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
+{
+	KGemm *g = &k->g;
+	int ndims = k->ndims, j, i;
+	int64_t *ext = k->ext;
+	LLVMValueRef saved[5], kk;
+	ELoop lk;
+
+	k->ndims = 5;
+	k->ext = g->pext;
+	memcpy(saved, e->dimv, sizeof saved);
+	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	for (j = 0; j < mk.nr; j += VW) {
+		LLVMValueRef v[4], off, st;
+
+		for (i = 0; i < 4; i++) {
+			e_reset(e);
+			e->dimv[0] = b;
+			e->dimv[1] = pn;
+			e->dimv[2] = kk;
+			e->dimv[3] = e_i64(e, j);
+			e->dimv[4] = e_i64(e, i);
+			e->vw = VW;
+			e->vdim = 3;
+			v[i] = e_expr(e, g->bpack);
+			e->vw = 1;
+		}
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, mk.nr), ""), e_i64(e, j), "");
+		st = LLVMBuildStore(e->b, interleave4(e, v, VW),
+			LLVMBuildInBoundsGEP2(e->b, e->i32, bloc, &off, 1, ""));
+		LLVMSetAlignment(st, 64);
+	}
+	e_reset(e);
+	e_loop_end(e, &lk, NULL, 0);
+	memcpy(e->dimv, saved, sizeof saved);
+	k->ndims = ndims;
+	k->ext = ext;
+}
+
 /* The first element of the A and B panels the tile reads: A's
  * ((b * mp + pm) * K) * mr, or in place a0 + b * asb + pm * mr * lda;
  * B's ((b * np + pn) * K) * NR, or 0 for the panel on the stack. */
@@ -250,6 +304,52 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 	}
 }
 
+/* micro_step for an int8 GEMM: step k0 is four k, each element of the
+ * panels four bytes, the unsigned ones B's (g->q 1) or A's (2), summed
+ * into the i32 tile by vpdpbusd */
+static void qmicro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
+	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf)
+{
+	KGemm *g = &k->g;
+	LLVMTypeRef vt = LLVMVectorType(e->i32, VW);
+	LLVMValueRef bv[NV], ao = LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
+	LLVMValueRef bo = LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), "");
+	LLVMValueRef ap = LLVMBuildInBoundsGEP2(e->b, e->i32, apanel, &ao, 1, "");
+	LLVMValueRef bp = LLVMBuildInBoundsGEP2(e->b, e->i32, bpanel, &bo, 1, "");
+	LLVMTypeRef ft = LLVMFunctionType(vt, (LLVMTypeRef[]){ vt, vt, vt }, 3, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(e->m, "llvm.x86.avx512.vpdpbusd.512");
+	int r, j;
+
+	if (!f)
+		f = LLVMAddFunction(e->m, "llvm.x86.avx512.vpdpbusd.512", ft);
+	for (j = 0; j < NV; j++)
+		bv[j] = vload_as(e, e->i32, bp, e_i64(e, j * VW), VW);
+	if (pf) {
+		LLVMValueRef po = g->bnext == 1 ? LLVMBuildMul(e->b, k0, e_i64(e, LINE), "") : bo;
+		LLVMValueRef pp = LLVMBuildGEP2(e->b, e->i32, pf, &po, 1, "");
+
+		for (j = 0; j < (g->bnext == 1 ? LINE : mk.nr); j += LINE) {
+			LLVMValueRef o = e_i64(e, j);
+
+			prefetch(e, LLVMBuildGEP2(e->b, e->i32, pp, &o, 1, ""));
+		}
+	}
+	for (r = 0; r < mr; r++) {
+		LLVMValueRef av = vload_as(e, e->i32, ap, e_i64(e, r), 1);
+		LLVMValueRef sv;
+
+		sv = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), av, LLVMConstInt(e->i32, 0, 0), "");
+		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
+		for (j = 0; j < NV; j++) {
+			LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+			LLVMValueRef args[3] = { c, g->q == 1 ? bv[j] : sv, g->q == 1 ? sv : bv[j] };
+
+			c = LLVMBuildCall2(e->b, ft, f, args, 3, "");
+			LLVMBuildStore(e->b, c, acc[r][j]);
+		}
+	}
+}
+
 /* Columns n .. n + VW - 1 of the tile's element row (row: its offset in
  * the tile) through the epilogue, as one vector */
 static void vec_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMValueRef n)
@@ -257,7 +357,7 @@ static void vec_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	e->dimv[2] = n;
 	e->vw = VW;
 	e->vdim = 2;
-	store_tile_vec(e, k, vload(e, tile, row, VW));
+	store_tile_vec(e, k, vload_as(e, tile_el(e, k), tile, row, VW));
 	e->vw = 1;
 }
 
@@ -282,7 +382,7 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	LLVMPositionBuilderAtEnd(e->b, part);
 	ci = e_loop_begin(e, &lc, e_i64(e, 0), LLVMBuildSub(e->b, e_i64(e, k->g.N), n, ""), NULL);
 	e->dimv[2] = LLVMBuildAdd(e->b, n, ci, "");
-	store_tile_vec(e, k, vload(e, tile, LLVMBuildAdd(e->b, row, ci, ""), 1));
+	store_tile_vec(e, k, vload_as(e, tile_el(e, k), tile, LLVMBuildAdd(e->b, row, ci, ""), 1));
 	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
@@ -302,7 +402,7 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt[4] = { e->ptr, e->ptr, e->ptr, e->i64 };
+	LLVMTypeRef vt = LLVMVectorType(tile_el(e, k), VW), pt[4] = { e->ptr, e->ptr, e->ptr, e->i64 };
 	LLVMValueRef f, fn = e->fn, acc[MRCAP][NV], k0;
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
 	int kn = g->kbound.c != 0, pf = g->bnext;
@@ -314,8 +414,9 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 		snprintf(name, sizeof name, "gemm.mk%dx%d.kn.%s%lld", mr, mk.nr,
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
 	else
-		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s", mr, mk.nr, (long long)g->K,
-			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "");
+		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s", mr, mk.nr, (long long)g->K,
+			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "",
+			g->q == 1 ? ".u8b" : g->q == 2 ? ".u8a" : "");
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
 	if (pf)         /* never with kn: gemm_plan.c */
@@ -339,7 +440,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
 	k0 = e_loop_begin(e, &lk, e_i64(e, 0), kn ? LLVMGetParam(f, 3) : e_i64(e, g->K), NULL);
-	micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0,
+	(g->q ? qmicro_step : micro_step)(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0,
 		pf ? LLVMGetParam(f, 3) : NULL);
 	e_loop_end(e, &lk, NULL, 0);
 	for (r = 0; r < mr; r++)
@@ -347,7 +448,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			LLVMValueRef idx = e_i64(e, r * mk.nr + j * VW);
 
 			LLVMSetAlignment(LLVMBuildStore(e->b, LLVMBuildLoad2(e->b, vt, acc[r][j], ""),
-				LLVMBuildInBoundsGEP2(e->b, e->f32, LLVMGetParam(f, 2), &idx, 1, "")), 64);
+				LLVMBuildInBoundsGEP2(e->b, tile_el(e, k), LLVMGetParam(f, 2), &idx, 1, "")), 64);
 		}
 	LLVMBuildRetVoid(e->b);
 	e_reset(e);
@@ -479,7 +580,9 @@ int gemm_emit(E *e, Kernel *k)
 	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_extent(e, 0), NULL);
 	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
 	bsrc = g->bpack ? bloc : e->bp[g->bb];
-	if (g->bpack)
+	if (g->bpack && g->q)
+		qpack_panel(e, k, bloc, bidx, pn);
+	else if (g->bpack)
 		pack_panel(e, k, bloc, bidx, pn, kend);
 	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
 	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn, kend);

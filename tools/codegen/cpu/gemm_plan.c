@@ -529,14 +529,18 @@ static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 /* A pack's shape: [batch][panel][k][tile] over operand side's panels. */
 typedef struct Pack {
 	int side;             /* 0: A, 1: B */
+	int nd;               /* its domain's dims: 4, or 5 for bytes in
+	                       * groups of four k ([batch][panel][k / 4][tile]
+	                       * [k % 4], qpack_body) */
 	int64_t tile, panels, lim;
-	int64_t ext[4], total;
+	int64_t ext[5], total;
 	Type *f32, *pt;       /* its element, its tensor */
 } Pack;
 
 static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 {
 	k->side = side;
+	k->nd = 4;
 	k->tile = side ? mk.nr : p->mr;
 	k->panels = side ? (p->N + mk.nr - 1) / mk.nr : (p->M + p->mr - 1) / p->mr;
 	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
@@ -647,10 +651,10 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 
 	vinfo(g, RES(buf, 0))->mat = 1;
 	pk->kind = KK_LOOP;
-	pk->vpack = 1;
-	pk->ndims = 4;
+	pk->vpack = k->nd == 5 ? 2 : 1;
+	pk->ndims = k->nd;
 	pk->ext = ext;
-	pk->red = arena_alloc(g->c, 5);
+	pk->red = arena_alloc(g->c, 6);
 	rebind_expr(pk, root, body, &seen);
 	pmap_free(&seen);
 	pk->nout = 1;
@@ -660,9 +664,9 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 	pk->out[0].ix[0] = ix1;
 	pk->out[0].val = body;
 	pk->out[0].acctype = k->f32;
-	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]\n", k->side ? "B" : "A",
+	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]%s\n", k->side ? "B" : "A",
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
-		(long long)k->ext[3]);
+		(long long)k->ext[3], k->nd == 5 ? "[4] bytes" : "");
 	pk->at = root->at;    /* named after the gemm's line */
 	{
 		/* the panels at the call's length: of its rows (A) or columns (B) */
@@ -1004,6 +1008,336 @@ static void gemm_grid(Kernel *k, const GPlan *p)
 		k->glen[1] = (KBound){ k->bound[1].c, k->bound[1].d, k->bound[1].q * p->mr };
 }
 
+/* ---- int8 GEMMs (AVX-512 VNNI) ----
+ *
+ * A contraction of a dequantized int8 weight, sitofp(I) * S with I
+ * integers over constants and S per output channel, with dequantized
+ * activations, (q - z) * s with q of 8 bits and s, z constants (PT2E's
+ * and FX's quantize / dequantize pairs around a convolution or a linear
+ * layer): sum_k I (q - z) is exact in 32-bit integers, so the GEMM runs
+ * on the integers, four k at a time by vpdpbusd (unsigned bytes times
+ * signed bytes), and its epilogue turns the sum into the float the
+ * contraction computes: S s (sum_k I u - c sum_k I), u = q (unsigned q)
+ * or q + 128 (signed) and c = z or z + 128.  Both packs hold bytes in
+ * groups of four k ([batch][panel][k / 4][tile][k % 4]), zero-padded
+ * weights; past K and in the padding the activations hold c. */
+
+/* x = mulf(sitofp(I), S), either order, I an integer expression over
+ * constants (int_bits), S a float expression over constants: *ix, *sx */
+static int q_weight(Kernel *k, KExpr *x, KExpr **ix, KExpr **sx)
+{
+	int i, bits;
+
+	if (x->kind != KX_OP || x->op != kop.mulf || x->type->kind != TY_F32)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		KExpr *f = x->a[i];
+
+		if (f->kind != KX_OP || f->op != kop.sitofp)
+			continue;
+		bits = int_bits(k, f->a[0]);
+		if (bits < 0 || bits > 53 || !const_buffers_only(NULL, k, x->a[!i]))
+			continue;
+		*ix = f->a[0];
+		*sx = x->a[!i];
+		return 1;
+	}
+	return 0;
+}
+
+/* x = (q - z) * s or q * s, q an 8-bit integer expression converted
+ * signed or unsigned (through extsi or extui or not), z and s float
+ * constants: the bytes u as an i8 expression, with *c and *s; inside
+ * selects of range tests whose other value is 0 (a convolution's
+ * padding, in the pack's domain), c there.  NULL where x is not that. */
+static KExpr *q_act(Gen *g, KExpr *x, int64_t *c, double *s)
+{
+	Type *i8 = ty_int(g->c, 8, SIGNLESS);
+	KExpr *d, *f, *q, *u;
+	double z = 0;
+	int uns, i;
+
+	if (x->kind == KX_OP && x->op == kop.select && x->a[0]->kind == KX_INRANGE && kx_is_zero(x->a[2])) {
+		KExpr *in = q_act(g, x->a[1], c, s), *sel;
+
+		if (!in)
+			return NULL;
+		sel = kx_op(g->c, kop.select, i8, 3);
+		sel->a[0] = x->a[0];
+		sel->a[1] = in;
+		sel->a[2] = kx_const_i(g->c, i8, *c > 127 ? *c - 256 : *c);
+		return sel;
+	}
+	if (x->kind != KX_OP || x->op != kop.mulf || x->type->kind != TY_F32)
+		return NULL;
+	for (i = 0; i < 2 && !(x->a[i]->kind == KX_CONST && x->a[i]->cval->kind == AT_FLOAT); i++)
+		;
+	if (i == 2)
+		return NULL;
+	*s = x->a[i]->cval->f;
+	d = x->a[!i];
+	f = d;
+	if (d->kind == KX_OP && d->op == kop.subf && d->a[1]->kind == KX_CONST &&
+			d->a[1]->cval->kind == AT_FLOAT) {
+		z = d->a[1]->cval->f;
+		f = d->a[0];
+	}
+	if (f->kind != KX_OP || (f->op != kop.sitofp && f->op != kop.uitofp))
+		return NULL;
+	uns = f->op == kop.uitofp;
+	q = f->a[0];
+	if (q->kind == KX_OP && (q->op == kop.extui || (q->op == kop.extsi && !uns))) {
+		uns = q->op == kop.extui;
+		q = q->a[0];
+	}
+	if (q->type->kind != TY_INT || q->type->width != 8 || z != (double)(int64_t)z)
+		return NULL;
+	*c = (int64_t)z + (uns ? 0 : 128);
+	if (*c < 0 || *c > 255 || *s == 0 || *s != *s)
+		return NULL;
+	if (uns)
+		return q;
+	u = kx_op(g->c, kop.xori, i8, 2);
+	u->a[0] = q;
+	u->a[1] = kx_const_i(g->c, i8, -128);
+	return u;
+}
+
+/* u over the byte pack's domain (batch, panel, k / 4, tile, k % 4): k and
+ * the row or column clamped inside K and the operand (rows past it are
+ * never stored), c past K; *ix1 the pack's linear index */
+static KExpr *qpack_body(Gen *g, Kernel *root, KExpr *u, int64_t c, const GPlan *p, Pack *k,
+	IExpr **ix1)
+{
+	Sub s;
+	KExpr *body;
+	IExpr *kk;
+	int i;
+
+	memset(&s, 0, sizeof s);
+	s.kc = (KCtx){ g->c, 5, arena_alloc(g->c, sizeof k->ext) };
+	memcpy((int64_t *)s.kc.ext, k->ext, sizeof k->ext);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
+	for (i = 0; i < root->ndims; i++)
+		s.sub[i] = ix_const(&s.kc, 0);
+	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
+	kk = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), 4), ix_dim(&s.kc, 4));
+	delin(&s.kc, ix_clamp(&s.kc, kk, 0, p->K - 1), p->kd, p->nk, root->ext, s.sub);
+	delin(&s.kc, ix_clamp(&s.kc, ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 1), k->tile),
+		ix_dim(&s.kc, 3)), 0, k->lim - 1), k->side ? p->nd : p->md, k->side ? p->nn : p->nm,
+		root->ext, s.sub);
+	body = kx_subst(&s, u);
+	pmap_free(&s.memo);
+	if (p->K % 4) {
+		KExpr *sel = kx_op(g->c, kop.select, u->type, 3), *in;
+
+		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
+		in->rank = 1;
+		in->ix = arena_alloc(g->c, sizeof *in->ix);
+		in->lo = arena_alloc(g->c, sizeof *in->lo);
+		in->hi = arena_alloc(g->c, sizeof *in->hi);
+		in->ix[0] = kk;
+		in->hi[0] = p->K;
+		sel->a[0] = in;
+		sel->a[1] = body;
+		sel->a[2] = kx_const_i(g->c, u->type, c > 127 ? c - 256 : c);
+		body = sel;
+	}
+	*ix1 = ix_dim(&s.kc, 0);
+	for (i = 1; i < 5; i++)
+		*ix1 = ix_add(&s.kc, ix_mul(&s.kc, *ix1, k->ext[i]), ix_dim(&s.kc, i));
+	return body;
+}
+
+/* A constant of n elements of type el, its bytes data (copied) */
+static Value *const_data(Gen *g, Op *op, const char *name, Type *el, int64_t n, const void *data)
+{
+	Type *t = ty_tensor(g->c, 1, &n, el);
+	size_t nbytes = mulsz((size_t)n, (size_t)elem_size(el));
+	Resource *r = resource_alloc(g->c, "builtin", name, nbytes, 64);
+	Op *cst;
+
+	memcpy(r->data, data, nbytes);
+	cst = op_new(g->c, "arith.constant", 0, NULL, 1, &t, 0, op->loc);
+	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, t, r));
+	vinfo(g, RES(cst, 0))->mat = 1;
+	return RES(cst, 0);
+}
+
+/* e with its accumulator replaced by r */
+static KExpr *kx_with_acc(Ctx *c, KExpr *e, KExpr *r, PMap *memo)
+{
+	KExpr *n = pmap_get(memo, e);
+	int i;
+
+	if (n)
+		return n;
+	if (e->kind == KX_ACC)
+		return r;
+	if (!kx_has_acc(e))
+		return e;
+	n = arena_alloc(c, sizeof *n);
+	*n = *e;
+	n->a = arena_alloc(c, sizeof *n->a * (size_t)(e->n + 1));
+	for (i = 0; i < e->n; i++)
+		n->a[i] = kx_with_acc(c, e->a[i], r, memo);
+	*pmap_slot(memo, e, 1) = n;
+	return n;
+}
+
+/* The weight's bytes packed (side ws: A 0, B 1), *corr and *scale per
+ * (batch, channel): c sum_k I and S s; 0 where some I is outside the
+ * signed bytes or a sum could overflow 32 bits. */
+static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_t c, double s,
+	GPlan *p, Op *op, Value **packed, Value **corr, Value **scale)
+{
+	Pack pk;
+	Sub sb;
+	IExpr *ix1;
+	KExpr *ib, *sbody;
+	int64_t K4 = (p->K + 3) / 4, d[4], nch, n;
+	int8_t *w;
+	int32_t *cr;
+	float *sc;
+	int ok = 1;
+	char name[64];
+
+	if (p->K * 255 * 128 >= ((int64_t)1 << 31))
+		return 0;
+	pack_shape(g, p, ws_side, &pk);
+	ib = pack_body(g, k, wi, p, &pk, &sb, &ix1);
+	sbody = pack_body(g, k, ws, p, &pk, &sb, &ix1);
+	nch = p->B * pk.lim;
+	n = p->B * pk.panels * K4 * pk.tile * 4;
+	w = xcalloc((size_t)n, 1);
+	cr = xcalloc((size_t)nch, sizeof *cr);
+	sc = xcalloc((size_t)nch, sizeof *sc);
+	for (d[0] = 0; d[0] < p->B && ok; d[0]++)
+		for (d[1] = 0; d[1] < pk.panels && ok; d[1]++)
+			for (d[3] = 0; d[3] < pk.tile && ok; d[3]++) {
+				int64_t ch = d[1] * pk.tile + d[3], sum = 0;
+
+				if (ch >= pk.lim)
+					continue;
+				for (d[2] = 0; d[2] < p->K; d[2]++) {
+					double v = eval(k, ib, d);
+
+					if (v < -128 || v > 127) {
+						ok = 0;
+						break;
+					}
+					w[(((d[0] * pk.panels + d[1]) * K4 + d[2] / 4) * pk.tile + d[3]) * 4 +
+						d[2] % 4] = (int8_t)v;
+					sum += (int64_t)v;
+				}
+				d[2] = 0;
+				cr[d[0] * pk.lim + ch] = (int32_t)(c * sum);
+				sc[d[0] * pk.lim + ch] = (float)((float)eval(k, sbody, d) * (float)s);
+			}
+	if (ok) {
+		snprintf(name, sizeof name, "%s_packed_%c", k->name, ws_side ? 'b' : 'a');
+		*packed = const_data(g, op, name, ty_int(g->c, 8, SIGNLESS), n, w);
+		snprintf(name, sizeof name, "%s_qcorr", k->name);
+		*corr = const_data(g, op, name, ty_int(g->c, 32, SIGNLESS), nch, cr);
+		snprintf(name, sizeof name, "%s_qscale", k->name);
+		*scale = const_data(g, op, name, ty_float(g->c, TY_F32), nch, sc);
+	}
+	free(w), free(cr), free(sc);
+	return ok;
+}
+
+/* k as an int8 GEMM when its operands are a quantized weight and
+ * quantized activations (the comment above); 0 where not (nothing
+ * changed), 1 when planned. */
+static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
+{
+	KExpr *wi = NULL, *wsx = NULL, *u = NULL, *body, *conv, *acc;
+	int64_t c = 0, K = p->K, K4 = (p->K + 3) / 4;
+	double s = 0;
+	int side, i, ch;
+	uint64_t sd = 0, chd = 0;
+	Value *wp, *corr, *scale, *xp;
+	Pack xk;
+	IExpr *ix1, *cix;
+	KCtx kc;
+	PMap memo = {0};
+
+	if (!mk.vnni || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
+		return 0;
+	for (side = 0; side < 2; side++)
+		if (q_weight(k, side ? b : a, &wi, &wsx) && (u = q_act(g, side ? a : b, &c, &s)))
+			break;
+	if (side == 2)
+		return 0;
+	/* S per channel: it reads the weight's M or N dims only */
+	kx_dims(wsx, &sd);
+	for (i = 0; i < (side ? p->nn : p->nm); i++)
+		chd |= 1ull << (side ? p->nd : p->md)[i];
+	if (sd & ~chd)
+		return 0;
+	if (!qweights(g, k, wi, wsx, side, c, s, p, op, &wp, &corr, &scale))
+		return 0;
+	/* the activations' bytes: B packed in the kernel or a pack kernel */
+	pack_shape(g, p, !side, &xk);
+	xk.nd = 5;
+	xk.ext[2] = K4;
+	xk.ext[4] = 4;
+	body = qpack_body(g, k, u, c, p, &xk, &ix1);
+	xk.f32 = ty_int(g->c, 8, SIGNLESS);
+	xk.total = p->B * xk.panels * K4 * xk.tile * 4;
+	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.f32);
+	if (!side && xk.panels >= BPACK_MIN_PANELS && K4 * mk.nr * 4 <= BPACK_MAX_BYTES &&
+			!g->o->no_fuse_pack) {
+		int64_t *ext = arena_alloc(g->c, sizeof xk.ext);
+
+		memcpy(ext, xk.ext, sizeof xk.ext);
+		p->bpack = body;
+		p->pext = ext;
+		xp = NULL;
+	} else {
+		int64_t *ext = arena_alloc(g->c, sizeof xk.ext);
+
+		memcpy(ext, xk.ext, sizeof xk.ext);
+		xp = pack_kernel(g, k, p, &xk, body, ix1, ext, fp, op);
+	}
+	p->K = K4;
+	to_bmn(g, k, p);
+	/* the epilogue reads S s (sum - corr) for the accumulator */
+	ch = side ? 2 : 1;
+	kc = (KCtx){ g->c, 3, k->ext };
+	cix = ix_add(&kc, ix_mul(&kc, ix_dim(&kc, 0), side ? p->N : p->M), ix_dim(&kc, ch));
+	acc = kx_new(g->c, KX_ACC, ty_int(g->c, 32, SIGNLESS), 0);
+	acc->buf = 0;
+	conv = kx_op(g->c, kop.mulf, ty_float(g->c, TY_F32), 2);
+	conv->a[0] = kx_op(g->c, kop.sitofp, conv->type, 1);
+	conv->a[0]->a[0] = kx_op(g->c, kop.subi, acc->type, 2);
+	conv->a[0]->a[0]->a[0] = acc;
+	for (i = 0; i < 2; i++) {
+		Value *v = i ? scale : corr;
+		KExpr *ld = kx_new(g->c, KX_LOAD, v->type->elem, 0);
+
+		ld->buf = kernel_bind(k, v, v->type, 0);
+		ld->rank = 1;
+		ld->ix = arena_alloc(g->c, sizeof *ld->ix);
+		ld->ix[0] = cix;
+		if (i)
+			conv->a[1] = ld;
+		else
+			conv->a[0]->a[0]->a[1] = ld;
+	}
+	k->out[0].epi = k->out[0].epi ? kx_with_acc(g->c, k->out[0].epi, conv, &memo) : conv;
+	pmap_free(&memo);
+	k->out[0].acctype = acc->type;
+	bind_packs(k, p, side ? xp : wp, side ? wp : xp);
+	k->g.q = side ? 2 : 1;
+	gemm_grid(k, p);
+	compact(k);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, int8 (vpdpbusd)%s\n",
+		(long long)p->B, (long long)p->M, (long long)p->N, (long long)K, p->mr, mk.nr,
+		p->bpack ? ", B packed per panel in the kernel" : "");
+	return 1;
+}
+
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 {
 	KExpr *a, *b;
@@ -1024,6 +1358,8 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
 	plan_bounds(k, &p);
+	if (qgemm(g, k, a, b, &p, fp, op))
+		return 1;
 	ap = make_pack(g, k, a, &p, 0, fp, op);
 	bp = make_pack(g, k, b, &p, 1, fp, op);
 	to_bmn(g, k, &p);

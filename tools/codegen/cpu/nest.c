@@ -284,34 +284,67 @@ static int use_s2(Kernel *k, Sched *s)
 	return 1;
 }
 
+LLVMValueRef interleave4(E *e, LLVMValueRef *v, int n)
+{
+	LLVMValueRef m2[128], m4[256];
+	int i, j;
+
+	for (i = 0; i < 2 * n; i++)
+		m2[i] = LLVMConstInt(e->i32, (unsigned long long)i, 0);
+	for (j = 0; j < n; j++)
+		for (i = 0; i < 4; i++)
+			m4[4 * j + i] = LLVMConstInt(e->i32, (unsigned long long)(i * n + j), 0);
+	return LLVMBuildShuffleVector(e->b,
+		LLVMBuildShuffleVector(e->b, v[0], v[1], LLVMConstVector(m2, (unsigned)(2 * n)), ""),
+		LLVMBuildShuffleVector(e->b, v[2], v[3], LLVMConstVector(m2, (unsigned)(2 * n)), ""),
+		LLVMConstVector(m4, (unsigned)(4 * n)), "");
+}
+
 /* A pack kernel's point (batch, panel, k): the tile's lanes as one
  * vector -- contiguous loads, stride-2 pairs or a gather, by gather() --
- * stored as the row of the panel.  Written vectorized, it needs none of
- * LLVM's loop vectorizer, the costliest part of compiling a network. */
+ * stored as the row of the panel; an int8 pack's (vpack 2: batch, panel,
+ * k / 4) the four k's vectors interleaved.  Written vectorized, it needs
+ * none of LLVM's loop vectorizer, the costliest part of compiling a
+ * network. */
 static void pack_point(E *e, void *env)
 {
 	Kernel *k = e->k;
 	KOut *o = &k->out[0];
-	LLVMValueRef v;
+	LLVMValueRef v[4];
+	int i, n = k->vpack == 2 ? 4 : 1;
 
 	(void)env;
-	e_reset(e);
-	e->dimv[3] = e_i64(e, 0);
-	e->vw = (int)k->ext[3];
-	e->vdim = 3;
-	v = e_expr(e, o->val);
-	if (v)
-		e_store(e, v, store_ptr(e, o), k->bind[o->buf].type->elem);
+	for (i = 0; i < n; i++) {
+		e_reset(e);
+		e->dimv[3] = e_i64(e, 0);
+		if (n == 4)
+			e->dimv[4] = e_i64(e, i);
+		e->vw = (int)k->ext[3];
+		e->vdim = 3;
+		v[i] = e_expr(e, o->val);
+		e->vw = 1;
+		if (!v[i])
+			return;
+	}
+	if (n == 4) {
+		e->dimv[4] = e_i64(e, 0);
+		v[0] = interleave4(e, v, (int)k->ext[3]);
+		e->vw = 4 * (int)k->ext[3];
+	}
+	e_store(e, v[0], store_ptr(e, o), k->bind[o->buf].type->elem);
 	e->vw = 1;
 }
 
-/* the pack path applies: one f32 output, stored row-major over the four
- * dims, the tile within a vector's lanes, and some dim besides the tile
- * to split across workgroups */
+/* the pack path applies: one output, stored row-major over the four
+ * dims (an int8 pack's five: its bytes in groups of four k), the tile
+ * within a vector's lanes, and some dim besides the tile to split across
+ * workgroups */
 static int vpack_ok(Kernel *k, Sched *s)
 {
-	return k->vpack && k->ndims == 4 && k->nout == 1 && !k->out[0].epi && k->ext[3] > 1 &&
-		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && !k->red[3];
+	int nd = k->vpack == 2 ? 5 : 4;
+
+	return k->vpack && k->ndims == nd && k->nout == 1 && !k->out[0].epi && k->ext[3] > 1 &&
+		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && s->split != 4 && !k->red[3];
 }
 
 void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
@@ -325,10 +358,10 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	if (s.empty)
 		return;
 	if (vpack_ok(k, &s)) {
-		int order[3], n = 0;
+		int order[4], n = 0;
 
 		for (i = 0; i < s.n; i++)
-			if (s.order[i] != 3)
+			if (s.order[i] != 3 && s.order[i] != 4)
 				order[n++] = s.order[i];
 		nest(e, order, n, &s, wx, pack_point, NULL, 0);
 		k->light = 1;

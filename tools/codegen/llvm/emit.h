@@ -31,6 +31,8 @@ typedef struct E {
 	int pieces;                 /* vector loads and range tests try the
 	                             * scalar one-affine-piece test first */
 	int err;
+	int maskbw;                 /* masked loads of bytes and halves are
+	                             * single instructions (AVX-512BW) */
 	const char *cpu, *features;
 } E;
 

@@ -392,12 +392,32 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 	LLVMPositionBuilderAtEnd(e->b, bb[2]);
 	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i1, 1, 0);
-	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
 	args[1] = LLVMConstInt(e->i32, al, 0);
 	args[2] = LLVMConstVector(lanes, (unsigned)vw);
-	args[3] = LLVMGetUndef(vt);
-	v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
-		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	if (al < 4 && ty_numel(t) * al >= 4 && !(t->elem->kind == TY_INT && t->elem->width == 1)) {
+		/* bytes and halves (a quantized tensor's), which no instruction
+		 * gathers: each lane's 32 bits ending at its element (from
+		 * the buffer's start for the first few), shifted down */
+		LLVMTypeRef wt = LLVMVectorType(e->i32, (unsigned)vw), ow[2] = { wt, pt };
+		LLVMValueRef b = LLVMBuildMul(e->b, off, e_splat(e, LLVMConstInt(it, al, 0)), "");
+		LLVMValueRef a = LLVMBuildSub(e->b, b, e_splat(e, LLVMConstInt(it, 4 - al, 0)), "");
+
+		a = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), ""),
+			LLVMConstNull(LLVMTypeOf(a)), a, "");
+		args[0] = LLVMBuildGEP2(e->b, e->i8, e->bp[x->buf], &a, 1, "");
+		args[1] = LLVMConstInt(e->i32, 1, 0);
+		args[3] = LLVMGetUndef(wt);
+		v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ow, 2),
+			LLVMGetIntrinsicDeclaration(e->m, id, ow, 2), args, 4, "");
+		v[2] = LLVMBuildLShr(e->b, v[2], LLVMBuildIntCast2(e->b, LLVMBuildMul(e->b,
+			LLVMBuildSub(e->b, b, a, ""), e_splat(e, LLVMConstInt(it, 8, 0)), ""), wt, 0, ""), "");
+		v[2] = LLVMBuildTrunc(e->b, v[2], vt, "");
+	} else {
+		args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+		args[3] = LLVMGetUndef(vt);
+		v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+			LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	}
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 	phi = LLVMBuildPhi(e->b, vt, "");
@@ -542,7 +562,9 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 		IExpr *lin = linear(e, t, x->ix);
 
 		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
-				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8) && !(t->elem->kind == TY_INT && t->elem->width == 1))
+				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8 ||
+				 (elem_size(t->elem) < 4 && ty_numel(t) * elem_size(t->elem) >= 4)) &&
+				!(t->elem->kind == TY_INT && t->elem->width == 1))
 			return gather(e, x, t, lin);
 		if (!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1))
 			return per_lane(e, x, scalar_load);
@@ -786,61 +808,140 @@ static LLVMValueRef run_slow(E *e, void *arg)
 	return emit_load(e, ((MaskedRun *)arg)->ld);
 }
 
-/* select(t1, select(t2, ... load), other) with range tests t (in g[0..ng),
- * outermost first) as vectors: where the load's index without the clamps
- * the tests keep idle runs along the lanes one by one (an im2col row of a
- * padded convolution across its padding and its rows' ends), one masked
- * load of the lanes that pass every test, instead of the lanes' offsets
- * as a vector, a run test and a gather.  The load is not memoized: its
- * failing lanes hold zeros, which only these selects see.  NULL where
- * the form does not fit. */
+/* The load ld (the lanes' elements of buf[...]) as a masked load of the
+ * lanes that pass every test in g[0..ng), where its index without the
+ * clamps the tests keep idle runs along the lanes; NULL where not. */
+static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
+{
+	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
+	Type *t = e->k->bind[ld->buf].type;
+	IExpr **ix, *lin;
+	int64_t slope;
+	LLVMValueRef cond = NULL, mask;
+	int i, n = 0, sz = (int)elem_size(t->elem);
+
+	/* bytes and halves where the target masks them (AVX-512BW: a
+	 * quantized tensor's loads), words and double words anywhere */
+	if ((sz != 4 && sz != 8 && !((sz == 1 || sz == 2) && e->maskbw)) ||
+			(t->elem->kind == TY_INT && t->elem->width == 1))
+		return NULL;
+	ix = arena_alloc(e->g->c, sizeof *ix * (size_t)(t->rank + 1));
+	for (i = 0; i < t->rank; i++)
+		ix[i] = unclamp(&kc, ld->ix[i], g, ng, 0, &n);
+	if (!n)
+		return NULL;
+	lin = linear(e, t, ix);
+	/* one run along the lanes for every vector, else where a few
+	 * scalar tests find one (a stride-2 window across a row's end
+	 * is none) */
+	if (!ix_slope(lin, e->vdim, &slope) && !lane_affine(e, lin, &slope, &cond))
+		return NULL;
+	if (slope != 1 && (slope != 2 || e->vw % 2))
+		return NULL;
+	mask = e_expr(e, g[0]);
+	for (i = 1; i < ng; i++)
+		mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
+	{
+		MaskedRun r = { ld, lin, mask, slope };
+
+		return cond ? fast_or(e, cond, run_fast, run_slow, &r, "masked") : run_fast(e, &r);
+	}
+}
+
+/* Does x read the lanes' dim through loads other than one, *ld (set at
+ * the first), or hold an op that may trap on the zeros a masked load
+ * gives the failing lanes (an integer division), a data-dependent load
+ * or a range test's select?  0: x is ops over the one load, indices and
+ * values the same for every lane. */
+static int not_one_load(E *e, KExpr *x, KExpr **ld, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, x))
+		return 0;
+	*pmap_slot(seen, x, 1) = x;
+	if (x->kind == KX_XLOAD)
+		return 1;
+	if (x->kind == KX_LOAD) {
+		for (i = 0; i < x->rank; i++)
+			if (ix_uses_dim(x->ix[i], e->vdim))
+				break;
+		if (i == x->rank)
+			return 0;
+		if (*ld && *ld != x)
+			return 1;
+		*ld = x;
+		return 0;
+	}
+	if (x->kind == KX_OP) {
+		const char *nm = kop_name(x->op);
+
+		if (x->op == kop.select && x->a[0]->kind == KX_INRANGE)
+			return 1;
+		if (x->type->kind == TY_INT && (strstr(nm, "div") || strstr(nm, "rem")))
+			return 1;
+		for (i = 0; i < x->n; i++)
+			if (not_one_load(e, x->a[i], ld, seen))
+				return 1;
+	}
+	return 0;
+}
+
+/* forgets the values of x's nodes that read ld: 1 if x does */
+static int forget(E *e, KExpr *x, KExpr *ld, PMap *seen)
+{
+	int i, r = x == ld;
+	void **slot;
+
+	if ((slot = pmap_slot(seen, x, 0)))
+		return *slot != NULL;
+	for (i = 0; i < x->n; i++)
+		r |= forget(e, x->a[i], ld, seen);
+	*pmap_slot(seen, x, 1) = r ? x : NULL;
+	if (r && (slot = pmap_slot(&e->memo, x, 0)))
+		*slot = NULL;
+	return r;
+}
+
+/* select(t1, select(t2, ... f(load)), other) with range tests t (in
+ * g[0..ng), outermost first) as vectors: where the load's index without
+ * the clamps the tests keep idle runs along the lanes one by one (an
+ * im2col row of a padded convolution across its padding and its rows'
+ * ends), one masked load of the lanes that pass every test, instead of
+ * the lanes' offsets as a vector, a run test and a gather; f, ops of that
+ * load alone (a dequantization), applied to it.  The load and f are not
+ * memoized: their failing lanes hold zeros or f of zeros, which only
+ * these selects see.  NULL where the form does not fit. */
 static LLVMValueRef masked_select(E *e, KExpr *x, KExpr **g, int ng)
 {
-	KExpr *ld = x->a[1];
-	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
-	LLVMValueRef mask, v, other;
-	int i, n = 0;
+	KExpr *ld = x->a[1], *l1 = NULL;
+	LLVMValueRef v, other;
 
 	if (x->kind != KX_OP || x->op != kop.select || x->a[0]->kind != KX_INRANGE || ng == 4)
 		return NULL;
 	g[ng++] = x->a[0];
-	if (ld->kind == KX_OP) {
+	if (ld->kind == KX_LOAD) {
+		if (!(v = masked_value(e, ld, g, ng)))
+			return NULL;
+	} else if (ld->kind == KX_OP && ld->op == kop.select && ld->a[0]->kind == KX_INRANGE) {
 		if (!(v = masked_select(e, ld, g, ng)))
 			return NULL;
-	} else {
-		Type *t;
-		IExpr **ix, *lin;
-		int64_t slope;
-		LLVMValueRef cond = NULL;
+	} else if (ld->kind == KX_OP) {
+		PMap seen = {0};
+		int no = not_one_load(e, ld, &l1, &seen);
 
-		if (ld->kind != KX_LOAD)
+		pmap_free(&seen);
+		if (no || !l1 || !(v = masked_value(e, l1, g, ng)))
 			return NULL;
-		t = e->k->bind[ld->buf].type;
-		if ((elem_size(t->elem) != 4 && elem_size(t->elem) != 8) ||
-				(t->elem->kind == TY_INT && t->elem->width == 1))
+		*pmap_slot(&e->memo, l1, 1) = v;
+		v = e_expr(e, ld);
+		memset(&seen, 0, sizeof seen);
+		forget(e, ld, l1, &seen);
+		pmap_free(&seen);
+		if (!v)
 			return NULL;
-		ix = arena_alloc(e->g->c, sizeof *ix * (size_t)(t->rank + 1));
-		for (i = 0; i < t->rank; i++)
-			ix[i] = unclamp(&kc, ld->ix[i], g, ng, 0, &n);
-		if (!n)
-			return NULL;
-		lin = linear(e, t, ix);
-		/* one run along the lanes for every vector, else where a few
-		 * scalar tests find one (a stride-2 window across a row's end
-		 * is none) */
-		if (!ix_slope(lin, e->vdim, &slope) && !lane_affine(e, lin, &slope, &cond))
-			return NULL;
-		if (slope != 1 && (slope != 2 || e->vw % 2))
-			return NULL;
-		mask = e_expr(e, g[0]);
-		for (i = 1; i < ng; i++)
-			mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
-		{
-			MaskedRun r = { ld, lin, mask, slope };
-
-			v = cond ? fast_or(e, cond, run_fast, run_slow, &r, "masked") : run_fast(e, &r);
-		}
-	}
+	} else
+		return NULL;
 	other = e_expr(e, x->a[2]);
 	return LLVMBuildSelect(e->b, e_expr(e, x->a[0]), v, other, "");
 }
