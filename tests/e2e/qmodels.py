@@ -129,10 +129,12 @@ class Branches(nn.Module):
 def qconv_u8():
     """convolutions of odd shapes, uint8 activations (X86InductorQuantizer):
     fewer output channels than a tile's rows, K = 27 and 150 (not multiples
-    of four), stride 2, dilation 2, a 1x1 of batch 2"""
+    of four), stride 2, dilation 2, a 1x1 of batch 2, two groups (a batch
+    of two GEMMs)"""
     torch.manual_seed(0)
     m = Branches(nn.Conv2d(6, 5, 3, padding=1), nn.Conv2d(6, 10, 3, stride=2, padding=1),
-                 nn.Conv2d(6, 32, 5, padding=4, dilation=2), nn.Conv2d(6, 48, 1)).eval()
+                 nn.Conv2d(6, 32, 5, padding=4, dilation=2), nn.Conv2d(6, 48, 1),
+                 nn.Conv2d(6, 20, 3, padding=1, groups=2)).eval()
     return _convert(m, torch.randn(2, 6, 13, 17), _x86())
 
 

@@ -253,6 +253,22 @@ static void prefetch(E *e, LLVMValueRef p)
 	LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, &pt, 1), f, args, 4, "");
 }
 
+/* The prefetches of step k0 (B's elements from bo, in 4-byte words) of
+ * the next B panel at pf (kir.h's KGemm bnext): of its step k0 (all),
+ * or of line k0 (half). */
+static void prefetch_step(E *e, const KGemm *g, LLVMValueRef k0, LLVMValueRef bo, LLVMValueRef pf)
+{
+	LLVMValueRef po = g->bnext == 1 ? LLVMBuildMul(e->b, k0, e_i64(e, LINE), "") : bo;
+	LLVMValueRef pp = LLVMBuildGEP2(e->b, e->f32, pf, &po, 1, "");
+	int j;
+
+	for (j = 0; j < (g->bnext == 1 ? LINE : mk.nr); j += LINE) {
+		LLVMValueRef o = e_i64(e, j);
+
+		prefetch(e, LLVMBuildGEP2(e->b, e->f32, pp, &o, 1, ""));
+	}
+}
+
 /* One step k0 of the reduction: NV vectors of B, and for each of the
  * mr rows a broadcast of A fused-multiply-added into the tile; with pf,
  * a prefetch of the next B panel's lines (kir.h's KGemm bnext): of its
@@ -273,16 +289,8 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 
 	for (j = 0; j < NV; j++)
 		bv[j] = vload(e, bp, e_i64(e, j * VW), VW);
-	if (pf) {
-		LLVMValueRef po = g->bnext == 1 ? LLVMBuildMul(e->b, k0, e_i64(e, LINE), "") : bo;
-		LLVMValueRef pp = LLVMBuildGEP2(e->b, e->f32, pf, &po, 1, "");
-
-		for (j = 0; j < (g->bnext == 1 ? LINE : mk.nr); j += LINE) {
-			LLVMValueRef o = e_i64(e, j);
-
-			prefetch(e, LLVMBuildGEP2(e->b, e->f32, pp, &o, 1, ""));
-		}
-	}
+	if (pf)
+		prefetch_step(e, g, k0, bo, pf);
 	for (r = 0; r < mr; r++) {
 		LLVMValueRef av = vload(e, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
@@ -324,16 +332,8 @@ static void qmicro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVa
 		f = LLVMAddFunction(e->m, "llvm.x86.avx512.vpdpbusd.512", ft);
 	for (j = 0; j < NV; j++)
 		bv[j] = vload_as(e, e->i32, bp, e_i64(e, j * VW), VW);
-	if (pf) {
-		LLVMValueRef po = g->bnext == 1 ? LLVMBuildMul(e->b, k0, e_i64(e, LINE), "") : bo;
-		LLVMValueRef pp = LLVMBuildGEP2(e->b, e->i32, pf, &po, 1, "");
-
-		for (j = 0; j < (g->bnext == 1 ? LINE : mk.nr); j += LINE) {
-			LLVMValueRef o = e_i64(e, j);
-
-			prefetch(e, LLVMBuildGEP2(e->b, e->i32, pp, &o, 1, ""));
-		}
-	}
+	if (pf)
+		prefetch_step(e, g, k0, bo, pf);
 	for (r = 0; r < mr; r++) {
 		LLVMValueRef av = vload_as(e, e->i32, ap, e_i64(e, r), 1);
 		LLVMValueRef sv;

@@ -550,12 +550,30 @@ static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 	k->lim = side ? p->N : p->M;
 }
 
+/* select(0 <= ix < hi, x, other) */
+static KExpr *below(Ctx *c, IExpr *ix, int64_t hi, KExpr *x, KExpr *other)
+{
+	KExpr *sel = kx_op(c, kop.select, x->type, 3), *in;
+
+	in = kx_new(c, KX_INRANGE, ty_int(c, 1, SIGNLESS), 0);
+	in->rank = 1;
+	in->ix = arena_alloc(c, sizeof *in->ix);
+	in->lo = arena_alloc(c, sizeof *in->lo);
+	in->hi = arena_alloc(c, sizeof *in->hi);
+	in->ix[0] = ix;
+	in->hi[0] = hi;
+	sel->a[0] = in;
+	sel->a[1] = x;
+	sel->a[2] = other;
+	return sel;
+}
+
 /* x over the pack's domain (s: root's dims in its terms), zero past the
  * last row or column; *ix1 the pack's linear index */
 static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k, Sub *s,
 	IExpr **ix1)
 {
-	KExpr *body, *in;
+	KExpr *body;
 	IExpr *lin;
 	int i;
 
@@ -572,21 +590,8 @@ static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pa
 		k->side ? p->nn : p->nm, root->ext, s->sub);
 	body = kx_subst(s, x);
 	pmap_free(&s->memo);
-	if (k->panels * k->tile != k->lim) {
-		KExpr *sel = kx_op(g->c, kop.select, k->f32, 3);
-
-		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
-		in->rank = 1;
-		in->ix = arena_alloc(g->c, sizeof *in->ix);
-		in->lo = arena_alloc(g->c, sizeof *in->lo);
-		in->hi = arena_alloc(g->c, sizeof *in->hi);
-		in->ix[0] = lin;
-		in->hi[0] = k->lim;
-		sel->a[0] = in;
-		sel->a[1] = body;
-		sel->a[2] = kx_const_f(g->c, k->f32, 0);
-		body = sel;
-	}
+	if (k->panels * k->tile != k->lim)
+		body = below(g->c, lin, k->lim, body, kx_const_f(g->c, k->f32, 0));
 	*ix1 = ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc,
 		ix_mul(&s->kc, ix_dim(&s->kc, 0), k->panels), ix_dim(&s->kc, 1)), p->K),
 		ix_dim(&s->kc, 2)), k->tile), ix_dim(&s->kc, 3));
@@ -1128,21 +1133,8 @@ static KExpr *qpack_body(Gen *g, Kernel *root, KExpr *u, int64_t c, const GPlan 
 		root->ext, s.sub);
 	body = kx_subst(&s, u);
 	pmap_free(&s.memo);
-	if (p->K % 4) {
-		KExpr *sel = kx_op(g->c, kop.select, u->type, 3), *in;
-
-		in = kx_new(g->c, KX_INRANGE, ty_int(g->c, 1, SIGNLESS), 0);
-		in->rank = 1;
-		in->ix = arena_alloc(g->c, sizeof *in->ix);
-		in->lo = arena_alloc(g->c, sizeof *in->lo);
-		in->hi = arena_alloc(g->c, sizeof *in->hi);
-		in->ix[0] = kk;
-		in->hi[0] = p->K;
-		sel->a[0] = in;
-		sel->a[1] = body;
-		sel->a[2] = kx_const_i(g->c, u->type, c > 127 ? c - 256 : c);
-		body = sel;
-	}
+	if (p->K % 4)
+		body = below(g->c, kk, p->K, body, kx_const_i(g->c, u->type, c > 127 ? c - 256 : c));
 	*ix1 = ix_dim(&s.kc, 0);
 	for (i = 1; i < 5; i++)
 		*ix1 = ix_add(&s.kc, ix_mul(&s.kc, *ix1, k->ext[i]), ix_dim(&s.kc, i));
@@ -1269,10 +1261,13 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 			break;
 	if (side == 2)
 		return 0;
-	/* S per channel: it reads the weight's M or N dims only */
+	/* S per channel: it reads the weight's M or N dims and the batch's
+	 * only (a grouped convolution's channel is both) */
 	kx_dims(wsx, &sd);
 	for (i = 0; i < (side ? p->nn : p->nm); i++)
 		chd |= 1ull << (side ? p->nd : p->md)[i];
+	for (i = 0; i < p->nb; i++)
+		chd |= 1ull << p->bd[i];
 	if (sd & ~chd)
 		return 0;
 	if (!qweights(g, k, wi, wsx, side, c, s, p, op, &wp, &corr, &scale))
