@@ -23,6 +23,14 @@ check() {
 @test "FX reference int8: a conv-conv-linear model matches PyTorch's quantized output" {
   need_torch
   check fx_convnet 1x3x16x16xf32 close 10
+  # its convolutions on codegen's int8 kernels where the CPU has VNNI:
+  # the weights' quantize (roundeven, clamp, in f64) evaluated at compile
+  # time, the activations' dequantize (through f64) recognized
+  if grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo; then
+    bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches > "$T/d.txt"
+    grep 'gemm:' "$T/d.txt"
+    [ "$(grep 'gemm:' "$T/d.txt" | grep -c 'int8 (vpdpbusd)')" -ge 2 ]
+  fi
 }
 
 @test "FX reference int8: resnet18 matches PyTorch's quantized output: top-1 and steps of the output's scale" {

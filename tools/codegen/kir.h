@@ -196,6 +196,7 @@ typedef struct Kernel {
 	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") X(uitofp, "arith.uitofp") \
 	X(extsi, "arith.extsi") X(extui, "arith.extui") X(trunci, "arith.trunci") \
 	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
+	X(roundeven, "math.roundeven") X(cmpf, "arith.cmpf") X(divf, "arith.divf") \
 	X(constant, "arith.constant")
 
 typedef struct KOps {

@@ -243,6 +243,31 @@ static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 	return 1;
 }
 
+/* v rounded to e's float type */
+static double fl(const KExpr *e, double v)
+{
+	return e->type->kind == TY_F64 ? v : fp_round(v, e->type);
+}
+
+/* arith.cmpf's predicate p (0 false, 1..6 oeq ogt oge olt ole one, 7 ord,
+ * 8..13 their unordered forms, 14 uno, 15 true) on a, b */
+static int cmpf(int64_t p, double a, double b)
+{
+	int nan = a != a || b != b, r;
+
+	switch (p == 0 || p == 7 || p >= 14 ? 0 : (p - 1) % 7 + 1) {
+	case 1: r = a == b; break;
+	case 2: r = a > b; break;
+	case 3: r = a >= b; break;
+	case 4: r = a < b; break;
+	case 5: r = a <= b; break;
+	case 6: r = a != b; break;
+	default:
+		return p == 15 || (p == 7 && !nan) || (p == 14 && nan);
+	}
+	return p <= 6 ? !nan && r : nan || r;
+}
+
 static double eval(Kernel *k, KExpr *e, const int64_t *d)
 {
 	int i;
@@ -271,17 +296,25 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 	case KX_OP:
 		if (e->op == kop.select)
 			return eval(k, e->a[0], d) != 0 ? eval(k, e->a[1], d) : eval(k, e->a[2], d);
+		/* f32 and f64 arithmetic, each op rounded to its type */
 		if (e->op == kop.mulf)
-			return (float)((float)eval(k, e->a[0], d) * (float)eval(k, e->a[1], d));
+			return fl(e, eval(k, e->a[0], d) * eval(k, e->a[1], d));
 		if (e->op == kop.addf)
-			return (float)((float)eval(k, e->a[0], d) + (float)eval(k, e->a[1], d));
+			return fl(e, eval(k, e->a[0], d) + eval(k, e->a[1], d));
 		if (e->op == kop.subf)
-			return (float)((float)eval(k, e->a[0], d) - (float)eval(k, e->a[1], d));
+			return fl(e, eval(k, e->a[0], d) - eval(k, e->a[1], d));
+		if (e->op == kop.divf)
+			return fl(e, eval(k, e->a[0], d) / eval(k, e->a[1], d));
 		if (e->op == kop.extf)
 			return eval(k, e->a[0], d);
-		if (e->op == kop.truncf)   /* to bf16 or f16, as the kernel rounds */
+		if (e->op == kop.truncf)   /* to f32, bf16 or f16, as the kernel rounds */
 			return fp_round(eval(k, e->a[0], d), e->type);
-		/* integers of at most 53 bits (int_bits): exact in a double */
+		if (e->op == kop.roundeven)
+			return __builtin_rint(eval(k, e->a[0], d));   /* ties to even */
+		if (e->op == kop.cmpf)
+			return cmpf(e->attr ? e->attr->i : 0, eval(k, e->a[0], d), eval(k, e->a[1], d));
+		/* integers of at most 53 bits (int_bits, const_int): exact in
+		 * a double */
 		if (e->op == kop.extsi)
 			return eval(k, e->a[0], d);
 		if (e->op == kop.addi)
@@ -289,7 +322,22 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 		if (e->op == kop.subi)
 			return eval(k, e->a[0], d) - eval(k, e->a[1], d);
 		if (e->op == kop.sitofp)
-			return (float)eval(k, e->a[0], d);
+			return fl(e, eval(k, e->a[0], d));
+		if (e->op == kop.fptosi) {   /* NaN where it is poison */
+			double v = __builtin_trunc(eval(k, e->a[0], d)), lim = (double)(1ull << (e->type->width - 1));
+
+			return v >= -lim && v < lim ? v : __builtin_nan("");
+		}
+		if (e->op == kop.trunci) {
+			int w = e->type->width;
+			double v = eval(k, e->a[0], d);
+			uint64_t m = (1ull << w) - 1, u;
+
+			if (v != v)
+				return v;
+			u = (uint64_t)(int64_t)v & m;
+			return u >> (w - 1) ? (double)(int64_t)(u | ~m) : (double)(int64_t)u;
+		}
 		return 0;
 	default:
 		return 0;
@@ -1027,8 +1075,51 @@ static void gemm_grid(Kernel *k, const GPlan *p)
  * groups of four k ([batch][panel][k / 4][tile][k % 4]), zero-padded
  * weights; past K and in the padding the activations hold c. */
 
-/* x = mulf(sitofp(I), S), either order, I an integer expression over
- * constants (int_bits), S a float expression over constants: *ix, *sx */
+/* x through conversions between float types (exact for the small
+ * integers they carry here) */
+static KExpr *fconv_peel(KExpr *x)
+{
+	while (x->kind == KX_OP && (x->op == kop.extf || x->op == kop.truncf))
+		x = x->a[0];
+	return x;
+}
+
+/* e is an integer of 8 bits at most over constants that eval computes
+ * as the kernel would (the FX reference form's quantize of a float
+ * weight: roundeven, clamp, fptosi, trunci), or of int_bits' form */
+static int const_int(Kernel *k, KExpr *e)
+{
+	int i, ok = 0;
+	TypeKind t;
+
+	switch (e->kind) {
+	case KX_CONST:
+		return 1;
+	case KX_LOAD:
+		t = k->bind[e->buf].type->elem->kind;
+		return (t == TY_F32 || t == TY_F64 || t == TY_INT) && const_load(k, e, t) &&
+			!(t == TY_INT && k->bind[e->buf].type->elem->width > 32);
+	case KX_OP:
+		if (e->op == kop.addi || e->op == kop.subi)
+			return int_bits(k, e) >= 0 && int_bits(k, e) <= 53;
+		if (e->op == kop.sitofp && e->a[0]->type->width > 32)
+			return 0;
+		ok = e->op == kop.select || e->op == kop.mulf || e->op == kop.addf ||
+			e->op == kop.subf || e->op == kop.divf || e->op == kop.extf ||
+			e->op == kop.truncf || e->op == kop.roundeven || e->op == kop.cmpf ||
+			e->op == kop.extsi || e->op == kop.sitofp || e->op == kop.fptosi ||
+			e->op == kop.trunci;
+		for (i = 0; i < e->n && ok; i++)
+			ok = const_int(k, e->a[i]);
+		return ok && (e->type->kind != TY_INT || e->type->width <= 64);
+	default:
+		return 0;
+	}
+}
+
+/* x = mulf(sitofp(I), S), either order, through float conversions, I an
+ * integer expression over constants (int_bits, or const_int of 8 bits),
+ * S a float expression over constants: *ix, *sx */
 static int q_weight(Kernel *k, KExpr *x, KExpr **ix, KExpr **sx)
 {
 	int i, bits;
@@ -1036,14 +1127,15 @@ static int q_weight(Kernel *k, KExpr *x, KExpr **ix, KExpr **sx)
 	if (x->kind != KX_OP || x->op != kop.mulf || x->type->kind != TY_F32)
 		return 0;
 	for (i = 0; i < 2; i++) {
-		KExpr *f = x->a[i];
+		KExpr *f = fconv_peel(x->a[i]), *in;
 
-		if (f->kind != KX_OP || f->op != kop.sitofp)
+		if (f->kind != KX_OP || f->op != kop.sitofp || !const_buffers_only(NULL, k, x->a[!i]))
 			continue;
-		bits = int_bits(k, f->a[0]);
-		if (bits < 0 || bits > 53 || !const_buffers_only(NULL, k, x->a[!i]))
+		in = f->a[0];
+		bits = int_bits(k, in);
+		if ((bits < 0 || bits > 53) && !(in->type->width <= 8 && const_int(k, in)))
 			continue;
-		*ix = f->a[0];
+		*ix = in;
 		*sx = x->a[!i];
 		return 1;
 	}
@@ -1080,12 +1172,12 @@ static KExpr *q_act(Gen *g, KExpr *x, int64_t *c, double *s)
 	if (i == 2)
 		return NULL;
 	*s = x->a[i]->cval->f;
-	d = x->a[!i];
+	d = fconv_peel(x->a[!i]);
 	f = d;
 	if (d->kind == KX_OP && d->op == kop.subf && d->a[1]->kind == KX_CONST &&
 			d->a[1]->cval->kind == AT_FLOAT) {
 		z = d->a[1]->cval->f;
-		f = d->a[0];
+		f = fconv_peel(d->a[0]);
 	}
 	if (f->kind != KX_OP || (f->op != kop.sitofp && f->op != kop.uitofp))
 		return NULL;
@@ -1214,7 +1306,7 @@ static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_
 				for (d[2] = 0; d[2] < p->K; d[2]++) {
 					double v = eval(k, ib, d);
 
-					if (v < -128 || v > 127) {
+					if (!(v >= -128 && v <= 127)) {
 						ok = 0;
 						break;
 					}
