@@ -312,6 +312,13 @@ static void plan_values(Gen *g, Op *fn)
 		}
 	}
 	absorb_chains(g, b);
+	/* a quantize that no root's epilogue computes (of the network's
+	 * input) is a buffer too: a convolution's im2col would compute it
+	 * again for every window that reads the element */
+	for (op = b->first; op; op = op->next)
+		if (op->nres == 1 && is_elementwise(g, op) && narrow_int(RES(op, 0)) &&
+				!vinfo(g, RES(op, 0))->absorbed && !vinfo(g, RES(op, 0))->claimed)
+			vinfo(g, RES(op, 0))->mat = 1;
 	/* returned values that are not buffers or views of buffers */
 	if (ret)
 		for (i = 0; i < ret->nopnds; i++) {
