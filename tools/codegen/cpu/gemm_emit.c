@@ -140,63 +140,27 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 }
 
 /* B's panel pn of batch b into the stack: its expression over (b, pn,
- * k, column), NR columns as two vectors */
+ * k, column), NR columns as two vectors; an int8 GEMM's bytes over (b,
+ * pn, k / 4, column, k % 4), the four k of a vector of columns
+ * interleaved into the vpdpbusd layout (a column's four bytes together) */
 static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn,
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	int ndims = k->ndims, j;
-	int64_t *ext = k->ext;
-	LLVMValueRef saved[4], kk;
-	ELoop lk;
-
-	/* the expression's indices are over the pack's domain */
-	k->ndims = 4;
-	k->ext = g->pext;
-	memcpy(saved, e->dimv, sizeof saved);
-	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
-	for (j = 0; j < mk.nr; j += VW) {
-		LLVMValueRef v, off, st;
-
-		e_reset(e);
-		e->dimv[0] = b;
-		e->dimv[1] = pn;
-		e->dimv[2] = kk;
-		e->dimv[3] = e_i64(e, j);
-		e->vw = VW;
-		e->vdim = 3;
-		v = e_expr(e, g->bpack);
-		e->vw = 1;
-		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, mk.nr), ""), e_i64(e, j), "");
-		st = LLVMBuildStore(e->b, v, LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
-		LLVMSetAlignment(st, 64);
-	}
-	e_reset(e);
-	e_loop_end(e, &lk, NULL, 0);
-	memcpy(e->dimv, saved, sizeof saved);
-	k->ndims = ndims;
-	k->ext = ext;
-}
-
-/* pack_panel for an int8 GEMM: its bytes over (b, pn, k / 4, column,
- * k % 4), the four k of a vector of columns interleaved into the
- * vpdpbusd layout, a column's four bytes together */
-static void qpack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
-{
-	KGemm *g = &k->g;
-	int ndims = k->ndims, j, i;
+	int ndims = k->ndims, j, i, nk = g->q ? 4 : 1;
 	int64_t *ext = k->ext;
 	LLVMValueRef saved[5], kk;
 	ELoop lk;
 
-	k->ndims = 5;
+	/* the expression's indices are over the pack's domain */
+	k->ndims = g->q ? 5 : 4;
 	k->ext = g->pext;
 	memcpy(saved, e->dimv, sizeof saved);
-	kk = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
 	for (j = 0; j < mk.nr; j += VW) {
 		LLVMValueRef v[4], off, st;
 
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < nk; i++) {
 			e_reset(e);
 			e->dimv[0] = b;
 			e->dimv[1] = pn;
@@ -209,8 +173,8 @@ static void qpack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVM
 			e->vw = 1;
 		}
 		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, mk.nr), ""), e_i64(e, j), "");
-		st = LLVMBuildStore(e->b, interleave4(e, v, VW),
-			LLVMBuildInBoundsGEP2(e->b, e->i32, bloc, &off, 1, ""));
+		st = LLVMBuildStore(e->b, g->q ? interleave4(e, v, VW) : v[0],
+			LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
 		LLVMSetAlignment(st, 64);
 	}
 	e_reset(e);
@@ -580,9 +544,7 @@ int gemm_emit(E *e, Kernel *k)
 	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_extent(e, 0), NULL);
 	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
 	bsrc = g->bpack ? bloc : e->bp[g->bb];
-	if (g->bpack && g->q)
-		qpack_panel(e, k, bloc, bidx, pn);
-	else if (g->bpack)
+	if (g->bpack)
 		pack_panel(e, k, bloc, bidx, pn, kend);
 	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
 	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn, kend);
