@@ -17,7 +17,9 @@
  * stack at a time, so that the im2col never reaches memory.  The kernel
  * keeps an MR x NR tile of C in registers (MR rows of two vectors; cpu.h),
  * reads one B vector pair and MR broadcasts of A per k, then stores the
- * tile to the stack and applies the fused epilogue row by row.
+ * tile to the stack and applies the fused epilogue row by row.  Where
+ * the CPU has AVX-512 VNNI, a contraction of a quantized weight with
+ * quantized activations runs on their integers (the int8 section below).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -582,7 +584,7 @@ typedef struct Pack {
 	                       * [k % 4], qpack_body) */
 	int64_t tile, panels, lim;
 	int64_t ext[5], total;
-	Type *f32, *pt;       /* its element, its tensor */
+	Type *el, *pt;        /* its element (f32, or i8: bytes), its tensor */
 } Pack;
 
 static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
@@ -593,8 +595,8 @@ static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 	k->panels = side ? (p->N + mk.nr - 1) / mk.nr : (p->M + p->mr - 1) / p->mr;
 	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
 	k->total = p->B * k->panels * p->K * k->tile;
-	k->f32 = ty_float(g->c, TY_F32);
-	k->pt = ty_tensor(g->c, 1, &k->total, k->f32);
+	k->el = ty_float(g->c, TY_F32);
+	k->pt = ty_tensor(g->c, 1, &k->total, k->el);
 	k->lim = side ? p->N : p->M;
 }
 
@@ -639,7 +641,7 @@ static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pa
 	body = kx_subst(s, x);
 	pmap_free(&s->memo);
 	if (k->panels * k->tile != k->lim)
-		body = below(g->c, lin, k->lim, body, kx_const_f(g->c, k->f32, 0));
+		body = below(g->c, lin, k->lim, body, kx_const_f(g->c, k->el, 0));
 	*ix1 = ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc, ix_mul(&s->kc, ix_add(&s->kc,
 		ix_mul(&s->kc, ix_dim(&s->kc, 0), k->panels), ix_dim(&s->kc, 1)), p->K),
 		ix_dim(&s->kc, 2)), k->tile), ix_dim(&s->kc, 3));
@@ -716,7 +718,7 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 	pk->out[0].ix = arena_alloc(g->c, sizeof(IExpr *));
 	pk->out[0].ix[0] = ix1;
 	pk->out[0].val = body;
-	pk->out[0].acctype = k->f32;
+	pk->out[0].acctype = k->el;
 	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]%s\n", k->side ? "B" : "A",
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
 		(long long)k->ext[3], k->nd == 5 ? "[4] bytes" : "");
@@ -1336,7 +1338,7 @@ static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_
 static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
 {
 	KExpr *wi = NULL, *wsx = NULL, *u = NULL, *body, *conv, *acc;
-	int64_t c = 0, K = p->K, K4 = (p->K + 3) / 4;
+	int64_t c = 0, K = p->K, K4 = (p->K + 3) / 4, *ext;
 	double s = 0;
 	int side, i, ch;
 	uint64_t sd = 0, chd = 0;
@@ -1370,23 +1372,18 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	xk.ext[2] = K4;
 	xk.ext[4] = 4;
 	body = qpack_body(g, k, u, c, p, &xk, &ix1);
-	xk.f32 = ty_int(g->c, 8, SIGNLESS);
+	xk.el = ty_int(g->c, 8, SIGNLESS);
 	xk.total = p->B * xk.panels * K4 * xk.tile * 4;
-	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.f32);
+	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.el);
+	ext = arena_alloc(g->c, sizeof xk.ext);
+	memcpy(ext, xk.ext, sizeof xk.ext);
+	xp = NULL;
 	if (!side && xk.panels >= BPACK_MIN_PANELS && K4 * mk.nr * 4 <= BPACK_MAX_BYTES &&
 			!g->o->no_fuse_pack) {
-		int64_t *ext = arena_alloc(g->c, sizeof xk.ext);
-
-		memcpy(ext, xk.ext, sizeof xk.ext);
 		p->bpack = body;
 		p->pext = ext;
-		xp = NULL;
-	} else {
-		int64_t *ext = arena_alloc(g->c, sizeof xk.ext);
-
-		memcpy(ext, xk.ext, sizeof xk.ext);
+	} else
 		xp = pack_kernel(g, k, p, &xk, body, ix1, ext, fp, op);
-	}
 	p->K = K4;
 	to_bmn(g, k, p);
 	/* the epilogue reads S s (sum - corr) for the accumulator */
