@@ -144,7 +144,16 @@ fuzz-diff-length: all
 	  $(TORCH2_PYTHON) tests/diff/fuzz.py --dynamic-length --seed $(SEED) --count $(N) --quiet; \
 	else echo "fuzz-diff-length: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
 
-.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length
+# `make fuzz-int8 N=200 SEED=7`: random int8 convolutions and linear
+# layers (PT2E, both quantizers) on codegen's int8 kernels and its f32
+# ones against eager (tests/diff/qfuzz.py); make check runs a short slice
+# (tests/diff/qfuzz.bats).  Needs PyTorch 2 with torchao as above.
+fuzz-int8: all
+	@if [ -x "$(TORCH2_PYTHON)" ]; then \
+	  $(TORCH2_PYTHON) tests/diff/qfuzz.py --seed $(SEED) --count $(N); \
+	else echo "fuzz-int8: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
+
+.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length fuzz-int8
 
 # `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
 # torch-lower --mlir-dialect-version=upstream through IREE's iree-compile

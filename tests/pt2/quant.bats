@@ -60,3 +60,29 @@ check() {
     check $n layer 3
   done
 }
+
+@test "qfuzz: seeded random int8 convolutions and linear layers match eager on the int8 and f32 kernels" {
+  run "$PY2" tests/diff/qfuzz.py --seed 1 --count 10
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"10 passed, 0 failed"* ]]
+}
+
+@test "qfuzz can fail: a vmrun that moves its first result's first element is caught" {
+  mkdir -p "$T/bin"
+  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
+  cat > "$T/bin/vmrun" <<SH
+#!/bin/sh
+"$PWD/bin/vmrun" "\$@" || exit
+for a; do
+  case \$a in --output=@*y0.npy) "$PY2" -c 'import sys, numpy as np
+p = sys.argv[1]; y = np.load(p); y.flat[0] += 3 * (float(np.abs(y).max()) + 1); np.save(p, y)' "\${a#--output=@}";; esac
+done
+SH
+  chmod +x "$T/bin/vmrun"
+  FXPIPE_BIN="$T/bin" run "$PY2" tests/diff/qfuzz.py --seed 1 --count 2
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"0 passed, 2 failed"* ]]
+  [[ "$output" == *mismatch* || "$output" == *"int8 kernels: result 0"* ]]
+}

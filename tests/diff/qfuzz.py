@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""qfuzz.py - random int8 convolutions and linear layers (PT2E) through the
+whole pipe against PyTorch eager, on codegen's int8 kernels and its f32 ones.
+
+    qfuzz.py [--seed S] [--count N] [--keep DIR]
+
+Each of N models is a few layers applied to one input (qmodels' Branches),
+quantized by torchao's PT2E flow with X86InductorQuantizer (unsigned
+activations) or XNNPACKQuantizer (signed, per-channel weights): random
+batch, channels, extents (1 up to a few dozen), kernel sizes, strides,
+padding, dilation, groups; linear layers of random rows and widths.  Each
+is compiled twice, for the host (codegen's int8 GEMMs where the CPU has
+AVX-512 VNNI) and with --features=-avx512vnni (its f32 GEMMs), run on two
+inputs and compared with eager as tests/e2e/quant.py's "layer" mode does:
+a float result within 1e-4 of eager's largest, a quantized one at most one
+step off, in at most 2% of its elements (and 2 elements).  A mismatch, a
+crash or a stage's error is a failure, printed with the model's
+description; exit 1 then.  Same seed, same models.  Needs PyTorch 2 with
+torchao (scripts/setup.sh).
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+from pipe import BIN, Failure, export_module, sh  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+
+def conv_layers(r):
+    """an input shape and 1-3 convolutions that read it"""
+    n, cin = r.choice([1, 1, 2, 3]), r.randint(1, 40)
+    h, w = r.randint(1, 24), r.randint(1, 24)
+    layers, descs = [], []
+    for _ in range(r.randint(1, 3)):
+        for _ in range(20):
+            k = r.choice([1, 1, 2, 3, 3, 5, 7])
+            s = r.choice([1, 1, 2, 3])
+            d = r.choice([1, 2]) if k > 1 else 1
+            p = r.randint(0, k // 2 + 1)
+            gs = [g for g in (1, 2, 3, 4) if cin % g == 0]
+            g = r.choice(gs) if r.random() < 0.3 else 1
+            cout = g * r.randint(1, 80 // g)
+            if (h + 2 * p - d * (k - 1) - 1) // s >= 0 and (w + 2 * p - d * (k - 1) - 1) // s >= 0:
+                break
+        else:
+            continue
+        layers.append(nn.Conv2d(cin, cout, k, stride=s, padding=p, dilation=d, groups=g))
+        descs.append(f"Conv2d({cin}, {cout}, {k}, stride={s}, padding={p}, dilation={d}, groups={g})")
+    return (n, cin, h, w), layers, descs
+
+
+def linear_layers(r):
+    rows, fin = r.randint(1, 80), r.randint(1, 300)
+    shape = (rows, fin) if r.random() < 0.7 else (r.randint(2, 3), rows, fin)
+    layers, descs = [], []
+    for _ in range(r.randint(1, 2)):
+        fout = r.randint(1, 140)
+        layers.append(nn.Linear(fin, fout))
+        descs.append(f"Linear({fin}, {fout})")
+    return shape, layers, descs
+
+
+def make(r, i):
+    import qmodels
+
+    torch.manual_seed(i)
+    shape, layers, descs = (conv_layers if r.random() < 0.7 else linear_layers)(r)
+    if not layers:
+        shape, layers, descs = linear_layers(r)
+    quant = r.choice(["x86", "xnnpack"])
+    model = qmodels.Branches(*layers).eval()
+    example = torch.randn(shape) * r.choice([0.5, 1, 3])
+    q = qmodels._convert(model, example, qmodels._x86() if quant == "x86" else qmodels._xnnpack())
+    return q, example, f"{quant} input {list(shape)}: " + ", ".join(descs)
+
+
+def compile_twice(js, d):
+    """the module for the host and the one with codegen's f32 kernels,
+    and how many GEMMs of the host's run on int8 kernels, of how many"""
+    ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])
+    for tool in ("torch-opt", "torch-lower"):
+        ir = sh(tool, [os.path.join(BIN, tool)], ir)
+    out = []
+    for tag, args in (("host", []), ("f32", ["--features=-avx512vnni"])):
+        mod = sh("codegen", [os.path.join(BIN, "codegen")] + args, ir)
+        vmfb = os.path.join(d, tag + ".vmfb")
+        sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], mod)
+        out.append(vmfb)
+    dump = sh("codegen", [os.path.join(BIN, "codegen"), "--dump-dispatches"], ir)
+    gemms = [ln for ln in dump.decode().splitlines() if "gemm:" in ln]
+    return out, sum("int8" in ln for ln in gemms), len(gemms)
+
+
+def run(vmfb, x, n, d):
+    np.save(os.path.join(d, "x.npy"), x.numpy())
+    outs = [os.path.join(d, f"y{j}.npy") for j in range(n)]
+    p = subprocess.run([os.path.join(BIN, "vmrun"), vmfb, f"--input=@{d}/x.npy"] +
+                       [f"--output=@{o}" for o in outs], capture_output=True, timeout=300)
+    if p.returncode:
+        raise Failure("vmrun", p.stderr.decode(errors="replace")[-2000:])
+    return [np.load(o) for o in outs]
+
+
+def compare(got, want, scales):
+    for j, (y, r, s) in enumerate(zip(got, want, scales)):
+        if y.shape != r.shape:
+            return f"result {j}: shape {list(y.shape)}, eager {list(r.shape)}"
+        if s is None:
+            e, m = float(np.abs(y - r).max(initial=0)), float(np.abs(r).max(initial=0))
+            if not e <= 1e-4 * m + 1e-6:
+                return f"result {j}: max |diff| {e}, max |eager| {m}"
+        else:
+            st = np.rint(np.abs(y - r) / s)
+            ones = int(np.count_nonzero(st == 1))
+            if st.max(initial=0) > 1 or ones > max(2, 0.02 * r.size):
+                return (f"result {j}: {ones} off by one step, {int(np.count_nonzero(st > 1))} "
+                        f"by more, of {r.size} (largest {float(st.max())})")
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--keep", help="keep each model's files under this directory")
+    a = ap.parse_args()
+    import quant
+
+    r = random.Random(a.seed)
+    fails = int8 = total = 0
+    base = a.keep or tempfile.mkdtemp(prefix="qfuzz.")
+    for i in range(a.count):
+        d = os.path.join(base, str(i))
+        os.makedirs(d, exist_ok=True)
+        model, example, desc = make(r, a.seed * 100003 + i)
+        try:
+            js = export_module(model, [example], d)
+            vmfbs, n8, ng = compile_twice(js, d)
+            int8 += n8
+            total += ng
+            scales = quant.out_scales(model)
+            g = torch.Generator().manual_seed(i)
+            for _ in range(2):
+                x = torch.randn(example.shape, generator=g) * float(example.abs().max() / 3 + 0.1)
+                with torch.no_grad():
+                    want = model(x)
+                want = [t.numpy() for t in (want if isinstance(want, tuple) else (want,))]
+                for tag, vmfb in zip(("int8 kernels", "f32 kernels"), vmfbs):
+                    why = compare(run(vmfb, x, len(want), d), want, scales)
+                    if why:
+                        raise Failure("mismatch", f"{tag}: {why}")
+        except Failure as f:
+            fails += 1
+            print(f"model {i} (seed {a.seed}): {desc}\n  {f}", flush=True)
+    if not a.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"qfuzz: seed {a.seed}: {a.count} models, {int8} of {total} GEMMs on int8 kernels")
+    print(f"{a.count - fails} passed, {fails} failed")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
