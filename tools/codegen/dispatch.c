@@ -132,6 +132,24 @@ static int narrow_int(const Value *v)
 	return v->type->kind == TY_TENSOR && v->type->elem->kind == TY_INT && v->type->elem->width == 8;
 }
 
+/* v is computed from constants alone (seen: the values known so, or
+ * known not: their own address) */
+static int of_constants(Value *v, PMap *seen)
+{
+	void **slot = pmap_slot(seen, v, 0);
+	int i, r = 1;
+
+	if (slot)
+		return *slot == v;
+	if (!v->def)
+		r = 0;
+	else if (kop_of(v->def) != kop.constant)
+		for (i = 0; i < v->def->nopnds && r; i++)
+			r = of_constants(OPND(v->def, i), seen);
+	*pmap_slot(seen, v, 1) = r ? v : (void *)seen;
+	return r;
+}
+
 /* Follows a root's result through single-use views and elementwise ops
  * that read it with a permutation: they become the root's epilogue.
  * Returns the last op of the chain (the root itself when none); where
@@ -312,13 +330,20 @@ static void plan_values(Gen *g, Op *fn)
 		}
 	}
 	absorb_chains(g, b);
-	/* a quantize that no root's epilogue computes (of the network's
-	 * input) is a buffer too: a convolution's im2col would compute it
-	 * again for every window that reads the element */
-	for (op = b->first; op; op = op->next)
-		if (op->nres == 1 && is_elementwise(g, op) && narrow_int(RES(op, 0)) &&
-				!vinfo(g, RES(op, 0))->absorbed && !vinfo(g, RES(op, 0))->claimed)
-			vinfo(g, RES(op, 0))->mat = 1;
+	/* a quantize of data that no root's epilogue computes (of the
+	 * network's input) is a buffer too: a convolution's im2col would
+	 * compute it again for every window that reads the element; not one
+	 * of constants (a weight's), which a GEMM packs at compile time */
+	{
+		PMap seen = {0};
+
+		for (op = b->first; op; op = op->next)
+			if (op->nres == 1 && is_elementwise(g, op) && narrow_int(RES(op, 0)) &&
+					!vinfo(g, RES(op, 0))->absorbed && !vinfo(g, RES(op, 0))->claimed &&
+					!of_constants(RES(op, 0), &seen))
+				vinfo(g, RES(op, 0))->mat = 1;
+		pmap_free(&seen);
+	}
 	/* returned values that are not buffers or views of buffers */
 	if (ret)
 		for (i = 0; i < ret->nopnds; i++) {

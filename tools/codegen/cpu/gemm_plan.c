@@ -211,6 +211,66 @@ static int int_bits(Kernel *k, KExpr *e)
 	return x <= e->type->width ? x : -1;
 }
 
+/* x through conversions between float types (exact for the small
+ * integers they carry here) */
+static KExpr *fconv_peel(KExpr *x)
+{
+	while (x->kind == KX_OP && (x->op == kop.extf || x->op == kop.truncf))
+		x = x->a[0];
+	return x;
+}
+
+/* e is an integer of 8 bits at most over constants that eval computes
+ * as the kernel would (the FX reference form's quantize of a float
+ * weight: roundeven, clamp, fptosi, trunci), or of int_bits' form */
+static int const_int(Kernel *k, KExpr *e)
+{
+	int i, ok = 0;
+	TypeKind t;
+
+	switch (e->kind) {
+	case KX_CONST:
+		return 1;
+	case KX_LOAD:
+		t = k->bind[e->buf].type->elem->kind;
+		return (t == TY_F32 || t == TY_F64 || t == TY_INT) && const_load(k, e, t) &&
+			!(t == TY_INT && k->bind[e->buf].type->elem->width > 32);
+	case KX_OP:
+		if (e->op == kop.addi || e->op == kop.subi)
+			return int_bits(k, e) >= 0 && int_bits(k, e) <= 53;
+		if (e->op == kop.sitofp && e->a[0]->type->width > 32)
+			return 0;
+		ok = e->op == kop.select || e->op == kop.mulf || e->op == kop.addf ||
+			e->op == kop.subf || e->op == kop.divf || e->op == kop.extf ||
+			e->op == kop.truncf || e->op == kop.roundeven || e->op == kop.cmpf ||
+			e->op == kop.extsi || e->op == kop.sitofp || e->op == kop.fptosi ||
+			e->op == kop.trunci;
+		for (i = 0; i < e->n && ok; i++)
+			ok = const_int(k, e->a[i]);
+		return ok && (e->type->kind != TY_INT || e->type->width <= 64);
+	default:
+		return 0;
+	}
+}
+
+/* f converts an integer expression over constants to f32 (PT2E's int8
+ * weights: int_bits; FX's, quantized from a float weight: const_int,
+ * through f64): the integers, or NULL */
+static KExpr *int_weight(Kernel *k, KExpr *f)
+{
+	KExpr *in;
+	int bits;
+
+	if (f->type->kind != TY_F32)
+		return NULL;
+	f = fconv_peel(f);
+	if (f->kind != KX_OP || f->op != kop.sitofp)
+		return NULL;
+	in = f->a[0];
+	bits = int_bits(k, in);
+	return (bits >= 0 && bits <= 53) || (in->type->width <= 8 && const_int(k, in)) ? in : NULL;
+}
+
 static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 {
 	int i;
@@ -230,12 +290,9 @@ static int const_buffers_only(Gen *g, Kernel *k, KExpr *e)
 			return const_load(k, x->a[0], TY_F32);
 		return const_load(k, x, x->type->kind);
 	}
-	/* an integer weight converted (PT2E's int8 weights): exact */
-	if (e->kind == KX_OP && e->op == kop.sitofp) {
-		int bits = int_bits(k, e->a[0]);
-
-		return e->type->kind == TY_F32 && bits >= 0 && bits <= 53;
-	}
+	/* an integer weight converted (PT2E's and FX's int8 weights) */
+	if (e->kind == KX_OP && (e->op == kop.sitofp || e->op == kop.truncf))
+		return int_weight(k, e) != NULL;
 	if (e->kind == KX_OP && e->op != kop.select && e->op != kop.mulf &&
 			e->op != kop.addf && e->op != kop.subf)
 		return 0;
@@ -1077,65 +1134,19 @@ static void gemm_grid(Kernel *k, const GPlan *p)
  * groups of four k ([batch][panel][k / 4][tile][k % 4]), zero-padded
  * weights; past K and in the padding the activations hold c. */
 
-/* x through conversions between float types (exact for the small
- * integers they carry here) */
-static KExpr *fconv_peel(KExpr *x)
-{
-	while (x->kind == KX_OP && (x->op == kop.extf || x->op == kop.truncf))
-		x = x->a[0];
-	return x;
-}
-
-/* e is an integer of 8 bits at most over constants that eval computes
- * as the kernel would (the FX reference form's quantize of a float
- * weight: roundeven, clamp, fptosi, trunci), or of int_bits' form */
-static int const_int(Kernel *k, KExpr *e)
-{
-	int i, ok = 0;
-	TypeKind t;
-
-	switch (e->kind) {
-	case KX_CONST:
-		return 1;
-	case KX_LOAD:
-		t = k->bind[e->buf].type->elem->kind;
-		return (t == TY_F32 || t == TY_F64 || t == TY_INT) && const_load(k, e, t) &&
-			!(t == TY_INT && k->bind[e->buf].type->elem->width > 32);
-	case KX_OP:
-		if (e->op == kop.addi || e->op == kop.subi)
-			return int_bits(k, e) >= 0 && int_bits(k, e) <= 53;
-		if (e->op == kop.sitofp && e->a[0]->type->width > 32)
-			return 0;
-		ok = e->op == kop.select || e->op == kop.mulf || e->op == kop.addf ||
-			e->op == kop.subf || e->op == kop.divf || e->op == kop.extf ||
-			e->op == kop.truncf || e->op == kop.roundeven || e->op == kop.cmpf ||
-			e->op == kop.extsi || e->op == kop.sitofp || e->op == kop.fptosi ||
-			e->op == kop.trunci;
-		for (i = 0; i < e->n && ok; i++)
-			ok = const_int(k, e->a[i]);
-		return ok && (e->type->kind != TY_INT || e->type->width <= 64);
-	default:
-		return 0;
-	}
-}
-
 /* x = mulf(sitofp(I), S), either order, through float conversions, I an
  * integer expression over constants (int_bits, or const_int of 8 bits),
  * S a float expression over constants: *ix, *sx */
 static int q_weight(Kernel *k, KExpr *x, KExpr **ix, KExpr **sx)
 {
-	int i, bits;
+	int i;
 
 	if (x->kind != KX_OP || x->op != kop.mulf || x->type->kind != TY_F32)
 		return 0;
 	for (i = 0; i < 2; i++) {
-		KExpr *f = fconv_peel(x->a[i]), *in;
+		KExpr *in = int_weight(k, x->a[i]);
 
-		if (f->kind != KX_OP || f->op != kop.sitofp || !const_buffers_only(NULL, k, x->a[!i]))
-			continue;
-		in = f->a[0];
-		bits = int_bits(k, in);
-		if ((bits < 0 || bits > 53) && !(in->type->width <= 8 && const_int(k, in)))
+		if (!in || !const_buffers_only(NULL, k, x->a[!i]))
 			continue;
 		*ix = in;
 		*sx = x->a[!i];
