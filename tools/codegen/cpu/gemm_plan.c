@@ -1375,6 +1375,19 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 		chd |= 1ull << p->bd[i];
 	if (sd & ~chd)
 		return 0;
+	/* the four k of a group differ in one dim alone where one's extent
+	 * allows (a convolution's input channel, moved innermost): their
+	 * loads share an index and range test but for a stride (the sums are
+	 * exact in any order) */
+	if (p->nk > 1 && k->ext[p->kd[p->nk - 1]] % 4)
+		for (i = 0; i < p->nk - 1; i++)
+			if (k->ext[p->kd[i]] % 4 == 0) {
+				int d = p->kd[i];
+
+				memmove(&p->kd[i], &p->kd[i + 1], sizeof *p->kd * (size_t)(p->nk - 1 - i));
+				p->kd[p->nk - 1] = d;
+				break;
+			}
 	if (!qweights(g, k, wi, wsx, side, c, s, p, op, &wp, &corr, &scale))
 		return 0;
 	/* the activations' bytes: B packed in the kernel or a pack kernel */
