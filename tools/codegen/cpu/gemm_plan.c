@@ -390,9 +390,9 @@ static double eval(Kernel *k, KExpr *e, const int64_t *d)
 		if (e->op == kop.trunci) {
 			int w = e->type->width;
 			double v = eval(k, e->a[0], d);
-			uint64_t m = (1ull << w) - 1, u;
+			uint64_t m = w < 64 ? (1ull << w) - 1 : ~0ull, u;
 
-			if (v != v)
+			if (v != v || w >= 64)   /* 53 bits at most: int_bits, const_int */
 				return v;
 			u = (uint64_t)(int64_t)v & m;
 			return u >> (w - 1) ? (double)(int64_t)(u | ~m) : (double)(int64_t)u;
