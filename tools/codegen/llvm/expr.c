@@ -411,7 +411,8 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 			LLVMGetIntrinsicDeclaration(e->m, id, ow, 2), args, 4, "");
 		v[2] = LLVMBuildLShr(e->b, v[2], LLVMBuildIntCast2(e->b, LLVMBuildMul(e->b,
 			LLVMBuildSub(e->b, b, a, ""), e_splat(e, LLVMConstInt(it, 8, 0)), ""), wt, 0, ""), "");
-		v[2] = LLVMBuildTrunc(e->b, v[2], vt, "");
+		v[2] = LLVMBuildBitCast(e->b, LLVMBuildTrunc(e->b, v[2],
+			LLVMVectorType(LLVMIntTypeInContext(e->cx, al * 8), (unsigned)vw), ""), vt, "");
 	} else {
 		args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
 		args[3] = LLVMGetUndef(vt);
