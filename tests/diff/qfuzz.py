@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
+import fxrun  # noqa: E402
 from pipe import BIN, Failure, export_module, sh  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -105,14 +106,13 @@ def compile_twice(js, d):
     return out, sum("int8" in ln for ln in gemms), len(gemms)
 
 
-def run(vmfb, x, n, d):
-    np.save(os.path.join(d, "x.npy"), x.numpy())
-    outs = [os.path.join(d, f"y{j}.npy") for j in range(n)]
-    p = subprocess.run([os.path.join(BIN, "vmrun"), vmfb, f"--input=@{d}/x.npy"] +
-                       [f"--output=@{o}" for o in outs], capture_output=True, timeout=300)
-    if p.returncode:
-        raise Failure("vmrun", p.stderr.decode(errors="replace")[-2000:])
-    return [np.load(o) for o in outs]
+def run(vmfb, x, want, d):
+    """fxrun's run of the module (on pipe's BIN), a failure as Failure"""
+    fxrun.VMRUN = os.path.join(BIN, "vmrun")
+    try:
+        return [y.numpy() for y in fxrun.run(vmfb, x, want, d)]
+    except subprocess.CalledProcessError as e:
+        raise Failure("vmrun", f"vmrun: exit {e.returncode}")
 
 
 def compare(got, want, scales):
@@ -158,9 +158,9 @@ def main():
                 x = torch.randn(example.shape, generator=g) * float(example.abs().max() / 3 + 0.1)
                 with torch.no_grad():
                     want = model(x)
-                want = [t.numpy() for t in (want if isinstance(want, tuple) else (want,))]
+                want = list(want) if isinstance(want, tuple) else [want]
                 for tag, vmfb in zip(("int8 kernels", "f32 kernels"), vmfbs):
-                    why = compare(run(vmfb, x, len(want), d), want, scales)
+                    why = compare(run(vmfb, x, want, d), [t.numpy() for t in want], scales)
                     if why:
                         raise Failure("mismatch", f"{tag}: {why}")
         except Failure as f:

@@ -65,6 +65,13 @@ int kop_math(int code)
 	return code >= 0 && code < ncodes && dialect[code] == DIALECT_MATH;
 }
 
+int kop_int_div(int code)
+{
+	return code >= 0 && (code == kop.divsi || code == kop.divui || code == kop.remsi ||
+		code == kop.remui || code == kop.floordivsi || code == kop.ceildivsi ||
+		code == kop.ceildivui);
+}
+
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n)
 {
 	KExpr *e = arena_alloc(c, sizeof *e);

@@ -197,6 +197,9 @@ typedef struct Kernel {
 	X(extsi, "arith.extsi") X(extui, "arith.extui") X(trunci, "arith.trunci") \
 	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
 	X(roundeven, "math.roundeven") X(cmpf, "arith.cmpf") X(divf, "arith.divf") \
+	X(divsi, "arith.divsi") X(divui, "arith.divui") X(remsi, "arith.remsi") \
+	X(remui, "arith.remui") X(floordivsi, "arith.floordivsi") \
+	X(ceildivsi, "arith.ceildivsi") X(ceildivui, "arith.ceildivui") \
 	X(constant, "arith.constant")
 
 typedef struct KOps {
@@ -215,6 +218,8 @@ const char *kop_name(int code);
 /* An arith or math op (one a kernel body may hold: KX_OP), a math op. */
 int kop_scalar(int code);
 int kop_math(int code);
+/* an integer division or remainder: it traps on a zero divisor */
+int kop_int_div(int code);
 int kop_of(const Op *op);   /* op's code, -1 if unregistered */
 
 KExpr *kx_new(Ctx *c, KKind k, Type *t, int n);

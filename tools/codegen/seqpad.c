@@ -719,15 +719,12 @@ static int captures(SP *p, Op *top, Op *in, Need **nd, int nloops, const char *v
  * checked), an integer division (by zero). */
 static int trapping(Op *o)
 {
-	static const char *const divs[] = { "arith.divsi", "arith.divui", "arith.remsi",
-		"arith.remui", "arith.floordivsi", "arith.ceildivsi", "arith.ceildivui" };
 	int64_t y;
 
 	if (op_is(o, "tensor.extract"))
 		return o->nopnds > 1;
-	for (size_t i = 0; i < sizeof divs / sizeof *divs; i++)
-		if (op_is(o, divs[i]))
-			return !value_int(OPND(o, 1), &y) || y == 0;
+	if (kop_int_div(kop_of(o)))
+		return !value_int(OPND(o, 1), &y) || y == 0;
 	return 0;
 }
 

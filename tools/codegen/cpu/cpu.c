@@ -311,6 +311,14 @@ static int feature(const char *list, const char *name)
 	return on;
 }
 
+/* name is on in list, or where list does not say, in dflt (NULL: off) */
+static int has(const char *list, const char *dflt, const char *name)
+{
+	int on = feature(list, name);
+
+	return on < 0 ? feature(dflt, name) == 1 : on == 1;
+}
+
 /* What a module for CPU cpu with --features features records: the
  * CPU's instruction sets with features' +name added and -name taken
  * away; NULL (after an error) for a CPU not in the table. */
@@ -358,19 +366,12 @@ static void cpu_options(Opts *o)
 		exit(1);
 	/* AVX-512 (zmm registers) where the features say so, else as the
 	 * CPU has it */
-	if (cpu) {
-		wide = feature(recorded, "avx512f") == 1;
-		vnni = feature(recorded, "avx512vnni") == 1 && feature(recorded, "avx512bw") == 1;
-	} else {
-		host = LLVMGetHostCPUFeatures();
-		if ((wide = feature(o->features, "avx512f")) < 0)
-			wide = feature(host, "avx512f") == 1;
-		vnni = (feature(o->features, "avx512vnni") < 0 ? feature(host, "avx512vnni") :
-			feature(o->features, "avx512vnni")) == 1 &&
-			(feature(o->features, "avx512bw") < 0 ? feature(host, "avx512bw") :
-			feature(o->features, "avx512bw")) == 1;
+	host = cpu ? NULL : LLVMGetHostCPUFeatures();
+	wide = has(cpu ? recorded : o->features, host, "avx512f");
+	vnni = has(cpu ? recorded : o->features, host, "avx512vnni") &&
+		has(cpu ? recorded : o->features, host, "avx512bw");
+	if (host)
 		LLVMDisposeMessage(host);
-	}
 	mk = wide ? (MicroKernel){ 32, 12, 8, vnni } : (MicroKernel){ 16, 6, 6, 0 };
 }
 

@@ -705,6 +705,16 @@ static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pa
 	return body;
 }
 
+/* A constant of type t holding r's bytes, a buffer */
+static Value *const_value(Gen *g, Op *op, Type *t, Resource *r)
+{
+	Op *cst = op_new(g->c, "arith.constant", 0, NULL, 1, &t, 0, op->loc);
+
+	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, t, r));
+	vinfo(g, RES(cst, 0))->mat = 1;
+	return RES(cst, 0);
+}
+
 /* A pack of constants as a constant: copied when it is printed, or
  * evaluated now. */
 static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pack *k,
@@ -713,7 +723,6 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 	PackCopy *pc = arena_alloc(g->c, sizeof *pc);
 	size_t nbytes = mulsz((size_t)k->total, sizeof(float));
 	Resource *r;
-	Op *cst;
 	char name[64];
 
 	snprintf(name, sizeof name, "%s_packed_%c", root->name, k->side ? 'b' : 'a');
@@ -747,10 +756,7 @@ static Value *const_pack(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const P
 					for (d[3] = 0; d[3] < ext[3]; d[3]++)
 						data[ix_eval(ix1, d)] = (float)eval(root, body, d);
 	}
-	cst = op_new(g->c, "arith.constant", 0, NULL, 1, &k->pt, 0, op->loc);
-	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, k->pt, r));
-	vinfo(g, RES(cst, 0))->mat = 1;
-	return RES(cst, 0);
+	return const_value(g, op, k->pt, r);
 }
 
 /* A pack kernel of its own, writing a new buffer: body at ix1. */
@@ -1252,13 +1258,9 @@ static Value *const_data(Gen *g, Op *op, const char *name, Type *el, int64_t n, 
 	Type *t = ty_tensor(g->c, 1, &n, el);
 	size_t nbytes = mulsz((size_t)n, (size_t)elem_size(el));
 	Resource *r = resource_alloc(g->c, "builtin", name, nbytes, 64);
-	Op *cst;
 
 	memcpy(r->data, data, nbytes);
-	cst = op_new(g->c, "arith.constant", 0, NULL, 1, &t, 0, op->loc);
-	op_set_attr(g->c, cst, "value", at_dense_resource(g->c, t, r));
-	vinfo(g, RES(cst, 0))->mat = 1;
-	return RES(cst, 0);
+	return const_value(g, op, t, r);
 }
 
 /* e with its accumulator replaced by r */

@@ -875,11 +875,7 @@ static int not_one_load(E *e, KExpr *x, KExpr **ld, PMap *seen)
 		return 0;
 	}
 	if (x->kind == KX_OP) {
-		const char *nm = kop_name(x->op);
-
-		if (x->op == kop.select && x->a[0]->kind == KX_INRANGE)
-			return 1;
-		if (x->type->kind == TY_INT && (strstr(nm, "div") || strstr(nm, "rem")))
+		if ((x->op == kop.select && x->a[0]->kind == KX_INRANGE) || kop_int_div(x->op))
 			return 1;
 		for (i = 0; i < x->n; i++)
 			if (not_one_load(e, x->a[i], ld, seen))
