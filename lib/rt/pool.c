@@ -1,7 +1,12 @@
 /*
  * pool.c - the thread pool: N-1 workers plus the calling thread share the
- * workgroups of one dispatch, claiming chunks from an atomic counter; the
- * caller returns once all are done (the barrier between dispatches).
+ * workgroups of one dispatch; the caller returns once all are done (the
+ * barrier between dispatches).  Thread t owns the t-th of N contiguous
+ * ranges of the workgroups and claims them from its own counter, then
+ * takes what is left of the others' (a thread that finishes first helps
+ * the rest): consecutive dispatches over the same grid give each thread
+ * the same workgroups, so what a workgroup wrote is read by the next
+ * dispatch from the cache of the core that wrote it.
  * Idle workers sleep on a condition variable; after a dispatch they poll
  * for the next one for a few microseconds first, because host programs
  * issue dispatches back to back.
@@ -15,6 +20,13 @@
 
 enum { SPIN = 4000 };   /* polls before sleeping: tens of microseconds */
 
+/* A thread's workgroups: next unclaimed (any thread claims, by an atomic
+ * add of chunk) up to end; a cache line each. */
+struct Range {
+	_Alignas(64) _Atomic uint64_t next;
+	uint64_t end;
+};
+
 struct RtPool {
 	int n;                      /* threads, the caller included */
 	pthread_t *th;
@@ -25,7 +37,7 @@ struct RtPool {
 	void *const *bind;
 	uint32_t x, y, z;
 	uint64_t total, chunk;
-	_Atomic uint64_t next;      /* next unclaimed workgroup */
+	struct Range *range;        /* per thread, the caller's first */
 	_Atomic int active;         /* workers not yet finished with it */
 	_Atomic uint64_t gen;       /* dispatches published */
 	int quit;
@@ -50,7 +62,7 @@ now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int run_chunks(RtPool *p);
+static int run_chunks(RtPool *p, int id);
 
 /* run_chunks, timed: the span from the thread's first claim to its last
  * workgroup's end; t0 < 0 when the others took every workgroup */
@@ -58,31 +70,46 @@ static void
 run_chunks_traced(RtPool *p, int id)
 {
 	double t0 = now();
-	int ran = run_chunks(p);
+	int ran = run_chunks(p, id);
 
 	p->spans[id].t0 = ran ? t0 : -1;
 	p->spans[id].t1 = now();
 }
 
-/* 1 if it ran any workgroup */
-static int
-run_chunks(RtPool *p)
+static void
+run_range(RtPool *p, uint64_t i, uint64_t end)
 {
-	for (int ran = 0;; ran = 1) {
-		uint64_t i = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
-		if (i >= p->total)
-			return ran;
-		uint64_t end = i + p->chunk < p->total ? i + p->chunk : p->total;
-		uint64_t wx = i % p->x, rest = i / p->x, wy = rest % p->y, wz = rest / p->y;
-		for (; i < end; i++) {
-			p->fn(p->bind, wx, wy, wz, p->x, p->y, p->z);
-			if (++wx == p->x) {
-				wx = 0;
-				if (++wy == p->y)
-					wy = 0, wz++;
-			}
+	uint64_t wx = i % p->x, rest = i / p->x, wy = rest % p->y, wz = rest / p->y;
+
+	for (; i < end; i++) {
+		p->fn(p->bind, wx, wy, wz, p->x, p->y, p->z);
+		if (++wx == p->x) {
+			wx = 0;
+			if (++wy == p->y)
+				wy = 0, wz++;
 		}
 	}
+}
+
+/* Thread id's own range, then the others' from the next thread on; 1 if
+ * it ran any workgroup */
+static int
+run_chunks(RtPool *p, int id)
+{
+	int ran = 0;
+
+	for (int j = 0; j < p->n; j++) {
+		struct Range *r = &p->range[(id + j) % p->n];
+
+		for (;;) {
+			uint64_t i = atomic_fetch_add_explicit(&r->next, p->chunk, memory_order_relaxed);
+			if (i >= r->end)
+				break;
+			run_range(p, i, i + p->chunk < r->end ? i + p->chunk : r->end);
+			ran = 1;
+		}
+	}
+	return ran;
 }
 
 static void *
@@ -108,7 +135,7 @@ worker(void *arg)
 		if (p->spans)
 			run_chunks_traced(p, w->id);
 		else
-			run_chunks(p);
+			run_chunks(p, w->id);
 		if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
 			pthread_mutex_lock(&p->mu);
 			pthread_cond_signal(&p->done);
@@ -125,12 +152,17 @@ rt_pool_new(int threads)
 	if (!p)
 		return NULL;
 	p->n = 1;
+	if (!(p->range = aligned_alloc(64, sizeof *p->range * (size_t)(threads > 1 ? threads : 1)))) {
+		free(p);
+		return NULL;
+	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
 	if (threads > 1 && (!(p->th = calloc(threads - 1, sizeof *p->th)) ||
 	    !(p->wk = calloc(threads - 1, sizeof *p->wk)))) {
 		free(p->th);
+		free(p->range);
 		free(p);
 		return NULL;
 	}
@@ -160,6 +192,7 @@ rt_pool_free(RtPool *p)
 	free(p->th);
 	free(p->wk);
 	free(p->spans);
+	free(p->range);
 	free(p);
 }
 
@@ -204,17 +237,25 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 			p->spans[i].t0 = -1;
 	if (p->n == 1 || total == 1) {
 		p->chunk = total;
-		atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+		p->range[0].end = total;
+		atomic_store_explicit(&p->range[0].next, 0, memory_order_relaxed);
+		for (int t = 1; t < p->n; t++)
+			p->range[t].end = 0, atomic_store_explicit(&p->range[t].next, 0, memory_order_relaxed);
 		if (p->spans)
 			run_chunks_traced(p, 0);
 		else
-			run_chunks(p);
+			run_chunks(p, 0);
 		return;
 	}
+	/* thread t's range is [t total / n, (t + 1) total / n), claimed a
+	 * quarter at a time */
 	p->chunk = total / ((uint64_t)p->n * 4);
 	if (p->chunk == 0)
 		p->chunk = 1;
-	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+	for (int t = 0; t < p->n; t++) {
+		atomic_store_explicit(&p->range[t].next, total * (uint64_t)t / (uint64_t)p->n, memory_order_relaxed);
+		p->range[t].end = total * (uint64_t)(t + 1) / (uint64_t)p->n;
+	}
 	atomic_store_explicit(&p->active, p->n - 1, memory_order_relaxed);
 	pthread_mutex_lock(&p->mu);
 	atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
@@ -223,7 +264,7 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 	if (p->spans)
 		run_chunks_traced(p, 0);
 	else
-		run_chunks(p);
+		run_chunks(p, 0);
 	for (int spins = 0; atomic_load_explicit(&p->active, memory_order_acquire) && spins < SPIN; spins++)
 		relax();
 	if (atomic_load_explicit(&p->active, memory_order_acquire)) {

@@ -14,3 +14,10 @@
   [ "$status" -eq 0 ]
   [ "$output" = "ok" ]
 }
+
+@test "the runtime's thread pool runs every workgroup once, its own range first, the rest shared" {
+  run "${BUILD:-build/opt}/tests/test_pool"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "ok" ]
+}
