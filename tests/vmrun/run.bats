@@ -59,6 +59,13 @@ load helpers
   [ "${lines[1]}" = "3xf32=4 5 6" ]
   run bin/vmrun "$m" --function=fills
   [ "$output" = "$(printf '%s\n' '4xi32=-7 -7 -7 -7' '2xf16=1.5 1.5' '3xi1=1 1 1' '2xbf16=-2.5 -2.5' '2xf64=0.1 0.1' '2xi8=-1 -1')" ]
+  for t in 1 2 3; do
+    run bin/vmrun "$m" --function=bigfills --threads=$t --output=@"$T/f64.bin" --output=@"$T/i16.bin"
+    [ "$status" -eq 0 ]
+    python3 -c 'import struct, sys
+assert open(sys.argv[1], "rb").read() == struct.pack("<d", 0.1) * 327683
+assert open(sys.argv[2], "rb").read() == struct.pack("<h", -2) * 600001' "$T/f64.bin" "$T/i16.bin"
+  done
   run bin/vmrun "$m" --function=consts
   [ "$output" = "$(printf '%s\n' '2x2xf32=[1 2][3 4]' '3xi64=1 1 1' '4xi16=1 -2 3 -4')" ]
   run bin/vmrun "$m" --function=arena --input=4xf32=1,2,3,4
@@ -85,7 +92,7 @@ load helpers
   [ "${lines[1]}" = "4xf32=1 2 3 4" ]
   run bin/vmrun "$T/host.vmfb"
   [ "$status" -eq 1 ]
-  [[ "$output" == "vmrun: error: $T/host.vmfb has no @main; choose one with --function (it has @views, @fills, @consts, @arena, @scalar, @two, @id_f32, "* ]]
+  [[ "$output" == "vmrun: error: $T/host.vmfb has no @main; choose one with --function (it has @views, @fills, @bigfills, @consts, @arena, @scalar, @two, @id_f32, "* ]]
   run bin/vmrun "$T/host.vmfb" --function=nope
   [ "$status" -eq 1 ]
   [[ "$output" == "vmrun: error: $T/host.vmfb has no function @nope (it has @views, "* ]]

@@ -29,6 +29,15 @@ module attributes {fxvm.target = "cpu"} {
     "fxvm.fill"(%5) {value = -1 : i8} : (tensor<2xi8>) -> ()
     return %0, %1, %2, %3, %4, %5 : tensor<4xi32>, tensor<2xf16>, tensor<3xi1>, tensor<2xbf16>, tensor<2xf64>, tensor<2xi8>
   }
+  // Fills of a megabyte or more run on the thread pool in 256 KB pieces:
+  // sizes that are not a whole number of pieces, 8- and 2-byte patterns.
+  func.func @bigfills() -> (tensor<327683xf64>, tensor<600001xi16>) {
+    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<327683xf64>
+    %1 = "fxvm.result"() {index = 1 : i64} : () -> tensor<600001xi16>
+    "fxvm.fill"(%0) {value = 0.1 : f64} : (tensor<327683xf64>) -> ()
+    "fxvm.fill"(%1) {value = -2 : i16} : (tensor<600001xi16>) -> ()
+    return %0, %1 : tensor<327683xf64>, tensor<600001xi16>
+  }
   func.func @consts() -> (tensor<2x2xf32>, tensor<3xi64>, tensor<4xi16>) {
     %w = "fxvm.constant"() {global = @w} : () -> tensor<2x2xf32>
     %o = "fxvm.constant"() {global = @ones} : () -> tensor<3xi64>
