@@ -526,30 +526,38 @@ static LLVMValueRef all_lanes(E *e, void *arg)
 	return e_splat(e, LLVMConstInt(e->i1, 1, 0));
 }
 
-/* Every lane in range where each index is on one affine piece across
- * the lanes and its first and last lane are in range (scalar tests, as
- * for gather; an index the lanes share, tested once), else lane by lane. */
-static LLVMValueRef vector_inrange(E *e, KExpr *x)
+/* Range test x holds for every lane where the scalar conditions ANDed
+ * into *cond hold: each index on one affine piece across the lanes with
+ * its first and last lane in range (an index the lanes share, tested
+ * once).  0 when x's indices rule that out. */
+static int lanes_inside(E *e, KExpr *x, LLVMValueRef *cond)
 {
-	LLVMValueRef cond = NULL, lo, hi;
+	LLVMValueRef lo, hi;
 	int64_t slope;
 	int i;
 
-	if (!e->pieces)
-		return inrange_lanes(e, x);
 	for (i = 0; i < x->rank; i++) {
 		if (!ix_uses_dim(x->ix[i], e->vdim)) {
 			/* the same for every lane: in range or not */
 			lo = hi = e_index(e, x->ix[i]);
 		} else {
-			if (!lane_affine(e, x->ix[i], &slope, &cond))
-				return inrange_lanes(e, x);
+			if (!lane_affine(e, x->ix[i], &slope, cond))
+				return 0;
 			lane_ends(e, x->ix[i], &lo, &hi);
 		}
-		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->lo[i]), ""));
-		and_into(e, &cond, LLVMBuildICmp(e->b, LLVMIntSLT, hi, e_i64(e, x->hi[i]), ""));
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSGE, lo, e_i64(e, x->lo[i]), ""));
+		and_into(e, cond, LLVMBuildICmp(e->b, LLVMIntSLT, hi, e_i64(e, x->hi[i]), ""));
 	}
-	if (!cond)
+	return 1;
+}
+
+/* Every lane in range where lanes_inside's scalar tests (as for gather)
+ * say so, else lane by lane. */
+static LLVMValueRef vector_inrange(E *e, KExpr *x)
+{
+	LLVMValueRef cond = NULL;
+
+	if (!e->pieces || !lanes_inside(e, x, &cond) || !cond)
 		return inrange_lanes(e, x);
 	return fast_or(e, cond, all_lanes, inrange_lanes, x, "inside");
 }
@@ -790,6 +798,7 @@ typedef struct MaskedRun {
 	IExpr *lin;             /* ld's index without the idle clamps */
 	LLVMValueRef mask;
 	int64_t slope;
+	LLVMValueRef cond;      /* lin runs along the lanes where it holds; NULL: always */
 } MaskedRun;
 
 static LLVMValueRef run_fast(E *e, void *arg)
@@ -809,17 +818,37 @@ static LLVMValueRef run_slow(E *e, void *arg)
 	return emit_load(e, ((MaskedRun *)arg)->ld);
 }
 
+static LLVMValueRef run_masked(E *e, void *arg)
+{
+	MaskedRun *r = arg;
+
+	return r->cond ? fast_or(e, r->cond, run_fast, run_slow, r, "masked") : run_fast(e, r);
+}
+
+/* every lane passes the tests: the run unmasked (a constant mask, which
+ * LLVM folds into plain loads) */
+static LLVMValueRef run_inside(E *e, void *arg)
+{
+	MaskedRun r = *(MaskedRun *)arg;
+
+	r.mask = e_splat(e, LLVMConstInt(e->i1, 1, 0));
+	return run_fast(e, &r);
+}
+
 /* The load ld (the lanes' elements of buf[...]) as a masked load of the
  * lanes that pass every test in g[0..ng), where its index without the
- * clamps the tests keep idle runs along the lanes; NULL where not. */
+ * clamps the tests keep idle runs along the lanes; NULL where not.  Where
+ * scalar tests at the lanes' ends find every lane passing (a pooling
+ * window or an im2col row away from the padding), the run's plain loads
+ * instead, without the mask's shuffles. */
 static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
 {
 	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
 	Type *t = e->k->bind[ld->buf].type;
 	IExpr **ix, *lin;
 	int64_t slope;
-	LLVMValueRef cond = NULL, mask;
-	int i, n = 0, sz = (int)elem_size(t->elem);
+	LLVMValueRef cond = NULL, mask, inside = NULL;
+	int i, n = 0, sz = (int)elem_size(t->elem), ends;
 
 	/* bytes and halves where the target masks them (AVX-512BW: a
 	 * quantized tensor's loads), words and double words anywhere */
@@ -842,10 +871,17 @@ static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
 	mask = e_expr(e, g[0]);
 	for (i = 1; i < ng; i++)
 		mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
+	ends = e->pieces;
+	for (i = 0; i < ng && ends; i++)
+		ends = lanes_inside(e, g[i], &inside);
 	{
-		MaskedRun r = { ld, lin, mask, slope };
+		MaskedRun r = { ld, lin, mask, slope, cond };
 
-		return cond ? fast_or(e, cond, run_fast, run_slow, &r, "masked") : run_fast(e, &r);
+		if (!ends || !inside)
+			return run_masked(e, &r);
+		if (cond)
+			and_into(e, &inside, cond);
+		return fast_or(e, inside, run_inside, run_masked, &r, "inside");
 	}
 }
 
