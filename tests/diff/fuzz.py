@@ -1319,6 +1319,12 @@ def check_dynamic(p, d):
         if b < lo or hi is not None and b > hi:
             continue
         xs = p.inputs(batch=b)
+        # eager's pixel_(un)shuffle of no elements returns its input's
+        # shape, not the one the export computes ([0, 2, 2] unshuffled by
+        # 2 stays [0, 2, 2], not [0, 1, 1]): no reference at such a batch
+        if any(x.numel() == 0 for x in xs) and any(
+                o[0] == "pixel_shuffle" and o[1]["k"] != "channel" for o in p.spec["ops"]):
+            continue
         try:
             with torch.no_grad():
                 want = (p.run([x.clone() for x in xs]),)
