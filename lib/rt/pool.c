@@ -221,6 +221,19 @@ rt_pool_spans(const RtPool *p)
 	return p->spans;
 }
 
+/* The workgroups as the ranges of the first k threads, thread t's
+ * [t total / k, (t + 1) total / k); the others' empty. */
+static void
+share(RtPool *p, uint64_t total, int k)
+{
+	for (int t = 0; t < p->n; t++) {
+		uint64_t lo = t < k ? total * (uint64_t)t / (uint64_t)k : 0;
+
+		atomic_store_explicit(&p->range[t].next, lo, memory_order_relaxed);
+		p->range[t].end = t < k ? total * (uint64_t)(t + 1) / (uint64_t)k : 0;
+	}
+}
+
 void
 rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32_t y, uint32_t z)
 {
@@ -237,25 +250,18 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 			p->spans[i].t0 = -1;
 	if (p->n == 1 || total == 1) {
 		p->chunk = total;
-		p->range[0].end = total;
-		atomic_store_explicit(&p->range[0].next, 0, memory_order_relaxed);
-		for (int t = 1; t < p->n; t++)
-			p->range[t].end = 0, atomic_store_explicit(&p->range[t].next, 0, memory_order_relaxed);
+		share(p, total, 1);
 		if (p->spans)
 			run_chunks_traced(p, 0);
 		else
 			run_chunks(p, 0);
 		return;
 	}
-	/* thread t's range is [t total / n, (t + 1) total / n), claimed a
-	 * quarter at a time */
+	/* each thread's range claimed a quarter at a time */
 	p->chunk = total / ((uint64_t)p->n * 4);
 	if (p->chunk == 0)
 		p->chunk = 1;
-	for (int t = 0; t < p->n; t++) {
-		atomic_store_explicit(&p->range[t].next, total * (uint64_t)t / (uint64_t)p->n, memory_order_relaxed);
-		p->range[t].end = total * (uint64_t)(t + 1) / (uint64_t)p->n;
-	}
+	share(p, total, p->n);
 	atomic_store_explicit(&p->active, p->n - 1, memory_order_relaxed);
 	pthread_mutex_lock(&p->mu);
 	atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
