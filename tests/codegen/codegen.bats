@@ -81,6 +81,34 @@ for_interp() {
   bin/codegen --emit=asm --cpu=skylake-avx512 "$IN/seed-linear-linalg.mlir" | grep -q '^dispatch_0:'
 }
 
+@test "--emit shows the code the module holds: each kernel through its own pipeline" {
+  # two-pipelines.mlir has kernels of both kinds: a GEMM and a depthwise
+  # convolution (vectorized by codegen: the short pipeline) and a row
+  # reduction (a loop nest: O3).  Every function of --emit=obj is the
+  # same machine code as in the module's objects, and --emit=llvm is one
+  # module that llvm-as reads.
+  bin/codegen --cpu=skylake-avx512 "$IN/two-pipelines.mlir" -o "$T/m.mlir"
+  bin/codegen --cpu=skylake-avx512 --emit=obj "$IN/two-pipelines.mlir" -o "$T/e.o"
+  bin/codegen --cpu=skylake-avx512 --emit=llvm "$IN/two-pipelines.mlir" | /usr/lib/llvm-16/bin/llvm-as -o /dev/null
+  "$PY" -c "
+import re, sys
+s = open('$T/m.mlir').read()
+objs = re.findall(r'kernels[_0-9]*: \"0x([0-9A-F]+)\"', s)
+assert len(objs) == 2, len(objs)
+for i, h in enumerate(objs):
+    open('$T/k%d.o' % i, 'wb').write(bytes.fromhex(h)[4:])
+"
+  syms=$(nm "$T/e.o" | awk '$2 == "T" || $2 == "t" { print $3 }')
+  [ "$(echo "$syms" | wc -l)" -ge 8 ]
+  dis() { objdump -d --no-show-raw-insn --no-addresses --disassemble="$2" "$1" | tail -n +7 | sed 's/[0-9a-f]* </</'; }
+  for f in $syms; do
+    a=$(dis "$T/e.o" "$f")
+    b=$(dis "$T/k0.o" "$f")
+    [ -n "$b" ] || b=$(dis "$T/k1.o" "$f")
+    [ -n "$a" ] && [ "$a" = "$b" ] || { echo "$f differs"; diff <(echo "$a") <(echo "$b") | head; false; }
+  done
+}
+
 @test "--cpu and --features reach the module and the object" {
   bin/codegen --cpu=skylake-avx512 --features=+avx512f,+fma "$IN/seed-linear-linalg.mlir" > "$T/m.mlir"
   # the CPU's instruction sets, those --features names last, as it says

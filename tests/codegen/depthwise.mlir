@@ -24,9 +24,32 @@
 // HOST-NEXT: fxvm.fill %[[PAD]], 0.000000e+00 : tensor<1x4x30x30xf32>
 // HOST-NEXT: fxvm.dispatch @dispatch_0[{{.*}}](%arg0, %[[PAD]])
 // HOST: fxvm.dispatch @dispatch_1[{{.*}}]({{.*}}%[[PAD]]
-// LL-DAG: <16 x float>
-// LL-DAG: <8 x float>
-// LL-DAG: <4 x float>
+// The convolution's accumulators stay in registers: the nine taps of a
+// vector of 16 outputs, then one store (not a load and store of the
+// output per tap, as when S2 accumulated in the output itself); then
+// the vectors of 8 and 4.
+// LL-LABEL: @dispatch_1.body(
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: fmul <16 x float>
+// LL-NOT: store
+// LL: store <16 x float>
+// LL: store <8 x float>
+// LL: store <4 x float>
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d1)>
 module {

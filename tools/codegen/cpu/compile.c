@@ -15,6 +15,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -283,39 +284,96 @@ static int part_output(Part *p, LLVMModuleRef m, LLVMTargetMachineRef tm)
 	return 0;
 }
 
-static void *part_compile(void *arg)
+/* the part's kernels read from the bitcode into cx, optimized by its
+ * pipeline (with *tm made for it); NULL with p->err set */
+static LLVMModuleRef part_module(Part *p, LLVMContextRef cx, LLVMTargetMachineRef *tm)
 {
-	Part *p = arg;
-	LLVMContextRef cx = LLVMContextCreate();
 	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(p->bc, p->bclen, "kernels", 0);
 	LLVMModuleRef m = NULL;
 	LLVMTargetRef target;
-	LLVMTargetMachineRef tm = NULL;
 	char *err = NULL;
 
+	*tm = NULL;
 	if (LLVMParseBitcodeInContext2(cx, mb, &m)) {
 		p->err = xstrdup("internal error: cannot read back the kernels' bitcode");
+		m = NULL;
 		goto out;
 	}
 	keep_part(p, m);
 	if (LLVMGetTargetFromTriple(p->triple, &target, &err)) {
 		part_err(p, "LLVM", err);
-		goto out;
+		goto fail;
 	}
-	tm = LLVMCreateTargetMachine(target, p->triple, p->cpu, p->features, LLVMCodeGenLevelAggressive,
+	*tm = LLVMCreateTargetMachine(target, p->triple, p->cpu, p->features, LLVMCodeGenLevelAggressive,
 		LLVMRelocStatic, LLVMCodeModelLarge);
-	if (p->opt && optimize(p, m, tm))
-		goto out;
-	part_output(p, m, tm);
+	if (p->opt && optimize(p, m, *tm))
+		goto fail;
+	goto out;
+fail:
+	LLVMDisposeModule(m);
+	m = NULL;
 out:
 	LLVMDisposeMessage(err);
+	LLVMDisposeMemoryBuffer(mb);
+	return m;
+}
+
+static void *part_compile(void *arg)
+{
+	Part *p = arg;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMTargetMachineRef tm;
+	LLVMModuleRef m = part_module(p, cx, &tm);
+
+	if (m) {
+		part_output(p, m, tm);
+		LLVMDisposeModule(m);
+	}
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
-	if (m)
-		LLVMDisposeModule(m);
-	LLVMDisposeMemoryBuffer(mb);
 	LLVMContextDispose(cx);
 	return NULL;
+}
+
+/* --emit: the parts (one per pipeline) optimized one after the other in
+ * one context and linked into the first, printed as one module: each
+ * kernel's text is the code an object of it holds */
+static void emit_parts(Part *parts, int np)
+{
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMTargetMachineRef tm = NULL, tmi;
+	LLVMModuleRef m = NULL, mi;
+	int i;
+
+	for (i = 0; i < np; i++) {
+		if (!(mi = part_module(&parts[i], cx, &tmi))) {
+			if (tmi)
+				LLVMDisposeTargetMachine(tmi);
+			break;
+		}
+		if (!m) {
+			m = mi;
+			tm = tmi;
+			continue;
+		}
+		LLVMDisposeTargetMachine(tmi);
+		if (LLVMLinkModules2(m, mi)) {
+			parts[i].err = xstrdup("internal error: cannot link the kernels' modules");
+			break;
+		}
+	}
+	if (m && i == np)
+		part_output(&parts[0], m, tm);
+	if (m)
+		LLVMDisposeModule(m);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	LLVMContextDispose(cx);
+	for (i = 1; i < np; i++) {
+		free(parts[i].obj);
+		parts[i].obj = NULL;
+		parts[i].objlen = 0;
+	}
 }
 
 /* instructions in f, the estimate of its compile time */
@@ -423,11 +481,13 @@ static void part_counts(Gen *g, const double *cost, int npk[2])
 		if (npk[j] > MAXPART / 2)
 			npk[j] = MAXPART / 2;
 	}
-	if (g->o->emit || npk[0] + npk[1] == 0) {
-		/* one module of text */
-		npk[0] = 0;
-		npk[1] = 1;
+	if (g->o->emit) {
+		/* a part per pipeline, linked into one module of text */
+		npk[0] = kcost[0] > 0;
+		npk[1] = kcost[1] > 0;
 	}
+	if (npk[0] + npk[1] == 0)
+		npk[1] = 1;
 }
 
 static Part *parts_new(E *e, LLVMMemoryBufferRef bc, const char *triple, const int npk[2])
@@ -448,8 +508,6 @@ static Part *parts_new(E *e, LLVMMemoryBufferRef bc, const char *triple, const i
 		parts[i].llout = g->o->emit && !strcmp(g->o->emit, "llvm");
 		parts[i].asmout = g->o->emit && !strcmp(g->o->emit, "asm");
 	}
-	if (g->o->emit && !g->o->passes)
-		parts[0].passes = LOOP_PASSES;
 	return parts;
 }
 
@@ -542,9 +600,12 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 	np = npk[0] + npk[1];
 	parts = parts_new(e, bc, triple, npk);
 	assign(g, callee, cost, order, parts, npk);
-	run_parts(g, parts, np);
+	if (g->o->emit)
+		emit_parts(parts, np);
+	else
+		run_parts(g, parts, np);
 	*objs = xcalloc((size_t)np, sizeof **objs);
-	*nobj = np;
+	*nobj = g->o->emit ? 1 : np;
 	for (i = 0; i < np; i++) {
 		if (parts[i].err && !rc) {
 			tool_err("%s", parts[i].err);

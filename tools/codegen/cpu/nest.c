@@ -63,40 +63,8 @@ static LLVMValueRef store_ptr(E *e, KOut *o)
 /* Builds the loops over order[from..n), then calls f at the innermost. */
 typedef void (*NestFn)(E *e, void *env);
 
-/* vec_inner of nest(): the innermost loop written as vectors of EVW
- * lanes by us, not left to LLVM's loop vectorizer */
-enum { VEC_EXPLICIT = 2, EVW = 16 };
-
-/* The innermost loop over dim d (not split across workgroups): EVW lanes
- * at a time, then 8 and 4 for what is left (a 28- or 56-wide row is all
- * vectors), the last few one at a time. */
-static void vloop(E *e, int d, NestFn f, void *env)
-{
-	int64_t ext = e->k->ext[d], at = 0, end;
-	int w;
-	ELoop l;
-
-	for (w = EVW; w >= 4; w /= 2) {
-		if ((end = at + (ext - at) / w * w) == at)
-			continue;
-		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
-		e->vw = w;
-		e->vdim = d;
-		/* a window's rows: mostly one affine piece (the test costs
-		 * more code than it saves in a GEMM's packs) */
-		e->pieces = 1;
-		f(e, env);
-		e->pieces = 0;
-		e->vw = 1;
-		e_loop_end(e, &l, e_i64(e, w), 0);
-		at = end;
-	}
-	if (at < ext) {
-		e->dimv[d] = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, ext), NULL);
-		f(e, env);
-		e_loop_end(e, &l, NULL, 0);
-	}
-}
+/* S2 in vectors of our own: EVW lanes */
+enum { EVW = 16 };
 
 static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 	NestFn f, void *env, int vec_inner)
@@ -107,10 +75,6 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 
 	if (n == 0) {
 		f(e, env);
-		return;
-	}
-	if (n == 1 && vec_inner == VEC_EXPLICIT) {
-		vloop(e, order[0], f, env);
 		return;
 	}
 	d = order[0];
@@ -138,7 +102,6 @@ typedef struct LoopEnv {
 	LLVMValueRef wx;
 	int phase;            /* S2: 0 init, 1 body, 2 epilogue */
 	int inner;            /* S2: the innermost parallel dim */
-	int vec;              /* S2: in vectors of our own (s2_explicit) */
 } LoopEnv;
 
 static void store_out(E *e, KOut *o, LLVMValueRef v)
@@ -220,10 +183,10 @@ static void s2_phase(E *e, void *env)
 static void s2_point(E *e, void *env)
 {
 	LoopEnv *le = env;
-	int in[1] = { le->inner }, vec = le->vec ? VEC_EXPLICIT : 1;
+	int in[1] = { le->inner };
 
 	le->phase = 0;
-	nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
+	nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
 	le->phase = 1;
 	{
 		/* reduction loops outside, the parallel dim inside */
@@ -232,11 +195,146 @@ static void s2_point(E *e, void *env)
 		for (i = 0; i < le->s->nred; i++)
 			order[i] = le->s->red[i];
 		order[i] = le->inner;
-		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, vec);
+		nest(e, order, le->s->nred + 1, le->s, le->wx, s2_phase, le, 1);
 	}
 	if (e->k->out[0].epi) {
 		le->phase = 2;
-		nest(e, in, 1, le->s, le->wx, s2_phase, le, vec);
+		nest(e, in, 1, le->s, le->wx, s2_phase, le, 1);
+	}
+}
+
+/* S2 in vectors of our own keeps its accumulators in registers: a group
+ * of up to S2_GROUP vectors of the row (independent chains for the FP
+ * pipes) takes its initial values, every reduction point in the loops'
+ * order, its epilogue, one store.  Reduction loops of at most S2_UNROLL
+ * points in all are unrolled (a window's taps: constant offsets). */
+enum { S2_GROUP = 4, S2_UNROLL = 32 };
+
+typedef struct S2Group {
+	LoopEnv *le;
+	LLVMValueRef base, slot[S2_GROUP];
+	int w, u;
+} S2Group;
+
+/* the group's i-th vector: its lanes' start in the row, its accumulator */
+static void s2_at(E *e, S2Group *g, int i)
+{
+	e_reset(e);
+	e->dimv[g->le->inner] = LLVMBuildAdd(e->b, g->base, e_i64(e, (int64_t)i * g->w), "");
+	e->accp[0] = g->slot[i];
+}
+
+static int s2_reduce(E *e, S2Group *g, int r, int unroll)
+{
+	Sched *s = g->le->s;
+	ELoop l;
+	int d, i;
+	int64_t c;
+
+	if (r == s->nred) {
+		for (i = 0; i < g->u; i++) {
+			LLVMValueRef v;
+
+			s2_at(e, g, i);
+			if (!(v = e_expr(e, e->k->out[0].val)))
+				return -1;
+			LLVMBuildStore(e->b, v, g->slot[i]);
+		}
+		return 0;
+	}
+	d = s->red[r];
+	if (unroll) {
+		for (c = 0; c < e->k->ext[d]; c++) {
+			e->dimv[d] = e_i64(e, c);
+			if (s2_reduce(e, g, r + 1, 1))
+				return -1;
+		}
+		return 0;
+	}
+	e->dimv[d] = e_loop_begin(e, &l, e_i64(e, 0), e_extent(e, d), NULL);
+	if (s2_reduce(e, g, r + 1, 0))
+		return -1;
+	e_loop_end(e, &l, NULL, 0);
+	return 0;
+}
+
+/* the reduction loops are few points of constant extents */
+static int s2_few(E *e, Sched *s)
+{
+	int64_t n = 1;
+	int r;
+
+	for (r = 0; r < s->nred; r++) {
+		if (e->hi && e->hi[s->red[r]])
+			return 0;
+		n *= e->k->ext[s->red[r]];
+		if (n > S2_UNROLL)
+			return 0;
+	}
+	return 1;
+}
+
+static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u)
+{
+	KOut *o = &e->k->out[0];
+	S2Group g = { le, base, { 0 }, w, u };
+	LLVMTypeRef vt;
+	LLVMValueRef v;
+	int i;
+
+	e->vw = w;
+	e->vdim = le->inner;
+	/* a window's rows: mostly one affine piece */
+	e->pieces = w > 1;
+	vt = e_vtype(e, e_type(e, o->acctype));
+	for (i = 0; i < u; i++) {
+		g.slot[i] = e_alloca(e, vt, "acc");
+		s2_at(e, &g, i);
+		if (!(v = e_expr(e, o->init)))
+			goto out;
+		LLVMBuildStore(e->b, v, g.slot[i]);
+	}
+	if (s2_reduce(e, &g, 0, s2_few(e, le->s)))
+		goto out;
+	for (i = 0; i < u; i++) {
+		s2_at(e, &g, i);
+		v = o->epi ? e_expr(e, o->epi) : LLVMBuildLoad2(e->b, vt, g.slot[i], "");
+		if (!v)
+			break;
+		store_out(e, o, v);
+	}
+out:
+	e->vw = 1;
+	e->pieces = 0;
+}
+
+/* the row of the innermost parallel dim: EVW lanes at a time in groups,
+ * then 8 and 4 for what is left, the last few one at a time */
+static void s2_vec_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	int64_t ext = e->k->ext[le->inner], at = 0, n, end;
+	int w, u;
+	ELoop l;
+
+	for (w = EVW; w >= 1; w = w == 4 ? 1 : w / 2) {
+		if (!(n = (ext - at) / w))
+			continue;
+		u = w > 1 && n < S2_GROUP ? (int)n : w > 1 ? S2_GROUP : 1;
+		end = at + n / u * u * w;
+		if (n / u > 1) {
+			LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
+
+			s2_group(e, le, b, w, u);
+			e_loop_end(e, &l, e_i64(e, (int64_t)u * w), 0);
+		} else {
+			s2_group(e, le, e_i64(e, at), w, u);
+		}
+		at = end;
+		if (n % u) {
+			s2_group(e, le, e_i64(e, at), w, (int)(n % u));
+			at += n % u * w;
+		}
 	}
 }
 
@@ -373,9 +471,8 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	if (use_s2(k, &s)) {
 		le.inner = s.order[s.n - 1];
-		le.vec = s2_explicit(k, &s);
-		k->light = le.vec;
-		nest(e, s.order, s.n - 1, &s, wx, s2_point, &le, 0);
+		k->light = s2_explicit(k, &s);
+		nest(e, s.order, s.n - 1, &s, wx, k->light ? s2_vec_point : s2_point, &le, 0);
 	} else {
 		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);
 	}
