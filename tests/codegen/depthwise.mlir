@@ -5,7 +5,7 @@
 // A depthwise 3x3 convolution with bias and relu (4 channels, 28x28, as
 // torch-lower writes it): a batch of one-row GEMMs, one per channel, so a
 // loop nest rather than the micro-kernel, whichever the registers.  Its
-// rows of 28 are vectors of 16, 8 and 4 lanes.  Its padded input is a
+// rows of 28 are two vectors of 16 lanes, the second masked to 12.  Its padded input is a
 // buffer of its own, which the host fills with the pad's zeros before a
 // kernel over the unpadded shape copies the input inside: the
 // convolution's loads then need no bounds test per element.
@@ -26,9 +26,10 @@
 // HOST: fxvm.dispatch @dispatch_1[{{.*}}]({{.*}}%[[PAD]]
 // The convolution's accumulators stay in registers: the nine taps of a
 // vector of 16 outputs, then one store (not a load and store of the
-// output per tap, as when S2 accumulated in the output itself); then
-// the vectors of 8 and 4.
+// output per tap, as when S2 accumulated in the output itself); the
+// second vector's loads and store masked to the row's last 12 lanes.
 // LL-LABEL: @dispatch_1.body(
+// LL: @llvm.masked.load.v16f32.p0(ptr %{{.*}}, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false, i1 false, i1 false, i1 false>
 // LL: fmul <16 x float>
 // LL-NOT: store
 // LL: fmul <16 x float>
@@ -48,8 +49,7 @@
 // LL: fmul <16 x float>
 // LL-NOT: store
 // LL: store <16 x float>
-// LL: store <8 x float>
-// LL: store <4 x float>
+// LL: call void @llvm.masked.store.v16f32.p0(<16 x float> %{{.*}}, ptr %{{.*}}, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false, i1 false, i1 false, i1 false>)
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d1)>
 module {

@@ -21,7 +21,8 @@ _spec = importlib.util.spec_from_file_location(
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
-NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops"]
+NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops",
+         "window_tails"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -149,8 +150,8 @@ def pack_lanes():
 
 class WindowLoops(nn.Module):
     """Reductions whose accumulators live in a contiguous output row, which
-    codegen writes as vectors of 16 lanes and a scalar rest: max pooling
-    with padding at stride 2 (35 columns: 2 vectors and 3 more), average
+    codegen writes as vectors of 16 lanes, the last masked to the row: max
+    pooling with padding at stride 2 (35 columns: 3 vectors), average
     pooling at stride 1, a sum over a middle dim."""
 
     def __init__(self):
@@ -167,6 +168,41 @@ class WindowLoops(nn.Module):
 def window_loops():
     torch.manual_seed(0)
     return WindowLoops().eval(), (torch.randn(1, 3, 40, 70),)
+
+
+class WindowTails(nn.Module):
+    """Rows that end inside a vector: codegen's vectors of 16 lanes end in
+    one masked to the row (loads and stores), or a row shorter than 16 is
+    one vector of 16, 8 or 4 lanes masked to it.  Depthwise convolutions
+    and poolings at rows of 100 (6 vectors and 4 lanes, in two groups), 50
+    (stride 2: 3 and 2 lanes), 14 and 19 (one masked vector), 10 and 6 (8
+    lanes masked), with padding at the row's ends; batch 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 12, 1)
+        self.d1 = nn.Conv2d(12, 12, 3, padding=1, groups=12)
+        self.d2 = nn.Conv2d(12, 12, 3, stride=2, padding=1, groups=12)
+        self.d3 = nn.Conv2d(12, 12, 3, padding=1, groups=12)
+        self.d4 = nn.Conv2d(12, 12, (3, 5), padding=(1, 2), groups=12)
+
+    def forward(self, x):
+        a = torch.relu(self.a(x))                                     # 12 x 28 x 100
+        d1 = torch.clamp(self.d1(a), 0, 6)                            # 28 x 100
+        d2 = self.d2(a)                                               # 14 x 50
+        m = nn.functional.max_pool2d(a, 3, stride=2, padding=1)      # 14 x 50
+        s = a[:, :, :14, 3:17]
+        d3 = self.d3(s)                                               # 14 x 14
+        m2 = nn.functional.max_pool2d(a[:, :, :, :37], 3, stride=2, padding=1)  # 14 x 19
+        v = nn.functional.avg_pool2d(d3, 3, stride=1, padding=1)     # 14 x 14
+        d4 = self.d4(a[:, :, :9, 40:50])                              # 9 x 10
+        p6 = nn.functional.max_pool2d(a[:, :, :8, :12], 3, stride=2, padding=1)  # 4 x 6
+        return torch.cat([t.flatten(1) for t in (d1, d2, m, d3, m2, v, d4, p6, (d2 * m).sum(2))], 1)
+
+
+def window_tails():
+    torch.manual_seed(0)
+    return WindowTails().eval(), (torch.randn(2, 3, 28, 100),)
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}

@@ -49,3 +49,4 @@ load helpers
   python3 -m json.tool "$T/t.json" > /dev/null
   python3 tests/vmrun/src/check-trace.py "$T/t.json" 3 2 '^dispatch_[0-9]+_[a-z0-9_]+@[A-Za-z0-9_]+\.py:[0-9]+$'
 }
+@test "model window_tails (rows ending inside a vector: masked to the row) matches PyTorch" { model window_tails; }

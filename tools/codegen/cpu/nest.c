@@ -102,6 +102,8 @@ typedef struct LoopEnv {
 	LLVMValueRef wx;
 	int phase;            /* S2: 0 init, 1 body, 2 epilogue */
 	int inner;            /* S2: the innermost parallel dim */
+	int tail;             /* S2 in vectors: the row may end in a vector
+	                       * masked to it (e_tail_ok) */
 } LoopEnv;
 
 static void store_out(E *e, KOut *o, LLVMValueRef v)
@@ -214,12 +216,15 @@ typedef struct S2Group {
 	LoopEnv *le;
 	LLVMValueRef base, slot[S2_GROUP];
 	int w, u;
+	int ntail;            /* > 0: the last vector's lanes in the row */
 } S2Group;
 
-/* the group's i-th vector: its lanes' start in the row, its accumulator */
+/* the group's i-th vector: its lanes' start in the row, its accumulator,
+ * its lanes (the last may be a tail) */
 static void s2_at(E *e, S2Group *g, int i)
 {
 	e_reset(e);
+	e->ntail = i == g->u - 1 ? g->ntail : 0;
 	e->dimv[g->le->inner] = LLVMBuildAdd(e->b, g->base, e_i64(e, (int64_t)i * g->w), "");
 	e->accp[0] = g->slot[i];
 }
@@ -274,10 +279,12 @@ static int s2_few(E *e, Sched *s)
 	return 1;
 }
 
-static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u)
+/* u vectors of w lanes from base; ntail > 0: of the last, the first
+ * ntail lanes are the row's */
+static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u, int ntail)
 {
 	KOut *o = &e->k->out[0];
-	S2Group g = { le, base, { 0 }, w, u };
+	S2Group g = { le, base, { 0 }, w, u, ntail };
 	LLVMTypeRef vt;
 	LLVMValueRef v;
 	int i;
@@ -306,10 +313,13 @@ static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u)
 out:
 	e->vw = 1;
 	e->pieces = 0;
+	e->ntail = 0;
 }
 
-/* the row of the innermost parallel dim: EVW lanes at a time in groups,
- * then 8 and 4 for what is left, the last few one at a time */
+/* The row of the innermost parallel dim in vectors of EVW lanes, in
+ * groups, the last vector masked to the row's end: a row shorter than
+ * EVW one vector of 16, 8 or 4 lanes.  Where the kernel rules masks out,
+ * EVW lanes at a time in groups, then 8 and 4, the last few one at a time. */
 static void s2_vec_point(E *e, void *env)
 {
 	LoopEnv *le = env;
@@ -317,6 +327,26 @@ static void s2_vec_point(E *e, void *env)
 	int w, u;
 	ELoop l;
 
+	if (le->tail) {
+		int64_t nv = (ext + EVW - 1) / EVW, nloop = (nv - 1) / S2_GROUP;
+
+		if (ext < EVW) {
+			w = ext > 8 ? 16 : ext > 4 ? 8 : 4;
+			s2_group(e, le, e_i64(e, 0), w, 1, ext < w ? (int)ext : 0);
+			return;
+		}
+		end = nloop * S2_GROUP * EVW;
+		if (nloop > 1) {
+			LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, end), NULL);
+
+			s2_group(e, le, b, EVW, S2_GROUP, 0);
+			e_loop_end(e, &l, e_i64(e, S2_GROUP * EVW), 0);
+		} else if (nloop == 1) {
+			s2_group(e, le, e_i64(e, 0), EVW, S2_GROUP, 0);
+		}
+		s2_group(e, le, e_i64(e, end), EVW, (int)(nv - nloop * S2_GROUP), (int)(ext % EVW));
+		return;
+	}
 	for (w = EVW; w >= 1; w = w == 4 ? 1 : w / 2) {
 		if (!(n = (ext - at) / w))
 			continue;
@@ -325,14 +355,14 @@ static void s2_vec_point(E *e, void *env)
 		if (n / u > 1) {
 			LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
 
-			s2_group(e, le, b, w, u);
+			s2_group(e, le, b, w, u, 0);
 			e_loop_end(e, &l, e_i64(e, (int64_t)u * w), 0);
 		} else {
-			s2_group(e, le, e_i64(e, at), w, u);
+			s2_group(e, le, e_i64(e, at), w, u, 0);
 		}
 		at = end;
 		if (n % u) {
-			s2_group(e, le, e_i64(e, at), w, (int)(n % u));
+			s2_group(e, le, e_i64(e, at), w, (int)(n % u), 0);
 			at += n % u * w;
 		}
 	}
@@ -340,10 +370,21 @@ static void s2_vec_point(E *e, void *env)
 
 /* S2 in vectors of our own (a pooling window's loads: runs, stride-2
  * pairs, gathers only at the padding, where LLVM's vectorizer gathers
- * every lane): f32 accumulators, EVW lanes or more of the parallel dim */
-static int s2_explicit(Kernel *k, Sched *s)
+ * every lane): f32 accumulators, EVW lanes or more of the parallel dim,
+ * or 4 or more where the row may end in a masked vector */
+static int s2_explicit(Kernel *k, Sched *s, int tail)
 {
-	return k->out[0].acctype->kind == TY_F32 && k->ext[s->order[s->n - 1]] >= EVW;
+	int64_t ext = k->ext[s->order[s->n - 1]];
+
+	return k->out[0].acctype->kind == TY_F32 && (ext >= EVW || (tail && ext >= 4));
+}
+
+/* every load of the kernel's output is one a tail's masks cover */
+static int s2_tail(E *e, Kernel *k)
+{
+	KOut *o = &k->out[0];
+
+	return e_tail_ok(e, o->init) && e_tail_ok(e, o->val) && e_tail_ok(e, o->epi);
 }
 
 static int use_s2(Kernel *k, Sched *s)
@@ -471,7 +512,8 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	if (use_s2(k, &s)) {
 		le.inner = s.order[s.n - 1];
-		k->light = s2_explicit(k, &s);
+		le.tail = s2_tail(e, k);
+		k->light = s2_explicit(k, &s, le.tail);
 		nest(e, s.order, s.n - 1, &s, wx, k->light ? s2_vec_point : s2_point, &le, 0);
 	} else {
 		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);

@@ -30,6 +30,9 @@ typedef struct E {
 	int vdim;
 	int pieces;                 /* vector loads and range tests try the
 	                             * scalar one-affine-piece test first */
+	int ntail;                  /* > 0: only the vector's first ntail
+	                             * lanes are points (a row's last vector):
+	                             * loads and stores masked to them */
 	int err;
 	int maskbw;                 /* masked loads of bytes and halves are
 	                             * single instructions (AVX-512BW) */
@@ -59,6 +62,10 @@ int e_lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond);
 LLVMValueRef e_i64(E *e, int64_t v);
 void e_reset(E *e);
 LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name);
+/* x reads memory only in ways a tail's masks cover (e->ntail): plain
+ * loads of 4- or 8-byte elements (bytes and halves where e->maskbw), no
+ * data-dependent load, no integer division (the masked lanes hold zeros) */
+int e_tail_ok(E *e, KExpr *x);
 
 typedef struct ELoop {
 	LLVMBasicBlockRef hdr, body, exit;

@@ -102,6 +102,67 @@ LLVMValueRef e_alloca(E *e, LLVMTypeRef t, const char *name)
 	return a;
 }
 
+/* the vector's first n lanes */
+static LLVMValueRef prefix_mask(E *e, int n)
+{
+	LLVMValueRef m[64];
+	int i;
+
+	for (i = 0; i < e->vw; i++)
+		m[i] = LLVMConstInt(e->i1, i < n, 0);
+	return LLVMConstVector(m, (unsigned)e->vw);
+}
+
+/* the tail's lanes, else NULL */
+static LLVMValueRef tail_mask(E *e)
+{
+	return e->ntail > 0 && e->vw > 1 ? prefix_mask(e, e->ntail) : NULL;
+}
+
+/* a vector of type vt at p where mask holds, else 0; none read where it
+ * does not */
+static LLVMValueRef mload(E *e, LLVMTypeRef vt, LLVMValueRef p, LLVMValueRef mask, unsigned al)
+{
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.load", 16);
+	LLVMTypeRef ovl[2] = { vt, e->ptr };
+	LLVMValueRef args[4] = { p, LLVMConstInt(e->i32, al, 0), mask, LLVMConstNull(vt) };
+
+	return LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+}
+
+static int tail_ok_in(E *e, KExpr *x, PMap *seen)
+{
+	int i, sz;
+
+	if (!x || pmap_get(seen, x))
+		return 1;
+	*pmap_slot(seen, x, 1) = x;
+	if (x->kind == KX_XLOAD || (x->kind == KX_OP && kop_int_div(x->op)))
+		return 0;
+	if (x->kind == KX_LOAD) {
+		const Type *t = e->k->bind[x->buf].type->elem;
+
+		sz = (int)elem_size(t);
+		if ((sz != 4 && sz != 8 && !((sz == 1 || sz == 2) && e->maskbw)) ||
+				(t->kind == TY_INT && t->width == 1))
+			return 0;
+	}
+	for (i = 0; i < x->n; i++)
+		if (!tail_ok_in(e, x->a[i], seen))
+			return 0;
+	return 1;
+}
+
+int e_tail_ok(E *e, KExpr *x)
+{
+	PMap seen = {0};
+	int ok = tail_ok_in(e, x, &seen);
+
+	pmap_free(&seen);
+	return ok;
+}
+
 /* ---- index arithmetic (always scalar i64) ---- */
 
 LLVMValueRef e_index(E *e, const IExpr *x)
@@ -208,9 +269,14 @@ static LLVMTypeRef vindex_type(E *e, const Type *t)
 static LLVMValueRef load_mem(E *e, LLVMTypeRef mt, LLVMValueRef p, const Type *t, int vec)
 {
 	LLVMTypeRef lt = vec ? LLVMVectorType(mt, (unsigned)e->vw) : mt;
-	LLVMValueRef v = LLVMBuildLoad2(e->b, lt, p, "");
+	LLVMValueRef v, m = vec ? tail_mask(e) : NULL;
 
-	LLVMSetAlignment(v, (unsigned)elem_size(t));
+	if (m) {
+		v = mload(e, lt, p, m, (unsigned)elem_size(t));
+	} else {
+		v = LLVMBuildLoad2(e->b, lt, p, "");
+		LLVMSetAlignment(v, (unsigned)elem_size(t));
+	}
 	if (t->kind == TY_INT && t->width == 1)
 		v = LLVMBuildTrunc(e->b, v, vec ? LLVMVectorType(e->i1, (unsigned)e->vw) : e->i1, "");
 	return v;
@@ -228,7 +294,9 @@ static LLVMValueRef per_lane(E *e, KExpr *x, LLVMValueRef (*f)(E *, KExpr *))
 		LLVMValueRef s;
 
 		e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
-		s = f(e, x);
+		/* a load past the tail's lanes: none */
+		s = v && x->kind == KX_LOAD && e->ntail > 0 && i >= e->ntail ?
+			LLVMConstNull(LLVMGetElementType(LLVMTypeOf(v))) : f(e, x);
 		if (!v)
 			v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), (unsigned)vw));
 		v = LLVMBuildInsertElement(e->b, v, s, LLVMConstInt(e->i32, (unsigned long long)i, 0), "");
@@ -255,6 +323,8 @@ static LLVMValueRef lanes_step(E *e, LLVMValueRef off, LLVMValueRef i0, LLVMType
 		lanes[i] = LLVMConstInt(it, (unsigned long long)(i * step), 0);
 	eq = LLVMBuildICmp(e->b, LLVMIntEQ, off,
 		LLVMBuildAdd(e->b, e_splat(e, i0), LLVMConstVector(lanes, (unsigned)e->vw), ""), "");
+	if (tail_mask(e))   /* lanes past a tail: any offset */
+		eq = LLVMBuildOr(e->b, eq, LLVMBuildNot(e->b, tail_mask(e), ""), "");
 	eq = LLVMBuildBitCast(e->b, eq, LLVMIntTypeInContext(e->cx, (unsigned)e->vw), "");
 	return LLVMBuildICmp(e->b, LLVMIntEQ, eq, LLVMConstAllOnes(LLVMIntTypeInContext(e->cx, (unsigned)e->vw)), "");
 }
@@ -267,15 +337,26 @@ static LLVMValueRef load_at(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMV
 	return v;
 }
 
+/* vw consecutive elements from i: only the tail's lanes where there is
+ * one */
+static LLVMValueRef load_run(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i, unsigned align)
+{
+	LLVMValueRef m = tail_mask(e);
+
+	return m ? mload(e, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i, 1, ""), m, align)
+		: load_at(e, vt, mt, buf, i, align);
+}
+
 /* ---- an index that stays on one affine piece across the lanes ---- */
 
-/* x at the vector's first lane and at its last */
+/* x at the vector's first lane and at its last (a tail's last: the
+ * lanes past it are neither loaded nor stored) */
 static void lane_ends(E *e, const IExpr *x, LLVMValueRef *first, LLVMValueRef *last)
 {
 	LLVMValueRef base = e->dimv[e->vdim];
 
 	*first = e_index(e, x);
-	e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, e->vw - 1), "");
+	e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, (e->ntail > 0 ? e->ntail : e->vw) - 1), "");
 	*last = e_index(e, x);
 	e->dimv[e->vdim] = base;
 }
@@ -354,10 +435,20 @@ static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, 
 	LLVMValueRef lanes[64];
 	int i, vw = e->vw;
 
+	LLVMValueRef i1 = LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), "");
+
 	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
-	return LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, buf, i0, al),
-		load_at(e, vt, mt, buf, LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), ""), al),
+	if (e->ntail > 0) {
+		/* the tail's elements: i0 .. i0 + 2 (ntail - 1) */
+		int n = 2 * e->ntail - 1;
+
+		return LLVMBuildShuffleVector(e->b,
+			mload(e, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i0, 1, ""), prefix_mask(e, n), al),
+			mload(e, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i1, 1, ""), prefix_mask(e, n - (vw - 1)), al),
+			LLVMConstVector(lanes, (unsigned)vw), "");
+	}
+	return LLVMBuildShuffleVector(e->b, load_at(e, vt, mt, buf, i0, al), load_at(e, vt, mt, buf, i1, al),
 		LLVMConstVector(lanes, (unsigned)vw), "");
 }
 
@@ -382,7 +473,7 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
 	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 1), bb[0], s2test);
 	LLVMPositionBuilderAtEnd(e->b, bb[0]);
-	v[0] = load_at(e, vt, mt, x->buf, i0, al);
+	v[0] = load_run(e, vt, mt, x->buf, i0, al);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, s2test);
 	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
@@ -393,7 +484,7 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i1, 1, 0);
 	args[1] = LLVMConstInt(e->i32, al, 0);
-	args[2] = LLVMConstVector(lanes, (unsigned)vw);
+	args[2] = tail_mask(e) ? tail_mask(e) : LLVMConstVector(lanes, (unsigned)vw);
 	if (al < 4 && ty_numel(t) * al >= 4 && !(t->elem->kind == TY_INT && t->elem->width == 1)) {
 		/* bytes and halves (a quantized tensor's), which no instruction
 		 * gathers: each lane's 32 bits ending at its element (from
@@ -464,7 +555,7 @@ static LLVMValueRef piece_load(E *e, void *arg)
 	LLVMValueRef i0 = e_index(e, g->lin);
 	unsigned al = (unsigned)elem_size(g->t->elem);
 
-	return g->slope == 1 ? load_at(e, vt, mt, g->x->buf, i0, al) : load_stride2(e, vt, mt, g->x->buf, i0, al);
+	return g->slope == 1 ? load_run(e, vt, mt, g->x->buf, i0, al) : load_stride2(e, vt, mt, g->x->buf, i0, al);
 }
 
 static LLVMValueRef lanes_load(E *e, void *arg)
@@ -755,16 +846,7 @@ static IExpr *unclamp(KCtx *kc, IExpr *x, KExpr *const *g, int ng, int under, in
 static LLVMValueRef masked_load(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0,
 	LLVMValueRef mask, unsigned al)
 {
-	unsigned id = LLVMLookupIntrinsicID("llvm.masked.load", 16);
-	LLVMTypeRef ovl[2] = { vt, e->ptr };
-	LLVMValueRef args[4];
-
-	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[buf], &i0, 1, "");
-	args[1] = LLVMConstInt(e->i32, al, 0);
-	args[2] = mask;
-	args[3] = LLVMConstNull(vt);
-	return LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
-		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+	return mload(e, vt, LLVMBuildGEP2(e->b, mt, e->bp[buf], &i0, 1, ""), mask, al);
 }
 
 /* lanes i of buf[i0 + slope i] (slope 1 or 2, vw even) where mask holds,
@@ -831,7 +913,7 @@ static LLVMValueRef run_inside(E *e, void *arg)
 {
 	MaskedRun r = *(MaskedRun *)arg;
 
-	r.mask = e_splat(e, LLVMConstInt(e->i1, 1, 0));
+	r.mask = tail_mask(e) ? tail_mask(e) : e_splat(e, LLVMConstInt(e->i1, 1, 0));
 	return run_fast(e, &r);
 }
 
@@ -871,6 +953,8 @@ static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
 	mask = e_expr(e, g[0]);
 	for (i = 1; i < ng; i++)
 		mask = LLVMBuildAnd(e->b, mask, e_expr(e, g[i]), "");
+	if (tail_mask(e))
+		mask = LLVMBuildAnd(e->b, mask, tail_mask(e), "");
 	ends = e->pieces;
 	for (i = 0; i < ng && ends; i++)
 		ends = lanes_inside(e, g[i], &inside);
@@ -1030,6 +1114,15 @@ void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t)
 
 	if (t->kind == TY_INT && t->width == 1)
 		v = LLVMBuildZExt(e->b, v, e->vw > 1 ? LLVMVectorType(e->i8, (unsigned)e->vw) : e->i8, "");
+	if (tail_mask(e)) {
+		unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", 17);
+		LLVMTypeRef ovl[2] = { LLVMTypeOf(v), e->ptr };
+		LLVMValueRef args[4] = { v, p, LLVMConstInt(e->i32, (unsigned)elem_size(t), 0), tail_mask(e) };
+
+		LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+			LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+		return;
+	}
 	s = LLVMBuildStore(e->b, v, p);
 	LLVMSetAlignment(s, (unsigned)elem_size(t));
 }
