@@ -387,7 +387,9 @@ static int s2_tail(E *e, Kernel *k)
 	return e_tail_ok(e, o->init) && e_tail_ok(e, o->val) && e_tail_ok(e, o->epi);
 }
 
-static int use_s2(Kernel *k, Sched *s)
+/* S2 applies: one output, stored along the innermost parallel dim d
+ * (at least 8 points; 4 where the row is one masked vector of f32s) */
+static int use_s2(Kernel *k, Sched *s, int tail)
 {
 	KOut *o = &k->out[0];
 	Type *bt;
@@ -396,7 +398,7 @@ static int use_s2(Kernel *k, Sched *s)
 	if (k->nout != 1 || !s->nred || s->n < 1)
 		return 0;
 	d = s->order[s->n - 1];
-	if (d == s->split || k->ext[d] < 8)
+	if (d == s->split || k->ext[d] < (tail && o->acctype->kind == TY_F32 ? 4 : 8))
 		return 0;
 	bt = k->bind[o->buf].type;
 	if (bt->elem != o->acctype)
@@ -510,9 +512,9 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	le.wx = wx;
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
-	if (use_s2(k, &s)) {
+	le.tail = k->nout == 1 && s2_tail(e, k);
+	if (use_s2(k, &s, le.tail)) {
 		le.inner = s.order[s.n - 1];
-		le.tail = s2_tail(e, k);
 		k->light = s2_explicit(k, &s, le.tail);
 		nest(e, s.order, s.n - 1, &s, wx, k->light ? s2_vec_point : s2_point, &le, 0);
 	} else {
