@@ -369,11 +369,6 @@ static void emit_parts(Part *parts, int np)
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
 	LLVMContextDispose(cx);
-	for (i = 1; i < np; i++) {
-		free(parts[i].obj);
-		parts[i].obj = NULL;
-		parts[i].objlen = 0;
-	}
 }
 
 /* instructions in f, the estimate of its compile time */

@@ -316,54 +316,48 @@ out:
 	e->ntail = 0;
 }
 
-/* The row of the innermost parallel dim in vectors of EVW lanes, in
- * groups, the last vector masked to the row's end: a row shorter than
- * EVW one vector of 16, 8 or 4 lanes.  Where the kernel rules masks out,
- * EVW lanes at a time in groups, then 8 and 4, the last few one at a time. */
+/* n vectors of w lanes of the row from at, in groups of up to S2_GROUP
+ * (a loop over the whole groups where there are several), the last
+ * group holding the last 1 to S2_GROUP vectors; ntail > 0: the last
+ * vector's lanes in the row */
+static void s2_run(E *e, LoopEnv *le, int64_t at, int64_t n, int w, int ntail)
+{
+	int64_t nloop = (n - 1) / S2_GROUP, end = at + nloop * S2_GROUP * w;
+	ELoop l;
+
+	if (n <= 0)
+		return;
+	if (nloop > 1) {
+		LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
+
+		s2_group(e, le, b, w, S2_GROUP, 0);
+		e_loop_end(e, &l, e_i64(e, (int64_t)S2_GROUP * w), 0);
+	} else if (nloop == 1) {
+		s2_group(e, le, e_i64(e, at), w, S2_GROUP, 0);
+	}
+	s2_group(e, le, e_i64(e, end), w, (int)(n - nloop * S2_GROUP), ntail);
+}
+
+/* The row of the innermost parallel dim in vectors of EVW lanes, the
+ * last masked to the row's end (a row shorter than EVW: one vector of
+ * 16, 8 or 4 lanes).  Where the kernel rules masks out, EVW lanes at a
+ * time, then 8 and 4, the last few one at a time. */
 static void s2_vec_point(E *e, void *env)
 {
 	LoopEnv *le = env;
-	int64_t ext = e->k->ext[le->inner], at = 0, n, end;
-	int w, u;
-	ELoop l;
+	int64_t ext = e->k->ext[le->inner], at = 0, n;
+	int w;
 
-	if (le->tail) {
-		int64_t nv = (ext + EVW - 1) / EVW, nloop = (nv - 1) / S2_GROUP;
-
-		if (ext < EVW) {
-			w = ext > 8 ? 16 : ext > 4 ? 8 : 4;
-			s2_group(e, le, e_i64(e, 0), w, 1, ext < w ? (int)ext : 0);
-			return;
-		}
-		end = nloop * S2_GROUP * EVW;
-		if (nloop > 1) {
-			LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, end), NULL);
-
-			s2_group(e, le, b, EVW, S2_GROUP, 0);
-			e_loop_end(e, &l, e_i64(e, S2_GROUP * EVW), 0);
-		} else if (nloop == 1) {
-			s2_group(e, le, e_i64(e, 0), EVW, S2_GROUP, 0);
-		}
-		s2_group(e, le, e_i64(e, end), EVW, (int)(nv - nloop * S2_GROUP), (int)(ext % EVW));
-		return;
-	}
-	for (w = EVW; w >= 1; w = w == 4 ? 1 : w / 2) {
-		if (!(n = (ext - at) / w))
-			continue;
-		u = w > 1 && n < S2_GROUP ? (int)n : w > 1 ? S2_GROUP : 1;
-		end = at + n / u * u * w;
-		if (n / u > 1) {
-			LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, at), e_i64(e, end), NULL);
-
-			s2_group(e, le, b, w, u, 0);
-			e_loop_end(e, &l, e_i64(e, (int64_t)u * w), 0);
-		} else {
-			s2_group(e, le, e_i64(e, at), w, u, 0);
-		}
-		at = end;
-		if (n % u) {
-			s2_group(e, le, e_i64(e, at), w, (int)(n % u), 0);
-			at += n % u * w;
+	if (le->tail && ext < EVW) {
+		w = ext > 8 ? 16 : ext > 4 ? 8 : 4;
+		s2_run(e, le, 0, 1, w, ext < w ? (int)ext : 0);
+	} else if (le->tail) {
+		s2_run(e, le, 0, (ext + EVW - 1) / EVW, EVW, (int)(ext % EVW));
+	} else {
+		for (w = EVW; w >= 1; w = w == 4 ? 1 : w / 2) {
+			n = (ext - at) / w;
+			s2_run(e, le, at, n, w, 0);
+			at += n * w;
 		}
 	}
 }
