@@ -201,3 +201,28 @@ def index_put_shares_the_dims_taken_whole():
     return f, [torch.rand(34, 102, 51) > 0.5, torch.randint(-34, 34, (16, 13)),
                torch.randn(6, 10, 7), torch.tensor([0, 5, 1, 0, -1]),
                torch.tensor([6, 0, 2, 6, 3]), torch.randn(3, 8, 2), torch.tensor([7, 0, -3])]
+
+
+def _floor_div(a, b, h, bh, d, bd):
+    return (torch.div(a, b, rounding_mode="floor"), a // b, torch.floor_divide(a, 0.1),
+            a[:, ::2] // b.t().contiguous().t()[:, 1::2], torch.div(h, bh, rounding_mode="floor"),
+            torch.div(d, bd, rounding_mode="floor"), torch.remainder(a, b))
+
+
+@case
+def floor_divide_float_as_pytorch():
+    # PyTorch rounds the exact quotient down (from fmod): 1 // 0.1 is 9 where
+    # floor(1 / 0.1) is 10, inf // 2 is NaN, x // 0 is x / 0, a zero result
+    # keeps the quotient's sign; f32, f64, f16 (computed in f32), strided (not
+    # quotients past the float range: PyTorch 1.13's vectorized fmod gives NaN)
+    inf, nan = float("inf"), float("nan")
+    a = torch.tensor([[1.0, -1.0, inf, -inf, nan, 0.0, -0.0, 5.5],
+                      [7.0, -7.0, 0.3, 1e30, -1e-30, 3.0, 2.0, 1e-45],
+                      [0.5, -0.5, 6.0, -6.0, 1.0, 9.0, inf, 0.0]])
+    b = torch.tensor([[0.1, 0.1, 2.0, 2.0, 1.0, -3.0, 3.0, -2.0],
+                      [0.0, 0.0, 0.1, 1e-3, 3.0, -0.0, inf, 1.0],
+                      [-inf, inf, 0.3, 0.3, -0.1, 0.3, -inf, -0.0]])
+    r = torch.randn(257, 31) * 100
+    return _floor_div, [torch.cat([a, r[:3, :8]]), torch.cat([b, r[3:6, :8] + 0.5]),
+                        (r[:4, :8] * 3).half(), (r[4:8, :8] + 0.25).half(),
+                        r.double() * 1e3, torch.randn(257, 31, dtype=torch.float64) * 7]

@@ -33,3 +33,4 @@ load helpers
 @test "index_put into an empty tensor, and broadcast rows accumulated" { regress index_put_into_empty_and_broadcast_rows; }
 @test "relu, clamp, relu6 and hardtanh keep -0.0 (fuzz-diff)" { regress relu_clamp_keep_negative_zero; }
 @test "index_put loops once over the dims it takes whole (fuzz-diff: hours-long kernel)" { regress index_put_shares_the_dims_taken_whole; }
+@test "float floor division rounds the exact quotient down, as PyTorch (fuzz-diff: inf // x)" { regress floor_divide_float_as_pytorch; }

@@ -302,6 +302,28 @@ BODY(b_sub) { return ar(l, "sub", ct, X(0), alpha_times(l, op, x, ct, 1, 2)); }
 BODY(b_rsub) { return ar(l, "sub", ct, X(1), alpha_times(l, op, x, ct, 0, 2)); }
 BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
 
+/* Float floor division as PyTorch computes it (div_floor_floating):
+ * from fmod, so that the exact quotient is rounded down -- floor(a / b)
+ * rounds the rounded quotient (1 // 0.1 is 9, not 10) and leaves an
+ * infinite a infinite where PyTorch's fmod makes it NaN.  b == 0: a / b. */
+static Value *
+floor_divf(L *l, Type *ct, Value *a, Value *b)
+{
+	Type *bt = dt_bool(l->c);
+	Value *q = bin(l, "arith.divf", a, b);
+	Value *mod = bin(l, "arith.remf", a, b);
+	Value *div = bin(l, "arith.divf", ar(l, "sub", ct, a, mod), b);
+	Value *adj = ar(l, "and", bt, cmp(l, "ne", ct, mod, K(0)),
+		ar(l, "xor", bt, cmp(l, "lt", ct, b, K(0)), cmp(l, "lt", ct, mod, K(0))));
+	Value *fl, *r;
+
+	div = sel(l, adj, ar(l, "sub", ct, div, K(1)), div);
+	fl = un(l, "math.floor", div);
+	fl = sel(l, cmp(l, "gt", ct, ar(l, "sub", ct, div, fl), K(0.5)), ar(l, "add", ct, fl, K(1)), fl);
+	r = sel(l, cmp(l, "ne", ct, div, K(0)), fl, bin(l, "math.copysign", K(0), q));
+	return sel(l, cmp(l, "eq", ct, b, K(0)), q, r);
+}
+
 BODY(b_div_mode)
 {
 	const char *mode = "";
@@ -310,12 +332,12 @@ BODY(b_div_mode)
 	if (op->nopnds > 2)
 		tv_str(S(2), &mode);   /* none: true division */
 
+	if (dt_isfloat(ct) && !strcmp(mode, "floor"))
+		return floor_divf(l, ct, a, b);
 	if (dt_isfloat(ct)) {
 		Value *q = bin(l, "arith.divf", a, b);
 		if (!strcmp(mode, "trunc"))
 			return un(l, "math.trunc", q);
-		if (!strcmp(mode, "floor"))
-			return un(l, "math.floor", q);
 		return q;
 	}
 	if (!strcmp(mode, "floor") && !dt_isunsigned(ct))
