@@ -131,23 +131,28 @@ static LLVMValueRef mload(E *e, LLVMTypeRef vt, LLVMValueRef p, LLVMValueRef mas
 		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
 }
 
+/* elements a masked load or store reads or writes in one instruction:
+ * words and double words anywhere, bytes and halves where the target
+ * masks them (AVX-512BW: a quantized tensor's), not booleans */
+static int maskable(E *e, const Type *elem)
+{
+	int sz = (int)elem_size(elem);
+
+	return (sz == 4 || sz == 8 || ((sz == 1 || sz == 2) && e->maskbw)) &&
+		!(elem->kind == TY_INT && elem->width == 1);
+}
+
 static int tail_ok_in(E *e, KExpr *x, PMap *seen)
 {
-	int i, sz;
+	int i;
 
 	if (!x || pmap_get(seen, x))
 		return 1;
 	*pmap_slot(seen, x, 1) = x;
 	if (x->kind == KX_XLOAD || (x->kind == KX_OP && kop_int_div(x->op)))
 		return 0;
-	if (x->kind == KX_LOAD) {
-		const Type *t = e->k->bind[x->buf].type->elem;
-
-		sz = (int)elem_size(t);
-		if ((sz != 4 && sz != 8 && !((sz == 1 || sz == 2) && e->maskbw)) ||
-				(t->kind == TY_INT && t->width == 1))
-			return 0;
-	}
+	if (x->kind == KX_LOAD && !maskable(e, e->k->bind[x->buf].type->elem))
+		return 0;
 	for (i = 0; i < x->n; i++)
 		if (!tail_ok_in(e, x->a[i], seen))
 			return 0;
@@ -432,11 +437,10 @@ int e_lane_affine(E *e, const IExpr *x, int64_t *slope, LLVMValueRef *cond)
  * i0 and 1, 3, … of one from i0 + vw - 1, so nothing past the last is read */
 static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0, unsigned al)
 {
-	LLVMValueRef lanes[64];
+	LLVMValueRef lanes[64], i1;
 	int i, vw = e->vw;
 
-	LLVMValueRef i1 = LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), "");
-
+	i1 = LLVMBuildAdd(e->b, i0, LLVMConstInt(LLVMTypeOf(i0), (unsigned long long)vw - 1, 0), "");
 	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i32, (unsigned long long)(2 * i <= vw - 1 ? 2 * i : 2 * i + 1), 0);
 	if (e->ntail > 0) {
@@ -930,12 +934,9 @@ static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
 	IExpr **ix, *lin;
 	int64_t slope;
 	LLVMValueRef cond = NULL, mask, inside = NULL;
-	int i, n = 0, sz = (int)elem_size(t->elem), ends;
+	int i, n = 0, ends;
 
-	/* bytes and halves where the target masks them (AVX-512BW: a
-	 * quantized tensor's loads), words and double words anywhere */
-	if ((sz != 4 && sz != 8 && !((sz == 1 || sz == 2) && e->maskbw)) ||
-			(t->elem->kind == TY_INT && t->elem->width == 1))
+	if (!maskable(e, t->elem))
 		return NULL;
 	ix = arena_alloc(e->g->c, sizeof *ix * (size_t)(t->rank + 1));
 	for (i = 0; i < t->rank; i++)
