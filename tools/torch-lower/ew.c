@@ -302,6 +302,17 @@ BODY(b_sub) { return ar(l, "sub", ct, X(0), alpha_times(l, op, x, ct, 1, 2)); }
 BODY(b_rsub) { return ar(l, "sub", ct, X(1), alpha_times(l, op, x, ct, 0, 2)); }
 BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
 
+/* a nonzero remainder r (of a division by b) whose sign is not b's:
+ * where rounding toward -inf takes one step more than truncation */
+static Value *
+past_zero(L *l, Type *ct, Value *r, Value *b)
+{
+	Type *bt = dt_bool(l->c);
+
+	return ar(l, "and", bt, cmp(l, "ne", ct, r, K(0)),
+		ar(l, "xor", bt, cmp(l, "lt", ct, r, K(0)), cmp(l, "lt", ct, b, K(0))));
+}
+
 /* Float floor division as PyTorch computes it (div_floor_floating):
  * from fmod, so that the exact quotient is rounded down -- floor(a / b)
  * rounds the rounded quotient (1 // 0.1 is 9, not 10) and leaves an
@@ -309,15 +320,12 @@ BODY(b_ar) { return ar(l, e->fop, ct, X(0), X(1)); }
 static Value *
 floor_divf(L *l, Type *ct, Value *a, Value *b)
 {
-	Type *bt = dt_bool(l->c);
 	Value *q = bin(l, "arith.divf", a, b);
 	Value *mod = bin(l, "arith.remf", a, b);
 	Value *div = bin(l, "arith.divf", ar(l, "sub", ct, a, mod), b);
-	Value *adj = ar(l, "and", bt, cmp(l, "ne", ct, mod, K(0)),
-		ar(l, "xor", bt, cmp(l, "lt", ct, b, K(0)), cmp(l, "lt", ct, mod, K(0))));
 	Value *fl, *r;
 
-	div = sel(l, adj, ar(l, "sub", ct, div, K(1)), div);
+	div = sel(l, past_zero(l, ct, mod, b), ar(l, "sub", ct, div, K(1)), div);
 	fl = un(l, "math.floor", div);
 	fl = sel(l, cmp(l, "gt", ct, ar(l, "sub", ct, div, fl), K(0.5)), ar(l, "add", ct, fl, K(1)), fl);
 	r = sel(l, cmp(l, "ne", ct, div, K(0)), fl, bin(l, "math.copysign", K(0), q));
@@ -348,15 +356,12 @@ BODY(b_div_mode)
 /* Python's a % b: the sign of b */
 BODY(b_remainder)
 {
-	Value *a = X(0), *b = X(1), *r, *adj;
+	Value *a = X(0), *b = X(1), *r;
 
 	if (dt_isunsigned(ct))
 		return bin(l, "arith.remui", a, b);
 	r = bin(l, dt_isfloat(ct) ? "arith.remf" : "arith.remsi", a, b);
-	adj = ar(l, "and", dt_bool(l->c), cmp(l, "ne", ct, r, K(0)),
-		ar(l, "xor", dt_bool(l->c), cmp(l, "lt", ct, r, K(0)),
-			cmp(l, "lt", ct, b, K(0))));
-	return sel(l, adj, ar(l, "add", ct, r, b), r);
+	return sel(l, past_zero(l, ct, r, b), ar(l, "add", ct, r, b), r);
 }
 
 BODY(b_fmod)
