@@ -233,6 +233,29 @@ adaptive_pool(Ctx *c, Op *op, Type **out, int arg)
 
 /* ---- normalizations ---- */
 
+/* The dtype of a normalization's saved statistics (mean, inverse
+ * deviation).  An f16 or bf16 input with an f32 weight, bias or running
+ * statistic (operands first..last) is PyTorch's "mixed type": its CPU
+ * kernels (1.13 and 2) keep the statistics in f32, but PyTorch 2's meta
+ * functions, from which torch.export writes the graph's types, say the
+ * input's dtype.  There a result that states its dtype keeps it (NULL:
+ * no word on the dtype), one that does not is f32; otherwise the
+ * statistics are of the input's dtype. */
+static Type *
+stats_dtype(Ctx *c, Op *op, int first, int last)
+{
+	Type *x = dtype0(op), *p;
+	int i;
+
+	if (!x || (x->kind != TY_F16 && x->kind != TY_BF16))
+		return x;
+	for (i = first; i <= last; i++)
+		if (tt_is(TY(op, i)) && (p = tt_dtype(TY(op, i))) && p->kind == TY_F32)
+			return op->nres > 1 && tt_is(RES(op, 1)->type) && tt_dtype(RES(op, 1)->type)
+				? NULL : ty_float(c, TY_F32);
+	return x;
+}
+
 /* native_batch_norm (arg 5: training at 5), _native_batch_norm_legit_
  * no_training (arg 0: never training), batch_norm. */
 static int
@@ -249,8 +272,8 @@ batch_norm(Ctx *c, Op *op, Type **out, int arg)
 		return 0;
 	if (training)
 		n = tt_rank(x) >= 2 ? x->dims[1] : DYN;
-	out_set(c, op, out, 1, 1, &n, dtype0(op));
-	return out_set(c, op, out, 2, 1, &n, dtype0(op));
+	out_set(c, op, out, 1, 1, &n, stats_dtype(c, op, 1, 4));
+	return out_set(c, op, out, 2, 1, &n, stats_dtype(c, op, 1, 4));
 }
 
 static int
@@ -267,8 +290,8 @@ layer_norm(Ctx *c, Op *op, Type **out, int arg)
 		return 0;
 	for (i = 0; i < r; i++)
 		d[i] = i < r - k ? x->dims[i] : 1;
-	out_set(c, op, out, 1, r, d, dtype0(op));
-	return out_set(c, op, out, 2, r, d, dtype0(op));
+	out_set(c, op, out, 1, r, d, stats_dtype(c, op, 2, 3));
+	return out_set(c, op, out, 2, r, d, stats_dtype(c, op, 2, 3));
 }
 
 static int
@@ -283,8 +306,8 @@ group_norm(Ctx *c, Op *op, Type **out, int arg)
 		d[0] = DYN;
 	if (!tv_int(OPND(op, 6), &d[1]))
 		d[1] = DYN;
-	out_set(c, op, out, 1, 2, d, dtype0(op));
-	return out_set(c, op, out, 2, 2, d, dtype0(op));
+	out_set(c, op, out, 1, 2, d, stats_dtype(c, op, 1, 2));
+	return out_set(c, op, out, 2, 2, d, stats_dtype(c, op, 1, 2));
 }
 
 /* attention: q [..., L, E], k [..., S, E], v [..., S, Ev] -> [..., L, Ev]

@@ -48,7 +48,8 @@ def resnet18():
 
 def main():
     name, vmfb = sys.argv[1], sys.argv[2]
-    torch.backends.mha.set_fastpath_enabled(False)
+    if hasattr(torch.backends, "mha"):  # PyTorch 2: the fast path is not what autocast traced
+        torch.backends.mha.set_fastpath_enabled(False)
     model = globals()[name]()
     g = torch.Generator().manual_seed(5)
     bad = 0

@@ -190,3 +190,41 @@ func.func @signature(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor {
   %0 = torch.aten.relu %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A normalization of a bf16 or f16 input with f32 parameters (autocast's
+// batch norm after a bf16 convolution) keeps its saved statistics in f32,
+// as PyTorch's mixed-type kernels do (1.13 and 2); with parameters of the
+// input's type, or none, they are of the input's type.  PyTorch 2's meta
+// functions (torch.export's types) say bf16 for the mixed form: a result
+// that states its dtype keeps it.
+// CHECK-LABEL: func.func @mixed_norm_stats(
+// CHECK:         torch.aten.native_batch_norm {{.*}} -> !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+// CHECK:         torch.aten.native_batch_norm {{.*}} -> !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>
+// CHECK:         torch.aten.native_batch_norm {{.*}} -> !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>
+// CHECK:         torch.aten.native_layer_norm {{.*}} -> !torch.vtensor<[2,5],f16>, !torch.vtensor<[2,1],f32>, !torch.vtensor<[2,1],f32>
+// CHECK:         torch.aten.native_layer_norm {{.*}} -> !torch.vtensor<[2,5],f16>, !torch.vtensor<[2,1],f16>, !torch.vtensor<[2,1],f16>
+// CHECK:         torch.aten.native_group_norm {{.*}} -> !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[2,1],f32>, !torch.vtensor<[2,1],f32>
+// CHECK:         torch.aten.native_batch_norm {{.*}} -> !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[0],bf16>, !torch.vtensor<[0],bf16>
+func.func @mixed_norm_stats(%x: !torch.vtensor<[2,3,4,4],bf16>, %w: !torch.vtensor<[3],f32>, %wb: !torch.vtensor<[3],bf16>, %h: !torch.vtensor<[2,5],f16>, %w5: !torch.vtensor<[5],f32>) -> () {
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %mom = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int16 = torch.constant.int 16
+  %int5 = torch.constant.int 5
+  %0:3 = torch.aten.native_batch_norm %x, %w, %w, %w, %w, %false, %mom, %eps : !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %1:3 = torch.aten.native_batch_norm %x, %none, %none, %w, %w, %false, %mom, %eps : !torch.vtensor<[2,3,4,4],bf16>, !torch.none, !torch.none, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %2:3 = torch.aten.native_batch_norm %x, %wb, %wb, %none, %none, %true, %mom, %eps : !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[3],bf16>, !torch.vtensor<[3],bf16>, !torch.none, !torch.none, !torch.bool, !torch.float, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %sh = torch.prim.ListConstruct %int5 : (!torch.int) -> !torch.list<int>
+  %3:3 = torch.aten.native_layer_norm %h, %sh, %w5, %none, %eps : !torch.vtensor<[2,5],f16>, !torch.list<int>, !torch.vtensor<[5],f32>, !torch.none, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %4:3 = torch.aten.native_layer_norm %h, %sh, %none, %none, %eps : !torch.vtensor<[2,5],f16>, !torch.list<int>, !torch.none, !torch.none, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %5:3 = torch.aten.native_group_norm %x, %w, %w, %int2, %int3, %int16, %int1, %eps : !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %6:3 = torch.aten.native_batch_norm %x, %w, %w, %w, %w, %false, %mom, %eps : !torch.vtensor<[2,3,4,4],bf16>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor, !torch.vtensor<[0],bf16>, !torch.vtensor<[0],bf16>
+  return
+}
