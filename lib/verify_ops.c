@@ -465,9 +465,37 @@ verify_needs(Op *op)
 	return bad ? -1 : 0;
 }
 
+/* fxvm.fill's optional interior = array<i64: offsets..., sizes...>: a box
+ * of its static tensor that the fill need not reach (formats/fxvm.md) */
+static int
+verify_fxfill(Op *op)
+{
+	Attr *a = op_attr(op, "interior");
+	Type *t = op->nopnds == 1 ? OPND(op, 0)->type : NULL;
+	int r, i;
+
+	if (!a)
+		return 0;
+	if (!t || t->kind != TY_TENSOR || !ty_static(t) || a->kind != AT_DENSE_ARRAY
+	    || a->n != 2 * (size_t)(r = t->rank)) {
+		op_error(op, "'fxvm.fill' op: 'interior' must be array<i64: offsets, sizes> of a "
+		    "static tensor's rank, twice over");
+		return -1;
+	}
+	for (i = 0; i < r; i++)
+		if (a->ints[i] < 0 || a->ints[r + i] < 0 || a->ints[i] > t->dims[i] - a->ints[r + i]) {
+			op_error(op, "'fxvm.fill' op: 'interior' dimension %d (offset %lld, size %lld) is "
+			    "not inside the extent %lld", i, (long long)a->ints[i], (long long)a->ints[r + i],
+			    (long long)t->dims[i]);
+			return -1;
+		}
+	return 0;
+}
+
 const OpHook verify_hooks[] = {
 	{"func.func", verify_func},
 	{"func.return", verify_return},
+	{"fxvm.fill", verify_fxfill},
 	{"func.call", verify_call},
 	{"tensor.empty", verify_empty},
 	{"tensor.concat", verify_concat},

@@ -36,6 +36,8 @@ typedef struct RtInst {
 	uint64_t n;
 	RtKernelFn fn;
 	const VmfbGrid *grid;       /* a dispatch's grid at the call's length, or NULL */
+	const int64_t *box;         /* a fill's shape, interior offsets and sizes
+	                             * (x of each), or NULL: fill it all */
 } RtInst;
 
 struct RtFunction {
@@ -288,7 +290,9 @@ decode_function(RtModule *m, RtFunction *f, const VmfbFunc *vf, RtError *e)
 	for (uint32_t i = 0; i < vf->ninsts; i++) {
 		const VmfbInst *vi = &v->insts[vf->first_inst + i];
 		RtInst *in = &f->insts[i];
-		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL, NULL};
+		*in = (RtInst){vi->op, vi->a, vi->b, vi->c, vi->x, vi->y, vi->z, vi->n, NULL, NULL, NULL};
+		if (vi->op == INST_FILL && vi->x)
+			in->box = v->dims + vi->y;
 		if (vi->op == INST_DISPATCH) {
 			in->fn = m->kfns ? m->kfns[vi->a] : NULL;
 			in->grid = vi->grid ? &v->grids[vi->grid - 1] : NULL;
@@ -826,6 +830,76 @@ fill(uint8_t *p, uint64_t size, uint32_t esz, uint64_t pat)
 		memcpy(p + i, &pat, esz);
 }
 
+/* The byte runs of a fill outside its interior, coalesced: the pad
+ * around a convolution's input is, per channel, its top rows, a run of
+ * two columns between each row and the next, and its bottom rows. */
+typedef struct Runs {
+	uint8_t *p;
+	uint64_t at, len;           /* the pending run */
+	uint32_t esz;
+	uint64_t pat;
+} Runs;
+
+/* the pending run written: short ones (a pad's two columns between one
+ * row and the next) by stores of the element, without a call */
+static void
+run_flush(Runs *r)
+{
+	uint8_t *q = r->p + r->at;
+
+	if (r->len > 64)
+		fill(q, r->len, r->esz, r->pat);
+	else if (r->esz == 4)
+		for (uint64_t i = 0; i < r->len; i += 4)
+			memcpy(q + i, &(uint32_t){(uint32_t)r->pat}, 4);
+	else if (r->esz == 8)
+		for (uint64_t i = 0; i < r->len; i += 8)
+			memcpy(q + i, &r->pat, 8);
+	else
+		fill(q, r->len, r->esz, r->pat);
+	r->len = 0;
+}
+
+static inline void
+run_add(Runs *r, uint64_t at, uint64_t len)
+{
+	if (!len)
+		return;
+	if (r->len && r->at + r->len == at) {
+		r->len += len;
+		return;
+	}
+	if (r->len)
+		run_flush(r);
+	r->at = at, r->len = len;
+}
+
+/* the bytes from `at` of a block of dims d[0..n) outside the box of
+ * offsets o and sizes s: whole slices of dimension 0 before and after the
+ * box, and within it each slice's outside, one dimension down (the last
+ * dimension's, the columns before and after the box, in the loop) */
+static void
+outside(Runs *r, uint64_t at, int n, const int64_t *d, const int64_t *o, const int64_t *s)
+{
+	uint64_t slice = r->esz;
+
+	for (int i = 1; i < n; i++)
+		slice *= (uint64_t)d[i];
+	run_add(r, at, (uint64_t)o[0] * slice);
+	if (n == 2) {
+		uint64_t e = r->esz, lo = (uint64_t)o[1] * e, hi = (uint64_t)(o[1] + s[1]) * e;
+
+		for (int64_t i = o[0]; i < o[0] + s[0]; i++) {
+			run_add(r, at + (uint64_t)i * slice, lo);
+			run_add(r, at + (uint64_t)i * slice + hi, slice - hi);
+		}
+	} else if (n > 2) {
+		for (int64_t i = o[0]; i < o[0] + s[0]; i++)
+			outside(r, at + (uint64_t)i * slice, n - 1, d + 1, o + 1, s + 1);
+	}
+	run_add(r, at + (uint64_t)(o[0] + s[0]) * slice, (uint64_t)(d[0] - o[0] - s[0]) * slice);
+}
+
 /* A fill of at least FILL_SPLIT bytes runs on the pool, a piece of
  * FILL_PIECE bytes (whole elements) a workgroup: mobilenet_v2's pads of
  * its early layers are up to 5 MB, written at one core's pace otherwise */
@@ -1109,9 +1183,19 @@ run_inst(RtFunction *f, const RtInst *in, uint32_t grid[3])
 			memmove(f->bufptr[in->b], f->bufptr[in->a], in->n);
 		break;
 	case INST_FILL: {
-		uint64_t size = f->bufs[in->a].size;
+		uint64_t size = f->bufs[in->a].size, inside = in->box ? in->c : 0;
 
-		if (size >= FILL_SPLIT && rt_pool_threads(f->m->pool) > 1) {
+		/* a pad whose inside the next dispatch writes: only its outside,
+		 * unless that is as large as a fill the pool would share */
+		for (uint32_t d = 0; in->box && d < in->x; d++)
+			inside *= (uint64_t)in->box[2 * in->x + d];
+		if (in->box && size - inside < FILL_SPLIT) {
+			Runs r = {f->bufptr[in->a], 0, 0, in->c, in->n};
+
+			outside(&r, 0, (int)in->x, in->box, in->box + in->x, in->box + 2 * in->x);
+			if (r.len)
+				run_flush(&r);
+		} else if (size >= FILL_SPLIT && rt_pool_threads(f->m->pool) > 1) {
 			FillJob j = {f->bufptr[in->a], size, in->n, in->c};
 			void *bind[1] = {&j};
 

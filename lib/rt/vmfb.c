@@ -520,6 +520,34 @@ check_grid(Chk *k, const VmfbFunc *f, const char *fn, size_t j, const VmfbInst *
 	return 0;
 }
 
+/* A fill's interior box (formats/vmfb.md): x dims from DIMS[y] (the
+ * buffer's shape, whole elements of it), then as many offsets and sizes,
+ * the box inside the shape. */
+static int
+check_box(Chk *k, const char *fn, size_t j, const VmfbInst *in, uint64_t size)
+{
+	const int64_t *d = k->v->dims + in->y;
+	uint64_t n = 1;
+
+	if (in->x > VMFB_MAX_RANK || in->y > k->v->ndims || k->v->ndims - in->y < 3 * (uint64_t)in->x)
+		return bad(k, "@%s: instruction %zu: fill's interior of rank %u at dims %u is out of range",
+		    fn, j, in->x, in->y);
+	for (uint32_t i = 0; i < in->x; i++) {
+		int64_t o = d[in->x + i], s = d[2 * in->x + i];
+
+		if (d[i] < 0 || o < 0 || s < 0 || o > d[i] - s)
+			return bad(k, "@%s: instruction %zu: fill's interior, dimension %u: offset %lld and "
+			    "size %lld are not inside %lld", fn, j, i, (long long)o, (long long)s, (long long)d[i]);
+		if (d[i] && n > UINT64_MAX / (uint64_t)d[i])
+			return bad(k, "@%s: instruction %zu: fill's shape overflows", fn, j);
+		n *= (uint64_t)d[i];
+	}
+	if (n > UINT64_MAX / in->c || n * in->c != size)
+		return bad(k, "@%s: instruction %zu: fill's shape is not its buffer's %llu bytes", fn, j,
+		    (unsigned long long)size);
+	return 0;
+}
+
 static int
 check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds)
 {
@@ -569,7 +597,8 @@ check_inst(Chk *k, const VmfbFunc *f, const char *fn, size_t j, uint64_t *nbinds
 			    fn, j, in->a, in->c);
 		if (fb[in->a].base != BASE_ARENA && fb[in->a].base != BASE_RESULT)
 			return bad(k, "@%s: instruction %zu: fill of a read-only buffer", fn, j);
-		return 0;
+		return in->b || in->z || in->grid || (!in->x && in->y) ? bad(k, "@%s: instruction %zu: "
+		    "fill with unused fields set", fn, j) : in->x ? check_box(k, fn, j, in, fb[in->a].size) : 0;
 	}
 	return bad(k, "@%s: instruction %zu has unknown opcode %u", fn, j, in->op);
 }

@@ -7,10 +7,14 @@
 // pad's zeros first, so there is no copy of the pad's source.  The tile's
 // rows of 16 columns cross the output's rows of 20 (and the pad's of 22):
 // a vector store where the few scalar tests find them on one row, else
-// lane by lane.
+// lane by lane.  The GEMM also writes the zeros of the pad's columns
+// beside each row it ends or starts (its stores of one column at a
+// constant stride, a channel's 22 x 22 apart, at the tile's rows); the
+// host's fill leaves those rows (its interior) and fills the pad's top
+// and bottom rows.
 // CHECK: dispatch_0: gemm micro-kernel
 // CHECK: out 1: tensor<1x36x22x22xf32>
-// CHECK: output filled with 0.000000e+00 : f32 by the host first
+// CHECK: output filled with 0.000000e+00 : f32: by the kernel in the 1 columns before and 1 after each row of 20 (along N), by the host in the other rows first
 // CHECK: tensor.insert_slice
 // CHECK: gemm: batch 1, M 36, N 400, K 16
 // CHECK: dispatch_1: loop nest
@@ -20,7 +24,7 @@
 // LL-DAG: rowstore{{.*}}:
 // LL-DAG: lanestore{{.*}}:
 // HOST: %[[PAD:.*]] = fxvm.alloc {{.*}} : tensor<1x36x22x22xf32>
-// HOST-NEXT: fxvm.fill %[[PAD]], 0.000000e+00 : tensor<1x36x22x22xf32>
+// HOST-NEXT: fxvm.fill %[[PAD]], 0.000000e+00 {interior = array<i64: 0, 0, 1, 0, 1, 36, 20, 22>} : tensor<1x36x22x22xf32>
 // HOST-NEXT: fxvm.dispatch @dispatch_0[{{.*}}]({{.*}}%[[PAD]],
 // HOST: fxvm.dispatch @dispatch_1[{{.*}}]({{.*}}%[[PAD]],
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -22,7 +22,7 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops",
-         "window_tails"]
+         "window_tails", "pad_columns"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -203,6 +203,46 @@ class WindowTails(nn.Module):
 def window_tails():
     torch.manual_seed(0)
     return WindowTails().eval(), (torch.randn(2, 3, 28, 100),)
+
+
+class PadColumns(nn.Module):
+    """GEMMs that store into the pad of the convolution after them write
+    the pad's columns beside their rows themselves (codegen's padw; the
+    host fills only the pad's top and bottom rows).  Rows of 33 (past a
+    tile of 32), 9 and 5 (several rows a tile), pads of 1 and 2 columns a
+    side and of 2 rows, GEMMs along the spatial dim and traded ones (few
+    pixels, many channels), a max pool's pad of -inf, batch 2; a deep
+    enough chain that the arena's bytes under each pad held another
+    tensor before."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(8, 24, 1)
+        self.b = nn.Conv2d(24, 24, 3, padding=1)
+        self.c = nn.Conv2d(24, 16, (3, 5), padding=(2, 2))
+        self.d = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.e = nn.Conv2d(16, 96, 1)
+        self.f = nn.Conv2d(96, 96, 3, padding=1, groups=96)
+        self.g = nn.Conv2d(96, 128, 1)
+        self.h = nn.Conv2d(128, 40, 3, padding=(1, 2))
+
+    def forward(self, x):
+        a = torch.relu(self.a(x))                          # 24 x 20 x 33
+        b = self.b(a)                                      # 24 x 20 x 33
+        c = torch.relu(self.c(b))                          # 16 x 22 x 33
+        d = self.d(c)                                      # 16 x 22 x 33
+        m = nn.functional.max_pool2d(d, 3, stride=2, padding=1)   # 16 x 11 x 17
+        p = nn.functional.avg_pool2d(m, 2)                 # 16 x 5 x 8
+        e = torch.clamp(self.e(p[:, :, :, :5]), 0, 6)     # 96 x 5 x 5
+        f = self.f(e)
+        g = self.g(f) - 0.5                                # 128 x 5 x 5
+        h = self.h(g)                                      # 40 x 5 x 7
+        return torch.cat([t.flatten(1) for t in (b, d, m, f, h)], 1)
+
+
+def pad_columns():
+    torch.manual_seed(0)
+    return PadColumns().eval(), (torch.randn(2, 8, 20, 33),)
 
 
 FACTORIES = {n: globals()[n] for n in NAMES}

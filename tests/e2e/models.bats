@@ -50,3 +50,10 @@ load helpers
   python3 tests/vmrun/src/check-trace.py "$T/t.json" 3 2 '^dispatch_[0-9]+_[a-z0-9_]+@[A-Za-z0-9_]+\.py:[0-9]+$'
 }
 @test "model window_tails (rows ending inside a vector: masked to the row) matches PyTorch" { model window_tails; }
+@test "model pad_columns (GEMMs writing their pad's columns, the host its other rows) matches PyTorch" {
+  model pad_columns
+  # both GEMMs that store into a pad take it: along N (rows of 33, across
+  # the batch) and traded (rows of 5 along M)
+  [ "$(grep -c 'fxvm.fill .*interior = array<i64: 0, 0, 1, 0, 2, 16, 22, 35>\|fxvm.fill .*interior = array<i64: 0, 0, 1, 0, 2, 96, 5, 7>' \
+      <(bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen))" -eq 2 ]
+}

@@ -36,6 +36,8 @@ load helpers
   [[ "$output" == *"    b2 = arg 0[12, 24)"* ]]
   [[ "$output" == *"    fill b0 with 0xfffffff9"* ]]
   [[ "$output" == *"    fill b1 with 0x3e00"* ]]
+  # a fill's interior: what it leaves, in its shape
+  [[ "$output" == *"    fill b0 with 0x00000000 outside offsets [1, 1, 1] sizes [1, 2, 2] of [2, 3, 4]"* ]]
   [[ "$output" == *"  @scalar(tensor<f32>) -> (tensor<f32>)"* ]]
   [[ "$output" == *"  @blob: tensor<4xi16>, 8 bytes at constants+128"* ]]
   [[ "$output" == *"    b0 = constant @w[0, 16)"* ]]
@@ -104,6 +106,22 @@ bad() {
   bad '  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {' \
       '    return %x : tensor<2xf32>' '  }'
   [ "${lines[0]}" = "$T/bad.mlir:4:5: error: each returned value must be the fxvm.result of its index" ]
+  # a fill's interior: offsets and sizes, one each per dim, inside it
+  bad '  func.func @f() -> tensor<2x3xf32> {' \
+      '    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<2x3xf32>' \
+      '    "fxvm.fill"(%0) {value = 0.0 : f32, interior = array<i64: 0, 1, 2, 3>} : (tensor<2x3xf32>) -> ()' \
+      '    return %0 : tensor<2x3xf32>' '  }'
+  [ "${lines[0]}" = "$T/bad.mlir:5:5: error: 'fxvm.fill' op: 'interior' dimension 1 (offset 1, size 3) is not inside the extent 3" ]
+  bad '  func.func @f() -> tensor<2x3xf32> {' \
+      '    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<2x3xf32>' \
+      '    "fxvm.fill"(%0) {value = 0.0 : f32, interior = array<i64: 0, 1, 2>} : (tensor<2x3xf32>) -> ()' \
+      '    return %0 : tensor<2x3xf32>' '  }'
+  [[ "${lines[0]}" == "$T/bad.mlir:5:5: error: 'fxvm.fill' op: 'interior' must be array<i64: offsets, sizes>"* ]]
+  bad '  func.func @f() -> tensor<2xf32> {' \
+      '    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<2xf32>' \
+      '    "fxvm.fill"(%0) {value = 0.0 : f32, interior = array<i64: -1, 1>} : (tensor<2xf32>) -> ()' \
+      '    return %0 : tensor<2xf32>' '  }'
+  [ "${lines[0]}" = "$T/bad.mlir:5:5: error: 'fxvm.fill' op: 'interior' dimension 0 (offset -1, size 1) is not inside the extent 2" ]
   bad '  func.func @f() -> tensor<2xf32> {' \
       '    %c = "fxvm.constant"() {global = @g} : () -> tensor<2xf32>' \
       '    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<2xf32>' \

@@ -66,6 +66,14 @@ load helpers
 assert open(sys.argv[1], "rb").read() == struct.pack("<d", 0.1) * 327683
 assert open(sys.argv[2], "rb").read() == struct.pack("<h", -2) * 600001' "$T/f64.bin" "$T/i16.bin"
   done
+  # fills with an interior: the outside only
+  run bin/vmrun "$m" --function=fill_outside
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "2x3x4xf32=[[0 0 0 0][0 0 0 0][0 0 0 0]][[0 0 0 0][0 7 7 0][0 7 7 0]]" ]
+  [ "${lines[1]}" = "5xi8=-3 1 1 1 -3" ]
+  [ "${lines[2]}" = "2x2x3x4xf64=[[[0.5 0.5 0.5 0.5][0.5 0.5 0.5 0.5][0.5 0.5 0.5 0.5]][[0.5 0.5 0.5 0.5][0.5 0.5 0.5 0.5][0.5 0.5 0.5 0.5]]][[[0.5 0.5 0.5 0.5][0.5 2 2 2][0.5 0.5 0.5 0.5]][[0.5 0.5 0.5 0.5][0.5 2 2 2][0.5 0.5 0.5 0.5]]]" ]
+  [ "${lines[3]}" = "3x4xi16=[9 9 9 9][9 9 9 9][9 9 9 9]" ]
+  [ "${lines[4]}" = "2x2xf32=[1 1][1 1]" ]
   run bin/vmrun "$m" --function=consts
   [ "$output" = "$(printf '%s\n' '2x2xf32=[1 2][3 4]' '3xi64=1 1 1' '4xi16=1 -2 3 -4')" ]
   run bin/vmrun "$m" --function=arena --input=4xf32=1,2,3,4

@@ -99,6 +99,30 @@ static Value *out_buffer(HB *h, Value *v)
 	return vi->host = RES(op, 0);
 }
 
+/* The box of buffer type t that kernel k writes whole after its fill,
+ * where the fill need not reach (fxvm.fill's interior): offsets then
+ * sizes in box[0 .. 2 rank).  Only a kernel that writes its pad's columns
+ * too (kir.h's padw: the inside's rows, whole) has one: filling the two
+ * columns beside each row from the host, in lines not yet in cache, was
+ * slower than filling the whole buffer.  0 where it has none. */
+enum { BOX_RANK = 16 };
+
+static int inside_box(const Kernel *k, const Type *t, int64_t *box)
+{
+	Op *pad = k->inside;
+	Attr *off = pad ? op_attr(pad, "static_offsets") : NULL;
+	const Type *src = pad ? OPND(pad, 0)->type : NULL;
+	int i, r = t->rank;
+
+	if (!k->padw || !off || r > BOX_RANK || src->rank != r || (int)off->n != r)
+		return 0;
+	for (i = 0; i < r; i++) {
+		box[i] = i < r - 1 ? off->ints[i] : 0;
+		box[r + i] = i < r - 1 ? src->dims[i] : t->dims[i];
+	}
+	return 1;
+}
+
 static int dispatch(HB *h, Kernel *k)
 {
 	Gen *g = h->g;
@@ -116,9 +140,15 @@ static int dispatch(HB *h, Kernel *k)
 	h->loc = k->root->loc;
 	if (k->prefill)
 		for (i = 0; i < k->nbind; i++)
-			if (k->bind[i].out)
-				op_set_attr(g->c, append(h, "fxvm.fill", 1, &v[i], NULL), "value",
-					k->prefill);
+			if (k->bind[i].out) {
+				Op *f = append(h, "fxvm.fill", 1, &v[i], NULL);
+				int64_t box[2 * BOX_RANK];
+
+				op_set_attr(g->c, f, "value", k->prefill);
+				if (inside_box(k, v[i]->type, box))
+					op_set_attr(g->c, f, "interior", at_dense_array(g->c,
+						ty_int(g->c, 64, SIGNLESS), 2 * v[i]->type->rank, box));
+			}
 	op = append(h, "fxvm.dispatch", k->nbind, v, NULL);
 	op_set_attr(g->c, op, "kernel", at_symref(g->c, k->name));
 	op_set_attr(g->c, op, "grid", at_dense_array(g->c, ty_int(g->c, 64, SIGNLESS), 3, k->grid));

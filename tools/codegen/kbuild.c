@@ -701,6 +701,7 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 		o->buf = bind(kb, RES(end, 0), 1);
 		o->ix = inside_pad(kb, end, sx);
 		kb->k->prefill = pad_value(g, end);
+		kb->k->inside = end;
 	} else if (end != op) {
 		/* the epilogue stores the chain's end, at its index */
 		Value *ev = RES(end, 0);
@@ -918,6 +919,7 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 		ix[i] = ix_dim(&kb.kc, i);
 	ox = pad ? inside_pad(&kb, v->def, ix) : ix;
 	k->prefill = pad;
+	k->inside = pad ? v->def : NULL;
 	/* compute v itself, not its buffer */
 	vinfo(g, v)->mat = 0;
 	{

@@ -179,6 +179,18 @@ typedef struct Kernel {
 	Attr *prefill;       /* its output holds this scalar everywhere before
 	                      * it runs (the host fills it): a pad, of which
 	                      * the kernel writes only the inside */
+	Op *inside;          /* with prefill: the pad (tensor.insert_slice)
+	                      * whose inside the kernel writes: its static
+	                      * offsets and its source's sizes */
+	int64_t padw, padl, padr; /* padw > 0: the kernel also writes the
+	                      * prefill into the padl columns before and the
+	                      * padr after each row of padw elements it
+	                      * stores (the pad's last dim, along the GEMM's
+	                      * dim padd: 2, N, or 1, M), so the host fills
+	                      * only the rows it leaves (host.c) */
+	int padd;
+	int64_t pads;        /* the elements between one index of the other
+	                      * dim (3 - padd) and the next */
 } Kernel;
 
 /* ---- the ops codegen builds or recognizes itself (kexpr.c) ---- */

@@ -215,7 +215,13 @@ static void dump_dispatches(Gen *g, FILE *out)
 
 			print_attr(&b, k->prefill);
 			buf_putc(&b, 0);
-			fprintf(out, "  output filled with %s by the host first\n", b.p);
+			if (k->padw)
+				fprintf(out, "  output filled with %s: by the kernel in the %lld columns before and "
+					"%lld after each row of %lld (along %s), by the host in the other rows first\n",
+					b.p, (long long)k->padl, (long long)k->padr, (long long)k->padw,
+					k->padd == 2 ? "N" : "M");
+			else
+				fprintf(out, "  output filled with %s by the host first\n", b.p);
 			buf_free(&b);
 		}
 		fprintf(out, "  fused:\n%.*s", (int)k->fused.n, k->fused.p ? k->fused.p : "");

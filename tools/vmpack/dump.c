@@ -158,7 +158,22 @@ function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 			fprintf(f, "    copy b%u -> b%u, %llu bytes\n", in->a, in->b, (unsigned long long)in->n);
 			break;
 		case INST_FILL:
-			fprintf(f, "    fill b%u with 0x%0*llx\n", in->a, (int)in->c * 2, (unsigned long long)in->n);
+			fprintf(f, "    fill b%u with 0x%0*llx", in->a, (int)in->c * 2, (unsigned long long)in->n);
+			if (in->x) {   /* its interior: offsets and sizes in a shape */
+				const int64_t *d = v->dims + in->y;
+
+				fprintf(f, " outside offsets [");
+				for (uint32_t j = 0; j < in->x; j++)
+					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[in->x + j]);
+				fprintf(f, "] sizes [");
+				for (uint32_t j = 0; j < in->x; j++)
+					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[2 * in->x + j]);
+				fprintf(f, "] of [");
+				for (uint32_t j = 0; j < in->x; j++)
+					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[j]);
+				fprintf(f, "]");
+			}
+			fprintf(f, "\n");
 			break;
 		}
 	}

@@ -593,6 +593,16 @@ host_op(Pack *pk, Op *op, VmfbFunc *fn, Type *const *restys)
 		in = (VmfbInst){INST_FILL, d, 0, elem_size(OPND(op, 0)->type->elem), 0, 0, 0, 0, bits};
 		if (b.size % in.c)
 			return fail(op, "fills a view that is not whole elements%s", "");
+		Attr *a = op_attr(op, "interior");
+		if (a) {
+			/* the box it need not fill: its tensor's dims, then the
+			 * box's offsets and sizes (the verifier checked them) */
+			Type *t = OPND(op, 0)->type;
+			in.x = (uint32_t)t->rank;
+			in.y = COUNT(pk->dims, int64_t);
+			buf_put(&pk->dims, t->dims, t->rank * sizeof(int64_t));
+			buf_put(&pk->dims, a->ints, a->n * sizeof(int64_t));
+		}
 	} else if (op_is(op, "func.return")) {
 		if (op->nopnds != (int)fn->nresults)
 			return fail(op, "returns a different number of values than the function type%s", "");

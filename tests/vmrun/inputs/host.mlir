@@ -127,6 +127,29 @@ module attributes {fxvm.target = "cpu"} {
     "fxvm.copy"(%x, %0) : (tensor<2x3xi1>, tensor<2x3xi1>) -> ()
     return %0 : tensor<2x3xi1>
   }
+  // Fills with an interior (a pad whose inside the next dispatch
+  // writes): the runtime fills only the outside, so each result, filled
+  // whole first, keeps its first value inside the box: rank 3 (the box
+  // inside every dim), 1 (i8), 4 (f64, whole along one dim), an empty box
+  // (all of it filled) and the whole tensor (nothing filled again).
+  func.func @fill_outside() -> (tensor<2x3x4xf32>, tensor<5xi8>, tensor<2x2x3x4xf64>, tensor<3x4xi16>, tensor<2x2xf32>) {
+    %0 = "fxvm.result"() {index = 0 : i64} : () -> tensor<2x3x4xf32>
+    %1 = "fxvm.result"() {index = 1 : i64} : () -> tensor<5xi8>
+    %2 = "fxvm.result"() {index = 2 : i64} : () -> tensor<2x2x3x4xf64>
+    %3 = "fxvm.result"() {index = 3 : i64} : () -> tensor<3x4xi16>
+    %4 = "fxvm.result"() {index = 4 : i64} : () -> tensor<2x2xf32>
+    "fxvm.fill"(%0) {value = 7.0 : f32} : (tensor<2x3x4xf32>) -> ()
+    "fxvm.fill"(%0) {value = 0.0 : f32, interior = array<i64: 1, 1, 1, 1, 2, 2>} : (tensor<2x3x4xf32>) -> ()
+    "fxvm.fill"(%1) {value = 1 : i8} : (tensor<5xi8>) -> ()
+    "fxvm.fill"(%1) {value = -3 : i8, interior = array<i64: 1, 3>} : (tensor<5xi8>) -> ()
+    "fxvm.fill"(%2) {value = 2.0 : f64} : (tensor<2x2x3x4xf64>) -> ()
+    "fxvm.fill"(%2) {value = 0.5 : f64, interior = array<i64: 1, 0, 1, 1, 1, 2, 1, 3>} : (tensor<2x2x3x4xf64>) -> ()
+    "fxvm.fill"(%3) {value = 5 : i16} : (tensor<3x4xi16>) -> ()
+    "fxvm.fill"(%3) {value = 9 : i16, interior = array<i64: 1, 2, 0, 2>} : (tensor<3x4xi16>) -> ()
+    "fxvm.fill"(%4) {value = 1.0 : f32} : (tensor<2x2xf32>) -> ()
+    "fxvm.fill"(%4) {value = 4.0 : f32, interior = array<i64: 0, 0, 2, 2>} : (tensor<2x2xf32>) -> ()
+    return %0, %1, %2, %3, %4 : tensor<2x3x4xf32>, tensor<5xi8>, tensor<2x2x3x4xf64>, tensor<3x4xi16>, tensor<2x2xf32>
+  }
 }
 
 {-#

@@ -378,7 +378,11 @@ static void cpu_options(Opts *o)
 /* --no-microkernel keeps contractions loop nests */
 static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 {
-	return g->o->no_micro ? 0 : gemm_plan(g, k, fp, op);
+	int r = g->o->no_micro ? 0 : gemm_plan(g, k, fp, op);
+
+	if (r > 0)
+		gemm_pad_columns(g, k);
+	return r;
 }
 
 const Target T_cpu = {

@@ -26,6 +26,9 @@ extern MicroKernel mk;
 
 /* gemm_plan.c: turns a contraction kernel into a packed GEMM when it can */
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);
+/* gemm_plan.c: a planned GEMM storing into a pad: whether its epilogue
+ * writes the pad's columns beside its rows too (kir.h's padw) */
+void gemm_pad_columns(Gen *g, Kernel *k);
 /* gemm_emit.c: a KK_GEMM kernel's body */
 int gemm_emit(E *e, Kernel *k);
 

@@ -421,6 +421,63 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 	return f;
 }
 
+/* The pad's columns beside the rows the tile ends or starts (kir.h's
+ * padw), the tile's rows m0 .. m0 + rows and columns n0 .. n0 + NR
+ * within N: along its dim padd, padr prefill elements after each row end
+ * (index mod W = W - 1) and padl before each row start (mod W = 0), for
+ * each of its indices along the other dim, at their rows' addresses,
+ * while the lines are in cache. */
+static void pad_cols(E *e, Kernel *k, LLVMValueRef m0, LLVMValueRef rows, LLVMValueRef n0)
+{
+	KOut *o = &k->out[0];
+	Type *et = k->bind[o->buf].type->elem;
+	KExpr *pv = kx_new(e->g->c, KX_CONST, et, 0);
+	LLVMTypeRef t = e_type(e, et);
+	LLVMValueRef w = e_i64(e, k->padw), nend, lo, hi, olo, ohi, rem, x, y, p0, v, first[2];
+	int side, d = k->padd;
+
+	pv->cval = k->prefill;
+	e->vw = 1;
+	nend = LLVMBuildAdd(e->b, n0, e_i64(e, mk.nr), "");
+	nend = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, nend, e_i64(e, k->g.N), ""),
+		nend, e_i64(e, k->g.N), "");
+	/* [lo, hi) along the rows' dim, [olo, ohi) along the other */
+	lo = d == 2 ? n0 : m0, hi = d == 2 ? nend : LLVMBuildAdd(e->b, m0, rows, "");
+	olo = d == 2 ? m0 : n0, ohi = d == 2 ? LLVMBuildAdd(e->b, m0, rows, "") : nend;
+	rem = LLVMBuildSRem(e->b, lo, w, "");
+	/* the first row end at or after lo, and the first row start */
+	first[0] = LLVMBuildAdd(e->b, lo, LLVMBuildSub(e->b, e_i64(e, k->padw - 1), rem, ""), "");
+	first[1] = LLVMBuildAdd(e->b, lo, LLVMBuildSRem(e->b, LLVMBuildSub(e->b, w, rem, ""), w, ""), "");
+	for (side = 0; side < 2; side++) {
+		int64_t cnt = side ? k->padl : k->padr, j;
+		ELoop lx, ly;
+
+		if (!cnt)
+			continue;
+		x = e_loop_begin(e, &lx, first[side], hi, w);
+		e_reset(e);
+		e->dimv[d] = x;
+		e->dimv[3 - d] = olo;
+		p0 = e_addr(e, o->buf, o->ix);
+		v = e_expr(e, pv);
+		/* the other dim's indices at a constant stride from the first */
+		y = e_loop_begin(e, &ly, e_i64(e, 0), LLVMBuildSub(e->b, ohi, olo, ""), NULL);
+		{
+			LLVMValueRef yo = LLVMBuildMul(e->b, y, e_i64(e, k->pads), "");
+			LLVMValueRef p = LLVMBuildGEP2(e->b, t, p0, &yo, 1, "");
+
+			for (j = 0; j < cnt; j++) {
+				LLVMValueRef at = e_i64(e, side ? j - cnt : j + 1);
+
+				LLVMBuildStore(e->b, v, LLVMBuildGEP2(e->b, t, p, &at, 1, ""));
+			}
+		}
+		e_loop_end(e, &ly, NULL, LOOP_NO_UNROLL);
+		e_reset(e);
+		e_loop_end(e, &lx, w, LOOP_NO_UNROLL);
+	}
+}
+
 /* The tile (on the stack) through the epilogue and stored, row by row:
  * a whole tile (mr rows, NR columns inside N) by a loop over its rows
  * that stores each row's NV vectors (a small K's tile spent as long in
@@ -469,6 +526,8 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
+	if (k->padw)
+		pad_cols(e, k, m0, rows, n0);
 }
 
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
