@@ -122,6 +122,16 @@ of_length(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 	return 0;
 }
 
+/* " WHAT [a, b, c]" */
+static void
+ints(FILE *f, const char *what, const int64_t *d, uint32_t n)
+{
+	fprintf(f, "%s [", what);
+	for (uint32_t j = 0; j < n; j++)
+		fprintf(f, "%s%lld", j ? ", " : "", (long long)d[j]);
+	fprintf(f, "]");
+}
+
 static void
 function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 {
@@ -162,16 +172,9 @@ function(FILE *f, const Vmfb *v, const VmfbFunc *fn)
 			if (in->x) {   /* its interior: offsets and sizes in a shape */
 				const int64_t *d = v->dims + in->y;
 
-				fprintf(f, " outside offsets [");
-				for (uint32_t j = 0; j < in->x; j++)
-					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[in->x + j]);
-				fprintf(f, "] sizes [");
-				for (uint32_t j = 0; j < in->x; j++)
-					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[2 * in->x + j]);
-				fprintf(f, "] of [");
-				for (uint32_t j = 0; j < in->x; j++)
-					fprintf(f, "%s%lld", j ? ", " : "", (long long)d[j]);
-				fprintf(f, "]");
+				ints(f, " outside offsets", d + in->x, in->x);
+				ints(f, " sizes", d + 2 * in->x, in->x);
+				ints(f, " of", d, in->x);
 			}
 			fprintf(f, "\n");
 			break;
