@@ -50,7 +50,8 @@ layer of a transformer FFN with a constant weight) in GFLOP/s.
 Environment: BENCH_RUNS (timed runs, default 20, at least 20),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
 BENCH_MODELS (a subset), BENCH_LOW, BENCH_DYNLEN, BENCH_TORCH2 (the PyTorch 2 Python, default
-.venv/bin/python), FMA_PEAK (the fma-peak binary's output).
+.venv/bin/python), FMA_PEAK (the fma-peak binary's output), LOW_PEAK (its
+bf16 dot product and f16 FMA peaks, where the CPU has them).
 """
 import importlib.util
 import os
@@ -290,6 +291,10 @@ def low_precision(py, out, threads, runs, lines, errors):
     lines.append("")
     lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
                  "torch.autocast); ratio = low precision / f32" % torch2()[1])
+    print(lines[-1], flush=True)
+    lines.append("  one core's peaks, GFLOP/s (bench/fma-peak.c): f32 FMA %s%s" % (
+        os.environ.get("FMA_PEAK", "?"), "; " + os.environ["LOW_PEAK"] if os.environ.get("LOW_PEAK")
+        else "; no AVX-512 BF16 or FP16 on this CPU"))
     print(lines[-1], flush=True)
     for name, tag, extra, eager_mode in (("resnet50", "bf16", "--autocast bf16", "autocast-bf16"),
                                          ("bert_base", "bf16", "--autocast bf16", "autocast-bf16"),

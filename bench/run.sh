@@ -16,6 +16,15 @@ for isa in "-mavx512f -mfma:avx512f" "-mavx2 -mfma:avx2"; do
 	if [ -z "$best" ] || [ "$(echo "$r $best" | awk '{print ($1 > $3)}')" = 1 ]; then best=$r; fi
 done
 export FMA_PEAK="$best"
+# the low-precision peaks where the CPU has them (issue 25's rows): the
+# bf16 dot product and the f16 FMA, beside the f32 one
+low=
+for isa in "-DPEAK_BF16 -mavx512f -mavx512bf16:avx512_bf16" "-DPEAK_F16 -mavx512f -mavx512fp16:avx512_fp16"; do
+	grep -qw "${isa#*:}" /proc/cpuinfo || continue
+	cc -O2 ${isa%:*} bench/fma-peak.c -o build/bench/fma-peak-${isa#*:} || continue
+	low="$low${low:+, }$(build/bench/fma-peak-${isa#*:})"
+done
+export LOW_PEAK="$low"
 # OpenBLAS for PyTorch: libopenblas0-pthread installs it beside the reference
 # BLAS; the alternatives system may still point libblas.so.3 elsewhere
 ob=/usr/lib/x86_64-linux-gnu/openblas-pthread
