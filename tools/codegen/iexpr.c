@@ -113,6 +113,11 @@ IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c)
 	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
 			a->l->r->v % c == 0 && ix_range(k, a->r, &lo, &hi) && lo >= 0 && hi < c)
 		return ix_mul(k, a->l->l, a->l->r->v / c);
+	/* (x * m + C) floordiv c = x * (m / c) + C floordiv c where c
+	 * divides m, for any C (a pack's k as kper k' + i: gemm_plan.c) */
+	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
+			a->l->r->v % c == 0 && a->r->kind == IX_CONST)
+		return ix_add(k, ix_mul(k, a->l->l, a->l->r->v / c), ix_floordiv(k, a->r, c));
 	return mk(k, IX_FLOORDIV, 0, a, ix_const(k, c));
 }
 

@@ -136,6 +136,10 @@ typedef struct KGemm {
 	                      * groups of four k, each panel element is four
 	                      * bytes, the accumulators i32, and the operand of
 	                      * unsigned bytes is B (1) or A (2) */
+	int kper;            /* bpack at k = kper k' + i, each i's value over
+	                      * (batch, panel, k', column) in bper[i] (its k
+	                      * decomposition constant: im2col's taps), or 0 */
+	KExpr **bper;
 	int bnext;           /* the micro-kernel prefetches the next B panel:
 	                      * 0 no, 1 the half pm & 1 (a step of two cache
 	                      * lines, a line a step), 2 all of it */

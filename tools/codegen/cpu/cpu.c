@@ -380,8 +380,10 @@ static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 {
 	int r = g->o->no_micro ? 0 : gemm_plan(g, k, fp, op);
 
-	if (r > 0)
+	if (r > 0) {
 		gemm_pad_columns(g, k);
+		gemm_kperiod(g, k);
+	}
 	return r;
 }
 

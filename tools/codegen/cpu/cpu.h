@@ -29,6 +29,9 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op);
 /* gemm_plan.c: a planned GEMM storing into a pad: whether its epilogue
  * writes the pad's columns beside its rows too (kir.h's padw) */
 void gemm_pad_columns(Gen *g, Kernel *k);
+/* gemm_plan.c: a B packed in the kernel whose k splits into a loop and
+ * constant steps (kir.h's kper) */
+void gemm_kperiod(Gen *g, Kernel *k);
 /* gemm_emit.c: a KK_GEMM kernel's body */
 int gemm_emit(E *e, Kernel *k);
 

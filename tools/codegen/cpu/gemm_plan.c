@@ -1541,3 +1541,101 @@ void gemm_pad_columns(Gen *g, Kernel *k)
 		}
 	}
 }
+
+/* The largest q of an (e floordiv q) over dim d in x's indices */
+static int64_t max_div(const IExpr *e, int d)
+{
+	int64_t q = 0, r;
+
+	if (!e || e->kind == IX_DIM || e->kind == IX_CONST)
+		return 0;
+	if (e->kind == IX_FLOORDIV && ix_uses_dim(e->l, d) && e->r->kind == IX_CONST)
+		q = e->r->v;
+	if ((r = max_div(e->l, d)) > q)
+		q = r;
+	if ((r = max_div(e->r, d)) > q)
+		q = r;
+	return q;
+}
+
+static int64_t kx_max_div(const KExpr *x, int d)
+{
+	int64_t q = 0, r;
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		if ((r = kx_max_div(x->a[i], d)) > q)
+			q = r;
+	for (i = 0; i < x->rank; i++)
+		if ((r = max_div(x->ix[i], d)) > q)
+			q = r;
+	return q;
+}
+
+/* whether a floordiv or mod of dim d is left in e */
+static int divmod_of(const IExpr *e, int d)
+{
+	if (!e || e->kind == IX_DIM || e->kind == IX_CONST)
+		return 0;
+	if ((e->kind == IX_FLOORDIV || e->kind == IX_MOD) && ix_uses_dim(e->l, d))
+		return 1;
+	return divmod_of(e->l, d) || divmod_of(e->r, d);
+}
+
+static int kx_divmod_of(const KExpr *x, int d)
+{
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		if (kx_divmod_of(x->a[i], d))
+			return 1;
+	for (i = 0; i < x->rank; i++)
+		if (divmod_of(x->ix[i], d))
+			return 1;
+	return 0;
+}
+
+/* B packed in the kernel, its k a delinearized (c, kh, kw): with k =
+ * kper k' + i, kper the largest divisor the pack's indices take of k (9
+ * for a 3x3 convolution's taps), each step i's indices are affine in k'
+ * -- c = k', the tap's offsets and padding tests constants -- where the
+ * pack evaluated the divisions and the tests per k (the loads' masks
+ * then hoist out of the k' loop: a 64-channel 3x3 convolution's pack, a
+ * third of its time, is one masked load and store a vector).  Not for a
+ * K bounded by the length, int8 groups, or a period that leaves a
+ * division of k' or unrolls past 64 steps. */
+void gemm_kperiod(Gen *g, Kernel *k)
+{
+	KGemm *gm = &k->g;
+	int64_t q, ext[4];
+	KExpr **v;
+	Sub s;
+	int i;
+
+	if (!gm->bpack || gm->q || gm->kbound.c)
+		return;
+	q = kx_max_div(gm->bpack, 2);
+	if (q < 2 || q > 64 || gm->K % q)
+		return;
+	memcpy(ext, gm->pext, sizeof ext);
+	ext[2] = gm->K / q;
+	memset(&s, 0, sizeof s);
+	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof ext) };
+	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * 4);
+	v = arena_alloc(g->c, sizeof *v * (size_t)q);
+	for (i = 0; i < 4; i++)
+		s.sub[i] = ix_dim(&s.kc, i);
+	for (i = 0; i < q; i++) {
+		s.sub[2] = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_const(&s.kc, i));
+		v[i] = kx_subst(&s, gm->bpack);
+		pmap_free(&s.memo);
+		memset(&s.memo, 0, sizeof s.memo);
+		if (kx_divmod_of(v[i], 2))
+			return;
+	}
+	gm->kper = (int)q;
+	gm->bper = v;
+	buf_printf(&k->fused, "    B's pack in steps of %lld k (each step's offsets and padding tests "
+		"constant)\n", (long long)q);
+}
