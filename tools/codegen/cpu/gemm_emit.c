@@ -139,87 +139,53 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
 }
 
-/* pack_panel with k = kper k' + i (kir.h's kper): a loop over k', each
- * step i's own expression, its indices affine in k' */
-static void pack_steps(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn)
-{
-	KGemm *g = &k->g;
-	int64_t ext[4];
-	LLVMValueRef ko;
-	ELoop lk;
-	int i, j;
-
-	memcpy(ext, g->pext, sizeof ext);
-	ext[2] = g->K / g->kper;
-	k->ext = ext;
-	ko = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, ext[2]), NULL);
-	for (i = 0; i < g->kper; i++)
-		for (j = 0; j < mk.nr; j += VW) {
-			LLVMValueRef v, off, st;
-
-			e_reset(e);
-			e->dimv[0] = b;
-			e->dimv[1] = pn;
-			e->dimv[2] = ko;
-			e->dimv[3] = e_i64(e, j);
-			e->vw = VW;
-			e->vdim = 3;
-			v = e_expr(e, g->bper[i]);
-			e->vw = 1;
-			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ko,
-				e_i64(e, g->kper), ""), e_i64(e, i), ""), e_i64(e, mk.nr), ""), e_i64(e, j), "");
-			st = LLVMBuildStore(e->b, v, LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
-			LLVMSetAlignment(st, 64);
-		}
-	e_reset(e);
-	e_loop_end(e, &lk, NULL, 0);
-}
-
 /* B's panel pn of batch b into the stack: its expression over (b, pn,
- * k, column), NR columns as two vectors; an int8 GEMM's bytes over (b,
- * pn, k / 4, column, k % 4), the four k of a vector of columns
- * interleaved into the vpdpbusd layout (a column's four bytes together) */
+ * k, column), NR columns as two vectors; with kper (kir.h), a loop over
+ * k' = k / kper of kper steps, each its own expression over (b, pn, k',
+ * column); an int8 GEMM's bytes over (b, pn, k / 4, column, k % 4), the
+ * four k of a vector of columns interleaved into the vpdpbusd layout (a
+ * column's four bytes together) */
 static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn,
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	int ndims = k->ndims, j, i, nk = g->q ? 4 : 1;
-	int64_t *ext = k->ext;
+	int ndims = k->ndims, j, i, s, nk = g->q ? 4 : 1, nstep = g->kper ? g->kper : 1;
+	KExpr **step = g->kper ? g->bper : &g->bpack;
+	int64_t *ext = k->ext, pext[5];
 	LLVMValueRef saved[5], kk;
 	ELoop lk;
 
-	/* the expression's indices are over the pack's domain */
+	/* the expressions' indices are over the pack's domain */
 	k->ndims = g->q ? 5 : 4;
-	k->ext = g->pext;
+	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
+	if (g->kper)    /* never with a K bounded by the length */
+		kend = e_i64(e, pext[2] = g->K / g->kper);
+	k->ext = pext;
 	memcpy(saved, e->dimv, sizeof saved);
-	if (g->kper) {
-		pack_steps(e, k, bloc, b, pn);
-		memcpy(e->dimv, saved, sizeof saved);
-		k->ndims = ndims;
-		k->ext = ext;
-		return;
-	}
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
-	for (j = 0; j < mk.nr; j += VW) {
-		LLVMValueRef v[4], off, st;
+	for (s = 0; s < nstep; s++)
+		for (j = 0; j < mk.nr; j += VW) {
+			LLVMValueRef v[4], off, st;
 
-		for (i = 0; i < nk; i++) {
-			e_reset(e);
-			e->dimv[0] = b;
-			e->dimv[1] = pn;
-			e->dimv[2] = kk;
-			e->dimv[3] = e_i64(e, j);
-			e->dimv[4] = e_i64(e, i);
-			e->vw = VW;
-			e->vdim = 3;
-			v[i] = e_expr(e, g->bpack);
-			e->vw = 1;
+			for (i = 0; i < nk; i++) {
+				e_reset(e);
+				e->dimv[0] = b;
+				e->dimv[1] = pn;
+				e->dimv[2] = kk;
+				e->dimv[3] = e_i64(e, j);
+				e->dimv[4] = e_i64(e, i);
+				e->vw = VW;
+				e->vdim = 3;
+				v[i] = e_expr(e, step[s]);
+				e->vw = 1;
+			}
+			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, nstep > 1 ? LLVMBuildAdd(e->b,
+				LLVMBuildMul(e->b, kk, e_i64(e, nstep), ""), e_i64(e, s), "") : kk,
+				e_i64(e, mk.nr), ""), e_i64(e, j), "");
+			st = LLVMBuildStore(e->b, g->q ? interleave4(e, v, VW) : v[0],
+				LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
+			LLVMSetAlignment(st, 64);
 		}
-		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, mk.nr), ""), e_i64(e, j), "");
-		st = LLVMBuildStore(e->b, g->q ? interleave4(e, v, VW) : v[0],
-			LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
-		LLVMSetAlignment(st, 64);
-	}
 	e_reset(e);
 	e_loop_end(e, &lk, NULL, 0);
 	memcpy(e->dimv, saved, sizeof saved);

@@ -1542,7 +1542,7 @@ void gemm_pad_columns(Gen *g, Kernel *k)
 	}
 }
 
-/* The largest q of an (e floordiv q) over dim d in x's indices */
+/* The largest q of an (e floordiv q) over dim d in e */
 static int64_t max_div(const IExpr *e, int d)
 {
 	int64_t q = 0, r;
@@ -1558,22 +1558,8 @@ static int64_t max_div(const IExpr *e, int d)
 	return q;
 }
 
-static int64_t kx_max_div(const KExpr *x, int d)
-{
-	int64_t q = 0, r;
-	int i;
-
-	for (i = 0; i < x->n; i++)
-		if ((r = kx_max_div(x->a[i], d)) > q)
-			q = r;
-	for (i = 0; i < x->rank; i++)
-		if ((r = max_div(x->ix[i], d)) > q)
-			q = r;
-	return q;
-}
-
-/* whether a floordiv or mod of dim d is left in e */
-static int divmod_of(const IExpr *e, int d)
+/* 1 where a floordiv or mod of dim d is left in e */
+static int64_t divmod_of(const IExpr *e, int d)
 {
 	if (!e || e->kind == IX_DIM || e->kind == IX_CONST)
 		return 0;
@@ -1582,17 +1568,19 @@ static int divmod_of(const IExpr *e, int d)
 	return divmod_of(e->l, d) || divmod_of(e->r, d);
 }
 
-static int kx_divmod_of(const KExpr *x, int d)
+/* the largest f(ix, d) over the indices in x */
+static int64_t kx_max(const KExpr *x, int64_t (*f)(const IExpr *, int), int d)
 {
+	int64_t q = 0, r;
 	int i;
 
 	for (i = 0; i < x->n; i++)
-		if (kx_divmod_of(x->a[i], d))
-			return 1;
+		if ((r = kx_max(x->a[i], f, d)) > q)
+			q = r;
 	for (i = 0; i < x->rank; i++)
-		if (divmod_of(x->ix[i], d))
-			return 1;
-	return 0;
+		if ((r = f(x->ix[i], d)) > q)
+			q = r;
+	return q;
 }
 
 /* B packed in the kernel, its k a delinearized (c, kh, kw): with k =
@@ -1614,7 +1602,7 @@ void gemm_kperiod(Gen *g, Kernel *k)
 
 	if (!gm->bpack || gm->q || gm->kbound.c)
 		return;
-	q = kx_max_div(gm->bpack, 2);
+	q = kx_max(gm->bpack, max_div, 2);
 	if (q < 2 || q > 64 || gm->K % q)
 		return;
 	memcpy(ext, gm->pext, sizeof ext);
@@ -1631,7 +1619,7 @@ void gemm_kperiod(Gen *g, Kernel *k)
 		v[i] = kx_subst(&s, gm->bpack);
 		pmap_free(&s.memo);
 		memset(&s.memo, 0, sizeof s.memo);
-		if (kx_divmod_of(v[i], 2))
+		if (kx_max(v[i], divmod_of, 2))
 			return;
 	}
 	gm->kper = (int)q;
