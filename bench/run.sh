@@ -6,13 +6,17 @@ cd "$(dirname "$0")/.." || exit 1
 PY=${PYTHON:-/usr/bin/python3}
 "$PY" -c 'import torch, numpy' 2>/dev/null || { echo "bench: $PY cannot import torch and numpy (set PYTHON=)" >&2; exit 1; }
 mkdir -p build/bench
+# peak FLAGS FEATURE: bench/fma-peak.c built with FLAGS and run, where
+# /proc/cpuinfo lists FEATURE: "GFLOP/s ISA"
+peak() {
+	grep -qw "$2" /proc/cpuinfo && cc -O2 $1 bench/fma-peak.c -o build/bench/fma-peak-$2 &&
+		build/bench/fma-peak-$2
+}
 # the FMA peak: AVX-512 and AVX2 where the CPU has them, the better of the two
 # (AMD's Zen 4 runs AVX-512 in two halves)
 best=
 for isa in "-mavx512f -mfma:avx512f" "-mavx2 -mfma:avx2"; do
-	grep -qw "${isa#*:}" /proc/cpuinfo || continue
-	cc -O2 ${isa%:*} bench/fma-peak.c -o build/bench/fma-peak-${isa#*:} || continue
-	r=$(build/bench/fma-peak-${isa#*:})
+	r=$(peak "${isa%:*}" "${isa#*:}") || continue
 	if [ -z "$best" ] || [ "$(echo "$r $best" | awk '{print ($1 > $3)}')" = 1 ]; then best=$r; fi
 done
 export FMA_PEAK="$best"
@@ -20,9 +24,8 @@ export FMA_PEAK="$best"
 # bf16 dot product and the f16 FMA, beside the f32 one
 low=
 for isa in "-DPEAK_BF16 -mavx512f -mavx512bf16:avx512_bf16" "-DPEAK_F16 -mavx512f -mavx512fp16:avx512_fp16"; do
-	grep -qw "${isa#*:}" /proc/cpuinfo || continue
-	cc -O2 ${isa%:*} bench/fma-peak.c -o build/bench/fma-peak-${isa#*:} || continue
-	low="$low${low:+, }$(build/bench/fma-peak-${isa#*:})"
+	r=$(peak "${isa%:*}" "${isa#*:}") || continue
+	low="$low${low:+, }$r"
 done
 export LOW_PEAK="$low"
 # OpenBLAS for PyTorch: libopenblas0-pthread installs it beside the reference

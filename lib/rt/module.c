@@ -830,9 +830,9 @@ fill(uint8_t *p, uint64_t size, uint32_t esz, uint64_t pat)
 		memcpy(p + i, &pat, esz);
 }
 
-/* The byte runs of a fill outside its interior, coalesced: the pad
- * around a convolution's input is, per channel, its top rows, a run of
- * two columns between each row and the next, and its bottom rows. */
+/* The byte runs of a fill outside its interior, coalesced: a pad whose
+ * rows the kernel writes whole (codegen's boxes) is, per channel, its
+ * bottom rows and the next channel's top rows. */
 typedef struct Runs {
 	uint8_t *p;
 	uint64_t at, len;           /* the pending run */
@@ -840,27 +840,7 @@ typedef struct Runs {
 	uint64_t pat;
 } Runs;
 
-/* the pending run written: short ones (a pad's two columns between one
- * row and the next) by stores of the element, without a call */
 static void
-run_flush(Runs *r)
-{
-	uint8_t *q = r->p + r->at;
-
-	if (r->len > 64)
-		fill(q, r->len, r->esz, r->pat);
-	else if (r->esz == 4)
-		for (uint64_t i = 0; i < r->len; i += 4)
-			memcpy(q + i, &(uint32_t){(uint32_t)r->pat}, 4);
-	else if (r->esz == 8)
-		for (uint64_t i = 0; i < r->len; i += 8)
-			memcpy(q + i, &r->pat, 8);
-	else
-		fill(q, r->len, r->esz, r->pat);
-	r->len = 0;
-}
-
-static inline void
 run_add(Runs *r, uint64_t at, uint64_t len)
 {
 	if (!len)
@@ -870,33 +850,27 @@ run_add(Runs *r, uint64_t at, uint64_t len)
 		return;
 	}
 	if (r->len)
-		run_flush(r);
+		fill(r->p + r->at, r->len, r->esz, r->pat);
 	r->at = at, r->len = len;
 }
 
 /* the bytes from `at` of a block of dims d[0..n) outside the box of
  * offsets o and sizes s: whole slices of dimension 0 before and after the
- * box, and within it each slice's outside, one dimension down (the last
- * dimension's, the columns before and after the box, in the loop) */
+ * box, and within it each slice's outside, one dimension down -- none
+ * where the box holds the slices whole */
 static void
 outside(Runs *r, uint64_t at, int n, const int64_t *d, const int64_t *o, const int64_t *s)
 {
 	uint64_t slice = r->esz;
+	int whole = 1;
 
-	for (int i = 1; i < n; i++)
+	for (int i = 1; i < n; i++) {
 		slice *= (uint64_t)d[i];
-	run_add(r, at, (uint64_t)o[0] * slice);
-	if (n == 2) {
-		uint64_t e = r->esz, lo = (uint64_t)o[1] * e, hi = (uint64_t)(o[1] + s[1]) * e;
-
-		for (int64_t i = o[0]; i < o[0] + s[0]; i++) {
-			run_add(r, at + (uint64_t)i * slice, lo);
-			run_add(r, at + (uint64_t)i * slice + hi, slice - hi);
-		}
-	} else if (n > 2) {
-		for (int64_t i = o[0]; i < o[0] + s[0]; i++)
-			outside(r, at + (uint64_t)i * slice, n - 1, d + 1, o + 1, s + 1);
+		whole &= o[i] == 0 && s[i] == d[i];
 	}
+	run_add(r, at, (uint64_t)o[0] * slice);
+	for (int64_t i = o[0]; !whole && i < o[0] + s[0]; i++)
+		outside(r, at + (uint64_t)i * slice, n - 1, d + 1, o + 1, s + 1);
 	run_add(r, at + (uint64_t)(o[0] + s[0]) * slice, (uint64_t)(d[0] - o[0] - s[0]) * slice);
 }
 
@@ -1194,7 +1168,7 @@ run_inst(RtFunction *f, const RtInst *in, uint32_t grid[3])
 
 			outside(&r, 0, (int)in->x, in->box, in->box + in->x, in->box + 2 * in->x);
 			if (r.len)
-				run_flush(&r);
+				fill(r.p + r.at, r.len, r.esz, r.pat);
 		} else if (size >= FILL_SPLIT && rt_pool_threads(f->m->pool) > 1) {
 			FillJob j = {f->bufptr[in->a], size, in->n, in->c};
 			void *bind[1] = {&j};

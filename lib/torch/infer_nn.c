@@ -256,6 +256,16 @@ stats_dtype(Ctx *c, Op *op, int first, int last)
 	return x;
 }
 
+/* results 1 and 2, the saved statistics, of shape rank/dims */
+static int
+stats_out(Ctx *c, Op *op, Type **out, int rank, const int64_t *dims, int first, int last)
+{
+	Type *st = stats_dtype(c, op, first, last);
+
+	out_set(c, op, out, 1, rank, dims, st);
+	return out_set(c, op, out, 2, rank, dims, st);
+}
+
 /* native_batch_norm (arg 5: training at 5), _native_batch_norm_legit_
  * no_training (arg 0: never training), batch_norm. */
 static int
@@ -272,8 +282,7 @@ batch_norm(Ctx *c, Op *op, Type **out, int arg)
 		return 0;
 	if (training)
 		n = tt_rank(x) >= 2 ? x->dims[1] : DYN;
-	out_set(c, op, out, 1, 1, &n, stats_dtype(c, op, 1, 4));
-	return out_set(c, op, out, 2, 1, &n, stats_dtype(c, op, 1, 4));
+	return stats_out(c, op, out, 1, &n, 1, 4);
 }
 
 static int
@@ -290,8 +299,7 @@ layer_norm(Ctx *c, Op *op, Type **out, int arg)
 		return 0;
 	for (i = 0; i < r; i++)
 		d[i] = i < r - k ? x->dims[i] : 1;
-	out_set(c, op, out, 1, r, d, stats_dtype(c, op, 2, 3));
-	return out_set(c, op, out, 2, r, d, stats_dtype(c, op, 2, 3));
+	return stats_out(c, op, out, r, d, 2, 3);
 }
 
 static int
@@ -306,8 +314,7 @@ group_norm(Ctx *c, Op *op, Type **out, int arg)
 		d[0] = DYN;
 	if (!tv_int(OPND(op, 6), &d[1]))
 		d[1] = DYN;
-	out_set(c, op, out, 1, 2, d, stats_dtype(c, op, 1, 2));
-	return out_set(c, op, out, 2, 2, d, stats_dtype(c, op, 1, 2));
+	return stats_out(c, op, out, 2, d, 1, 2);
 }
 
 /* attention: q [..., L, E], k [..., S, E], v [..., S, Ev] -> [..., L, Ev]
