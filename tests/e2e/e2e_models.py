@@ -22,7 +22,7 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops",
-         "window_tails", "pad_columns"]
+         "window_tails", "pad_columns", "conv_taps"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -244,6 +244,53 @@ def pad_columns():
     torch.manual_seed(0)
     return PadColumns().eval(), (torch.randn(2, 8, 20, 33),)
 
+
+
+class ConvTaps(nn.Module):
+    """Convolutions whose pixels are the GEMM's rows (few pixels, many
+    channels), read through their taps from a channels-last copy of the
+    input (codegen's tap_plan): output rows 13 and 24 wide (24: two tiles
+    a row), 7 (a row a tile in a batch of 2; two rows a tile and a last
+    tile of one row for a single image), 6 and 3 (whole rows a tile);
+    strides 1 and 2; kernels 3x3, 5x5, 3x1 and 2x2; dilation 2 at stride
+    2 (a whole stride: taps) and a padding of 4; groups; a transposed
+    input; and beside them on the im2col, convolutions the taps refuse:
+    dilation 2 at stride 1, a 17-wide row (no tile divides it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(16, 96, 3, padding=1)
+        self.b = nn.Conv2d(96, 128, 3, stride=2, padding=1)
+        self.c = nn.Conv2d(128, 160, 5, padding=2)
+        self.d = nn.Conv2d(160, 160, (3, 1), padding=(1, 0))
+        self.e = nn.Conv2d(160, 96, 3, padding=2, dilation=2)
+        self.f = nn.Conv2d(96, 160, 3, stride=2, padding=4, dilation=2)
+        self.g = nn.Conv2d(160, 128, 2, stride=2)
+        self.h = nn.Conv2d(128, 128, 3, padding=1, groups=4, bias=False)
+        self.t = nn.Conv2d(16, 128, (3, 2))
+        self.u = nn.Conv2d(128, 64, 3, padding=1)
+        self.v = nn.Conv2d(16, 256, 3, padding=(0, 6))
+        self.w = nn.Conv2d(16, 256, (3, 2), padding=(0, 2))
+
+    def forward(self, x):
+        a = torch.relu(self.a(x))                          # 96 x 14 x 14
+        b = self.b(a)                                      # 128 x 7 x 7
+        c = torch.relu(self.c(b))                          # 160 x 7 x 7
+        d = self.d(c) - 0.25                               # 160 x 7 x 7
+        e = self.e(d)                                      # 96 x 7 x 7
+        f = self.f(e)                                      # 160 x 6 x 6
+        g = self.g(f)                                      # 128 x 3 x 3
+        h = self.h(g)                                      # 128 x 3 x 3
+        t = self.t(x.transpose(2, 3)[:, :, 4:9, :])       # 128 x 3 x 13
+        u = self.u(b[:1]) + 1.0                            # 64 x 7 x 7, one image
+        v = self.v(x[:, :, :5, :])                         # 256 x 3 x 24
+        w = self.w(x[:, :, 5:9, :])                        # 256 x 2 x 17
+        return torch.cat([z.flatten(1) for z in (a, b, c, d, e, f, h, t, v, w)], 1), u
+
+
+def conv_taps():
+    torch.manual_seed(0)
+    return ConvTaps().eval(), (torch.randn(2, 16, 14, 14),)
 
 FACTORIES = {n: globals()[n] for n in NAMES}
 

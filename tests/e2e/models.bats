@@ -50,6 +50,18 @@ load helpers
   python3 tests/vmrun/src/check-trace.py "$T/t.json" 3 2 '^dispatch_[0-9]+_[a-z0-9_]+@[A-Za-z0-9_]+\.py:[0-9]+$'
 }
 @test "model window_tails (rows ending inside a vector: masked to the row) matches PyTorch" { model window_tails; }
+@test "model conv_taps (convolutions read through their taps from a channels-last copy) matches PyTorch" {
+  model conv_taps
+  # ten of them take the taps (rows of 14, 13, 24 in two tiles; one, two
+  # and several rows a tile, a last tile of one row), two the im2col
+  local d
+  d=$(bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches)
+  [ "$(grep -c 'A read through its taps' <<< "$d")" -eq 8 ]
+  [ "$(grep -c 'channels last' <<< "$d")" -eq 8 ]
+  grep -q 'M 49, N 64, K 1152, tile 14x32, A read through its taps' <<< "$d"
+  grep -q 'M 144, N 256, K 144, tile 12x32, A read through its taps' <<< "$d"
+  grep -q 'M 68, N 256, K 96, tile 10x32$' <<< "$d"
+}
 @test "model pad_columns (GEMMs writing their pad's columns, the host its other rows) matches PyTorch" {
   model pad_columns
   # both GEMMs that store into a pad take it: along N (rows of 33, across

@@ -130,6 +130,16 @@ typedef struct KGemm {
 	int64_t *pext;       /* that domain's extents */
 	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
+	int atap;            /* A a convolution's input read through its taps
+	                      * (gemm_plan.c's tap_plan), the tile's rows its
+	                      * output pixels: with i = pm / tpi (the image;
+	                      * tpi tiles each) and t = pm % tpi, pm's tile at
+	                      * a0 + b * asb + i * timg + (t / tpr) (mr / tw)
+	                      * arow + (t % tpr) mr lda, its row r (r / tw)
+	                      * arow + (r % tw) lda past that (rows tw pixels
+	                      * wide, arow apart; pixels lda apart), and k =
+	                      * (kh tkw + kw) tc + c at kh tdh + kw tdw + c */
+	int64_t tkh, tkw, tc, tdh, tdw, arow, tw, tpr, tpi, timg;
 	KBound kbound;       /* K at the call's length (operands zero past it);
 	                      * c = 0: K */
 	int q;               /* int8 (vpdpbusd): 0 no (f32); else K counts

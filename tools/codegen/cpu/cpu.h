@@ -15,9 +15,11 @@
  * each row NV vectors of mk.nr / NV floats, held in registers: 12 x 32 in
  * zmm where the target has AVX-512, else 6 x 16 in ymm (AVX2's 16
  * registers: twelve accumulators, two of B and a broadcast).  cpu.c sets
- * it from --cpu and --features before any kernel is planned; MRCAP bounds
- * it for arrays. */
-enum { NV = 2, MRCAP = 12 };
+ * it from --cpu and --features before any kernel is planned.  MRCAP
+ * bounds it for arrays, and is the tile of a convolution read through
+ * its taps in zmm (gemm_plan.c's tap_mr: 14 rows, 28 accumulators and
+ * two of B, so that a row of 14 pixels or two of 7 is one tile). */
+enum { NV = 2, MRCAP = 14 };
 typedef struct MicroKernel {
 	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
 	int vnni;               /* AVX-512 VNNI: int8 GEMMs by vpdpbusd */

@@ -202,7 +202,16 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 	KGemm *g = &k->g;
 	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
 
-	if (g->adirect)
+	if (g->atap) {
+		LLVMValueRef t = LLVMBuildSRem(e->b, pm, e_i64(e, g->tpi), "");
+
+		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""),
+			LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, pm, e_i64(e, g->tpi), ""), e_i64(e, g->timg), ""), ""),
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, t, e_i64(e, g->tpr), ""),
+			e_i64(e, g->mr / g->tw * g->arow), ""), LLVMBuildMul(e->b, LLVMBuildSRem(e->b, t,
+			e_i64(e, g->tpr), ""), e_i64(e, g->mr * g->lda), ""), ""), "");
+	}
+	else if (g->adirect)
 		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
 			LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""), ""),
 			LLVMBuildMul(e->b, pm, e_i64(e, g->mr * g->lda), ""), "");
@@ -245,13 +254,14 @@ static void prefetch_step(E *e, const KGemm *g, LLVMValueRef k0, LLVMValueRef bo
 /* One step k0 of the reduction: NV vectors of B, and for each of the
  * mr rows a broadcast of A fused-multiply-added into the tile; with pf,
  * a prefetch of the next B panel's lines (kir.h's KGemm bnext): of its
- * step k0 (all), or of line k0 from pf (half). */
+ * step k0 (all), or of line k0 from pf (half).  A's rows start at aoff
+ * where A is read through its taps. */
 static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
-	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf)
+	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf, LLVMValueRef aoff)
 {
 	KGemm *g = &k->g;
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef bv[NV], ao = g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
+	LLVMValueRef bv[NV], ao = g->atap ? aoff : g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
 	LLVMValueRef bo = LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), "");
 	/* the step's first elements as pointers, the rows and vectors at
 	 * constant offsets from them: addressing modes, no index arithmetic
@@ -265,7 +275,8 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 	if (pf)
 		prefetch_step(e, g, k0, bo, pf);
 	for (r = 0; r < mr; r++) {
-		LLVMValueRef av = vload(e, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
+		LLVMValueRef av = vload(e, ap, e_i64(e, g->atap ? r / g->tw * g->arow + r % g->tw * g->lda :
+			g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
 		e->vw = VW;
@@ -289,7 +300,7 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
  * panels four bytes, the unsigned ones B's (g->q 1) or A's (2), summed
  * into the i32 tile by vpdpbusd */
 static void qmicro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
-	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf)
+	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf, LLVMValueRef aoff)
 {
 	KGemm *g = &k->g;
 	LLVMTypeRef vt = LLVMVectorType(e->i32, VW);
@@ -386,6 +397,10 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 	if (kn)
 		snprintf(name, sizeof name, "gemm.mk%dx%d.kn.%s%lld", mr, mk.nr,
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
+	else if (g->atap)
+		snprintf(name, sizeof name, "gemm.mk%dx%d.taps%lldx%lldx%lld.%lld.%lld.lda%lld.%lld.%lld%s", mr,
+			mk.nr, (long long)g->tkh, (long long)g->tkw, (long long)g->tc, (long long)g->tdh,
+			(long long)g->tdw, (long long)g->lda, (long long)g->tw, (long long)g->arow, pf ? ".pf" : "");
 	else
 		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s", mr, mk.nr, (long long)g->K,
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "",
@@ -412,10 +427,28 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			acc[r][j] = e_alloca(e, vt, "c");
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
-	k0 = e_loop_begin(e, &lk, e_i64(e, 0), kn ? LLVMGetParam(f, 3) : e_i64(e, g->K), NULL);
-	(g->q ? qmicro_step : micro_step)(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0,
-		pf ? LLVMGetParam(f, 3) : NULL);
-	e_loop_end(e, &lk, NULL, 0);
+	if (g->atap) {
+		/* k = (kh tkw + kw) tc + c, A's rows from the tap's offset */
+		ELoop lh, lw;
+		LLVMValueRef kh = e_loop_begin(e, &lh, e_i64(e, 0), e_i64(e, g->tkh), NULL), kw, c, t;
+
+		kw = e_loop_begin(e, &lw, e_i64(e, 0), e_i64(e, g->tkw), NULL);
+		t = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tkw), ""), kw, "");
+		c = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->tc), NULL);
+		micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1),
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, t, e_i64(e, g->tc), ""), c, ""),
+			pf ? LLVMGetParam(f, 3) : NULL,
+			LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tdh), ""),
+				LLVMBuildMul(e->b, kw, e_i64(e, g->tdw), ""), ""), c, ""));
+		e_loop_end(e, &lk, NULL, 0);
+		e_loop_end(e, &lw, NULL, 0);
+		e_loop_end(e, &lh, NULL, 0);
+	} else {
+		k0 = e_loop_begin(e, &lk, e_i64(e, 0), kn ? LLVMGetParam(f, 3) : e_i64(e, g->K), NULL);
+		(g->q ? qmicro_step : micro_step)(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1), k0,
+			pf ? LLVMGetParam(f, 3) : NULL, NULL);
+		e_loop_end(e, &lk, NULL, 0);
+	}
 	for (r = 0; r < mr; r++)
 		for (j = 0; j < NV; j++) {
 			LLVMValueRef idx = e_i64(e, r * mk.nr + j * VW);
@@ -583,7 +616,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
-	LLVMValueRef mkt = g->adirect && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
+	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
 	ELoop lb, ln, lm;
 
 	tile = e_alloca(e, LLVMArrayType(e->f32, MRCAP * mk.nr), "tile");

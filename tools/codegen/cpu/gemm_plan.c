@@ -14,7 +14,9 @@
  * operand's fused expression (im2col with padding for convolutions,
  * transposes, elementwise producers) -- or, for B when there are enough
  * panels and one fits in L2, by the GEMM kernel itself, one panel on its
- * stack at a time, so that the im2col never reaches memory.  The kernel
+ * stack at a time, so that the im2col never reaches memory; a traded
+ * convolution's A reads its input through the taps instead, from a copy
+ * channels last (tap_plan).  The kernel
  * keeps an MR x NR tile of C in registers (MR rows of two vectors; cpu.h),
  * reads one B vector pair and MR broadcasts of A per k, then stores the
  * tile to the stack and applies the fused epilogue row by row.  Where
@@ -97,6 +99,9 @@ typedef struct GPlan {
 	int64_t *pext;
 	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
+	int atap;             /* A read through its taps (tap_plan) */
+	int64_t tkh, tkw, tc, tdh, tdw, arow, tw, tpr, tpi, timg, nimg;
+	int tax[2];           /* the K dims of the taps along oh and ow, or -1 */
 	KBound bb, bm, bn, bk;   /* B, M, N and K at the call's length (c = 0: none) */
 } GPlan;
 
@@ -633,6 +638,189 @@ static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 	return 1;
 }
 
+/* ---- convolutions read through their taps ----
+ *
+ * A traded convolution (its tile rows output pixels, its columns output
+ * channels) would pack A as an im2col: each input element copied once per
+ * tap (9x for 3x3).  Instead its input is copied once, channels last and
+ * padded, to xp[b][hp][wp][c] (a pack kernel of its own), and the
+ * micro-kernel reads A where it lies: k runs over the taps (kh, kw), then
+ * the channels, so that A(m, k) = xp[b][oh sh + kh][ow sw + kw][c] is, for
+ * a tile of pixels along one output row, mr rows sw*C apart, each a
+ * stream along c from the tap's offset (kh Wp + kw) C.  A tile is a
+ * divisor of the output row or whole rows (tap_mr), so that its rows lie
+ * at the same offsets from its first for every tile.
+ *
+ * The copy is A's own expression (padding tests included) with oh, ow at
+ * 0 and kh, kw at hp, wp: exact where every index of A is affine and
+ * reads oh and kh only as oh sh + kh (and ow, kw as ow sw + kw), which
+ * tap_plan checks of each index (a dilation that is not a multiple of the
+ * stride fails it). */
+
+/* The indices of e (loads, index values, range tests) into ix[], at most
+ * cap; -1 past cap */
+static int kx_indices(const KExpr *e, const IExpr **ix, int n, int cap, PMap *seen)
+{
+	int i;
+
+	if (n < 0 || pmap_get(seen, e))
+		return n;
+	*pmap_slot(seen, (void *)e, 1) = (void *)e;
+	if (e->kind == KX_ACC)
+		return -1;
+	for (i = 0; i < e->rank; i++) {
+		if (n == cap)
+			return -1;
+		ix[n++] = e->ix[i];
+	}
+	for (i = 0; i < e->n && n >= 0; i++)
+		n = kx_indices(e->a[i], ix, n, cap, seen);
+	return n;
+}
+
+enum { TAP_MAXIX = 64 };
+
+/* The affine pieces of index e as coefficient rows of nd at coef[n * nd]
+ * (calloc'd, TAP_MAXIX rows): e itself, or the pieces of the operands of
+ * its sums and scalings and of what it clamps, divides or reduces modulo
+ * (e is a function of them); -1 when some piece is not affine or past
+ * TAP_MAXIX */
+static int ix_pieces(const IExpr *e, int nd, int64_t *coef, int n)
+{
+	int64_t c0 = 0;
+
+	if (n < 0 || n == TAP_MAXIX)
+		return -1;
+	if (affine(e, nd, 1, coef + n * nd, &c0))
+		return n + 1;
+	memset(coef + n * nd, 0, sizeof *coef * (size_t)nd);
+	switch (e->kind) {
+	case IX_ADD:
+	case IX_MUL:
+		return ix_pieces(e->r, nd, coef, ix_pieces(e->l, nd, coef, n));
+	case IX_CLAMP:
+	case IX_FLOORDIV:
+	case IX_MOD:
+		return ix_pieces(e->l, nd, coef, n);
+	default:
+		return -1;
+	}
+}
+
+/* The tile of a w-wide, h-high output: *tw pixels along a row (mr = tw,
+ * *tpr tiles a row: w itself or its largest divisor) or whole rows (mr =
+ * rows * w, *tw = w, *tpr = 1) as many as fit -- with whole, as many as
+ * divide h (several images: no tile across two); at most MRCAP rows in
+ * zmm (28 accumulators), at least 6 (12 for the FMA's latency); 0 when
+ * no divisor fits */
+static int tap_mr(int64_t w, int64_t h, int whole, int64_t *tw, int64_t *tpr)
+{
+	int64_t d, top = mk.nr == 32 ? MRCAP : mk.mrmax, rows;
+
+	*tw = w, *tpr = 1;
+	if (2 * w <= top) {
+		rows = top / w < h ? top / w : h;
+		while (whole && h % rows)
+			rows--;
+		return rows * w >= 6 ? (int)(rows * w) : 0;
+	}
+	for (d = top; d >= 6; d--)
+		if (w % d == 0) {
+			*tw = d, *tpr = w / d;
+			return (int)d;
+		}
+	return 0;
+}
+
+/* Whether traded A reads through its taps; if so p's fields and K's order
+ * (kh, kw, c) set.  M is (oh, ow), or (n, oh, ow) for several images; K
+ * is (c, kh, kw), or (c, kh) or (c, kw) for a window of one column or
+ * row: an output dim without a tap reads xp at its own index (stride 1,
+ * one tap). */
+static int tap_plan(Kernel *root, const KExpr *x, GPlan *p)
+{
+	const IExpr *ix[TAP_MAXIX];
+	int64_t *coef, s[2] = { 1, 1 }, e[2] = { 1, 1 }, hp, wp, oh, ow;
+	int n, i, j, q, pair[2] = { -1, -1 }, cd = -1, mr, nd = root->ndims, kd[3];
+	PMap seen = {0};
+
+	if (p->bb.c || p->bm.c || p->bn.c || p->bk.c || p->nm < 2 || p->nm > 3 || p->nk < 2 || p->nk > 3)
+		return 0;
+	i = kx_indices(x, ix, 0, TAP_MAXIX, &seen);
+	pmap_free(&seen);
+	if (i <= 0)
+		return 0;
+	coef = xcalloc((size_t)(TAP_MAXIX * nd), sizeof *coef);
+	for (n = 0, q = 0; q < i; q++)
+		n = ix_pieces(ix[q], nd, coef, n);
+	if (n <= 0)
+		goto no;
+	/* each output dim with the K dim it reads beside, at a whole stride */
+	for (j = 0; j < 2; j++) {
+		int m = p->md[p->nm - 2 + j];
+
+		for (q = 0; q < p->nk && pair[j] < 0; q++) {
+			int k = p->kd[q], ok = 1;
+			int64_t st = 0;
+
+			if (j && k == pair[0])
+				continue;
+			for (i = 0; i < n && ok; i++) {
+				int64_t cm = coef[i * nd + m], ck = coef[i * nd + k];
+
+				if (!ck)
+					ok = !cm;
+				else if (!st)
+					ok = cm % ck == 0 && (st = cm / ck) >= 1;
+				else
+					ok = cm == st * ck;
+			}
+			if (ok && st)
+				pair[j] = k, s[j] = st, e[j] = root->ext[k];
+		}
+	}
+	free(coef);
+	/* one K dim left: the channel */
+	for (q = 0; q < p->nk; q++)
+		if (p->kd[q] != pair[0] && p->kd[q] != pair[1]) {
+			if (cd >= 0)
+				return 0;
+			cd = p->kd[q];
+		}
+	if (cd < 0 || e[0] * e[1] < 2)
+		return 0;
+	oh = root->ext[p->md[p->nm - 2]], ow = root->ext[p->md[p->nm - 1]];
+	p->nimg = p->nm == 3 ? root->ext[p->md[0]] : 1;
+	if (!(mr = tap_mr(ow, oh, p->nimg > 1, &p->tw, &p->tpr)))
+		return 0;
+	hp = (oh - 1) * s[0] + e[0];
+	wp = (ow - 1) * s[1] + e[1];
+	/* smaller than the im2col it replaces */
+	if (hp * wp * root->ext[cd] * p->nimg >= p->M * p->K)
+		return 0;
+	p->atap = 1;
+	p->mr = mr;
+	for (n = 0, j = 0; j < 2; j++)
+		if (pair[j] >= 0)
+			kd[n++] = pair[j];
+	kd[n] = cd;
+	memcpy(p->kd, kd, sizeof *kd * (size_t)p->nk);
+	p->tax[0] = pair[0], p->tax[1] = pair[1];
+	p->tkh = e[0], p->tkw = e[1], p->tc = root->ext[cd];
+	p->tdw = p->tc;
+	p->tdh = wp * p->tc;
+	p->arow = s[0] * p->tdh;
+	p->lda = s[1] * p->tc;
+	p->timg = hp * p->tdh;
+	p->tpi = (oh * ow + mr - 1) / mr;
+	p->asb = p->nimg * p->timg;
+	p->a0 = 0;
+	return 1;
+no:
+	free(coef);
+	return 0;
+}
+
 /* A pack's shape: [batch][panel][k][tile] over operand side's panels. */
 typedef struct Pack {
 	int side;             /* 0: A, 1: B */
@@ -642,12 +830,14 @@ typedef struct Pack {
 	int64_t tile, panels, lim;
 	int64_t ext[5], total;
 	Type *el, *pt;        /* its element (f32, or i8: bytes), its tensor */
+	int taps;             /* A's input channels last (tap_copy) */
 } Pack;
 
 static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 {
 	k->side = side;
 	k->nd = 4;
+	k->taps = 0;
 	k->tile = side ? mk.nr : p->mr;
 	k->panels = side ? (p->N + mk.nr - 1) / mk.nr : (p->M + p->mr - 1) / p->mr;
 	k->ext[0] = p->B, k->ext[1] = k->panels, k->ext[2] = p->K, k->ext[3] = k->tile;
@@ -656,6 +846,7 @@ static void pack_shape(Gen *g, const GPlan *p, int side, Pack *k)
 	k->pt = ty_tensor(g->c, 1, &k->total, k->el);
 	k->lim = side ? p->N : p->M;
 }
+
 
 /* select(0 <= ix < hi, x, other) */
 static KExpr *below(Ctx *c, IExpr *ix, int64_t hi, KExpr *x, KExpr *other)
@@ -784,7 +975,7 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 	pk->out[0].acctype = k->el;
 	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]%s\n", k->side ? "B" : "A",
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
-		(long long)k->ext[3], k->nd == 5 ? "[4] bytes" : "");
+		(long long)k->ext[3], k->nd == 5 ? "[4] bytes" : k->taps ? " channels last" : "");
 	pk->at = root->at;    /* named after the gemm's line */
 	{
 		/* the panels at the call's length: of its rows (A) or columns (B) */
@@ -797,6 +988,46 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 	loop_grid(pk);
 	plan_push(fp, pk, op);
 	return RES(buf, 0);
+}
+
+/* A's input channels last, padded, for tap_plan: xp[b][hp][wp][c], A's
+ * expression at oh = ow = 0, (kh, kw, c) = (hp, wp, c) */
+static Value *tap_copy(Gen *g, Kernel *root, KExpr *x, const GPlan *p, FnPlan *fp, Op *op)
+{
+	Pack k;
+	Sub s;
+	KExpr *body;
+	IExpr *ix1;
+	int i, outer[65];
+
+	memset(&k, 0, sizeof k);
+	k.nd = 4;
+	k.tile = 1;
+	k.taps = 1;
+	k.ext[0] = p->B * p->nimg, k.ext[1] = p->timg / p->tdh, k.ext[2] = p->tdh / p->tc, k.ext[3] = p->tc;
+	k.total = p->B * p->asb;
+	k.el = ty_float(g->c, TY_F32);
+	k.pt = ty_tensor(g->c, 1, &k.total, k.el);
+	memset(&s, 0, sizeof s);
+	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof k.ext) };
+	memcpy((int64_t *)s.kc.ext, k.ext, sizeof k.ext);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
+	for (i = 0; i < root->ndims; i++)
+		s.sub[i] = ix_const(&s.kc, 0);
+	/* the images: the batch's dims, then n */
+	memcpy(outer, p->bd, sizeof *outer * (size_t)p->nb);
+	outer[p->nb] = p->md[0];
+	delin(&s.kc, ix_dim(&s.kc, 0), outer, p->nb + (p->nm == 3), root->ext, s.sub);
+	/* (hp, wp) at (kh, kw), or at (oh, ow) without taps along it */
+	for (i = 0; i < 2; i++)
+		s.sub[p->tax[i] >= 0 ? p->tax[i] : p->md[p->nm - 2 + i]] = ix_dim(&s.kc, i + 1);
+	s.sub[p->kd[p->nk - 1]] = ix_dim(&s.kc, 3);
+	body = kx_subst(&s, x);
+	pmap_free(&s.memo);
+	ix1 = ix_dim(&s.kc, 0);
+	for (i = 1; i < 4; i++)
+		ix1 = ix_add(&s.kc, ix_mul(&s.kc, ix1, k.ext[i]), ix_dim(&s.kc, i));
+	return pack_kernel(g, root, p, &k, body, ix1, (int64_t *)s.kc.ext, fp, op);
 }
 
 /* The pack of operand x (A: side 0, B: side 1) as a kernel, or as a
@@ -814,6 +1045,8 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 	body = pack_body(g, root, x, p, &k, &s, &ix1);
 	if (const_buffers_only(g, root, body))
 		return const_pack(g, root, x, p, &k, body, ix1, op);
+	if (!side && tap_plan(root, x, p))
+		return tap_copy(g, root, x, p, fp, op);
 	if (!side && direct_a(root, x, p))
 		return root->bind[x->buf].val;
 	if (side && k.panels >= BPACK_MIN_PANELS &&
@@ -1090,6 +1323,10 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
 	k->g.pext = p->pext;
 	k->g.adirect = p->adirect;
 	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
+	k->g.atap = p->atap;
+	k->g.tkh = p->tkh, k->g.tkw = p->tkw, k->g.tc = p->tc;
+	k->g.tdh = p->tdh, k->g.tdw = p->tdw, k->g.arow = p->arow, k->g.tw = p->tw, k->g.tpr = p->tpr;
+	k->g.tpi = p->tpi, k->g.timg = p->timg;
 	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
 	k->g.mr = p->mr;
 	k->g.nr = mk.nr;
@@ -1478,7 +1715,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	compact(k);
 	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d%s%s\n",
 		(long long)p.B, (long long)p.M, (long long)p.N, (long long)p.K, p.mr, mk.nr,
-		p.adirect ? ", A read in place" : "", p.bpack ? ", B packed per panel in the kernel" : "");
+		p.adirect ? ", A read in place" : p.atap ? ", A read through its taps" : "", p.bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
 }
 
