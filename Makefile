@@ -153,7 +153,14 @@ fuzz-int8: all
 	  $(TORCH2_PYTHON) tests/diff/qfuzz.py --seed $(SEED) --count $(N); \
 	else echo "fuzz-int8: skipped: no PyTorch 2 python $(TORCH2_PYTHON) (scripts/setup.sh)"; fi
 
-.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length fuzz-int8
+# `make fuzz-conv N=2000 SEED=7`: random f32 convolutions, most of few
+# pixels and many channels (the ones codegen reads through their taps),
+# against eager (tests/diff/convfuzz.py); make check runs a short slice
+# (tests/diff/convfuzz.bats).
+fuzz-conv: all
+	@$(or $(PYTHON),python3) tests/diff/convfuzz.py --seed $(SEED) --count $(N)
+
+.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length fuzz-int8 fuzz-conv
 
 # `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
 # torch-lower --mlir-dialect-version=upstream through IREE's iree-compile

@@ -4,6 +4,7 @@
 # N=... SEED=...` runs as many as asked.  Under SANITIZE=1 a sanitizer
 # report fails a program like a wrong number.
 load helpers
+load fake-vmrun
 
 @test "fuzz-diff: seeded random programs and chains match eager" {
   need_torch
@@ -19,23 +20,6 @@ load helpers
 # their first element's top byte flipped is caught, shrunk and printed
 # with a replay command that fails the same way, and passes on the real
 # tools.
-# fake_vmrun PY CODE: $T/bin, the tools with a vmrun that runs PY's CODE
-# (numpy as np) on each .npy result it writes, at path p
-fake_vmrun() {
-  mkdir -p "$T/bin"
-  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
-  cat > "$T/bin/vmrun" <<SH
-#!/bin/sh
-"$PWD/bin/vmrun" "\$@" || exit
-for a; do
-  case \$a in --output=@*.npy) "$1" -c 'import sys, numpy as np
-p = sys.argv[1]
-$2' "\${a#--output=@}";; esac
-done
-SH
-  chmod +x "$T/bin/vmrun"
-}
-
 # corrupted PY ARGS...: fuzz.py ARGS under PY with $T/bin/vmrun flipping a
 # bit of the first element's top byte of each result; it must fail, shrink
 # the program and print a replay command that fails the same way with

@@ -10,8 +10,11 @@ tests/e2e's: same shapes and element types, allclose(rtol, atol,
 equal_nan) for floats, exact for integers and booleans.
 """
 import os
+import random
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import torch
@@ -177,3 +180,69 @@ def run_compiled(vmfb, inputs, want, d, alt=None, tols=None, nudged=()):
         if e:
             raise Failure("mismatch", "result %d: %s" % (i, e))
     return None
+
+
+def compile_gemms(js, d, variants, mark):
+    """The model fuzzers' compile: the JSON through the pipe once per
+    (name, codegen flags) of variants into d/NAME.vmfb; returns those
+    paths, how many GEMMs of the first (--dump-dispatches) have mark in
+    their line, and of how many."""
+    ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])
+    for tool in ("torch-opt", "torch-lower"):
+        ir = sh(tool, [os.path.join(BIN, tool)], ir)
+    out = []
+    for tag, args in variants:
+        mod = sh("codegen", [os.path.join(BIN, "codegen")] + args, ir)
+        vmfb = os.path.join(d, tag + ".vmfb")
+        sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], mod)
+        out.append(vmfb)
+    dump = sh("codegen", [os.path.join(BIN, "codegen"), "--dump-dispatches"] + variants[0][1], ir)
+    gemms = [ln for ln in dump.decode().splitlines() if "gemm:" in ln]
+    return out, sum(mark in ln for ln in gemms), len(gemms)
+
+
+def fx_run(vmfb, x, want, d):
+    """tests/e2e/fxrun's run of the module (on BIN) as numpy arrays, a
+    failure as Failure"""
+    import fxrun
+
+    fxrun.VMRUN = os.path.join(BIN, "vmrun")
+    try:
+        return [y.numpy() for y in fxrun.run(vmfb, x, want, d)]
+    except subprocess.CalledProcessError as e:
+        raise Failure("vmrun", f"vmrun: exit {e.returncode}")
+
+
+def fuzz_main(name, make, check, counted):
+    """A model fuzzer's command line (qfuzz.py, convfuzz.py): [--seed S]
+    [--count N] [--keep DIR].  For each of N models make(r, i) gives
+    (model, example input, description), and check(model, example, d, i,
+    counts) compiles and runs it in directory d (under DIR, else a
+    temporary one), adding what it counts to counts[0] (GEMMs that are
+    what the fuzzer is after, printed as "counted") and counts[1] (GEMMs)
+    and raising Failure on a mismatch, printed with the description.
+    Same seed, same models.  Returns the exit status: 1 if any failed."""
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--keep", help="keep each model's files under this directory")
+    a = ap.parse_args()
+    r = random.Random(a.seed)
+    fails, counts = 0, [0, 0]
+    base = a.keep or tempfile.mkdtemp(prefix=name + ".")
+    for i in range(a.count):
+        d = os.path.join(base, str(i))
+        os.makedirs(d, exist_ok=True)
+        model, example, desc = make(r, a.seed * 100003 + i)
+        try:
+            check(model, example, d, i, counts)
+        except Failure as f:
+            fails += 1
+            print(f"model {i} (seed {a.seed}): {desc}\n  {f}", flush=True)
+    if not a.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"{name}: seed {a.seed}: {a.count} models, {counts[0]} of {counts[1]} GEMMs {counted}")
+    print(f"{a.count - fails} passed, {fails} failed")
+    return 1 if fails else 0

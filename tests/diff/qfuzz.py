@@ -18,13 +18,8 @@ crash or a stage's error is a failure, printed with the model's
 description; exit 1 then.  Same seed, same models.  Needs PyTorch 2 with
 torchao (scripts/setup.sh).
 """
-import argparse
 import os
-import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,8 +30,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
-import fxrun  # noqa: E402
-from pipe import BIN, Failure, export_module, sh  # noqa: E402
+from pipe import Failure, compile_gemms, export_module, fuzz_main, fx_run  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -89,32 +83,6 @@ def make(r, i):
     return q, example, f"{quant} input {list(shape)}: " + ", ".join(descs)
 
 
-def compile_twice(js, d):
-    """the module for the host and the one with codegen's f32 kernels,
-    and how many GEMMs of the host's run on int8 kernels, of how many"""
-    ir = sh("fx-import", [os.path.join(BIN, "fx-import"), js])
-    for tool in ("torch-opt", "torch-lower"):
-        ir = sh(tool, [os.path.join(BIN, tool)], ir)
-    out = []
-    for tag, args in (("host", []), ("f32", ["--features=-avx512vnni"])):
-        mod = sh("codegen", [os.path.join(BIN, "codegen")] + args, ir)
-        vmfb = os.path.join(d, tag + ".vmfb")
-        sh("vmpack", [os.path.join(BIN, "vmpack"), "-o", vmfb], mod)
-        out.append(vmfb)
-    dump = sh("codegen", [os.path.join(BIN, "codegen"), "--dump-dispatches"], ir)
-    gemms = [ln for ln in dump.decode().splitlines() if "gemm:" in ln]
-    return out, sum("int8" in ln for ln in gemms), len(gemms)
-
-
-def run(vmfb, x, want, d):
-    """fxrun's run of the module (on pipe's BIN), a failure as Failure"""
-    fxrun.VMRUN = os.path.join(BIN, "vmrun")
-    try:
-        return [y.numpy() for y in fxrun.run(vmfb, x, want, d)]
-    except subprocess.CalledProcessError as e:
-        raise Failure("vmrun", f"vmrun: exit {e.returncode}")
-
-
 def compare(got, want, scales):
     for j, (y, r, s) in enumerate(zip(got, want, scales)):
         if y.shape != r.shape:
@@ -132,46 +100,27 @@ def compare(got, want, scales):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--keep", help="keep each model's files under this directory")
-    a = ap.parse_args()
+def check(model, example, d, i, counts):
+    """fuzz_main's: the model on the int8 kernels and the f32 ones, against
+    eager on two inputs"""
     import quant
 
-    r = random.Random(a.seed)
-    fails = int8 = total = 0
-    base = a.keep or tempfile.mkdtemp(prefix="qfuzz.")
-    for i in range(a.count):
-        d = os.path.join(base, str(i))
-        os.makedirs(d, exist_ok=True)
-        model, example, desc = make(r, a.seed * 100003 + i)
-        try:
-            js = export_module(model, [example], d)
-            vmfbs, n8, ng = compile_twice(js, d)
-            int8 += n8
-            total += ng
-            scales = quant.out_scales(model)
-            g = torch.Generator().manual_seed(i)
-            for _ in range(2):
-                x = torch.randn(example.shape, generator=g) * float(example.abs().max() / 3 + 0.1)
-                with torch.no_grad():
-                    want = model(x)
-                want = list(want) if isinstance(want, tuple) else [want]
-                for tag, vmfb in zip(("int8 kernels", "f32 kernels"), vmfbs):
-                    why = compare(run(vmfb, x, want, d), [t.numpy() for t in want], scales)
-                    if why:
-                        raise Failure("mismatch", f"{tag}: {why}")
-        except Failure as f:
-            fails += 1
-            print(f"model {i} (seed {a.seed}): {desc}\n  {f}", flush=True)
-    if not a.keep:
-        shutil.rmtree(base, ignore_errors=True)
-    print(f"qfuzz: seed {a.seed}: {a.count} models, {int8} of {total} GEMMs on int8 kernels")
-    print(f"{a.count - fails} passed, {fails} failed")
-    return 1 if fails else 0
+    js = export_module(model, [example], d)
+    vmfbs, n8, ng = compile_gemms(js, d, [("host", []), ("f32", ["--features=-avx512vnni"])], "int8")
+    counts[0] += n8
+    counts[1] += ng
+    scales = quant.out_scales(model)
+    g = torch.Generator().manual_seed(i)
+    for _ in range(2):
+        x = torch.randn(example.shape, generator=g) * float(example.abs().max() / 3 + 0.1)
+        with torch.no_grad():
+            want = model(x)
+        want = list(want) if isinstance(want, tuple) else [want]
+        for tag, vmfb in zip(("int8 kernels", "f32 kernels"), vmfbs):
+            why = compare(fx_run(vmfb, x, want, d), [t.numpy() for t in want], scales)
+            if why:
+                raise Failure("mismatch", f"{tag}: {why}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fuzz_main("qfuzz", make, check, "on int8 kernels"))

@@ -6,6 +6,7 @@
 # has the 1.13 FX forms).
 
 load helpers
+load ../diff/fake-vmrun
 
 setup() {
   need_torch2
@@ -69,17 +70,7 @@ check() {
 }
 
 @test "qfuzz can fail: a vmrun that moves its first result's first element is caught" {
-  mkdir -p "$T/bin"
-  for t in fx-import torch-opt torch-lower codegen vmpack; do ln -sf "$PWD/bin/$t" "$T/bin/$t"; done
-  cat > "$T/bin/vmrun" <<SH
-#!/bin/sh
-"$PWD/bin/vmrun" "\$@" || exit
-for a; do
-  case \$a in --output=@*y0.npy) "$PY2" -c 'import sys, numpy as np
-p = sys.argv[1]; y = np.load(p); y.flat[0] += 3 * (float(np.abs(y).max()) + 1); np.save(p, y)' "\${a#--output=@}";; esac
-done
-SH
-  chmod +x "$T/bin/vmrun"
+  moving_vmrun "$PY2"
   FXPIPE_BIN="$T/bin" run "$PY2" tests/diff/qfuzz.py --seed 1 --count 2
   echo "$output"
   [ "$status" -eq 1 ]
