@@ -60,7 +60,7 @@ load helpers
   [ "$(grep -c 'channels last' <<< "$d")" -eq 8 ]
   grep -q 'M 49, N 64, K 1152, tile 14x32, A read through its taps' <<< "$d"
   grep -q 'M 144, N 256, K 144, tile 12x32, A read through its taps' <<< "$d"
-  grep -q 'M 68, N 256, K 96, tile 10x32$' <<< "$d"
+  grep -q 'M 68, N 256, K 96, tile 14x32$' <<< "$d"
 }
 @test "model pad_columns (GEMMs writing their pad's columns, the host its other rows) matches PyTorch" {
   model pad_columns

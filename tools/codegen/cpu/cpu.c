@@ -372,7 +372,7 @@ static void cpu_options(Opts *o)
 		has(cpu ? recorded : o->features, host, "avx512bw");
 	if (host)
 		LLVMDisposeMessage(host);
-	mk = wide ? (MicroKernel){ 32, 12, 8, vnni } : (MicroKernel){ 16, 6, 6, 0 };
+	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni } : (MicroKernel){ 16, 6, 6, 0 };
 }
 
 /* --no-microkernel keeps contractions loop nests */

@@ -12,13 +12,12 @@
 #include "llvm/emit.h"
 
 /* A GEMM's micro-kernel: a tile of up to mk.mrmax rows by mk.nr columns,
- * each row NV vectors of mk.nr / NV floats, held in registers: 12 x 32 in
- * zmm where the target has AVX-512, else 6 x 16 in ymm (AVX2's 16
- * registers: twelve accumulators, two of B and a broadcast).  cpu.c sets
- * it from --cpu and --features before any kernel is planned.  MRCAP
- * bounds it for arrays, and is the tile of a convolution read through
- * its taps in zmm (gemm_plan.c's tap_mr: 14 rows, 28 accumulators and
- * two of B, so that a row of 14 pixels or two of 7 is one tile). */
+ * each row NV vectors of mk.nr / NV floats, held in registers: 14 x 32 in
+ * zmm where the target has AVX-512 (28 accumulators and two of B: a 14x14
+ * map's 196 pixels in 14 tiles, a row of 14 or two of 7 read through
+ * their taps one tile), else 6 x 16 in ymm (AVX2's 16 registers: twelve
+ * accumulators, two of B and a broadcast).  cpu.c sets it from --cpu and
+ * --features before any kernel is planned; MRCAP bounds it for arrays. */
 enum { NV = 2, MRCAP = 14 };
 typedef struct MicroKernel {
 	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */

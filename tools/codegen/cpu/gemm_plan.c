@@ -710,12 +710,12 @@ static int ix_pieces(const IExpr *e, int nd, int64_t *coef, int n)
 /* The tile of a w-wide, h-high output: *tw pixels along a row (mr = tw,
  * *tpr tiles a row: w itself or its largest divisor) or whole rows (mr =
  * rows * w, *tw = w, *tpr = 1) as many as fit -- with whole, as many as
- * divide h (several images: no tile across two); at most MRCAP rows in
- * zmm (28 accumulators), at least 6 (12 for the FMA's latency); 0 when
- * no divisor fits */
+ * divide h (several images: no tile across two); at most mk.mrmax rows,
+ * at least 6 (12 accumulators for the FMA's latency); 0 when no divisor
+ * fits */
 static int tap_mr(int64_t w, int64_t h, int whole, int64_t *tw, int64_t *tpr)
 {
-	int64_t d, top = mk.nr == 32 ? MRCAP : mk.mrmax, rows;
+	int64_t d, top = mk.mrmax, rows;
 
 	*tw = w, *tpr = 1;
 	if (2 * w <= top) {
@@ -1121,9 +1121,10 @@ static void compact(Kernel *k)
 }
 
 /* rows of the micro-kernel's tile for M rows: the count from mk.mrmin to
- * mk.mrmax that pads the least (8 to 12 in zmm; in ymm always 6: two FMA
- * units of 4 to 5 cycles' latency need 8 to 10 independent accumulators,
- * and 5 rows hold just 10); all of them where M is smaller */
+ * mk.mrmax that pads the smallest share of its tiles, the larger on a tie
+ * (8 to 14 in zmm; in ymm always 6: two FMA units of 4 to 5 cycles'
+ * latency need 8 to 10 independent accumulators, and 5 rows hold just
+ * 10); all of them where M is smaller */
 static int pick_mr(int64_t M)
 {
 	int best = mk.mrmax, j;
@@ -1131,10 +1132,10 @@ static int pick_mr(int64_t M)
 
 	if (M <= mk.mrmax)
 		return (int)M;
-	for (j = mk.mrmin; j < mk.mrmax; j++) {
+	for (j = mk.mrmax - 1; j >= mk.mrmin; j--) {
 		int64_t w = (M + j - 1) / j * j - M;
 
-		if (w * mk.mrmax < waste * j)
+		if (w * best < waste * j)
 			best = j, waste = w;
 	}
 	return best;
