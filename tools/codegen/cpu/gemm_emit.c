@@ -210,8 +210,7 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, t, e_i64(e, g->tpr), ""),
 			e_i64(e, g->mr / g->tw * g->arow), ""), LLVMBuildMul(e->b, LLVMBuildSRem(e->b, t,
 			e_i64(e, g->tpr), ""), e_i64(e, g->mr * g->lda), ""), ""), "");
-	}
-	else if (g->adirect)
+	} else if (g->adirect)
 		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
 			LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""), ""),
 			LLVMBuildMul(e->b, pm, e_i64(e, g->mr * g->lda), ""), "");
@@ -298,7 +297,7 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 
 /* micro_step for an int8 GEMM: step k0 is four k, each element of the
  * panels four bytes, the unsigned ones B's (g->q 1) or A's (2), summed
- * into the i32 tile by vpdpbusd */
+ * into the i32 tile by vpdpbusd; A always packed (aoff unused) */
 static void qmicro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
 	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf, LLVMValueRef aoff)
 {
@@ -596,9 +595,9 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMVal
 		pt[3] = e->ptr;
 		args[3] = LLVMBuildGEP2(e->b, e->f32, bsrc, &nb, 1, "");
 	}
-	/* A read in place with M not a whole number of panels: the last
-	 * panel's rows by a micro-kernel of that many rows, so that no row
-	 * past M is read */
+	/* A read in place (or through its taps) with M not a whole number of
+	 * panels: the last panel's rows by a micro-kernel of that many rows,
+	 * so that no row past M is read */
 	if (mkt)
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
