@@ -121,6 +121,17 @@ typedef struct KBound {
 /* GEMM: C[b, m, n] = sum_k A[b, m, k] B[b, k, n] over packed panels.
  * A is packed as [b][M/MR][K][MR] (or read in place), B as [b][N/NR][K][NR]; the epilogue
  * maps (b, m, n) through the output's store index. */
+/* A read through its taps (gemm_plan.c's tap_plan), the tile's rows
+ * output pixels: with i = pm / tpi (the image; tpi tiles each) and t = pm
+ * % tpi, pm's tile at a0 + b * asb + i * timg + (t / tpr) (mr / tw) arow +
+ * (t % tpr) mr lda, its row r (r / tw) arow + (r % tw) lda past that (rows
+ * tw pixels wide, arow apart; pixels lda apart), and k = (kh kw' + kw) c'
+ * + c at kh dh + kw c' + c for kh < kh', kw < kw', c < c' (the fields
+ * kh, kw, c: the taps' and channels' counts) */
+typedef struct KTaps {
+	int64_t kh, kw, c, dh, arow, tw, tpr, tpi, timg;
+} KTaps;
+
 typedef struct KGemm {
 	int64_t B, M, N, K;
 	int a, bb;           /* bindings of the packed operands (bb: -1 with bpack) */
@@ -131,15 +142,8 @@ typedef struct KGemm {
 	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
 	int atap;            /* A a convolution's input read through its taps
-	                      * (gemm_plan.c's tap_plan), the tile's rows its
-	                      * output pixels: with i = pm / tpi (the image;
-	                      * tpi tiles each) and t = pm % tpi, pm's tile at
-	                      * a0 + b * asb + i * timg + (t / tpr) (mr / tw)
-	                      * arow + (t % tpr) mr lda, its row r (r / tw)
-	                      * arow + (r % tw) lda past that (rows tw pixels
-	                      * wide, arow apart; pixels lda apart), and k =
-	                      * (kh tkw + kw) tc + c at kh tdh + kw tdw + c */
-	int64_t tkh, tkw, tc, tdh, tdw, arow, tw, tpr, tpi, timg;
+	                      * (gemm_plan.c's tap_plan): tap */
+	KTaps tap;
 	KBound kbound;       /* K at the call's length (operands zero past it);
 	                      * c = 0: K */
 	int q;               /* int8 (vpdpbusd): 0 no (f32); else K counts

@@ -203,13 +203,13 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 	int64_t np = (g->N + mk.nr - 1) / mk.nr, mp = (g->M + g->mr - 1) / g->mr;
 
 	if (g->atap) {
-		LLVMValueRef t = LLVMBuildSRem(e->b, pm, e_i64(e, g->tpi), "");
+		LLVMValueRef t = LLVMBuildSRem(e->b, pm, e_i64(e, g->tap.tpi), "");
 
 		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""),
-			LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, pm, e_i64(e, g->tpi), ""), e_i64(e, g->timg), ""), ""),
-			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, t, e_i64(e, g->tpr), ""),
-			e_i64(e, g->mr / g->tw * g->arow), ""), LLVMBuildMul(e->b, LLVMBuildSRem(e->b, t,
-			e_i64(e, g->tpr), ""), e_i64(e, g->mr * g->lda), ""), ""), "");
+			LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, pm, e_i64(e, g->tap.tpi), ""), e_i64(e, g->tap.timg), ""), ""),
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, t, e_i64(e, g->tap.tpr), ""),
+			e_i64(e, g->mr / g->tap.tw * g->tap.arow), ""), LLVMBuildMul(e->b, LLVMBuildSRem(e->b, t,
+			e_i64(e, g->tap.tpr), ""), e_i64(e, g->mr * g->lda), ""), ""), "");
 	} else if (g->adirect)
 		*abase = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, e_i64(e, g->a0),
 			LLVMBuildMul(e->b, bidx, e_i64(e, g->asb), ""), ""),
@@ -274,8 +274,8 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 	if (pf)
 		prefetch_step(e, g, k0, bo, pf);
 	for (r = 0; r < mr; r++) {
-		LLVMValueRef av = vload(e, ap, e_i64(e, g->atap ? r / g->tw * g->arow + r % g->tw * g->lda :
-			g->adirect ? r * g->lda : r), 1);
+		LLVMValueRef av = vload(e, ap, e_i64(e, g->atap ? r / g->tap.tw * g->tap.arow +
+			r % g->tap.tw * g->lda : g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
 		e->vw = VW;
@@ -398,8 +398,8 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
 	else if (g->atap)
 		snprintf(name, sizeof name, "gemm.mk%dx%d.taps%lldx%lldx%lld.%lld.%lld.lda%lld.%lld.%lld%s", mr,
-			mk.nr, (long long)g->tkh, (long long)g->tkw, (long long)g->tc, (long long)g->tdh,
-			(long long)g->tdw, (long long)g->lda, (long long)g->tw, (long long)g->arow, pf ? ".pf" : "");
+			mk.nr, (long long)g->tap.kh, (long long)g->tap.kw, (long long)g->tap.c, (long long)g->tap.dh,
+			(long long)g->tap.c, (long long)g->lda, (long long)g->tap.tw, (long long)g->tap.arow, pf ? ".pf" : "");
 	else
 		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s", mr, mk.nr, (long long)g->K,
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "",
@@ -427,18 +427,19 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
 	if (g->atap) {
-		/* k = (kh tkw + kw) tc + c, A's rows from the tap's offset */
+		/* k = (kh tap.kw + kw) tap.c + c, A's rows from the tap's offset (the name's
+		 * fields: the taps, channels, kh step, kw step (tap.c), lda, tw, arow) */
 		ELoop lh, lw;
-		LLVMValueRef kh = e_loop_begin(e, &lh, e_i64(e, 0), e_i64(e, g->tkh), NULL), kw, c, t;
+		LLVMValueRef kh = e_loop_begin(e, &lh, e_i64(e, 0), e_i64(e, g->tap.kh), NULL), kw, c, t;
 
-		kw = e_loop_begin(e, &lw, e_i64(e, 0), e_i64(e, g->tkw), NULL);
-		t = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tkw), ""), kw, "");
-		c = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->tc), NULL);
+		kw = e_loop_begin(e, &lw, e_i64(e, 0), e_i64(e, g->tap.kw), NULL);
+		t = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.kw), ""), kw, "");
+		c = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->tap.c), NULL);
 		micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1),
-			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, t, e_i64(e, g->tc), ""), c, ""),
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, t, e_i64(e, g->tap.c), ""), c, ""),
 			pf ? LLVMGetParam(f, 3) : NULL,
-			LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tdh), ""),
-				LLVMBuildMul(e->b, kw, e_i64(e, g->tdw), ""), ""), c, ""));
+			LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.dh), ""),
+				LLVMBuildMul(e->b, kw, e_i64(e, g->tap.c), ""), ""), c, ""));
 		e_loop_end(e, &lk, NULL, 0);
 		e_loop_end(e, &lw, NULL, 0);
 		e_loop_end(e, &lh, NULL, 0);

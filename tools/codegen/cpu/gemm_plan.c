@@ -58,6 +58,20 @@ static KExpr *kx_subst(Sub *s, KExpr *e)
 	return r;
 }
 
+/* s over a new domain of n dims of extents ext (copied into the arena),
+ * each of the nd dims it substitutes at 0 until the caller sets it */
+static void sub_begin(Ctx *c, Sub *s, int n, const int64_t *ext, int nd)
+{
+	int i;
+
+	memset(s, 0, sizeof *s);
+	s->kc = (KCtx){ c, n, arena_alloc(c, sizeof *ext * (size_t)n) };
+	memcpy((int64_t *)s->kc.ext, ext, sizeof *ext * (size_t)n);
+	s->sub = arena_alloc(c, sizeof *s->sub * (size_t)(nd + 1));
+	for (i = 0; i < nd; i++)
+		s->sub[i] = ix_const(&s->kc, 0);
+}
+
 /* Re-binds the buffers of an expression from kernel `from` into `to`. */
 static int rebind(Kernel *to, Kernel *from, int b, int out)
 {
@@ -100,7 +114,8 @@ typedef struct GPlan {
 	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
 	int64_t a0, asb, lda;
 	int atap;             /* A read through its taps (tap_plan) */
-	int64_t tkh, tkw, tc, tdh, tdw, arow, tw, tpr, tpi, timg, nimg;
+	KTaps tap;
+	int64_t nimg;         /* its images (n of M's (n, oh, ow)) */
 	int tax[2];           /* the K dims of the taps along oh and ow, or -1 */
 	KBound bb, bm, bn, bk;   /* B, M, N and K at the call's length (c = 0: none) */
 } GPlan;
@@ -791,7 +806,7 @@ static int tap_plan(Kernel *root, const KExpr *x, GPlan *p)
 		return 0;
 	oh = root->ext[p->md[p->nm - 2]], ow = root->ext[p->md[p->nm - 1]];
 	p->nimg = p->nm == 3 ? root->ext[p->md[0]] : 1;
-	if (!(mr = tap_mr(ow, oh, p->nimg > 1, &p->tw, &p->tpr)))
+	if (!(mr = tap_mr(ow, oh, p->nimg > 1, &p->tap.tw, &p->tap.tpr)))
 		return 0;
 	hp = (oh - 1) * s[0] + e[0];
 	wp = (ow - 1) * s[1] + e[1];
@@ -806,14 +821,13 @@ static int tap_plan(Kernel *root, const KExpr *x, GPlan *p)
 	kd[n] = cd;
 	memcpy(p->kd, kd, sizeof *kd * (size_t)p->nk);
 	p->tax[0] = pair[0], p->tax[1] = pair[1];
-	p->tkh = e[0], p->tkw = e[1], p->tc = root->ext[cd];
-	p->tdw = p->tc;
-	p->tdh = wp * p->tc;
-	p->arow = s[0] * p->tdh;
-	p->lda = s[1] * p->tc;
-	p->timg = hp * p->tdh;
-	p->tpi = (oh * ow + mr - 1) / mr;
-	p->asb = p->nimg * p->timg;
+	p->tap.kh = e[0], p->tap.kw = e[1], p->tap.c = root->ext[cd];
+	p->tap.dh = wp * p->tap.c;
+	p->tap.arow = s[0] * p->tap.dh;
+	p->lda = s[1] * p->tap.c;
+	p->tap.timg = hp * p->tap.dh;
+	p->tap.tpi = (oh * ow + mr - 1) / mr;
+	p->asb = p->nimg * p->tap.timg;
 	p->a0 = 0;
 	return 1;
 no:
@@ -873,14 +887,8 @@ static KExpr *pack_body(Gen *g, Kernel *root, KExpr *x, const GPlan *p, const Pa
 {
 	KExpr *body;
 	IExpr *lin;
-	int i;
 
-	memset(s, 0, sizeof *s);
-	s->kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof k->ext) };
-	memcpy((int64_t *)s->kc.ext, k->ext, sizeof k->ext);
-	s->sub = arena_alloc(g->c, sizeof *s->sub * (size_t)(root->ndims + 1));
-	for (i = 0; i < root->ndims; i++)
-		s->sub[i] = ix_const(&s->kc, 0);
+	sub_begin(g->c, s, 4, k->ext, root->ndims);
 	delin(&s->kc, ix_dim(&s->kc, 0), p->bd, p->nb, root->ext, s->sub);
 	delin(&s->kc, ix_dim(&s->kc, 2), p->kd, p->nk, root->ext, s->sub);
 	lin = ix_add(&s->kc, ix_mul(&s->kc, ix_dim(&s->kc, 1), k->tile), ix_dim(&s->kc, 3));
@@ -1004,16 +1012,12 @@ static Value *tap_copy(Gen *g, Kernel *root, KExpr *x, const GPlan *p, FnPlan *f
 	k.nd = 4;
 	k.tile = 1;
 	k.taps = 1;
-	k.ext[0] = p->B * p->nimg, k.ext[1] = p->timg / p->tdh, k.ext[2] = p->tdh / p->tc, k.ext[3] = p->tc;
+	k.ext[0] = p->B * p->nimg, k.ext[1] = p->tap.timg / p->tap.dh, k.ext[2] = p->tap.dh / p->tap.c;
+	k.ext[3] = p->tap.c;
 	k.total = p->B * p->asb;
 	k.el = ty_float(g->c, TY_F32);
 	k.pt = ty_tensor(g->c, 1, &k.total, k.el);
-	memset(&s, 0, sizeof s);
-	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof k.ext) };
-	memcpy((int64_t *)s.kc.ext, k.ext, sizeof k.ext);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
-	for (i = 0; i < root->ndims; i++)
-		s.sub[i] = ix_const(&s.kc, 0);
+	sub_begin(g->c, &s, 4, k.ext, root->ndims);
 	/* the images: the batch's dims, then n */
 	memcpy(outer, p->bd, sizeof *outer * (size_t)p->nb);
 	outer[p->nb] = p->md[0];
@@ -1283,13 +1287,8 @@ static void to_bmn(Gen *g, Kernel *k, const GPlan *p)
 	Sub s;
 	int i;
 
-	memset(&s, 0, sizeof s);
 	ext3[0] = p->B, ext3[1] = p->M, ext3[2] = p->N;
-	s.kc = (KCtx){ g->c, 3, arena_alloc(g->c, sizeof ext3) };
-	memcpy((int64_t *)s.kc.ext, ext3, sizeof ext3);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(k->ndims + 1));
-	for (i = 0; i < k->ndims; i++)
-		s.sub[i] = ix_const(&s.kc, 0);
+	sub_begin(g->c, &s, 3, ext3, k->ndims);
 	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, k->ext, s.sub);
 	delin(&s.kc, ix_dim(&s.kc, 1), p->md, p->nm, k->ext, s.sub);
 	delin(&s.kc, ix_dim(&s.kc, 2), p->nd, p->nn, k->ext, s.sub);
@@ -1325,9 +1324,7 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
 	k->g.adirect = p->adirect;
 	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
 	k->g.atap = p->atap;
-	k->g.tkh = p->tkh, k->g.tkw = p->tkw, k->g.tc = p->tc;
-	k->g.tdh = p->tdh, k->g.tdw = p->tdw, k->g.arow = p->arow, k->g.tw = p->tw, k->g.tpr = p->tpr;
-	k->g.tpi = p->tpi, k->g.timg = p->timg;
+	k->g.tap = p->tap;
 	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
 	k->g.mr = p->mr;
 	k->g.nr = mk.nr;
@@ -1468,12 +1465,7 @@ static KExpr *qpack_body(Gen *g, Kernel *root, KExpr *u, int64_t c, const GPlan 
 	IExpr *kk;
 	int i;
 
-	memset(&s, 0, sizeof s);
-	s.kc = (KCtx){ g->c, 5, arena_alloc(g->c, sizeof k->ext) };
-	memcpy((int64_t *)s.kc.ext, k->ext, sizeof k->ext);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)(root->ndims + 1));
-	for (i = 0; i < root->ndims; i++)
-		s.sub[i] = ix_const(&s.kc, 0);
+	sub_begin(g->c, &s, 5, k->ext, root->ndims);
 	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
 	kk = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), 4), ix_dim(&s.kc, 4));
 	delin(&s.kc, ix_clamp(&s.kc, kk, 0, p->K - 1), p->kd, p->nk, root->ext, s.sub);
