@@ -1338,22 +1338,41 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
 		p->M > p->mr && mk.nr == 32 ? 1 : 2;
 }
 
-/* Workgroups over N's panels, then M's, about one per MFLOP up to 64;
- * the kernel loops over the batch. */
+/* Workgroups over N's panels, then M's: about one per half MFLOP, or
+ * per 256 KB of B where B streams from memory (a classifier's 8 MB of
+ * weights against one row), at most 64, and an even number where there
+ * are two panels or more, so that two threads share them evenly (9
+ * workgroups over 12 panels left 5 of them to one thread, a mobilenet
+ * layer's second core idle an eighth of its time); the kernel loops over
+ * the batch. */
 static void gemm_grid(Kernel *k, const GPlan *p)
 {
 	int64_t np = (p->N + mk.nr - 1) / mk.nr, mp = (p->M + p->mr - 1) / p->mr;
-	int64_t flops = 2 * p->B * p->M * p->N * p->K, want = flops / (1 << 20);
+	int64_t flops = 2 * p->B * p->M * p->N * p->K, want = flops / (1 << 19);
+	int64_t bytes = p->B * p->K * p->N * 4;
 
+	if (want < bytes / (256 << 10))
+		want = bytes / (256 << 10);
 	if (want < 1)
 		want = 1;
 	if (want > 64)
 		want = 64;
+	want += want > 1 && want % 2;
 	k->grid[2] = 1;
 	k->grid[0] = np < want ? np : want;
 	want = (want + k->grid[0] - 1) / k->grid[0];
 	/* a B panel packed in the kernel is packed by one workgroup */
 	k->grid[1] = p->bpack ? 1 : mp < want ? mp : want;
+	/* an odd count: one more chunk of M's, else of N's, else one less
+	 * of M's */
+	if (k->grid[0] * k->grid[1] % 2) {
+		if (!p->bpack && k->grid[1] < mp)
+			k->grid[1]++;
+		else if (k->grid[0] < np)
+			k->grid[0]++;
+		else if (k->grid[1] > 1)
+			k->grid[1]--;
+	}
 	/* N's and M's panels at the call's length */
 	if (k->bound && k->bound[2].c && k->grid[0] > 1)
 		k->glen[0] = (KBound){ k->bound[2].c, k->bound[2].d, k->bound[2].q * mk.nr };

@@ -15,7 +15,15 @@ typedef struct Sched {
 	int order[64], n;     /* parallel dims, outermost first (extent > 1) */
 	int red[64], nred;
 	int split;            /* the dim split across workgroups, or -1 */
-	int64_t chunk;
+	int64_t chunk;        /* a bounded split: its indices a workgroup */
+	int split2;           /* the next dim, split too where split's
+	                       * extent is less than the workgroups wanted;
+	                       * or -1 */
+	int64_t g[2];         /* workgroups along split and split2 (the
+	                       * grid: their product): workgroup w takes
+	                       * the (w / g[1])-th and (w % g[1])-th of
+	                       * their extents cut in as many near-equal
+	                       * ranges */
 	LLVMValueRef nx;      /* the workgroups (a bounded split: shared at run time) */
 	int empty;            /* a parallel dim of extent 0: nothing to do */
 } Sched;
@@ -29,22 +37,49 @@ static void schedule(Kernel *k, Sched *s)
 	for (d = 0; d < k->ndims; d++)
 		work *= k->ext[d];
 	s->split = s->n ? s->order[0] : -1;
+	s->split2 = -1;
+	s->chunk = 0;
+	s->g[0] = s->g[1] = 1;
 	k->grid[0] = 1;
 	if (s->split >= 0) {
-		int64_t ext = k->ext[s->split], want = work / 16384;
+		int64_t ext = k->ext[s->split], want = work / 2048;
 
 		if (want > 64)
 			want = 64;
-		if (want > ext)
-			want = ext;
 		if (want < 1)
 			want = 1;
-		s->chunk = (ext + want - 1) / want;
-		k->grid[0] = (ext + s->chunk - 1) / s->chunk;
-		/* a bounded split: the chunks at the call's length */
-		if (k->bound && k->bound[s->split].c && k->grid[0] > 1)
-			k->glen[0] = (KBound){ k->bound[s->split].c, k->bound[s->split].d,
-				k->bound[s->split].q * s->chunk };
+		if (k->bound && k->bound[s->split].c) {
+			/* a bounded split: chunks of the extents' top, as many
+			 * as the call's length covers */
+			if (want > ext)
+				want = ext;
+			s->chunk = (ext + want - 1) / want;
+			k->grid[0] = (ext + s->chunk - 1) / s->chunk;
+			if (k->grid[0] > 1)
+				k->glen[0] = (KBound){ k->bound[s->split].c, k->bound[s->split].d,
+					k->bound[s->split].q * s->chunk };
+			return;
+		}
+		/* an even number of workgroups, in ranges that differ by one
+		 * index at most: two threads split them evenly (a pack of 14
+		 * panels in chunks of 4 and 2 took 8 of them on one thread,
+		 * 6 on the other) */
+		want += want > 1 && want % 2;
+		s->g[0] = ext < want ? ext : want;
+		/* fewer indices than workgroups wanted (a pack of 5 panels):
+		 * the next dim cut too, unless it is the innermost (the
+		 * vectorized one), a pack's lanes or bounded */
+		if (s->g[0] < want && s->n >= 3 && !(k->bound && k->bound[s->order[1]].c) &&
+				!(k->vpack && (s->order[1] == 3 || s->order[1] == 4))) {
+			int64_t ext2 = k->ext[s->order[1]];
+
+			s->split2 = s->order[1];
+			s->g[1] = (want + ext - 1) / ext;
+			s->g[1] += s->g[0] % 2 && s->g[1] % 2;
+			if (s->g[1] > ext2)
+				s->g[1] = ext2;
+		}
+		k->grid[0] = (uint32_t)(s->g[0] * s->g[1]);
 	}
 }
 
@@ -85,12 +120,21 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 		lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, wx, hi, ""), s->nx, "lo");
 		hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, wx, e_i64(e, 1), ""),
 			hi, ""), s->nx, "hi");
-	} else if (d == s->split) {
+	} else if (d == s->split && s->chunk) {
 		LLVMValueRef h;
 
 		lo = LLVMBuildMul(e->b, wx, e_i64(e, s->chunk), "lo");
 		h = LLVMBuildAdd(e->b, lo, e_i64(e, s->chunk), "");
 		hi = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, h, hi, ""), h, hi, "hi");
+	} else if (d == s->split || d == s->split2) {
+		/* [w * ext / g, (w + 1) * ext / g) */
+		int j = d == s->split2;
+		LLVMValueRef w = s->g[1] == 1 ? wx : j ? LLVMBuildURem(e->b, wx, e_i64(e, s->g[1]), "") :
+			LLVMBuildUDiv(e->b, wx, e_i64(e, s->g[1]), "");
+
+		lo = LLVMBuildUDiv(e->b, LLVMBuildMul(e->b, w, hi, ""), e_i64(e, s->g[j]), "lo");
+		hi = LLVMBuildUDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, w, e_i64(e, 1), ""),
+			hi, ""), e_i64(e, s->g[j]), "hi");
 	}
 	e->dimv[d] = e_loop_begin(e, &l, lo, hi, NULL);
 	nest(e, order + 1, n - 1, s, wx, f, env, vec_inner);
@@ -392,7 +436,7 @@ static int use_s2(Kernel *k, Sched *s, int tail)
 	if (k->nout != 1 || !s->nred || s->n < 1)
 		return 0;
 	d = s->order[s->n - 1];
-	if (d == s->split || k->ext[d] < (tail && o->acctype->kind == TY_F32 ? 4 : 8))
+	if (d == s->split || d == s->split2 || k->ext[d] < (tail && o->acctype->kind == TY_F32 ? 4 : 8))
 		return 0;
 	bt = k->bind[o->buf].type;
 	if (bt->elem != o->acctype)
