@@ -22,7 +22,7 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops",
-         "window_tails", "pad_columns", "conv_taps"]
+         "window_tails", "pad_columns", "pad_rows", "conv_taps"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -207,13 +207,15 @@ def window_tails():
 
 class PadColumns(nn.Module):
     """GEMMs that store into the pad of the convolution after them write
-    the pad's columns beside their rows themselves (codegen's padw; the
-    host fills only the pad's top and bottom rows).  Rows of 33 (past a
-    tile of 32), 9 and 5 (several rows a tile), pads of 1 and 2 columns a
-    side and of 2 rows, GEMMs along the spatial dim and traded ones (few
-    pixels, many channels), a max pool's pad of -inf, batch 2; a deep
-    enough chain that the arena's bytes under each pad held another
-    tensor before."""
+    the pad's columns beside their rows themselves (codegen's padw); in a
+    batch of 2, whose images are one GEMM dim, the host fills the pad's
+    top and bottom rows, in a batch of 1 (pad_rows) the GEMMs write those
+    too (codegen's padh: the tile that starts a plane its top rows, the
+    one that ends it its bottom rows).  Rows of 33 (past a tile of 32), 9
+    and 5 (several rows a tile), pads of 1 and 2 columns a side and of 2
+    rows, GEMMs along the spatial dim and traded ones (few pixels, many
+    channels), a max pool's pad of -inf; a deep enough chain that the
+    arena's bytes under each pad held another tensor before."""
 
     def __init__(self):
         super().__init__()
@@ -243,6 +245,11 @@ class PadColumns(nn.Module):
 def pad_columns():
     torch.manual_seed(0)
     return PadColumns().eval(), (torch.randn(2, 8, 20, 33),)
+
+
+def pad_rows():
+    torch.manual_seed(1)
+    return PadColumns().eval(), (torch.randn(1, 8, 20, 33),)
 
 
 

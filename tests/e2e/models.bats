@@ -62,10 +62,18 @@ load helpers
   grep -q 'M 144, N 256, K 144, tile 12x32, A read through its taps' <<< "$d"
   grep -q 'M 68, N 256, K 96, tile 14x32$' <<< "$d"
 }
-@test "model pad_columns (GEMMs writing their pad's columns, the host its other rows) matches PyTorch" {
+@test "model pad_columns (GEMMs writing their pad's columns, the host its other rows: a batch of 2) matches PyTorch" {
   model pad_columns
   # both GEMMs that store into a pad take it: along N (rows of 33, across
   # the batch) and traded (rows of 5 along M)
   [ "$(grep -c 'fxvm.fill .*interior = array<i64: 0, 0, 1, 0, 2, 16, 22, 35>\|fxvm.fill .*interior = array<i64: 0, 0, 1, 0, 2, 96, 5, 7>' \
       <(bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen))" -eq 2 ]
+}
+@test "model pad_rows (GEMMs writing their pad's columns and rows, the host none: a batch of 1) matches PyTorch" {
+  model pad_rows
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
+  [ "$(bin/codegen "$T/m.mlir" | grep -c 'fxvm.fill')" -eq 0 ]
+  d=$(bin/codegen --dump-dispatches "$T/m.mlir")
+  grep -q 'by the kernel: the 1 columns before and 1 after each row of 33 (along N), the 1 rows above and 1 below each plane of 22' <<< "$d"
+  grep -q 'by the kernel: the 1 columns before and 1 after each row of 5 (along M), the 1 rows above and 1 below each plane of 5' <<< "$d"
 }

@@ -140,7 +140,8 @@ static int dispatch(HB *h, Kernel *k)
 			return op_error(k->root, "internal: no buffer for an operand of %s", k->name), -1;
 	}
 	h->loc = k->root->loc;
-	if (k->prefill)
+	/* kir.h's padh: the kernel writes the pad's every element */
+	if (k->prefill && !k->padh)
 		for (i = 0; i < k->nbind; i++)
 			if (k->bind[i].out) {
 				Op *f = append(h, "fxvm.fill", 1, &v[i], NULL);

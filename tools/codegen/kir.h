@@ -209,6 +209,10 @@ typedef struct Kernel {
 	int padd;
 	int64_t pads;        /* the elements between one index of the other
 	                      * dim (3 - padd) and the next */
+	int64_t padt, padb, padh; /* with padw, padh > 0: the kernel also
+	                      * writes the padt rows above and the padb below
+	                      * the padh rows of each plane (the pad's dim
+	                      * before the last), so the host fills none */
 } Kernel;
 
 /* ---- the ops codegen builds or recognizes itself (kexpr.c) ---- */

@@ -215,7 +215,14 @@ static void dump_dispatches(Gen *g, FILE *out)
 
 			print_attr(&b, k->prefill);
 			buf_putc(&b, 0);
-			if (k->padw)
+			if (k->padh)
+				fprintf(out, "  output filled with %s by the kernel: the %lld columns before and "
+					"%lld after each row of %lld (along %s), the %lld rows above and %lld below "
+					"each plane of %lld\n",
+					b.p, (long long)k->padl, (long long)k->padr, (long long)k->padw,
+					k->padd == 2 ? "N" : "M", (long long)k->padt, (long long)k->padb,
+					(long long)k->padh);
+			else if (k->padw)
 				fprintf(out, "  output filled with %s: by the kernel in the %lld columns before and "
 					"%lld after each row of %lld (along %s), by the host in the other rows first\n",
 					b.p, (long long)k->padl, (long long)k->padr, (long long)k->padw,

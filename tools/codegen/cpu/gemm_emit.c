@@ -463,47 +463,56 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 	return f;
 }
 
-/* The pad's columns beside the rows the tile ends or starts (kir.h's
- * padw), the tile's rows m0 .. m0 + rows and columns n0 .. n0 + NR
- * within N: along its dim padd, padr prefill elements after each row end
- * (index mod W = W - 1) and padl before each row start (mod W = 0), for
- * each of its indices along the other dim, at their rows' addresses,
- * while the lines are in cache. */
-static void pad_cols(E *e, Kernel *k, LLVMValueRef m0, LLVMValueRef rows, LLVMValueRef n0)
+/* The pad's value, and the tile's range along the pad's rows' dim padd,
+ * [r[0], r[1]), and along the other dim, [r[2], r[3]): its rows m0 ..
+ * m0 + rows and columns n0 .. n0 + NR within N */
+static LLVMValueRef pad_span(E *e, Kernel *k, LLVMValueRef m0, LLVMValueRef rows, LLVMValueRef n0,
+	LLVMValueRef r[4])
 {
-	KOut *o = &k->out[0];
-	Type *et = k->bind[o->buf].type->elem;
-	KExpr *pv = kx_new(e->g->c, KX_CONST, et, 0);
-	LLVMTypeRef t = e_type(e, et);
-	LLVMValueRef w = e_i64(e, k->padw), nend, lo, hi, olo, ohi, rem, x, y, p0, v, first[2];
-	int side, d = k->padd;
+	KExpr *pv = kx_new(e->g->c, KX_CONST, k->bind[k->out[0].buf].type->elem, 0);
+	LLVMValueRef nend = LLVMBuildAdd(e->b, n0, e_i64(e, mk.nr), ""), mend;
+	int d = k->padd;
 
-	pv->cval = k->prefill;
-	e->vw = 1;
-	nend = LLVMBuildAdd(e->b, n0, e_i64(e, mk.nr), "");
 	nend = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, nend, e_i64(e, k->g.N), ""),
 		nend, e_i64(e, k->g.N), "");
-	/* [lo, hi) along the rows' dim, [olo, ohi) along the other */
-	lo = d == 2 ? n0 : m0, hi = d == 2 ? nend : LLVMBuildAdd(e->b, m0, rows, "");
-	olo = d == 2 ? m0 : n0, ohi = d == 2 ? LLVMBuildAdd(e->b, m0, rows, "") : nend;
-	rem = LLVMBuildSRem(e->b, lo, w, "");
+	mend = LLVMBuildAdd(e->b, m0, rows, "");
+	r[0] = d == 2 ? n0 : m0, r[1] = d == 2 ? nend : mend;
+	r[2] = d == 2 ? m0 : n0, r[3] = d == 2 ? mend : nend;
+	pv->cval = k->prefill;
+	e->vw = 1;
+	e_reset(e);
+	return e_expr(e, pv);
+}
+
+/* The pad's columns beside the rows the tile ends or starts (kir.h's
+ * padw), r its span (pad_span): along its dim padd, padr prefill
+ * elements v after each row end (index mod W = W - 1) and padl before
+ * each row start (mod W = 0), for each of its indices along the other
+ * dim, at their rows' addresses, while the lines are in cache. */
+static void pad_cols(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
+{
+	KOut *o = &k->out[0];
+	LLVMTypeRef t = e_type(e, k->bind[o->buf].type->elem);
+	LLVMValueRef w = e_i64(e, k->padw), rem, x, y, p0, first[2];
+	int side, d = k->padd;
+
+	rem = LLVMBuildSRem(e->b, r[0], w, "");
 	/* the first row end at or after lo, and the first row start */
-	first[0] = LLVMBuildAdd(e->b, lo, LLVMBuildSub(e->b, e_i64(e, k->padw - 1), rem, ""), "");
-	first[1] = LLVMBuildAdd(e->b, lo, LLVMBuildSRem(e->b, LLVMBuildSub(e->b, w, rem, ""), w, ""), "");
+	first[0] = LLVMBuildAdd(e->b, r[0], LLVMBuildSub(e->b, e_i64(e, k->padw - 1), rem, ""), "");
+	first[1] = LLVMBuildAdd(e->b, r[0], LLVMBuildSRem(e->b, LLVMBuildSub(e->b, w, rem, ""), w, ""), "");
 	for (side = 0; side < 2; side++) {
 		int64_t cnt = side ? k->padl : k->padr, j;
 		ELoop lx, ly;
 
 		if (!cnt)
 			continue;
-		x = e_loop_begin(e, &lx, first[side], hi, w);
+		x = e_loop_begin(e, &lx, first[side], r[1], w);
 		e_reset(e);
 		e->dimv[d] = x;
-		e->dimv[3 - d] = olo;
+		e->dimv[3 - d] = r[2];
 		p0 = e_addr(e, o->buf, o->ix);
-		v = e_expr(e, pv);
 		/* the other dim's indices at a constant stride from the first */
-		y = e_loop_begin(e, &ly, e_i64(e, 0), LLVMBuildSub(e->b, ohi, olo, ""), NULL);
+		y = e_loop_begin(e, &ly, e_i64(e, 0), LLVMBuildSub(e->b, r[3], r[2], ""), NULL);
 		{
 			LLVMValueRef yo = LLVMBuildMul(e->b, y, e_i64(e, k->pads), "");
 			LLVMValueRef p = LLVMBuildGEP2(e->b, t, p0, &yo, 1, "");
@@ -517,6 +526,74 @@ static void pad_cols(E *e, Kernel *k, LLVMValueRef m0, LLVMValueRef rows, LLVMVa
 		e_loop_end(e, &ly, NULL, LOOP_NO_UNROLL);
 		e_reset(e);
 		e_loop_end(e, &lx, w, LOOP_NO_UNROLL);
+	}
+}
+
+/* n elements of type et from p, each v: vectors of VW, then the rest */
+static void fill_run(E *e, Type *et, LLVMValueRef p, int64_t n, LLVMValueRef v)
+{
+	LLVMTypeRef t = e_type(e, et);
+	LLVMValueRef vv, q;
+	ELoop l;
+	int64_t j;
+
+	if (n >= VW) {
+		e->vw = VW;
+		vv = e_splat(e, v);
+		e->vw = 1;
+		q = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, n / VW * VW), e_i64(e, VW));
+		LLVMSetAlignment(LLVMBuildStore(e->b, vv, LLVMBuildGEP2(e->b, t, p, &q, 1, "")),
+			(unsigned)elem_size(et));
+		e_loop_end(e, &l, e_i64(e, VW), LOOP_NO_UNROLL);
+	}
+	for (j = n / VW * VW; j < n; j++) {
+		LLVMValueRef at = e_i64(e, j);
+
+		LLVMBuildStore(e->b, v, LLVMBuildGEP2(e->b, t, p, &at, 1, ""));
+	}
+}
+
+/* The pad's rows above and below each plane (kir.h's padt, padb) that
+ * the tile's span r (pad_span) starts or ends, at each of its indices
+ * along the other dim: from the address of the plane's first inside
+ * element (row padt, column padl), back padt rows and padl columns, and
+ * on past its padh rows. */
+static void pad_rows(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
+{
+	KOut *o = &k->out[0];
+	Type *et = k->bind[o->buf].type->elem;
+	LLVMTypeRef t = e_type(e, et);
+	int64_t wp = k->padl + k->padw + k->padr, first[2], cnt[2];
+	LLVMValueRef p0, at[2];
+	int side, d = k->padd;
+
+	first[0] = -(k->padt * wp + k->padl), cnt[0] = k->padt * wp;
+	first[1] = k->padh * wp - k->padl, cnt[1] = k->padb * wp;
+	at[0] = LLVMBuildICmp(e->b, LLVMIntEQ, r[0], e_i64(e, 0), "");
+	at[1] = LLVMBuildICmp(e->b, LLVMIntEQ, r[1], e_i64(e, k->ext[d]), "");
+	for (side = 0; side < 2; side++) {
+		LLVMBasicBlockRef yes, done;
+		ELoop ly;
+		LLVMValueRef y, off;
+
+		if (!cnt[side])
+			continue;
+		yes = LLVMAppendBasicBlockInContext(e->cx, e->fn, side ? "padbottom" : "padtop");
+		done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "padrows");
+		LLVMBuildCondBr(e->b, at[side], yes, done);
+		LLVMPositionBuilderAtEnd(e->b, yes);
+		e_reset(e);
+		e->dimv[d] = e_i64(e, 0);
+		e->dimv[3 - d] = r[2];
+		p0 = e_addr(e, o->buf, o->ix);
+		y = e_loop_begin(e, &ly, e_i64(e, 0), LLVMBuildSub(e->b, r[3], r[2], ""), NULL);
+		off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, y, e_i64(e, k->pads), ""),
+			e_i64(e, first[side]), "");
+		fill_run(e, et, LLVMBuildGEP2(e->b, t, p0, &off, 1, ""), cnt[side], v);
+		e_loop_end(e, &ly, NULL, LOOP_NO_UNROLL);
+		e_reset(e);
+		LLVMBuildBr(e->b, done);
+		LLVMPositionBuilderAtEnd(e->b, done);
 	}
 }
 
@@ -568,8 +645,13 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
-	if (k->padw)
-		pad_cols(e, k, m0, rows, n0);
+	if (k->padw) {
+		LLVMValueRef r[4], v = pad_span(e, k, m0, rows, n0, r);
+
+		pad_cols(e, k, r, v);
+		if (k->padh)
+			pad_rows(e, k, r, v);
+	}
 }
 
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the

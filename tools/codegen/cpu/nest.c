@@ -42,15 +42,16 @@ static void schedule(Kernel *k, Sched *s)
 	s->g[0] = s->g[1] = 1;
 	k->grid[0] = 1;
 	if (s->split >= 0) {
-		int64_t ext = k->ext[s->split], want = work / 2048;
+		int bounded = k->bound && k->bound[s->split].c;
+		/* a bounded split's workgroups are as many as the call's
+		 * length needs, each of 16384 points at the extents' top */
+		int64_t ext = k->ext[s->split], want = work / (bounded ? 16384 : 2048);
 
 		if (want > 64)
 			want = 64;
 		if (want < 1)
 			want = 1;
-		if (k->bound && k->bound[s->split].c) {
-			/* a bounded split: chunks of the extents' top, as many
-			 * as the call's length covers */
+		if (bounded) {
 			if (want > ext)
 				want = ext;
 			s->chunk = (ext + want - 1) / want;
