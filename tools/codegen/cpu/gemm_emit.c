@@ -55,6 +55,29 @@ static LLVMValueRef panels(E *e, LLVMValueRef x, int64_t q)
 	return LLVMBuildSDiv(e->b, LLVMBuildAdd(e->b, x, e_i64(e, q - 1), ""), e_i64(e, q), "");
 }
 
+/* The output's linear index over (b, m, n) */
+static IExpr *out_linear(E *e, Kernel *k)
+{
+	KOut *o = &k->out[0];
+	Type *bt = k->bind[o->buf].type;
+	KCtx kc = { e->g->c, 3, k->ext };
+	IExpr *lin = ix_const(&kc, 0);
+	int i;
+
+	for (i = 0; i < bt->rank; i++)
+		lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
+	return lin;
+}
+
+/* a vector store at p: masked to a tail's lanes (e->ntail), else whole */
+static void vstore(E *e, LLVMValueRef v, LLVMValueRef p, const Type *et, unsigned al)
+{
+	if (e->ntail > 0)
+		e_store(e, v, p, et);
+	else
+		LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+}
+
 static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 {
 	KOut *o = &k->out[0];
@@ -76,36 +99,28 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 	al = (unsigned)elem_size(bt->elem);
 	p = e_addr(e, o->buf, o->ix);
 	if (e->vw > 1) {
-		/* contiguous in n? */
-		KCtx kc = { e->g->c, 3, k->ext };
-		IExpr *lin = ix_const(&kc, 0);
-		int i;
+		/* contiguous along the vector's dim (n, or m: cols_out)? */
+		IExpr *t = out_linear(e, k);
+		int i, vd = e->vdim, nl = e->ntail > 0 ? e->ntail : e->vw;
 		int64_t c = -1;
-		IExpr *t;
 
-		for (i = 0; i < bt->rank; i++)
-			lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
-		t = lin;
-		/* coefficient of n */
-		if (!ix_coef(t, 2, &c))
+		if (!ix_coef(t, vd, &c))
 			c = -1;
 		if (c == 1) {
-			LLVMValueRef s = LLVMBuildStore(e->b, v, p);
-
-			LLVMSetAlignment(s, al);
+			vstore(e, v, p, bt->elem, al);
 			return;
 		}
 		/* consecutive where the lanes stay in one row of the output
 		 * (a store inside a pad: rows of W among rows of W + 2), found
 		 * by a few scalar tests; else lane by lane */
 		{
-			LLVMValueRef cond = NULL, base = e->dimv[2];
+			LLVMValueRef cond = NULL, base = e->dimv[vd];
 			LLVMBasicBlockRef vec = NULL, lanes = NULL, done = NULL;
 			int64_t slope = 0;
 			int rowwise = e_lane_affine(e, t, &slope, &cond) && slope == 1;
 
 			if (rowwise && !cond) {
-				LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+				vstore(e, v, p, bt->elem, al);
 				return;
 			}
 			if (rowwise) {
@@ -114,21 +129,21 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 				done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stored");
 				LLVMBuildCondBr(e->b, cond, vec, lanes);
 				LLVMPositionBuilderAtEnd(e->b, vec);
-				LLVMSetAlignment(LLVMBuildStore(e->b, v, p), al);
+				vstore(e, v, p, bt->elem, al);
 				LLVMBuildBr(e->b, done);
 				LLVMPositionBuilderAtEnd(e->b, lanes);
 			}
 
-			for (i = 0; i < e->vw; i++) {
+			for (i = 0; i < nl; i++) {
 				LLVMValueRef s;
 
-				e->dimv[2] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+				e->dimv[vd] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
 				p = e_addr(e, o->buf, o->ix);
 				s = LLVMBuildStore(e->b, LLVMBuildExtractElement(e->b, v,
 					LLVMConstInt(e->i32, (unsigned long long)i, 0), ""), p);
 				LLVMSetAlignment(s, al);
 			}
-			e->dimv[2] = base;
+			e->dimv[vd] = base;
 			if (done) {
 				LLVMBuildBr(e->b, done);
 				LLVMPositionBuilderAtEnd(e->b, done);
@@ -603,6 +618,66 @@ static void pad_rows(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
  * the general loops' bounds tests as in its steps), else one row's
  * vectors or columns at a time (row_out): the epilogue's code NV + 1
  * times, not mr x NV. */
+/* The tile's rows are consecutive in the output and its columns are not
+ * (a traded GEMM's: rows pixels, columns channels): stored a column at a
+ * time, its rows' values gathered from the tile into one vector along
+ * m.  Not for int8 sums, booleans, a dynamic M or N, or an epilogue that
+ * the column's masked tail cannot carry. */
+static int cols_ok(E *e, Kernel *k)
+{
+	KOut *o = &k->out[0];
+	Type *bt = k->bind[o->buf].type;
+	IExpr *t = out_linear(e, k);
+	int64_t c;
+
+	if (k->g.q || (bt->elem->kind == TY_INT && bt->elem->width == 1) || k->g.mr > VW ||
+	    (k->bound && (k->bound[1].c || k->bound[2].c)) || (o->epi && !e_tail_ok(e, o->epi)))
+		return 0;
+	if (ix_coef(t, 2, &c) && c == 1)
+		return 0;
+	return (ix_coef(t, 1, &c) && c == 1) || (k->padw && k->padd == 1);
+}
+
+/* Columns n0 .. n0 + NR (those inside N) of a tile of `rows` rows from
+ * m0: each column's rows gathered from the tile (rows NR apart on the
+ * stack) into a vector along m, masked to the rows, through the
+ * epilogue and stored (store_tile_vec along m). */
+static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMValueRef n0, int rows)
+{
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt = LLVMVectorType(e->ptr, VW), ovl[2] = { vt, pt };
+	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+	LLVMValueRef lanes[64], mask[64], ncols, c, args[4], v, col;
+	ELoop lc;
+	int i;
+
+	for (i = 0; i < VW; i++) {
+		lanes[i] = e_i64(e, (int64_t)i * mk.nr);
+		mask[i] = LLVMConstInt(e->i1, i < rows, 0);
+	}
+	ncols = LLVMBuildSub(e->b, e_i64(e, k->g.N), n0, "");
+	ncols = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, ncols, e_i64(e, mk.nr), ""),
+		ncols, e_i64(e, mk.nr), "");
+	c = e_loop_begin(e, &lc, e_i64(e, 0), ncols, NULL);
+	col = LLVMBuildGEP2(e->b, e->f32, tile, &c, 1, "");
+	args[0] = LLVMBuildGEP2(e->b, e->f32, col, (LLVMValueRef[]){ LLVMConstVector(lanes, VW) }, 1, "");
+	args[1] = LLVMConstInt(e->i32, 4, 0);
+	args[2] = LLVMConstVector(mask, VW);
+	args[3] = LLVMGetUndef(vt);
+	v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "column");
+	e->dimv[1] = m0;
+	e->dimv[2] = LLVMBuildAdd(e->b, n0, c, "");
+	e->vw = VW;
+	e->vdim = 1;
+	e->ntail = rows < VW ? rows : 0;
+	store_tile_vec(e, k, v);
+	e->vw = 1;
+	e->vdim = 2;
+	e->ntail = 0;
+	e_reset(e);
+	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
+}
+
 static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVMValueRef pm,
 	LLVMValueRef pn)
 {
@@ -624,6 +699,22 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 	fast = LLVMAppendBasicBlockInContext(e->cx, e->fn, "wholetile");
 	slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "parttile");
 	done = LLVMAppendBasicBlockInContext(e->cx, e->fn, "tileout");
+	if (cols_ok(e, k)) {
+		/* M's last tile of M % mr rows by a second copy */
+		int last = (int)(g->M % g->mr);
+
+		LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, rows, e_i64(e, g->mr), ""), fast,
+			last ? slow : done);
+		LLVMPositionBuilderAtEnd(e->b, fast);
+		cols_out(e, k, tile, m0, n0, g->mr);
+		LLVMBuildBr(e->b, done);
+		LLVMPositionBuilderAtEnd(e->b, slow);
+		if (last)
+			cols_out(e, k, tile, m0, n0, last);
+		LLVMBuildBr(e->b, done);
+		LLVMPositionBuilderAtEnd(e->b, done);
+		goto pads;
+	}
 	LLVMBuildCondBr(e->b, whole, fast, slow);
 	LLVMPositionBuilderAtEnd(e->b, fast);
 	ri = e_loop_begin(e, &lr, e_i64(e, 0), e_i64(e, g->mr), NULL);
@@ -645,6 +736,7 @@ static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVM
 	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
+pads:
 	if (k->padw) {
 		LLVMValueRef r[4], v = pad_span(e, k, m0, rows, n0, r);
 

@@ -1,0 +1,33 @@
+// RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=sapphirerapids --emit=llvm %s | FileCheck %s --check-prefix=LL
+// RUN: codegen --cpu=haswell --emit=llvm %s | FileCheck %s --check-prefix=AVX2
+// GEMMs whose operands traded places (few pixels, many channels: the
+// tile's rows are output pixels, its columns channels) store their tile a
+// column at a time: the column's rows gathered from the tile on the stack
+// into one vector along the pixels, masked to the tile's rows, through
+// the epilogue, one (masked) vector store -- not an extract and a scalar
+// store per element.  A 14x14 map in tiles of 14 rows; a 7x7 map in tiles
+// of 10 and a last tile of 9 (its own copy of the loop).  On AVX2 (tiles
+// of 6 rows) the 14x14 one keeps its channels as rows; the 7x7 one
+// trades and gathers 8 lanes.
+// CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32
+// CHECK: gemm: batch 1, M 49, N 512, K 256, tile 10x32
+// LL-LABEL: define internal void @dispatch_0.body(
+// LL: %column = call <16 x float> @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){14}i1 false}}, i1 false>
+// LL: call void @llvm.masked.store.v16f32.p0(<16 x float> %column,
+// LL-LABEL: define internal void @dispatch_3.body(
+// LL: @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){10}i1 false}}
+// LL: @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){9}i1 false}}
+// AVX2: %column = call <8 x float> @llvm.masked.gather.v8f32.v8p0({{.*}}<8 x i1> <{{(i1 true, ){6}i1 false}}, i1 false>
+module {
+  func.func @main(%y: tensor<1x576x14x14xf32>, %w: tensor<96x576x1x1xf32>, %z: tensor<1x256x7x7xf32>, %v: tensor<512x256x1x1xf32>) -> (tensor<1x96x14x14xf32>, tensor<1x512x7x7xf32>) {
+    %zero = arith.constant 0.000000e+00 : f32
+    %6 = tensor.empty() : tensor<1x96x14x14xf32>
+    %7 = linalg.fill ins(%zero : f32) outs(%6 : tensor<1x96x14x14xf32>) -> tensor<1x96x14x14xf32>
+    %8 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %w : tensor<1x576x14x14xf32>, tensor<96x576x1x1xf32>) outs(%7 : tensor<1x96x14x14xf32>) -> tensor<1x96x14x14xf32>
+    %9 = tensor.empty() : tensor<1x512x7x7xf32>
+    %10 = linalg.fill ins(%zero : f32) outs(%9 : tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32>
+    %11 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%z, %v : tensor<1x256x7x7xf32>, tensor<512x256x1x1xf32>) outs(%10 : tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32>
+    return %8, %11 : tensor<1x96x14x14xf32>, tensor<1x512x7x7xf32>
+  }
+}
