@@ -1,5 +1,6 @@
 // RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s
 // RUN: codegen --cpu=sapphirerapids --emit=llvm %s | FileCheck %s --check-prefix=LL
+// RUN: codegen --cpu=sapphirerapids --emit=llvm %s | FileCheck %s --check-prefix=MK
 // RUN: codegen --cpu=haswell --emit=llvm %s | FileCheck %s --check-prefix=AVX2
 // GEMMs whose operands traded places (few pixels, many channels: the
 // tile's rows are output pixels, its columns channels) store their tile a
@@ -9,13 +10,19 @@
 // store per element.  A 14x14 map in tiles of 14 rows; a 7x7 map in tiles
 // of 10 and a last tile of 9 (its own copy of the loop).  On AVX2 (tiles
 // of 6 rows) the 14x14 one keeps its channels as rows; the 7x7 one
-// trades and gathers 8 lanes.
-// CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32
-// CHECK: gemm: batch 1, M 49, N 512, K 256, tile 10x32
+// trades and gathers 8 lanes.  A, the input, is read where it lies: a
+// step's tile rows are one run of its channel's pixels (the micro-kernel
+// named for its k stride, the map's 196 and 49 pixels), no pack kernel.
+// CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32, A read in place
+// CHECK-NOT: pack A
+// CHECK: gemm: batch 1, M 49, N 512, K 256, tile 10x32, A read in place
+// MK-DAG: define internal void @gemm.mk14x32.k576.lda1.ks196(
+// MK-DAG: define internal void @gemm.mk10x32.k256.lda1.ks49(
+// MK-DAG: define internal void @gemm.mk9x32.k256.lda1.ks49(
 // LL-LABEL: define internal void @dispatch_0.body(
 // LL: %column = call <16 x float> @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){14}i1 false}}, i1 false>
 // LL: call void @llvm.masked.store.v16f32.p0(<16 x float> %column,
-// LL-LABEL: define internal void @dispatch_3.body(
+// LL-LABEL: define internal void @dispatch_2.body(
 // LL: @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){10}i1 false}}
 // LL: @llvm.masked.gather.v16f32.v16p0({{.*}}<16 x i1> <{{(i1 true, ){9}i1 false}}
 // AVX2: %column = call <8 x float> @llvm.masked.gather.v8f32.v8p0({{.*}}<8 x i1> <{{(i1 true, ){6}i1 false}}, i1 false>

@@ -139,8 +139,8 @@ typedef struct KGemm {
 	KExpr *bpack;        /* B packed by the kernel itself, one panel at a
 	                      * time: its value over (batch, panel, k, column) */
 	int64_t *pext;       /* that domain's extents */
-	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k */
-	int64_t a0, asb, lda;
+	int adirect;         /* A not packed: read at a0 + b * asb + m * lda + k * aks */
+	int64_t a0, asb, lda, aks;
 	int atap;            /* A a convolution's input read through its taps
 	                      * (gemm_plan.c's tap_plan): tap */
 	KTaps tap;

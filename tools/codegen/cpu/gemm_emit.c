@@ -275,7 +275,7 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 {
 	KGemm *g = &k->g;
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
-	LLVMValueRef bv[NV], ao = g->atap ? aoff : g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
+	LLVMValueRef bv[NV], ao = g->atap ? aoff : LLVMBuildMul(e->b, k0, e_i64(e, g->adirect ? g->aks : g->mr), "");
 	LLVMValueRef bo = LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), "");
 	/* the step's first elements as pointers, the rows and vectors at
 	 * constant offsets from them: addressing modes, no index arithmetic
@@ -405,19 +405,23 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
 	int kn = g->kbound.c != 0, pf = g->bnext;
 	ELoop lk;
-	char name[96];
+	char name[112], aks[32] = "";
 	int r, j;
 
+	/* A's k stride in the name where it is not 1 (A read in place with
+	 * its rows contiguous) */
+	if (g->adirect && g->aks != 1)
+		snprintf(aks, sizeof aks, ".ks%lld", (long long)g->aks);
 	if (kn)
-		snprintf(name, sizeof name, "gemm.mk%dx%d.kn.%s%lld", mr, mk.nr,
-			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0));
+		snprintf(name, sizeof name, "gemm.mk%dx%d.kn.%s%lld%s", mr, mk.nr,
+			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), aks);
 	else if (g->atap)
 		snprintf(name, sizeof name, "gemm.mk%dx%d.taps%lldx%lldx%lld.%lld.%lld.lda%lld.%lld.%lld%s", mr,
 			mk.nr, (long long)g->tap.kh, (long long)g->tap.kw, (long long)g->tap.c, (long long)g->tap.dh,
 			(long long)g->tap.c, (long long)g->lda, (long long)g->tap.tw, (long long)g->tap.arow, pf ? ".pf" : "");
 	else
-		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s", mr, mk.nr, (long long)g->K,
-			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), pf ? ".pf" : "",
+		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s%s", mr, mk.nr, (long long)g->K,
+			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), aks, pf ? ".pf" : "",
 			g->q == 1 ? ".u8b" : g->q == 2 ? ".u8a" : "");
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;

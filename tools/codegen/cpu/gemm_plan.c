@@ -111,8 +111,8 @@ typedef struct GPlan {
 	int mr;
 	KExpr *bpack;         /* make_pack: B is packed in the GEMM kernel */
 	int64_t *pext;
-	int adirect;          /* A read in place: a0 + b * asb + m * lda + k */
-	int64_t a0, asb, lda;
+	int adirect;          /* A read in place: a0 + b * asb + m * lda + k * aks */
+	int64_t a0, asb, lda, aks;
 	int atap;             /* A read through its taps (tap_plan) */
 	KTaps tap;
 	int64_t nimg;         /* its images (n of M's (n, oh, ow)) */
@@ -619,24 +619,26 @@ static void pack_copy(void *arg, uint8_t *dst)
 
 /* A that the micro-kernel can read where it lies: one load, row-major in
  * (m, k) with k contiguous (a matmul's or a linear layer's activations,
- * a batch matmul's left operand).  Its tile rows are mr streams along k:
- * no pack kernel, no packed copy in the arena.  Where M is not a whole
- * number of row panels, the last panel's M % mr rows have a micro-kernel
- * of their own (gemm_emit.c), so that no row past M is read. */
+ * a batch matmul's left operand), or with m contiguous (a traded 1x1
+ * convolution's input, channels first: a step's mr rows are one run of
+ * the step's channel).  Its tile rows are mr streams along k, or a step
+ * one run: no pack kernel, no packed copy in the arena.  Where M is not
+ * a whole number of row panels, the last panel's M % mr rows have a
+ * micro-kernel of their own (gemm_emit.c), so that no row past M is read. */
 static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 {
-	int64_t *coef, *off, c0, step;
+	int64_t *coef, *off, c0, step = 1;
 	int ok;
 
 	if (x->kind != KX_LOAD || root->bind[x->buf].type->elem->kind != TY_F32 ||
 			!(coef = load_coefs(root, x, &c0)))
 		return 0;
 	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
-	ok = evenly(off, p->K, &step) && (step == 1 || p->K == 1);
+	ok = p->K == 1 || (evenly(off, p->K, &step) && step > 0);
 	free(off);
 	if (ok) {
 		off = group_offsets(coef, p->md, p->nm, root->ext, p->M);
-		ok = evenly(off, p->M, &p->lda) && p->lda > 0;
+		ok = evenly(off, p->M, &p->lda) && p->lda > 0 && (p->K == 1 || step == 1 || p->lda == 1);
 		free(off);
 	}
 	if (ok) {
@@ -650,6 +652,7 @@ static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 		return 0;
 	p->adirect = 1;
 	p->a0 = c0;
+	p->aks = p->K == 1 ? 1 : step;
 	return 1;
 }
 
@@ -1322,7 +1325,7 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
 	k->g.bpack = p->bpack;
 	k->g.pext = p->pext;
 	k->g.adirect = p->adirect;
-	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda;
+	k->g.a0 = p->a0, k->g.asb = p->asb, k->g.lda = p->lda, k->g.aks = p->aks;
 	k->g.atap = p->atap;
 	k->g.tap = p->tap;
 	k->g.B = p->B, k->g.M = p->M, k->g.N = p->N, k->g.K = p->K;
