@@ -11,15 +11,15 @@
 // the 3 of B in 30; they were 5 and 3 workgroups).
 // CHECK: dispatch_0: gemm micro-kernel, grid [32, 1, 1]
 // CHECK-NEXT: name dispatch_0_matmul
-// CHECK: gemm: batch 1, M 1, N 1000, K 2048, tile 1x32
-// CHECK: dispatch_2: gemm micro-kernel, grid [6, 1, 1]
+// CHECK: gemm: batch 1, M 1, N 1000, K 2048, tile 1x32, A read in place
+// CHECK: dispatch_1: gemm micro-kernel, grid [6, 1, 1]
 // CHECK: gemm: batch 1, M 64, N 384, K 64, tile 8x32
-// CHECK: dispatch_3: gemm micro-kernel, grid [3, 14, 1]
+// CHECK: dispatch_2: gemm micro-kernel, grid [3, 14, 1]
 // CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32
-// CHECK: dispatch_4: loop nest, grid [56, 1, 1]
-// CHECK: pack A of dispatch_3: [1][14][576][14]
-// CHECK: dispatch_5: loop nest, grid [30, 1, 1]
-// CHECK: pack B of dispatch_3: [1][3][576][32]
+// CHECK: dispatch_3: loop nest, grid [56, 1, 1]
+// CHECK: pack A of dispatch_2: [1][14][576][14]
+// CHECK: dispatch_4: loop nest, grid [30, 1, 1]
+// CHECK: pack B of dispatch_2: [1][3][576][32]
 module {
   func.func @main(%x: tensor<1x2048xf32>, %cst: tensor<2048x1000xf32>, %a: tensor<64x64xf32>, %b: tensor<64x384xf32>, %y: tensor<1x576x28x28xf32>, %w: tensor<96x576x1x1xf32>) -> (tensor<1x1000xf32>, tensor<64x384xf32>, tensor<1x96x14x14xf32>) {
     %zero = arith.constant 0.000000e+00 : f32

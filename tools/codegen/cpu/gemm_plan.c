@@ -638,7 +638,11 @@ static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
 	free(off);
 	if (ok) {
 		off = group_offsets(coef, p->md, p->nm, root->ext, p->M);
-		ok = evenly(off, p->M, &p->lda) && p->lda > 0 && (p->K == 1 || step == 1 || p->lda == 1);
+		if (p->M == 1)   /* one row (a classifier's input vector): any lda */
+			p->lda = 1;
+		else
+			ok = evenly(off, p->M, &p->lda) && p->lda > 0;
+		ok = ok && (p->K == 1 || step == 1 || p->lda == 1);
 		free(off);
 	}
 	if (ok) {
