@@ -616,12 +616,6 @@ static void pad_rows(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
 	}
 }
 
-/* The tile (on the stack) through the epilogue and stored, row by row:
- * a whole tile (mr rows, NR columns inside N) by a loop over its rows
- * that stores each row's NV vectors (a small K's tile spent as long in
- * the general loops' bounds tests as in its steps), else one row's
- * vectors or columns at a time (row_out): the epilogue's code NV + 1
- * times, not mr x NV. */
 /* The tile's rows are consecutive in the output and its columns are not
  * (a traded GEMM's: rows pixels, columns channels): stored a column at a
  * time, its rows' values gathered from the tile into one vector along
@@ -682,6 +676,14 @@ static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMVa
 	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
 }
 
+/* The tile (on the stack) through the epilogue and stored, row by row:
+ * a whole tile (mr rows, NR columns inside N) by a loop over its rows
+ * that stores each row's NV vectors (a small K's tile spent as long in
+ * the general loops' bounds tests as in its steps), else one row's
+ * vectors or columns at a time (row_out): the epilogue's code NV + 1
+ * times, not mr x NV; or column by column where its rows are the
+ * output's consecutive elements (cols_ok).  Then the pad's columns and
+ * rows that the tile's span reaches (pad_cols, pad_rows). */
 static void tile_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef bidx, LLVMValueRef pm,
 	LLVMValueRef pn)
 {

@@ -16,10 +16,11 @@
  * panels and one fits in L2, by the GEMM kernel itself, one panel on its
  * stack at a time, so that the im2col never reaches memory; a traded
  * convolution's A reads its input through the taps instead, from a copy
- * channels last (tap_plan).  The kernel
- * keeps an MR x NR tile of C in registers (MR rows of two vectors; cpu.h),
- * reads one B vector pair and MR broadcasts of A per k, then stores the
- * tile to the stack and applies the fused epilogue row by row.  Where
+ * channels last (tap_plan), or where it lies (a 1x1's, direct_a).  The
+ * kernel keeps an MR x NR tile of C in registers (MR rows of two
+ * vectors; cpu.h), reads one B vector pair and MR broadcasts of A per k,
+ * then stores the tile to the stack and applies the fused epilogue row
+ * by row (a traded tile's column by column).  Where
  * the CPU has AVX-512 VNNI, a contraction of a quantized weight with
  * quantized activations runs on their integers (the int8 section below).
  */

@@ -15,7 +15,6 @@ typedef struct Sched {
 	int order[64], n;     /* parallel dims, outermost first (extent > 1) */
 	int red[64], nred;
 	int split;            /* the dim split across workgroups, or -1 */
-	int64_t chunk;        /* a bounded split: its indices a workgroup */
 	int split2;           /* the next dim, split too where split's
 	                       * extent is less than the workgroups wanted;
 	                       * or -1 */
@@ -38,7 +37,6 @@ static void schedule(Kernel *k, Sched *s)
 		work *= k->ext[d];
 	s->split = s->n ? s->order[0] : -1;
 	s->split2 = -1;
-	s->chunk = 0;
 	s->g[0] = s->g[1] = 1;
 	k->grid[0] = 1;
 	if (s->split >= 0) {
@@ -52,13 +50,17 @@ static void schedule(Kernel *k, Sched *s)
 		if (want < 1)
 			want = 1;
 		if (bounded) {
+			/* chunks of the extent's top; the kernel shares the
+			 * call's extent among the grid it is given (nest) */
+			int64_t chunk;
+
 			if (want > ext)
 				want = ext;
-			s->chunk = (ext + want - 1) / want;
-			k->grid[0] = (ext + s->chunk - 1) / s->chunk;
+			chunk = (ext + want - 1) / want;
+			k->grid[0] = (ext + chunk - 1) / chunk;
 			if (k->grid[0] > 1)
 				k->glen[0] = (KBound){ k->bound[s->split].c, k->bound[s->split].d,
-					k->bound[s->split].q * s->chunk };
+					k->bound[s->split].q * chunk };
 			return;
 		}
 		/* an even number of workgroups, in ranges that differ by one
@@ -121,12 +123,6 @@ static void nest(E *e, const int *order, int n, Sched *s, LLVMValueRef wx,
 		lo = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, wx, hi, ""), s->nx, "lo");
 		hi = LLVMBuildSDiv(e->b, LLVMBuildMul(e->b, LLVMBuildAdd(e->b, wx, e_i64(e, 1), ""),
 			hi, ""), s->nx, "hi");
-	} else if (d == s->split && s->chunk) {
-		LLVMValueRef h;
-
-		lo = LLVMBuildMul(e->b, wx, e_i64(e, s->chunk), "lo");
-		h = LLVMBuildAdd(e->b, lo, e_i64(e, s->chunk), "");
-		hi = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, h, hi, ""), h, hi, "hi");
 	} else if (d == s->split || d == s->split2) {
 		/* [w * ext / g, (w + 1) * ext / g) */
 		int j = d == s->split2;
