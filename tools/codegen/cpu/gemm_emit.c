@@ -59,14 +59,8 @@ static LLVMValueRef panels(E *e, LLVMValueRef x, int64_t q)
 static IExpr *out_linear(E *e, Kernel *k)
 {
 	KOut *o = &k->out[0];
-	Type *bt = k->bind[o->buf].type;
-	KCtx kc = { e->g->c, 3, k->ext };
-	IExpr *lin = ix_const(&kc, 0);
-	int i;
 
-	for (i = 0; i < bt->rank; i++)
-		lin = ix_add(&kc, ix_mul(&kc, lin, bt->dims[i]), o->ix[i]);
-	return lin;
+	return e_linear(e, k->bind[o->buf].type, o->ix);
 }
 
 /* a vector store at p: masked to a tail's lanes (e->ntail), else whole */

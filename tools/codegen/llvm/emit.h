@@ -54,6 +54,8 @@ LLVMValueRef e_splat(E *e, LLVMValueRef s);   /* s, or e->vw lanes of it */
 /* stores v (i1 as i8) of element type t at p, aligned to the element */
 void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t);
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
+/* the element offset that index ix (t's rank) addresses in a buffer of type t */
+IExpr *e_linear(E *e, const Type *t, IExpr *const *ix);
 /* x over the e->vw lanes of the vector dim is affine with slope *slope
  * wherever *cond holds (a few scalar tests; NULL: always): no floordiv
  * or mod changes quotient between the first lane and the last, no clamp

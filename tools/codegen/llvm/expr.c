@@ -198,7 +198,7 @@ LLVMValueRef e_index(E *e, const IExpr *x)
 }
 
 /* The linear element offset of ix in a buffer of type t. */
-static IExpr *linear(E *e, Type *t, IExpr *const *ix)
+IExpr *e_linear(E *e, const Type *t, IExpr *const *ix)
 {
 	KCtx kc = { e->g->c, e->k->ndims, e->k->ext };
 	IExpr *s = ix_const(&kc, 0);
@@ -212,7 +212,7 @@ static IExpr *linear(E *e, Type *t, IExpr *const *ix)
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix)
 {
 	Type *t = e->k->bind[buf].type;
-	LLVMValueRef off = e_index(e, linear(e, t, ix));
+	LLVMValueRef off = e_index(e, e_linear(e, t, ix));
 
 	return LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
 }
@@ -663,7 +663,7 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	int64_t c;
 
 	if (e->vw > 1) {
-		IExpr *lin = linear(e, t, x->ix);
+		IExpr *lin = e_linear(e, t, x->ix);
 
 		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
 				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8 ||
@@ -943,7 +943,7 @@ static LLVMValueRef masked_value(E *e, KExpr *ld, KExpr **g, int ng)
 		ix[i] = unclamp(&kc, ld->ix[i], g, ng, 0, &n);
 	if (!n)
 		return NULL;
-	lin = linear(e, t, ix);
+	lin = e_linear(e, t, ix);
 	/* one run along the lanes for every vector, else where a few
 	 * scalar tests find one (a stride-2 window across a row's end
 	 * is none) */
