@@ -1263,25 +1263,61 @@ static int plan_dims(Kernel *k, KExpr *a, KExpr *b, uint64_t dout, GPlan *p)
 	return 1;
 }
 
-/* B's columns run along the output's innermost dim, stored as vectors;
- * when that leaves much of the last NR-wide panel empty (a 7x7 or 14x14
- * feature map against 512 channels) and the other way round pads less,
- * the operands trade places and the tile is stored lane by lane */
-static void maybe_trade(GPlan *p, KExpr **a, KExpr **b)
+/* The operands trade places: M the output's innermost dims, N the others */
+static void trade(GPlan *p, KExpr **a, KExpr **b)
 {
 	int t[64], j;
 	int64_t n = p->N;
 	KExpr *x1 = *a;
 
-	if (!((p->N + mk.nr - 1) / mk.nr * mk.nr * padded(p->M, pick_mr(p->M)) * 10 >
-			(p->M + mk.nr - 1) / mk.nr * mk.nr * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
-		return;
 	memcpy(t, p->md, sizeof t);
 	memcpy(p->md, p->nd, sizeof t);
 	memcpy(p->nd, t, sizeof t);
 	j = p->nm, p->nm = p->nn, p->nn = j;
 	p->N = p->M, p->M = n;
 	*a = *b, *b = x1;
+}
+
+/* B's columns run along the output's innermost dim, stored as vectors;
+ * when that leaves much of the last NR-wide panel empty (a 7x7 or 14x14
+ * feature map against 512 channels) and the other way round pads less,
+ * the operands trade places and the tile is stored column by column.
+ * Returns whether they did. */
+static int maybe_trade(GPlan *p, KExpr **a, KExpr **b)
+{
+	if (!((p->N + mk.nr - 1) / mk.nr * mk.nr * padded(p->M, pick_mr(p->M)) * 10 >
+			(p->M + mk.nr - 1) / mk.nr * mk.nr * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
+		return 0;
+	trade(p, a, b);
+	return 1;
+}
+
+/* A convolution with a window trades places too where its A can then be
+ * read through its taps (tap_plan): the micro-kernel reads the input
+ * from one channels-last copy, where untraded the kernel packs every
+ * panel of pixels as an im2col, each element once per tap (resnet's 3x3
+ * layers at 56x56 and 28x28 and its 7x7 stem, 15-20% faster each).  Not
+ * where the tiles would pad much more (8 channels in a panel of 32), nor
+ * for a short K (mobilenet_v2's stem, 27: each tile's few k steps do not
+ * pay for its column-wise store). */
+enum { TAP_TRADE_MIN_K = 64 };
+
+static void tap_trade(Kernel *k, GPlan *p, KExpr **a, KExpr **b)
+{
+	GPlan t = *p, probe;
+	KExpr *ta = *a, *tb = *b;
+
+	if (p->K < TAP_TRADE_MIN_K || p->nk < 2)
+		return;
+	trade(&t, &ta, &tb);
+	t.mr = pick_mr(t.M);
+	if (padded(t.N, mk.nr) * padded(t.M, t.mr) * 10 > padded(p->N, mk.nr) * padded(p->M, p->mr) * 11)
+		return;
+	plan_bounds(k, &t);
+	probe = t;
+	if (!tap_plan(k, ta, &probe))
+		return;
+	*p = t, *a = ta, *b = tb;
 }
 
 /* k's loop dims become (b, m, n): the epilogue and the store index
@@ -1711,6 +1747,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	uint64_t dout = 0;
 	GPlan p;
 	Value *ap, *bp;
+	int traded;
 
 	if (!operands(k, &a, &b, &dout) || !plan_dims(k, a, b, dout, &p))
 		return 0;
@@ -1722,11 +1759,13 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		return 0;
 	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
 		return 0;
-	maybe_trade(&p, &a, &b);
+	traded = maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
 	plan_bounds(k, &p);
 	if (qgemm(g, k, a, b, &p, fp, op))
 		return 1;
+	if (!traded)
+		tap_trade(k, &p, &a, &b);
 	ap = make_pack(g, k, a, &p, 0, fp, op);
 	bp = make_pack(g, k, b, &p, 1, fp, op);
 	to_bmn(g, k, &p);
