@@ -440,21 +440,20 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 			LLVMBuildStore(e->b, LLVMConstNull(vt), acc[r][j]);
 		}
 	if (g->atap) {
-		/* k = (kh tap.kw + kw) tap.c + c, A's rows from the tap's offset (the name's
-		 * fields: the taps, channels, kh step, kw step (tap.c), lda, tw, arow) */
-		ELoop lh, lw;
-		LLVMValueRef kh = e_loop_begin(e, &lh, e_i64(e, 0), e_i64(e, g->tap.kh), NULL), kw, c, t;
+		/* k = (kh tap.kw + kw) tap.c + c, A's rows from the tap's offset
+		 * kh tap.dh + kw tap.c + c: both kh's step plus u = kw tap.c + c,
+		 * one run of a kernel row's taps and channels (a 7x7 stem's 21,
+		 * not seven loops of its 3 channels).  The name's fields: the
+		 * taps, channels, kh step, kw step (tap.c), lda, tw, arow */
+		ELoop lh;
+		LLVMValueRef kh = e_loop_begin(e, &lh, e_i64(e, 0), e_i64(e, g->tap.kh), NULL), u;
 
-		kw = e_loop_begin(e, &lw, e_i64(e, 0), e_i64(e, g->tap.kw), NULL);
-		t = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.kw), ""), kw, "");
-		c = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->tap.c), NULL);
+		u = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->tap.kw * g->tap.c), NULL);
 		micro_step(e, k, mr, acc, LLVMGetParam(f, 0), LLVMGetParam(f, 1),
-			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, t, e_i64(e, g->tap.c), ""), c, ""),
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.kw * g->tap.c), ""), u, ""),
 			pf ? LLVMGetParam(f, 3) : NULL,
-			LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.dh), ""),
-				LLVMBuildMul(e->b, kw, e_i64(e, g->tap.c), ""), ""), c, ""));
+			LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kh, e_i64(e, g->tap.dh), ""), u, ""));
 		e_loop_end(e, &lk, NULL, 0);
-		e_loop_end(e, &lw, NULL, 0);
 		e_loop_end(e, &lh, NULL, 0);
 	} else {
 		k0 = e_loop_begin(e, &lk, e_i64(e, 0), kn ? LLVMGetParam(f, 3) : e_i64(e, g->K), NULL);
