@@ -22,7 +22,7 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 NAMES = ["linear", "mlp", "resnet18", "mobilenet_v2", "transformer_encoder_layer", "conv_paths", "pack_lanes", "window_loops",
-         "window_tails", "pad_columns", "pad_rows", "conv_taps"]
+         "window_tails", "pad_columns", "pad_rows", "conv_taps", "channels_last"]
 VISION = {"resnet18", "mobilenet_v2"}
 NORMS = (nn.modules.batchnorm._BatchNorm, nn.LayerNorm, nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)
 
@@ -298,6 +298,46 @@ class ConvTaps(nn.Module):
 def conv_taps():
     torch.manual_seed(0)
     return ConvTaps().eval(), (torch.randn(2, 16, 14, 14),)
+
+class ChannelsLast(nn.Module):
+    """Activations that convolutions alone write and read, kept channels
+    last between them (codegen's layout.c): 1x1 and 3x3 convolutions,
+    stride 2, a residual sum read in the next GEMM's epilogue, a batch of
+    2 at an odd 11x10 map, 64 and 96 channels; beside them values that
+    keep NCHW: one a max pool reads too, one sliced, one returned, 48
+    channels (not whole panels), and convolutions reading channels-last
+    input into NCHW output and NCHW input into channels-last output."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(32, 64, 1)
+        self.c2 = nn.Conv2d(64, 64, 3, padding=1)
+        self.c3 = nn.Conv2d(64, 64, 1)
+        self.c4 = nn.Conv2d(64, 96, 3, stride=2, padding=1)
+        self.c5 = nn.Conv2d(96, 96, 1)
+        self.c6 = nn.Conv2d(64, 96, 1, stride=2)
+        self.c7 = nn.Conv2d(96, 64, 3, padding=1)
+        self.c8 = nn.Conv2d(64, 48, 3, padding=1)
+        self.c9 = nn.Conv2d(48, 64, 1)
+        self.c10 = nn.Conv2d(64, 64, 3, padding=1)
+
+    def forward(self, x):
+        a = torch.relu(self.c1(x))                         # 64 x 11 x 10
+        b = torch.relu(self.c2(a))
+        c = torch.relu(self.c3(b) + a)                     # a in c3's epilogue
+        d = torch.relu(self.c4(c))                         # 96 x 6 x 5
+        e = torch.relu(self.c5(d) + self.c6(c))            # downsample
+        m = nn.functional.max_pool2d(e, 2, ceil_mode=True)  # e: NCHW
+        f = self.c7(e) - 0.5                               # 64 x 6 x 5
+        g = torch.relu(self.c8(c))                         # 48 channels
+        h = self.c10(torch.relu(self.c9(g)))
+        return torch.cat([t.flatten(1) for t in (f, m, h[:, :, 2:7, 1:9], d)], 1), c
+
+
+def channels_last():
+    torch.manual_seed(0)
+    return ChannelsLast().eval(), (torch.randn(2, 32, 11, 10),)
+
 
 FACTORIES = {n: globals()[n] for n in NAMES}
 

@@ -32,6 +32,11 @@ compile() {
   bin/fx-import "$1" | bin/torch-opt | bin/torch-lower | bin/codegen --target=cpu | bin/vmpack -o "$2"
 }
 
+# the --dump-dispatches of the model model() exported last
+dispatches() {
+  bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches
+}
+
 # model NAME [vision]: tests/e2e/e2e_models.py's factory NAME (the zoo's
 # too) through the whole pipe, run on its committed inputs, every result
 # compared with PyTorch's by model.py check

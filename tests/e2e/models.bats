@@ -56,7 +56,7 @@ load helpers
   # and several rows a tile, a last tile of one row; the first, 16 -> 96
   # channels at 14x14, traded for its taps), two the im2col
   local d
-  d=$(bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches)
+  d=$(dispatches)
   [ "$(grep -c 'A read through its taps' <<< "$d")" -eq 9 ]
   [ "$(grep -c 'channels last' <<< "$d")" -eq 9 ]
   grep -q 'M 392, N 96, K 144, tile 14x32, A read through its taps' <<< "$d"
@@ -78,4 +78,16 @@ load helpers
   d=$(bin/codegen --dump-dispatches "$T/m.mlir")
   grep -q 'by the kernel: the 1 columns before and 1 after each row of 33 (along N), the 1 rows above and 1 below each plane of 22' <<< "$d"
   grep -q 'by the kernel: the 1 columns before and 1 after each row of 5 (along M), the 1 rows above and 1 below each plane of 5' <<< "$d"
+}
+@test "model channels_last (activations convolutions alone write and read kept NHWC) matches PyTorch" {
+  model channels_last
+  # a, b and c9's output (64 channels at 11x10) and the downsample's (96
+  # at 6x5) live channels last; the returned, pooled, sliced and 48-channel
+  # values keep NCHW; c3 reads b in place, a step of k one channel
+  local d
+  d=$(dispatches)
+  [ "$(grep -c 'out [0-9]: tensor<2x11x10x64xf32>' <<< "$d")" -eq 3 ]
+  [ "$(grep -c 'out [0-9]: tensor<2x6x5x96xf32>' <<< "$d")" -eq 1 ]
+  [ "$(grep -c 'out [0-9]: tensor<2x[0-9]*x[0-9]*x[0-9]*xf32>' <<< "$d")" -eq 11 ]
+  grep -q 'M 220, N 64, K 64, tile 11x32, A read in place' <<< "$d"
 }

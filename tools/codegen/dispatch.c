@@ -663,6 +663,7 @@ int plan_function(Gen *g, Op *fn, FnPlan *fp)
 		else if (b->args[i]->type->kind != TY_TENSOR)
 			return op_error(fn, "function arguments must be tensors"), -1;
 	plan_values(g, fn);
+	plan_layouts(g, fn);
 	for (op = b->first; op; op = op->next) {
 		VInfo *vi;
 

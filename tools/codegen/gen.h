@@ -51,6 +51,8 @@ typedef struct VInfo {
 	Value *gpacked;       /* host value of the pre-packed global */
 	int result;           /* returned as result N, -1 */
 	int claimed;          /* in some root's epilogue chain */
+	Type *phys;           /* its buffer's type where that is not its own:
+	                       * NCHW kept channels last, NHWC (layout.c) */
 } VInfo;
 
 typedef struct Target Target;
@@ -96,6 +98,13 @@ typedef struct FnPlan {
 } FnPlan;
 
 int plan_function(Gen *g, Op *fn, FnPlan *fp);
+
+/* layout.c: which values live channels last (VInfo.phys), once the
+ * kernels' roots and chains are planned and before any is built */
+void plan_layouts(Gen *g, Op *fn);
+/* v's buffer's type, and index ix (v's own dims) into it */
+Type *value_buftype(Gen *g, Value *v);
+IExpr **value_index(Gen *g, Value *v, IExpr **ix);
 Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
 
 /* graph.c: --dump-dispatch-graph, after the kernels are formed */
@@ -144,6 +153,11 @@ struct Target {
 	 * packed GEMM (with kernels of its own for packs, pushed to fp) when
 	 * it can; 0 either way, -1 after an error.  NULL: loop nests only. */
 	int (*gemm)(Gen *g, Kernel *k, FnPlan *fp, Op *op);
+	/* dispatch formation: whether a convolution's activation of NCHW
+	 * type t, written and read by convolutions alone, is kept channels
+	 * last (layout.c), for the GEMMs to read and store its channels
+	 * contiguous; NULL: never */
+	int (*channels_last)(const Type *t);
 	/* dispatch formation: a loop-nest kernel's grid; NULL: set by launch */
 	void (*grid)(Kernel *k);
 	/* once every kernel is formed: the grid, and the block and dynamic

@@ -94,7 +94,7 @@ static Value *out_buffer(HB *h, Value *v)
 
 	if (vi->host)
 		return vi->host;
-	op = append(h, "fxvm.alloc", 0, NULL, v->type);
+	op = append(h, "fxvm.alloc", 0, NULL, value_buftype(h->g, v));
 	op_set_attr(h->g->c, op, "offset", at_int(h->g->c, 0, NULL));
 	return vi->host = RES(op, 0);
 }

@@ -57,7 +57,7 @@ static void memo_put(KB *kb, const void *key, int n, IExpr **ix, void *val)
 
 static int bind(KB *kb, Value *v, int out)
 {
-	return kernel_bind(kb->k, v, v->type, out);
+	return kernel_bind(kb->k, v, value_buftype(kb->g, v), out);
 }
 
 static KExpr *load(KB *kb, Value *v, IExpr **ix);
@@ -285,7 +285,7 @@ static KExpr *load(KB *kb, Value *v, IExpr **ix)
 		e = kx_new(g->c, KX_LOAD, et, 0);
 		e->buf = bind(kb, v, 0);
 		e->rank = v->type->rank;
-		e->ix = ix;
+		e->ix = value_index(g, v, ix);
 	} else if (!op) {
 		return kb_fail(kb, v->block ? block_parent_op(v->block) : NULL, "unexpected block argument"), NULL;
 	} else if (is_view_op(op)) {
@@ -718,9 +718,10 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 			return -1;
 		o->epi = er[0];
 		o->buf = bind(kb, ev, 1);
-		o->ix = ex;
+		o->ix = value_index(g, ev, ex);
 	} else {
 		o->buf = bind(kb, res, 1);
+		o->ix = value_index(g, res, ox);
 	}
 	return 0;
 }
@@ -931,7 +932,7 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 		k->nout = 1;
 		k->out = arena_alloc(g->c, sizeof *k->out);
 		k->out[0].buf = bind(&kb, v, 1);
-		k->out[0].ix = ox;
+		k->out[0].ix = value_index(g, v, ox);
 		k->out[0].val = e;
 		k->out[0].acctype = t->elem;
 	}

@@ -387,12 +387,22 @@ static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	return r;
 }
 
+/* Channels fill whole panels, two or more: the GEMMs that store and read
+ * the value channels last have its channels as N and as K, neither
+ * padded nor short (mobilenet_v2's 16 and 24 channels at 112x112 and
+ * 56x56 ran 10-30% slower so) */
+static int cpu_channels_last(const Type *t)
+{
+	return t->dims[1] % mk.nr == 0 && t->dims[1] >= 2 * mk.nr;
+}
+
 const Target T_cpu = {
 	.name = "cpu",
 	.format = "elf-x86_64",
 	.options = cpu_options,
 	.init = expr_init,
 	.gemm = cpu_gemm,
+	.channels_last = cpu_channels_last,
 	.grid = loop_grid,
 	.emit = cpu_emit,
 };

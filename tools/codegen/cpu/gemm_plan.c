@@ -1292,6 +1292,46 @@ static int maybe_trade(GPlan *p, KExpr **a, KExpr **b)
 	return 1;
 }
 
+/* Whether e reads a value kept channels last (layout.c) */
+static int reads_cl(Gen *g, const Kernel *k, const KExpr *e, PMap *seen)
+{
+	int i;
+
+	if (pmap_get(seen, e))
+		return 0;
+	*pmap_slot(seen, (void *)e, 1) = (void *)e;
+	if (e->kind == KX_LOAD && vinfo(g, k->bind[e->buf].val)->phys)
+		return 1;
+	for (i = 0; i < e->n; i++)
+		if (reads_cl(g, k, e->a[i], seen))
+			return 1;
+	return 0;
+}
+
+/* A convolution over channels-last values has its pixels as the tile's
+ * rows: where it stores channels last, its channels (an M dim untraded,
+ * the output's innermost) become N, stored as vectors; where B would
+ * read them (its input), A reads them, a k step one channel, the next
+ * beside it (in place for a 1x1, through the taps for a window).
+ * Returns whether they traded. */
+static int cl_trade(Gen *g, Kernel *k, GPlan *p, KExpr **a, KExpr **b)
+{
+	KOut *o = &k->out[0];
+	int r = k->bind[o->buf].type->rank, i, trade_it = 0;
+	PMap seen = {0};
+
+	if (vinfo(g, k->bind[o->buf].val)->phys) {
+		for (i = 0; i < p->nm; i++)
+			trade_it |= ix_uses_dim(o->ix[r - 1], p->md[i]);
+	} else {
+		trade_it = reads_cl(g, k, *b, &seen);
+		pmap_free(&seen);
+	}
+	if (trade_it)
+		trade(p, a, b);
+	return trade_it;
+}
+
 /* A convolution with a window trades places too where its A can then be
  * read through its taps (tap_plan): the micro-kernel reads the input
  * from one channels-last copy, where untraded the kernel packs every
@@ -1759,7 +1799,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 		return 0;
 	if (p.K < 4 || p.N < 8 || p.M * p.N * p.K < 4096)
 		return 0;
-	traded = maybe_trade(&p, &a, &b);
+	traded = cl_trade(g, k, &p, &a, &b) || maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
 	plan_bounds(k, &p);
 	if (qgemm(g, k, a, b, &p, fp, op))

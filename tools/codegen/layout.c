@@ -1,0 +1,151 @@
+/*
+ * layout.c - convolutions' activations kept channels last between them.
+ *
+ * linalg's convolutions read and write NCHW.  A GEMM that computes one
+ * with its pixels as rows and its channels as columns (gemm_plan.c's
+ * traded orientation) reads its input's channels as k and stores its
+ * output's channels as vectors: both contiguous where the buffer is NHWC,
+ * strided by a whole plane where it is NCHW (a 1x1 convolution's A then
+ * steps 12 KB a k at 56x56; its tile stored a column at a time).  So a
+ * value that one convolution's kernel writes and only convolutions read
+ * -- as their input, directly or through a pad fused into them, or in an
+ * elementwise epilogue fused into some kernel (a residual sum) -- lives in
+ * its buffer channels last: the kernels that touch it index it in the
+ * order (n, h, w, c), under a binding of that shape, and the host's
+ * buffer has that type too.  The values around it keep linalg's layout:
+ * a function's arguments and results, pools, depthwise convolutions,
+ * reshapes, anything the host copies or fills.  Nothing else changes:
+ * each element is the same sum, stored elsewhere.
+ *
+ * Only on a target that asks for it (T_cpu: its GEMMs trade places for a
+ * channels-last operand), for static f32 NCHW tensors, and not in a
+ * function of a dynamic length (kbuild.c's length bounds read a value's
+ * dims in its own order).
+ */
+#include <string.h>
+
+#include "dispatch.h"
+
+/* the physical order of a channels-last value's dims: (n, h, w, c) */
+static const int cl_order[4] = { 0, 2, 3, 1 };
+
+Type *value_buftype(Gen *g, Value *v)
+{
+	VInfo *vi = vinfo(g, v);
+
+	return vi->phys ? vi->phys : v->type;
+}
+
+IExpr **value_index(Gen *g, Value *v, IExpr **ix)
+{
+	IExpr **px;
+	int i;
+
+	if (!vinfo(g, v)->phys)
+		return ix;
+	px = arena_alloc(g->c, sizeof *px * 4);
+	for (i = 0; i < 4; i++)
+		px[i] = ix[cl_order[i]];
+	return px;
+}
+
+static int is_conv(const Op *op)
+{
+	return op && op_is(op, "linalg.conv_2d_nchw_fchw") && op->nopnds == 3;
+}
+
+static int nchw_f32(const Value *v)
+{
+	const Type *t = v->type;
+
+	return t->kind == TY_TENSOR && t->rank == 4 && ty_static(t) && t->elem->kind == TY_F32;
+}
+
+/* op's operand i indexed by the loops in order (an elementwise op reads
+ * that element of it) */
+static int identity_operand(Gen *g, Op *op, int i)
+{
+	SOp s;
+	AffMap *m;
+	int j;
+
+	if (!op_is(op, "linalg.generic") || op->nres != 1 || linalg_maps(g->c, op, &s) ||
+			i >= s.nin || !all_parallel(&s))
+		return 0;
+	m = s.maps[i];
+	if (m->nres != s.nloops || !is_perm(s.maps[s.nin]))
+		return 0;
+	for (j = 0; j < m->nres; j++)
+		if (m->res[j]->kind != AFF_DIM || m->res[j]->v != j)
+			return 0;
+	return 1;
+}
+
+static int conv_reads(Gen *g, Value *v, int depth);
+
+/* Whether every use of v is a convolution's input, a pad fused into
+ * convolutions (not a buffer of its own) or an elementwise op fused into
+ * some kernel's epilogue */
+static int conv_reads(Gen *g, Value *v, int depth)
+{
+	Use *u;
+
+	if (!v->uses || depth > 2)
+		return 0;
+	for (u = v->uses; u; u = u->next) {
+		Op *op = u->owner;
+		int i = (int)(u - op->opnds);
+
+		if (op->parent != v->def->parent)
+			return 0;
+		if (is_conv(op) && i == 0)
+			continue;
+		if (op_is(op, "tensor.insert_slice") && i == 0 && !vinfo(g, RES(op, 0))->mat &&
+				pad_value(g, op) && conv_reads(g, RES(op, 0), depth + 1))
+			continue;
+		if (vinfo(g, RES(op, 0))->claimed && identity_operand(g, op, i))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+/* The function's last argument is a dynamic length (kbuild.c) */
+static int has_length(Op *fn)
+{
+	Block *b = fn->regs[0].first;
+	Type *t = b->nargs ? b->args[b->nargs - 1]->type : NULL;
+
+	return t && t->kind == TY_TENSOR && t->rank == 1 && t->dims[0] == 1 &&
+		t->elem->kind == TY_INT && t->elem->width == 64;
+}
+
+void plan_layouts(Gen *g, Op *fn)
+{
+	Block *b = fn->regs[0].first;
+	Op *op;
+
+	if (!g->t->channels_last || g->o->no_micro || has_length(fn))
+		return;
+	for (op = b->first; op; op = op->next) {
+		VInfo *ri = vinfo(g, RES(op, 0));
+		Op *end;
+		Value *v;
+		VInfo *vi;
+		int64_t d[4];
+		int i;
+
+		if (!is_conv(op) || !ri->root)
+			continue;
+		end = ri->chain_end ? ri->chain_end : op;
+		v = RES(end, 0);
+		vi = vinfo(g, v);
+		if (end->nres != 1 || !(end->info && (end->info->traits & TR_STRUCTURED)) ||
+				!nchw_f32(v) || !nchw_f32(OPND(op, 0)) || !vi->mat || vi->result >= 0 ||
+				!g->t->channels_last(v->type) || !conv_reads(g, v, 0))
+			continue;
+		for (i = 0; i < 4; i++)
+			d[i] = v->type->dims[cl_order[i]];
+		vi->phys = ty_tensor(g->c, 4, d, v->type->elem);
+	}
+}
