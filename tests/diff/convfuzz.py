@@ -8,9 +8,11 @@ codegen reads through their taps (gemm_plan.c's tap_plan).
 Each of N models is one to three convolutions in a chain on one input:
 random batch (1-3), channels, extents (1 up to 20), square and oblong
 kernels (1 to 7), strides 1-3, padding 0 to past the kernel's half,
-dilation 1-2, groups, with or without bias, a ReLU or a constant between
-them, and sometimes an input transposed or sliced first (a view, not a
-copy).  Each is compiled for the host, run on two random inputs and
+dilation 1-2, groups, with or without bias, a ReLU, a constant or the
+convolution's own input (a residual sum) between them, and sometimes an
+input transposed or sliced first (a view, not a copy); a quarter of the
+convolutions have 64, 96 or 128 channels, whole panels, which codegen
+keeps channels last between them (layout.c).  Each is compiled for the host, run on two random inputs and
 compared with eager: every element within 1e-4 of eager's largest
 magnitude (plus 1e-6), so that a moved or missing tap shows and f32
 rounding in another order does not.  A mismatch, a crash or a stage's
@@ -48,7 +50,7 @@ class Chain(nn.Module):
         elif self.view == "s":
             x = x[:, :, 1:, :-1]
         for c, m in zip(self.convs, self.mids):
-            x = c(x)
+            x = c(x) + x if m == "res" else c(x)
             x = torch.relu(x) if m == "relu" else x - 0.5 if m == "sub" else x
         return x
 
@@ -78,6 +80,8 @@ def make(r, i):
             gs = [g for g in (1, 2, 3, 4) if cin % g == 0]
             g = r.choice(gs) if r.random() < 0.25 else 1
             cout = g * r.randint(1, (256 if small else 48) // g)
+            if r.random() < 0.25:      # whole panels: kept channels last between convolutions
+                g, cout = 1, r.choice([64, 96, 128])
             oh, ow = out_len(ch, kh, s, p[0], d), out_len(cw, kw, s, p[1], d)
             if oh >= 1 and ow >= 1:
                 break
@@ -85,7 +89,7 @@ def make(r, i):
             continue
         bias = r.random() < 0.7
         convs.append(nn.Conv2d(cin, cout, (kh, kw), stride=s, padding=p, dilation=d, groups=g, bias=bias))
-        mids.append(r.choice(["", "relu", "sub"]))
+        mids.append(r.choice(["", "relu", "sub"] + ["res"] * (cout == cin and (oh, ow) == (ch, cw))))
         descs.append(f"Conv2d({cin}, {cout}, ({kh}, {kw}), stride={s}, padding={p}, dilation={d}, "
                      f"groups={g}, bias={bias}){' ' + mids[-1] if mids[-1] else ''}")
         cin, ch, cw = cout, oh, ow
