@@ -303,10 +303,11 @@ class ChannelsLast(nn.Module):
     """Activations that convolutions alone write and read, kept channels
     last between them (codegen's layout.c): 1x1 and 3x3 convolutions,
     stride 2, a residual sum read in the next GEMM's epilogue, a batch of
-    2 at an odd 11x10 map, 64 and 96 channels; beside them values that
-    keep NCHW: one a max pool reads too, one sliced, one returned, 48
-    channels (not whole panels), and convolutions reading channels-last
-    input into NCHW output and NCHW input into channels-last output."""
+    2 at an odd 11x10 map, 64 and 96 channels, one a max pool reads too
+    (into NCHW: the pool's result is returned); beside them values that
+    keep NCHW: one returned, one sliced, 48 channels (not whole panels),
+    and convolutions reading channels-last input into NCHW output and
+    NCHW input into channels-last output."""
 
     def __init__(self):
         super().__init__()
@@ -327,7 +328,7 @@ class ChannelsLast(nn.Module):
         c = torch.relu(self.c3(b) + a)                     # a in c3's epilogue
         d = torch.relu(self.c4(c))                         # 96 x 6 x 5
         e = torch.relu(self.c5(d) + self.c6(c))            # downsample
-        m = nn.functional.max_pool2d(e, 2, ceil_mode=True)  # e: NCHW
+        m = nn.functional.max_pool2d(e, 2, ceil_mode=True)
         f = self.c7(e) - 0.5                               # 64 x 6 x 5
         g = torch.relu(self.c8(c))                         # 48 channels
         h = self.c10(torch.relu(self.c9(g)))

@@ -12,9 +12,11 @@
  * elementwise epilogue fused into some kernel (a residual sum) -- lives in
  * its buffer channels last: the kernels that touch it index it in the
  * order (n, h, w, c), under a binding of that shape, and the host's
- * buffer has that type too.  The values around it keep linalg's layout:
- * a function's arguments and results, pools, depthwise convolutions,
- * reshapes, anything the host copies or fills.  Nothing else changes:
+ * buffer has that type too.  Pools count as convolutions here (a max
+ * pool's loop nest, ordered by its output's layout, then runs its vectors
+ * along the channels).  The values around it keep linalg's layout: a
+ * function's arguments and results, depthwise convolutions, reshapes,
+ * anything the host copies or fills.  Nothing else changes:
  * each element is the same sum, stored elsewhere.
  *
  * Only on a target that asks for it (T_cpu: its GEMMs trade places for a
@@ -54,6 +56,15 @@ static int is_conv(const Op *op)
 	return op && op_is(op, "linalg.conv_2d_nchw_fchw") && op->nopnds == 3;
 }
 
+/* a pool's window runs over a plane of each channel: channels last, its
+ * loop nest's vectors run along the channels (nest.c orders the loops by
+ * the output's layout), its loads beside each other */
+static int is_pool(const Op *op)
+{
+	return op && (op_is(op, "linalg.pooling_nchw_max") || op_is(op, "linalg.pooling_nchw_sum")) &&
+		op->nopnds == 3;
+}
+
 static int nchw_f32(const Value *v)
 {
 	const Type *t = v->type;
@@ -81,11 +92,9 @@ static int identity_operand(Gen *g, Op *op, int i)
 	return 1;
 }
 
-static int conv_reads(Gen *g, Value *v, int depth);
-
-/* Whether every use of v is a convolution's input, a pad fused into
- * convolutions (not a buffer of its own) or an elementwise op fused into
- * some kernel's epilogue */
+/* Whether every use of v is a convolution's or pool's input, a pad
+ * fused into them (not a buffer of its own) or an elementwise op fused
+ * into some kernel's epilogue */
 static int conv_reads(Gen *g, Value *v, int depth)
 {
 	Use *u;
@@ -98,7 +107,7 @@ static int conv_reads(Gen *g, Value *v, int depth)
 
 		if (op->parent != v->def->parent)
 			return 0;
-		if (is_conv(op) && i == 0)
+		if ((is_conv(op) || is_pool(op)) && i == 0)
 			continue;
 		if (op_is(op, "tensor.insert_slice") && i == 0 && !vinfo(g, RES(op, 0))->mat &&
 				pad_value(g, op) && conv_reads(g, RES(op, 0), depth + 1))
@@ -135,7 +144,7 @@ void plan_layouts(Gen *g, Op *fn)
 		int64_t d[4];
 		int i;
 
-		if (!is_conv(op) || !ri->root)
+		if (!(is_conv(op) || is_pool(op)) || !ri->root)
 			continue;
 		end = ri->chain_end ? ri->chain_end : op;
 		v = RES(end, 0);
