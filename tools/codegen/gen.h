@@ -51,8 +51,15 @@ typedef struct VInfo {
 	Value *gpacked;       /* host value of the pre-packed global */
 	int result;           /* returned as result N, -1 */
 	int claimed;          /* in some root's epilogue chain */
-	Type *phys;           /* its buffer's type where that is not its own:
-	                       * NCHW kept channels last, NHWC (layout.c) */
+	Type *phys;           /* its buffer's type where that is not its own
+	                       * (layout.c): NCHW kept channels last, NHWC
+	                       * (perm), or a pad whose inside rows start a
+	                       * line: rows a whole number of lines long, one
+	                       * more of them, its index shifted (a row down,
+	                       * its left pad's columns back into the row
+	                       * before) */
+	int perm;
+	int64_t shift[4];
 } VInfo;
 
 typedef struct Target Target;
@@ -102,9 +109,9 @@ int plan_function(Gen *g, Op *fn, FnPlan *fp);
 /* layout.c: which values live channels last (VInfo.phys), once the
  * kernels' roots and chains are planned and before any is built */
 void plan_layouts(Gen *g, Op *fn);
-/* v's buffer's type, and index ix (v's own dims) into it */
+/* v's buffer's type, and index ix (v's own dims) into it (phys) */
 Type *value_buftype(Gen *g, Value *v);
-IExpr **value_index(Gen *g, Value *v, IExpr **ix);
+IExpr **value_index(KCtx *kc, Gen *g, Value *v, IExpr **ix);
 Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
 
 /* graph.c: --dump-dispatch-graph, after the kernels are formed */

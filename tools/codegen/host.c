@@ -107,8 +107,9 @@ static Value *out_buffer(HB *h, Value *v)
  * slower than filling the whole buffer.  0 where it has none. */
 enum { BOX_RANK = 16 };
 
-static int inside_box(const Kernel *k, const Type *t, int64_t *box)
+static int inside_box(Gen *g, const Kernel *k, const Type *t, int64_t *box)
 {
+	VInfo *vi = vinfo(g, RES(k->inside, 0));
 	Attr *off;
 	const Type *src;
 	int i, r = t->rank;
@@ -119,9 +120,13 @@ static int inside_box(const Kernel *k, const Type *t, int64_t *box)
 	off = op_attr(k->inside, "static_offsets");
 	src = OPND(k->inside, 0)->type;
 	for (i = 0; i < r; i++) {
-		box[i] = i < r - 1 ? off->ints[i] : 0;
+		box[i] = i < r - 1 ? off->ints[i] + (vi->phys ? vi->shift[i] : 0) : 0;
 		box[r + i] = i < r - 1 ? src->dims[i] : t->dims[i];
 	}
+	/* an aligned pad (layout.c): the last inside row's buffer row ends
+	 * in the next row's left pad, which the kernel does not write */
+	if (vi->phys && vi->shift[r - 1] < 0)
+		box[2 * r - 2]--;
 	return 1;
 }
 
@@ -148,7 +153,7 @@ static int dispatch(HB *h, Kernel *k)
 				int64_t box[2 * BOX_RANK];
 
 				op_set_attr(g->c, f, "value", k->prefill);
-				if (inside_box(k, v[i]->type, box))
+				if (inside_box(g, k, v[i]->type, box))
 					op_set_attr(g->c, f, "interior", at_dense_array(g->c,
 						ty_int(g->c, 64, SIGNLESS), 2 * v[i]->type->rank, box));
 			}

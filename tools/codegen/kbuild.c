@@ -285,7 +285,7 @@ static KExpr *load(KB *kb, Value *v, IExpr **ix)
 		e = kx_new(g->c, KX_LOAD, et, 0);
 		e->buf = bind(kb, v, 0);
 		e->rank = v->type->rank;
-		e->ix = value_index(g, v, ix);
+		e->ix = value_index(&kb->kc, g, v, ix);
 	} else if (!op) {
 		return kb_fail(kb, v->block ? block_parent_op(v->block) : NULL, "unexpected block argument"), NULL;
 	} else if (is_view_op(op)) {
@@ -699,7 +699,7 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 			return -1;
 		o->epi = sv == res ? NULL : ev;
 		o->buf = bind(kb, RES(end, 0), 1);
-		o->ix = inside_pad(kb, end, sx);
+		o->ix = value_index(&kb->kc, g, RES(end, 0), inside_pad(kb, end, sx));
 		kb->k->prefill = pad_value(g, end);
 		kb->k->inside = end;
 	} else if (end != op) {
@@ -718,10 +718,10 @@ static int root_output(KB *kb, Op *op, SOp *s, int i, IExpr **dims, int red, Op 
 			return -1;
 		o->epi = er[0];
 		o->buf = bind(kb, ev, 1);
-		o->ix = value_index(g, ev, ex);
+		o->ix = value_index(&kb->kc, g, ev, ex);
 	} else {
 		o->buf = bind(kb, res, 1);
-		o->ix = value_index(g, res, ox);
+		o->ix = value_index(&kb->kc, g, res, ox);
 	}
 	return 0;
 }
@@ -932,7 +932,7 @@ int build_value(Gen *g, Value *v, Op *op, FnPlan *fp)
 		k->nout = 1;
 		k->out = arena_alloc(g->c, sizeof *k->out);
 		k->out[0].buf = bind(&kb, v, 1);
-		k->out[0].ix = value_index(g, v, ox);
+		k->out[0].ix = value_index(&kb.kc, g, v, ox);
 		k->out[0].val = e;
 		k->out[0].acctype = t->elem;
 	}

@@ -38,16 +38,20 @@ Type *value_buftype(Gen *g, Value *v)
 	return vi->phys ? vi->phys : v->type;
 }
 
-IExpr **value_index(Gen *g, Value *v, IExpr **ix)
+IExpr **value_index(KCtx *kc, Gen *g, Value *v, IExpr **ix)
 {
+	VInfo *vi = vinfo(g, v);
 	IExpr **px;
-	int i;
+	int i, r = v->type->rank;
 
-	if (!vinfo(g, v)->phys)
+	if (!vi->phys)
 		return ix;
-	px = arena_alloc(g->c, sizeof *px * 4);
-	for (i = 0; i < 4; i++)
-		px[i] = ix[cl_order[i]];
+	px = arena_alloc(g->c, sizeof *px * (size_t)r);
+	for (i = 0; i < r; i++)
+		px[i] = ix[vi->perm ? cl_order[i] : i];
+	for (i = 0; i < r; i++)
+		if (vi->shift[i])
+			px[i] = ix_add(kc, px[i], ix_const(kc, vi->shift[i]));
 	return px;
 }
 
@@ -129,6 +133,71 @@ static int has_length(Op *fn)
 		t->elem->kind == TY_INT && t->elem->width == 64;
 }
 
+/* Whether every use of v is a structured op's input in v's block (read
+ * by kernels at v's own indices, never by the host) */
+static int kernel_reads(Value *v)
+{
+	Use *u;
+
+	if (!v->uses)
+		return 0;
+	for (u = v->uses; u; u = u->next) {
+		Op *op = u->owner;
+		int i = (int)(u - op->opnds);
+
+		if (op->parent != v->def->parent || !op->info || !(op->info->traits & TR_STRUCTURED) ||
+				op->nres < 1 || i >= op->nopnds - op->nres)
+			return 0;
+	}
+	return 1;
+}
+
+/* A pad that a GEMM writes inside (a convolution's chain ending in the
+ * insert_slice of the next depthwise convolution's pad: mobilenet_v2's
+ * expansions) stores its rows as vectors from the first inside column,
+ * one element past a line where the pad is one column wide: every store
+ * then splits across two lines (a 112x112 map's expansion 20% slower).
+ * Its buffer's rows are a whole number of lines, pitch >= the pad's
+ * width, each inside row starting one: the pl columns of the left pad
+ * lie at the end of the buffer's row before (its unused elements), and
+ * an extra row at the top of each plane holds the first row's.  What the
+ * pads read is the same elements (a kernel writes a row's left pad just
+ * before its start, as it did). */
+enum { LINE_F32 = 16 };
+
+static void align_pads(Gen *g, Op *fn)
+{
+	Block *b = fn->regs[0].first;
+	Op *op;
+
+	for (op = b->first; op; op = op->next) {
+		VInfo *ri = vinfo(g, RES(op, 0)), *vi;
+		Op *end = ri->chain_end;
+		Attr *off;
+		Value *v;
+		int64_t d[4], w, pl;
+
+		if (!is_conv(op) || !ri->root || !end || !op_is(end, "tensor.insert_slice") ||
+				!pad_value(g, end))
+			continue;
+		v = RES(end, 0);
+		vi = vinfo(g, v);
+		off = op_attr(end, "static_offsets");
+		if (!nchw_f32(v) || !nchw_f32(OPND(end, 0)) || !vi->mat || vi->result >= 0 || vi->phys ||
+				!kernel_reads(v))
+			continue;
+		w = OPND(end, 0)->type->dims[3], pl = off->ints[3];
+		/* a row shorter than a vector is stored a part at a time anyway */
+		if (pl < 1 || pl >= LINE_F32 || w < LINE_F32)
+			continue;
+		memcpy(d, v->type->dims, sizeof d);
+		d[2] += 1;
+		d[3] = (d[3] + LINE_F32 - 1) / LINE_F32 * LINE_F32;
+		vi->phys = ty_tensor(g->c, 4, d, v->type->elem);
+		vi->shift[2] = 1, vi->shift[3] = -pl;
+	}
+}
+
 void plan_layouts(Gen *g, Op *fn)
 {
 	Block *b = fn->regs[0].first;
@@ -156,5 +225,7 @@ void plan_layouts(Gen *g, Op *fn)
 		for (i = 0; i < 4; i++)
 			d[i] = v->type->dims[cl_order[i]];
 		vi->phys = ty_tensor(g->c, 4, d, v->type->elem);
+		vi->perm = 1;
 	}
+	align_pads(g, fn);
 }

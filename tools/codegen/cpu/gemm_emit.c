@@ -575,7 +575,7 @@ static void pad_rows(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
 	KOut *o = &k->out[0];
 	Type *et = k->bind[o->buf].type->elem;
 	LLVMTypeRef t = e_type(e, et);
-	int64_t wp = k->padl + k->padw + k->padr, first[2], cnt[2];
+	int64_t wp = k->padp, first[2], cnt[2];
 	LLVMValueRef p0, at[2];
 	int side, d = k->padd;
 

@@ -1843,7 +1843,8 @@ static int64_t stride_of(IExpr **ix, const Type *t, int d)
  * rows (gemm_emit.c's pad_rows), and the host fills nothing (mobilenet_v2's
  * seventeen fills of a pad's rows, a few cache lines apart each, took the
  * host 3% of the run while the other threads waited). */
-static void pad_rows(KCtx *kc, Kernel *k, const Type *src, const Type *dst, const Attr *off)
+static void pad_rows(KCtx *kc, Kernel *k, const Type *src, const Type *dst, const Attr *off,
+	int64_t shift)
 {
 	KOut *o = k->out;
 	int r = dst->rank, i, d = k->padd;
@@ -1856,7 +1857,7 @@ static void pad_rows(KCtx *kc, Kernel *k, const Type *src, const Type *dst, cons
 			return;
 	h = src->dims[r - 2], pt = off->ints[r - 2];
 	if (k->ext[d] != h * k->padw || pt < 0 || dst->dims[r - 2] - h - pt < 0 ||
-	    !ix_eq(o->ix[r - 2], ix_add(kc, ix_floordiv(kc, ix_dim(kc, d), k->padw), ix_const(kc, pt))))
+	    !ix_eq(o->ix[r - 2], ix_add(kc, ix_floordiv(kc, ix_dim(kc, d), k->padw), ix_const(kc, pt + shift))))
 		return;
 	k->padh = h, k->padt = pt, k->padb = dst->dims[r - 2] - h - pt;
 }
@@ -1876,7 +1877,7 @@ void gemm_pad_columns(Gen *g, Kernel *k)
 	const Type *src, *dst;
 	KOut *o = k->out;
 	int r, i;
-	int64_t w, pl, pr;
+	int64_t w, pl, pr, *sh;
 	KCtx kc;
 	IExpr *want;
 
@@ -1887,19 +1888,23 @@ void gemm_pad_columns(Gen *g, Kernel *k)
 		if (k->bound[i].c)
 			return;
 	src = OPND(pad, 0)->type, dst = RES(pad, 0)->type;
+	sh = vinfo(g, RES(pad, 0))->shift;
 	r = dst->rank;
 	if (r < 1 || src->rank != r || (int)off->n != r || !ty_static(src) || !ty_static(dst)
-	    || k->bind[o->buf].type != dst || (dst->elem->kind == TY_INT && dst->elem->width == 1))
+	    || k->bind[o->buf].type != value_buftype(g, RES(pad, 0))
+	    || (dst->elem->kind == TY_INT && dst->elem->width == 1))
 		return;
 	w = src->dims[r - 1], pl = off->ints[r - 1], pr = dst->dims[r - 1] - w - pl;
 	if (w < 1 || pl < 0 || pr < 0 || pl + pr == 0)
 		return;
 	kc = (KCtx){ g->c, k->ndims, k->ext };
 	for (i = 2; i >= 1; i--) {
-		want = ix_add(&kc, ix_mod(&kc, ix_dim(&kc, i), w), ix_const(&kc, pl));
-		if (ix_eq(o->ix[r - 1], want) && (k->pads = stride_of(o->ix, dst, 3 - i)) != 0) {
+		want = ix_add(&kc, ix_mod(&kc, ix_dim(&kc, i), w), ix_const(&kc, pl + (r == 4 ? sh[3] : 0)));
+		if (ix_eq(o->ix[r - 1], want) &&
+		    (k->pads = stride_of(o->ix, k->bind[o->buf].type, 3 - i)) != 0) {
 			k->padw = w, k->padl = pl, k->padr = pr, k->padd = i;
-			pad_rows(&kc, k, src, dst, off);
+			k->padp = k->bind[o->buf].type->dims[r - 1];
+			pad_rows(&kc, k, src, dst, off, r == 4 ? sh[2] : 0);
 			return;
 		}
 	}
