@@ -19,6 +19,9 @@
  * anything the host copies or fills.  Nothing else changes:
  * each element is the same sum, stored elsewhere.
  *
+ * A pad that a GEMM writes inside gets a layout of its own (align_pads):
+ * its rows a whole number of lines long, each inside row starting one.
+ *
  * Only on a target that asks for it (T_cpu: its GEMMs trade places for a
  * channels-last operand), for static f32 NCHW tensors, and not in a
  * function of a dynamic length (kbuild.c's length bounds read a value's
