@@ -24,6 +24,9 @@ Op *single_user(Value *v);
  * -1 after an error at the op. */
 int build_root(Gen *g, Op *op, FnPlan *fp);
 int build_value(Gen *g, Value *v, Op *op, FnPlan *fp);
+/* fn's last argument where it is a dynamic length (a tensor<1xi64>:
+ * seqpad.c's padded functions), else NULL */
+Value *length_arg(Op *fn);
 /* The scalar an insert_slice pads its source with, when its value can
  * be the host's fill and a kernel storing the source inside (over the
  * source's own shape, no condition per element): static offsets, unit

@@ -751,16 +751,24 @@ static int varying_size(Value *v, int j, int64_t *c, int64_t *d)
  * k's loops are root's).  Each stops at its extent at the call's length
  * (the kernel binds the length), so a call computes its own length, not
  * the padded function's. */
-static void length_bounds(Gen *g, Kernel *k, Op *root, int root_loops)
+Value *length_arg(Op *fn)
 {
-	Op *fn = op_ancestor(root, "func.func");
 	Block *b = fn ? fn->regs[0].first : NULL;
 	Value *len = b && b->nargs ? b->args[b->nargs - 1] : NULL;
 	Type *lt = len ? len->type : NULL;
-	Attr *ml = root_loops ? op_attr(root, LENGTH_LOOPS) : NULL;
 
 	if (!lt || lt->kind != TY_TENSOR || lt->rank != 1 || lt->dims[0] != 1 ||
 			lt->elem->kind != TY_INT || lt->elem->width != 64)
+		return NULL;
+	return len;
+}
+
+static void length_bounds(Gen *g, Kernel *k, Op *root, int root_loops)
+{
+	Value *len = length_arg(op_ancestor(root, "func.func"));
+	Attr *ml = root_loops ? op_attr(root, LENGTH_LOOPS) : NULL;
+
+	if (!len)
 		return;
 	if (ml && (ml->kind != AT_DENSE_ARRAY || (int)ml->n != 2 * k->ndims))
 		ml = NULL;

@@ -112,7 +112,7 @@ static int conv_reads(Gen *g, Value *v, int depth)
 		Op *op = u->owner;
 		int i = (int)(u - op->opnds);
 
-		if (op->parent != v->def->parent)
+		if (op->parent != v->def->parent || op->nres < 1)
 			return 0;
 		if ((is_conv(op) || is_pool(op)) && i == 0)
 			continue;
@@ -124,16 +124,6 @@ static int conv_reads(Gen *g, Value *v, int depth)
 		return 0;
 	}
 	return 1;
-}
-
-/* The function's last argument is a dynamic length (kbuild.c) */
-static int has_length(Op *fn)
-{
-	Block *b = fn->regs[0].first;
-	Type *t = b->nargs ? b->args[b->nargs - 1]->type : NULL;
-
-	return t && t->kind == TY_TENSOR && t->rank == 1 && t->dims[0] == 1 &&
-		t->elem->kind == TY_INT && t->elem->width == 64;
 }
 
 /* Whether every use of v is a structured op's input in v's block (read
@@ -206,7 +196,7 @@ void plan_layouts(Gen *g, Op *fn)
 	Block *b = fn->regs[0].first;
 	Op *op;
 
-	if (!g->t->channels_last || g->o->no_micro || has_length(fn))
+	if (!g->t->channels_last || g->o->no_micro || length_arg(fn))
 		return;
 	for (op = b->first; op; op = op->next) {
 		VInfo *ri = vinfo(g, RES(op, 0));
