@@ -33,11 +33,15 @@ check() {
   fi
 }
 
+# resnet18's steps are counted over 32 inputs: a rounding flip upstream
+# moves many logits at once, so 8 inputs' counts scatter past the 0.1%
+# bound (the f32 convolutions' sums in two orders, (c, kh, kw) and (kh,
+# kw, c): 6 and 11 of 8000 off by two steps, 18 and 19 of 32000)
 @test "FX reference int8: resnet18 matches PyTorch's quantized output: top-1 and steps of the output's scale" {
   # the same tools' code as the conv net's test, which the sanitizer pass runs
   [ "${SANITIZE:-0}" = 1 ] && skip "the plain pass runs it"
   need_torch vision
-  check fx_resnet18 1x3x224x224xf32 steps 8
+  check fx_resnet18 1x3x224x224xf32 steps 32
 }
 
 @test "FX int8 as convert_fx leaves it (fbgemm's packed modules): a conv-conv-linear model matches PyTorch's quantized output" {
@@ -48,7 +52,7 @@ check() {
 @test "FX int8 as convert_fx leaves it: resnet18 matches PyTorch's quantized output: top-1 and steps of the output's scale" {
   [ "${SANITIZE:-0}" = 1 ] && skip "the plain pass runs it"
   need_torch vision
-  check fx_packed_resnet18 1x3x224x224xf32 steps 8
+  check fx_packed_resnet18 1x3x224x224xf32 steps 32
 }
 
 @test "eager-mode int8 (torch.quantization.convert: quantized.Linear, Tanh between Quantize and DeQuantize) matches PyTorch's quantized output (qnnpack)" {
