@@ -1263,7 +1263,7 @@ static int plan_dims(Kernel *k, KExpr *a, KExpr *b, uint64_t dout, GPlan *p)
 	return 1;
 }
 
-/* The operands trade places: M the output's innermost dims, N the others */
+/* The operands trade places: A's dims become N, B's M */
 static void trade(GPlan *p, KExpr **a, KExpr **b)
 {
 	int t[64], j;
@@ -1283,10 +1283,15 @@ static void trade(GPlan *p, KExpr **a, KExpr **b)
  * feature map against 512 channels) and the other way round pads less,
  * the operands trade places and the tile is stored column by column.
  * Returns whether they did. */
+/* the elements of M x N in whole tiles */
+static int64_t tiled(int64_t m, int64_t n)
+{
+	return padded(n, mk.nr) * padded(m, pick_mr(m));
+}
+
 static int maybe_trade(GPlan *p, KExpr **a, KExpr **b)
 {
-	if (!((p->N + mk.nr - 1) / mk.nr * mk.nr * padded(p->M, pick_mr(p->M)) * 10 >
-			(p->M + mk.nr - 1) / mk.nr * mk.nr * padded(p->N, pick_mr(p->N)) * 11 && p->M >= 8))
+	if (!(tiled(p->M, p->N) * 10 > tiled(p->N, p->M) * 11 && p->M >= 8))
 		return 0;
 	trade(p, a, b);
 	return 1;
@@ -1349,10 +1354,10 @@ static void tap_trade(Kernel *k, GPlan *p, KExpr **a, KExpr **b)
 
 	if (p->K < TAP_TRADE_MIN_K || p->nk < 2)
 		return;
+	if (tiled(p->N, p->M) * 10 > tiled(p->M, p->N) * 11)
+		return;
 	trade(&t, &ta, &tb);
 	t.mr = pick_mr(t.M);
-	if (padded(t.N, mk.nr) * padded(t.M, t.mr) * 10 > padded(p->N, mk.nr) * padded(p->M, p->mr) * 11)
-		return;
 	plan_bounds(k, &t);
 	probe = t;
 	if (!tap_plan(k, ta, &probe))
