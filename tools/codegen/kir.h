@@ -213,9 +213,6 @@ typedef struct Kernel {
 	                      * writes the padt rows above and the padb below
 	                      * the padh rows of each plane (the pad's dim
 	                      * before the last), so the host fills none */
-	int64_t padp;        /* with padw: the elements from one of the
-	                      * buffer's rows to the next: padl + padw + padr,
-	                      * or more (layout.c's aligned pads) */
 } Kernel;
 
 /* ---- the ops codegen builds or recognizes itself (kexpr.c) ---- */

@@ -573,9 +573,11 @@ static void fill_run(E *e, Type *et, LLVMValueRef p, int64_t n, LLVMValueRef v)
 static void pad_rows(E *e, Kernel *k, LLVMValueRef *r, LLVMValueRef v)
 {
 	KOut *o = &k->out[0];
-	Type *et = k->bind[o->buf].type->elem;
+	Type *bt = k->bind[o->buf].type, *et = bt->elem;
 	LLVMTypeRef t = e_type(e, et);
-	int64_t wp = k->padp, first[2], cnt[2];
+	/* the buffer's rows: padl + padw + padr, or more (layout.c's
+	 * aligned pads) */
+	int64_t wp = bt->dims[bt->rank - 1], first[2], cnt[2];
 	LLVMValueRef p0, at[2];
 	int side, d = k->padd;
 

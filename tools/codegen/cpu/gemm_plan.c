@@ -1908,7 +1908,6 @@ void gemm_pad_columns(Gen *g, Kernel *k)
 		if (ix_eq(o->ix[r - 1], want) &&
 		    (k->pads = stride_of(o->ix, k->bind[o->buf].type, 3 - i)) != 0) {
 			k->padw = w, k->padl = pl, k->padr = pr, k->padd = i;
-			k->padp = k->bind[o->buf].type->dims[r - 1];
 			pad_rows(&kc, k, src, dst, off, r == 4 ? sh[2] : 0);
 			return;
 		}
