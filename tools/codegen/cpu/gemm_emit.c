@@ -631,33 +631,73 @@ static int cols_ok(E *e, Kernel *k)
 	return (ix_coef(t, 1, &c) && c == 1) || (k->padw && k->padd == 1);
 }
 
+/* The tile's columns as vectors along m: each block of VW columns
+ * loaded as its rows (those past `rows` zeros) and transposed by
+ * log2(VW) rounds of two-vector shuffles (the round of distance d swaps
+ * the d-bit of the row with that of the column, one vpermt2ps a vector
+ * on AVX-512), into cols, column c's rows at c VW.  A gather per column
+ * from the tile took as long as the micro-kernel itself at K = 64
+ * (mobilenet_v2's traded expansions at 14x14). */
+static void transpose_tile(E *e, LLVMValueRef tile, LLVMValueRef cols, int rows)
+{
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef r[64], lo[64], hi[64], at;
+	int j, i, d, l;
+
+	for (j = 0; j < NV; j++) {
+		for (i = 0; i < VW; i++) {
+			if (i >= rows) {
+				r[i] = LLVMConstNull(vt);
+				continue;
+			}
+			at = e_i64(e, (int64_t)i * mk.nr + j * VW);
+			r[i] = LLVMBuildLoad2(e->b, vt, LLVMBuildGEP2(e->b, e->f32, tile, &at, 1, ""), "row");
+			LLVMSetAlignment(r[i], 4 * VW);
+		}
+		for (d = VW / 2; d >= 1; d /= 2) {
+			for (l = 0; l < VW; l++) {
+				lo[l] = LLVMConstInt(e->i32, (unsigned)(l & d ? VW + l - d : l), 0);
+				hi[l] = LLVMConstInt(e->i32, (unsigned)(l & d ? VW + l : l + d), 0);
+			}
+			for (i = 0; i < VW; i++) {
+				LLVMValueRef a, b;
+
+				if (i & d)
+					continue;
+				a = LLVMBuildShuffleVector(e->b, r[i], r[i + d], LLVMConstVector(lo, VW), "");
+				b = LLVMBuildShuffleVector(e->b, r[i], r[i + d], LLVMConstVector(hi, VW), "");
+				r[i] = a;
+				r[i + d] = b;
+			}
+		}
+		for (i = 0; i < VW; i++) {
+			at = e_i64(e, (int64_t)(j * VW + i) * VW);
+			LLVMSetAlignment(LLVMBuildStore(e->b, r[i],
+				LLVMBuildGEP2(e->b, e->f32, cols, &at, 1, "")), 4 * VW);
+		}
+	}
+}
+
 /* Columns n0 .. n0 + NR (those inside N) of a tile of `rows` rows from
- * m0: each column's rows gathered from the tile (rows NR apart on the
- * stack) into a vector along m, masked to the rows, through the
- * epilogue and stored (store_tile_vec along m). */
+ * m0: the tile transposed (transpose_tile), each column's vector along
+ * m through the epilogue and stored, masked to the rows (store_tile_vec
+ * along m). */
 static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMValueRef n0, int rows)
 {
-	LLVMTypeRef vt = LLVMVectorType(e->f32, VW), pt = LLVMVectorType(e->ptr, VW), ovl[2] = { vt, pt };
-	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
-	LLVMValueRef lanes[64], mask[64], ncols, c, args[4], v, col;
+	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
+	LLVMValueRef cols = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(mk.nr * VW)), "cols");
+	LLVMValueRef ncols, c, at, v;
 	ELoop lc;
-	int i;
 
-	for (i = 0; i < VW; i++) {
-		lanes[i] = e_i64(e, (int64_t)i * mk.nr);
-		mask[i] = LLVMConstInt(e->i1, i < rows, 0);
-	}
+	LLVMSetAlignment(cols, 64);
+	transpose_tile(e, tile, cols, rows);
 	ncols = LLVMBuildSub(e->b, e_i64(e, k->g.N), n0, "");
 	ncols = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, ncols, e_i64(e, mk.nr), ""),
 		ncols, e_i64(e, mk.nr), "");
 	c = e_loop_begin(e, &lc, e_i64(e, 0), ncols, NULL);
-	col = LLVMBuildGEP2(e->b, e->f32, tile, &c, 1, "");
-	args[0] = LLVMBuildGEP2(e->b, e->f32, col, (LLVMValueRef[]){ LLVMConstVector(lanes, VW) }, 1, "");
-	args[1] = LLVMConstInt(e->i32, 4, 0);
-	args[2] = LLVMConstVector(mask, VW);
-	args[3] = LLVMGetUndef(vt);
-	v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
-		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "column");
+	at = LLVMBuildMul(e->b, c, e_i64(e, VW), "");
+	v = LLVMBuildLoad2(e->b, vt, LLVMBuildGEP2(e->b, e->f32, cols, &at, 1, ""), "column");
+	LLVMSetAlignment(v, 4 * VW);
 	e->dimv[1] = m0;
 	e->dimv[2] = LLVMBuildAdd(e->b, n0, c, "");
 	e->vw = VW;
