@@ -13,11 +13,18 @@
 // (tiles of 6 rows) the 14x14 one keeps its channels as rows; the 7x7 one
 // trades and stores 8 lanes.  A, the input, is read where it lies: a
 // step's tile rows are one run of its channel's pixels (the micro-kernel
-// named for its k stride, the map's 196 and 49 pixels), no pack kernel.
+// named for its k stride, the map's 196 and 49 pixels), no pack kernel;
+// each step prefetches the lines of its first and last row 32 steps
+// ahead (32 x 196 = 6272 elements on; the 14th row 13 past that).
 // CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32, A read in place
 // CHECK-NOT: pack A
 // CHECK: gemm: batch 1, M 49, N 512, K 256, tile 10x32, A read in place
-// MK-DAG: define internal void @gemm.mk14x32.k576.lda1.ks196(
+// MK-LABEL: define internal void @gemm.mk14x32.k576.lda1.ks196(
+// MK: [[A:%[0-9]+]] = getelementptr inbounds float, ptr %0,
+// MK: [[P0:%[0-9]+]] = getelementptr float, ptr [[A]], i64 6272
+// MK-NEXT: call void @llvm.prefetch.p0(ptr [[P0]], i32 0, i32 2, i32 1)
+// MK-NEXT: [[P1:%[0-9]+]] = getelementptr float, ptr [[A]], i64 6285
+// MK-NEXT: call void @llvm.prefetch.p0(ptr [[P1]], i32 0, i32 2, i32 1)
 // MK-DAG: define internal void @gemm.mk10x32.k256.lda1.ks49(
 // MK-DAG: define internal void @gemm.mk9x32.k256.lda1.ks49(
 // LL-LABEL: define internal void @dispatch_0.body(
