@@ -4,8 +4,10 @@
 // weights from memory: one workgroup per 256 KB of them (32), not per
 // MFLOP (3, of which one thread ran two).  A small GEMM: an even number of
 // workgroups, about one per half MFLOP.  A 1x1 convolution of stride 2 to
-// a 14x14 map, its pixels the GEMM's rows: M's chunks added to make the
-// count even, and
+// a 14x14 map, its pixels the GEMM's rows, more of them than channels,
+// and its 221 KB of weights small enough to stay in cache: workgroups
+// over M's 14 panels alone, each across all 3 of N's (they were 3 x 14),
+// and
 // its pack kernels cut along the panels and, where there are fewer panels
 // than workgroups wanted, along k too (the 14 panels of A in 56 pieces,
 // the 3 of B in 30; they were 5 and 3 workgroups).
@@ -14,7 +16,7 @@
 // CHECK: gemm: batch 1, M 1, N 1000, K 2048, tile 1x32, A read in place
 // CHECK: dispatch_1: gemm micro-kernel, grid [6, 1, 1]
 // CHECK: gemm: batch 1, M 64, N 384, K 64, tile 8x32
-// CHECK: dispatch_2: gemm micro-kernel, grid [3, 14, 1]
+// CHECK: dispatch_2: gemm micro-kernel, grid [1, 14, 1]
 // CHECK: gemm: batch 1, M 196, N 96, K 576, tile 14x32
 // CHECK: dispatch_3: loop nest, grid [56, 1, 1]
 // CHECK: pack A of dispatch_2: [1][14][576][14]

@@ -157,6 +157,8 @@ typedef struct KGemm {
 	int bnext;           /* the micro-kernel prefetches the next B panel:
 	                      * 0 no, 1 the half pm & 1 (a step of two cache
 	                      * lines, a line a step), 2 all of it */
+	int mfirst;          /* each workgroup a chunk of M's tiles, each
+	                      * tile across all of N's panels (gemm_grid) */
 } KGemm;
 
 typedef struct Kernel {

@@ -888,6 +888,16 @@ int gemm_emit(E *e, Kernel *k)
 	/* the batch index is the grid's z, but the body gets only x and y:
 	 * loop over the batch inside instead */
 	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_extent(e, 0), NULL);
+	if (g->mfirst) {
+		/* all of N's panels for each tile (gemm_grid) */
+		pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
+		pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
+		tile_at(e, k, mkf, mkt, tile, e->bp[g->bb], bidx, pm, pn, kend);
+		e_loop_end(e, &ln, NULL, 0);
+		e_loop_end(e, &lm, NULL, 0);
+		e_loop_end(e, &lb, NULL, 0);
+		return 0;
+	}
 	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
 	bsrc = g->bpack ? bloc : e->bp[g->bb];
 	if (g->bpack)

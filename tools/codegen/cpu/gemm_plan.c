@@ -1433,7 +1433,12 @@ static void bind_packs(Kernel *k, const GPlan *p, Value *ap, Value *bp)
  * are two panels or more, so that two threads share them evenly (9
  * workgroups over 12 panels left 5 of them to one thread, a mobilenet
  * layer's second core idle an eighth of its time); the kernel loops over
- * the batch. */
+ * the batch.  Where M is the larger and all of B stays in cache
+ * (resnet50's 56x56 1x1 convolutions: 3136 pixels, 64 KB of weights),
+ * over M's panels alone, each workgroup's tiles across all of N's
+ * panels (mfirst): a tile's rows of A are read once, not once per
+ * panel of B, and each row of the output is written whole, not a panel
+ * at a time over the whole map (those layers 8-10% faster). */
 static void gemm_grid(Kernel *k, const GPlan *p)
 {
 	int64_t np = (p->N + mk.nr - 1) / mk.nr, mp = (p->M + p->mr - 1) / p->mr;
@@ -1448,7 +1453,8 @@ static void gemm_grid(Kernel *k, const GPlan *p)
 		want = 64;
 	want += want > 1 && want % 2;
 	k->grid[2] = 1;
-	k->grid[0] = np < want ? np : want;
+	k->g.mfirst = !p->bpack && p->M > p->N && p->K * p->N * 4 < BNEXT_MIN_BYTES;
+	k->grid[0] = k->g.mfirst ? 1 : np < want ? np : want;
 	want = (want + k->grid[0] - 1) / k->grid[0];
 	/* a B panel packed in the kernel is packed by one workgroup */
 	k->grid[1] = p->bpack ? 1 : mp < want ? mp : want;
