@@ -298,7 +298,8 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 	 * (the micro-kernel's name has no K to tell them apart) nor where
 	 * the steps end before the prefetches' start. */
 	if (g->adirect && g->aks != 1 && !g->kbound.c && g->K > APF_STEPS) {
-		LLVMValueRef o[2] = { e_i64(e, APF_STEPS * g->aks), e_i64(e, APF_STEPS * g->aks + (mr - 1) * g->lda) };
+		LLVMValueRef o[2] = { e_i64(e, APF_STEPS * g->aks),
+			e_i64(e, APF_STEPS * g->aks + (mr - 1) * g->lda) };
 
 		for (j = 0; j < 2; j++)
 			prefetch(e, LLVMBuildGEP2(e->b, e->f32, ap, &o[j], 1, ""));
@@ -849,7 +850,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm, bsrc;
+	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
@@ -888,24 +889,18 @@ int gemm_emit(E *e, Kernel *k)
 	/* the batch index is the grid's z, but the body gets only x and y:
 	 * loop over the batch inside instead */
 	bidx = e_loop_begin(e, &lb, e_i64(e, 0), e_extent(e, 0), NULL);
-	if (g->mfirst) {
-		/* all of N's panels for each tile (gemm_grid) */
+	/* M's tiles inside N's panels, or outside them (mfirst: gemm_grid) */
+	if (g->mfirst)
 		pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
-		pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
-		tile_at(e, k, mkf, mkt, tile, e->bp[g->bb], bidx, pm, pn, kend);
-		e_loop_end(e, &ln, NULL, 0);
-		e_loop_end(e, &lm, NULL, 0);
-		e_loop_end(e, &lb, NULL, 0);
-		return 0;
-	}
 	pn = e_loop_begin(e, &ln, nlo, nhi, NULL);
 	bsrc = g->bpack ? bloc : e->bp[g->bb];
 	if (g->bpack)
 		pack_panel(e, k, bloc, bidx, pn, kend);
-	pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
+	if (!g->mfirst)
+		pm = e_loop_begin(e, &lm, mlo, mhi, NULL);
 	tile_at(e, k, mkf, mkt, tile, bsrc, bidx, pm, pn, kend);
-	e_loop_end(e, &lm, NULL, 0);
-	e_loop_end(e, &ln, NULL, 0);
+	e_loop_end(e, g->mfirst ? &ln : &lm, NULL, 0);
+	e_loop_end(e, g->mfirst ? &lm : &ln, NULL, 0);
 	e_loop_end(e, &lb, NULL, 0);
 	return 0;
 }
