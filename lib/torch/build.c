@@ -150,6 +150,16 @@ b_literal(B *b, Type *vt, const void *data, size_t nbytes)
 	return b_literal_named(b, vt, data, nbytes, NULL);
 }
 
+/* Does a literal of these bytes keep them in a resource (else a splat,
+ * or dense for 64 bytes or less)? */
+int
+b_literal_resource(Type *vt, const void *data, size_t nbytes)
+{
+	size_t esz = elem_size(vt->elem);
+
+	return nbytes > 64 && !(nbytes >= esz && all_same(data, nbytes, esz));
+}
+
 /* data is copied, or taken when owned (malloc'd) is data. */
 static Value *
 literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
@@ -162,7 +172,7 @@ literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
 
 	if (nbytes >= esz && all_same(data, nbytes, esz))
 		a = at_dense(b->c, bt, data, esz, 1);
-	else if (nbytes <= 64)
+	else if (!b_literal_resource(vt, data, nbytes))
 		a = at_dense(b->c, bt, data, nbytes, 0);
 	else {
 		name = name ? name : "torch_folded";

@@ -152,13 +152,19 @@ scaled_weight(B *b, Value *wv, const double *s, int64_t ch, const char *name)
 	Resource *r;
 
 	if (p && (r = sole_resource(wv))) {
-		/* the layer's alone: scaled where it lies, under the new name */
+		/* the layer's alone: scaled where it lies.  The IR is what a
+		 * new literal would give (whether the data could be written
+		 * depends on where it was read from, a pipe or a file) */
 		scale_f32(r->data, p, n, s, ch);
+		if (!b_literal_resource(wv->type, r->data, (size_t)n * 4))
+			return b_literal_named(b, wv->type, r->data, (size_t)n * 4, name);
+		/* the resource under the new name, the literal where a new
+		 * one would be: just before the layer, at its location */
 		resource_rename(b->c, r, name);
-		r->align = 64;   /* as a new literal's */
-		/* where a new literal would be: just before the layer */
+		r->align = 64;
 		op_unlink(wv->def);
 		op_insert_before(b->at, wv->def);
+		wv->def->loc = b->loc;
 		return wv;
 	}
 	if (p) {
@@ -209,6 +215,10 @@ fold(Ctx *c, Op *bn)
 	free(wn), free(bn_);
 	op_set_operand(l, 1, nw);
 	op_set_operand(l, 2, nb);
+	/* the old weight, if nothing else reads it, goes (as it does when
+	 * it is scaled in place) */
+	if (nw != wv && !wv->uses && wv->def && op_is(wv->def, "torch.vtensor.literal"))
+		op_erase(wv->def);
 	Value *vals[3] = {RES(l, 0), NULL, NULL};
 	torch_replace(c, bn, vals);
 	ok = 1;

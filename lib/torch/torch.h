@@ -131,6 +131,7 @@ Value *b_literal(B *b, Type *vt, const void *data, size_t nbytes);
 Value *b_literal_named(B *b, Type *vt, const void *data, size_t nbytes,
 	const char *name);
 /* The same, taking data (malloc'd) instead of copying it. */
+int b_literal_resource(Type *vt, const void *data, size_t nbytes);
 Value *b_literal_take(B *b, Type *vt, void *data, size_t nbytes,
 	const char *name);
 
