@@ -1,6 +1,7 @@
 /* vmfb.c - crc32c and the .vmfb checker: nothing in a module is used
  * before every offset, size, count and cross reference in it is checked. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,12 +67,73 @@ crc_soft(uint32_t c, const uint8_t *p, size_t n)
 	return c;
 }
 
+/* Appending n zero bytes multiplies a raw (unconditioned) crc by x^(8n)
+ * modulo the polynomial; in the reflected order bit 31 is x^0.  Both
+ * ways of computing the crc are linear in (state, data), so pieces
+ * computed apart are joined by such a product: crc32c_combine, and the
+ * three streams below. */
+static uint32_t
+gf_mul(uint32_t a, uint32_t b)
+{
+	uint32_t r = 0;
+
+	for (uint32_t m = 1u << 31; m; m >>= 1) {
+		if (a & m)
+			r ^= b;
+		b = b & 1 ? (b >> 1) ^ 0x82F63B78u : b >> 1;
+	}
+	return r;
+}
+
+/* x^(8n) mod P */
+uint32_t
+crc32c_x8n(uint64_t n)
+{
+	uint32_t r = 1u << 31, p = 1u << 23;   /* x^0, x^8 */
+
+	for (; n; n >>= 1) {
+		if (n & 1)
+			r = gf_mul(r, p);
+		p = gf_mul(p, p);
+	}
+	return r;
+}
+
+uint32_t
+crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2)
+{
+	return gf_mul(crc1, crc32c_x8n(len2)) ^ crc2;
+}
+
 #if defined(__x86_64__)
+/* The crc32 instruction takes three cycles and issues one a cycle:
+ * three independent streams over consecutive thirds of a block keep it
+ * busy, and the thirds are joined by constant products. */
+enum { STREAM = 4096 };
+/* x8n(STREAM) and x8n(2 * STREAM), checked by tests/unit/test_crc.c */
+enum { K1 = 0x35D73A62u, K2 = 0x28461564u };
+
 __attribute__((target("sse4.2"))) static uint32_t
 crc_hard(uint32_t c, const uint8_t *p, size_t n)
 {
 	uint64_t c64 = c;
 
+	while (n >= 3 * STREAM) {
+		uint64_t a = c64, b = 0, d = 0;
+
+		for (size_t i = 0; i < STREAM; i += 8) {
+			uint64_t wa, wb, wd;
+			memcpy(&wa, p + i, 8);
+			memcpy(&wb, p + STREAM + i, 8);
+			memcpy(&wd, p + 2 * STREAM + i, 8);
+			a = __builtin_ia32_crc32di(a, wa);
+			b = __builtin_ia32_crc32di(b, wb);
+			d = __builtin_ia32_crc32di(d, wd);
+		}
+		c64 = gf_mul((uint32_t)a, K2) ^ gf_mul((uint32_t)b, K1) ^ (uint32_t)d;
+		p += 3 * STREAM;
+		n -= 3 * STREAM;
+	}
 	while (n >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);
@@ -86,28 +148,30 @@ crc_hard(uint32_t c, const uint8_t *p, size_t n)
 }
 #endif
 
+/* crc32c_soft: the table's, whatever the CPU (the tests' reference) */
+uint32_t
+crc32c_soft(uint32_t crc, const void *p, size_t n)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, crc_init);
+	return ~crc_soft(~crc, p, n);
+}
+
 uint32_t
 crc32c(uint32_t crc, const void *p, size_t n)
 {
-	static int mode;   /* 0 unknown, 1 soft, 2 hard; races are benign */
+#if defined(__x86_64__)
+	static int hard = -1;
 
-	if (!mode) {
-#if defined(__x86_64__)
+	if (hard < 0) {
 		__builtin_cpu_init();
-		if (__builtin_cpu_supports("sse4.2")) {
-			mode = 2;
-		} else
-#endif
-		{
-			crc_init();
-			mode = 1;
-		}
+		hard = __builtin_cpu_supports("sse4.2");
 	}
-#if defined(__x86_64__)
-	if (mode == 2)
+	if (hard)
 		return ~crc_hard(~crc, p, n);
 #endif
-	return ~crc_soft(~crc, p, n);
+	return crc32c_soft(crc, p, n);
 }
 
 /* ---- names ------------------------------------------------------------ */

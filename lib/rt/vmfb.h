@@ -260,5 +260,9 @@ size_t vmfb_dtype_size(uint32_t dt);                 /* bytes, 0 if bad */
 const char *vmfb_section_name(uint32_t kind);
 
 uint32_t crc32c(uint32_t crc, const void *p, size_t n);
+/* the crc of A then B from A's, B's and B's length */
+uint32_t crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
+uint32_t crc32c_soft(uint32_t crc, const void *p, size_t n);   /* without SSE4.2 */
+uint32_t crc32c_x8n(uint64_t n);   /* x^(8n) mod the polynomial, reflected */
 
 #endif

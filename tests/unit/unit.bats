@@ -21,3 +21,10 @@
   [ "$status" -eq 0 ]
   [ "$output" = "ok" ]
 }
+
+@test "crc32c: hardware and table agree with the bit-at-a-time reference, pieces combine" {
+  run "${BUILD:-build/opt}/tests/test_crc"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "ok" ]
+}

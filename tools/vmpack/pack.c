@@ -1212,6 +1212,7 @@ write_file(Pack *pk, FILE *f)
 			sec[i].size = pk->objs[i - NSMALL].n;
 			sec[i].crc = crc32c(0, pk->objs[i - NSMALL].p, sec[i].size);
 		} else {
+			/* each global's crc is its chash: joined, not read again */
 			uint32_t crc = 0;
 			uint64_t off = 0;
 			sec[i].kind = SEC_CONSTS;
@@ -1225,7 +1226,7 @@ write_file(Pack *pk, FILE *f)
 					crc = crc32c(crc, zero, z);
 					off += z;
 				}
-				crc = crc32c(crc, pk->cpieces[g].p, pk->cpieces[g].n);
+				crc = crc32c_combine(crc, pk->chash[g], pk->cpieces[g].n);
 				off += pk->cpieces[g].n;
 			}
 			sec[i].crc = crc;
