@@ -330,3 +330,36 @@ def gemm_storing_heads_side_by_side():
         return a - 1, b, c.float(), d * 2
     return f, [torch.rand(12, 13, 40), torch.randn(12, 40, 9), torch.randn(12, 40, 17),
                torch.rand(12, 13, 40).bfloat16(), torch.randn(12, 40, 16).bfloat16()]
+
+
+# ---- channels-last tap copies wider than a vector ----
+
+class TapRows(torch.nn.Module):
+    """A 1x1 convolution to c channels (kept channels last), then a padded
+    3x3 stride-2 one reading it through its taps: the copy's rows of c
+    channels go in vectors of 16 and what is left (c = 100: six and 4)."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.a = torch.nn.Conv2d(8, c, 1)
+        self.b = torch.nn.Conv2d(c, 160, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+@case
+def tap_copy_rows_of_100_channels_nchw():
+    # the 1x1's output has channels as rows (NCHW): the copy gathers
+    return TapRows(100), [torch.randn(2, 8, 14, 14)]
+
+
+@case
+def tap_copy_rows_of_100_channels_last():
+    # pixels as rows: the 1x1's output is channels last, loaded in vectors
+    return TapRows(100), [torch.randn(1, 8, 13, 13)]
+
+
+@case
+def tap_copy_rows_of_128_channels_last():
+    return TapRows(128), [torch.randn(1, 8, 13, 13)]

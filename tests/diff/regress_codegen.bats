@@ -71,3 +71,6 @@ PY
 @test "kernels storing inside a depthwise convolution's pad (GEMM and loop-nest producers)" { regress roots_storing_inside_a_pad; }
 @test "GEMMs reading A in place with a partial last tile of rows" { regress gemm_reading_a_in_place_with_a_partial_last_panel; }
 @test "GEMMs storing heads side by side (attention: transposed, reshaped store)" { regress gemm_storing_heads_side_by_side; }
+@test "a channels-last tap copy of 100 channels from NCHW: rows in vectors of 16 and 4, gathered" { regress tap_copy_rows_of_100_channels_nchw; }
+@test "a channels-last tap copy of 100 channels from channels last: rows in vectors of 16 and 4" { regress tap_copy_rows_of_100_channels_last; }
+@test "a channels-last tap copy of 128 channels: rows in vectors of 16" { regress tap_copy_rows_of_128_channels_last; }

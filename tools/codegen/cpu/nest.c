@@ -511,16 +511,50 @@ static void pack_point(E *e, void *env)
 	e->vw = 1;
 }
 
+/* A pack kernel's point whose row is longer than pack_point's vector (a
+ * channels-last tap copy of more than 64 channels): the row in vectors
+ * of EVW lanes, a loop over them, then one of what is left. */
+static void pack_row_point(E *e, void *env)
+{
+	Kernel *k = e->k;
+	KOut *o = &k->out[0];
+	int64_t whole = k->ext[3] / EVW * EVW;
+	ELoop l;
+	int w;
+
+	(void)env;
+	for (w = EVW; w; w = w == EVW ? (int)(k->ext[3] - whole) : 0) {
+		LLVMValueRef v;
+
+		if (w == EVW)
+			e->dimv[3] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, whole), NULL);
+		else
+			e->dimv[3] = e_i64(e, whole);
+		e_reset(e);
+		e->vw = w;
+		e->vdim = 3;
+		v = e_expr(e, o->val);
+		if (v)
+			e_store(e, v, store_ptr(e, o), k->bind[o->buf].type->elem);
+		e->vw = 1;
+		if (w == EVW)
+			e_loop_end(e, &l, e_i64(e, EVW), 0);
+		if (!v)
+			return;
+	}
+}
+
 /* the pack path applies: one output, stored row-major over the four
  * dims (an int8 pack's five: its bytes in groups of four k), the tile
- * within a vector's lanes, and some dim besides the tile to split across
- * workgroups */
+ * within a vector's lanes (a plain pack's longer rows by pack_row_point),
+ * and some dim besides the tile to split across workgroups */
 static int vpack_ok(Kernel *k, Sched *s)
 {
 	int nd = k->vpack == 2 ? 5 : 4;
 
 	return k->vpack && k->ndims == nd && k->nout == 1 && !k->out[0].epi && k->ext[3] > 1 &&
-		k->ext[3] <= 64 && s->split >= 0 && s->split != 3 && s->split != 4 && !k->red[3];
+		(k->ext[3] <= 64 || k->vpack == 1) && s->split >= 0 && s->split != 3 &&
+		s->split != 4 && !k->red[3];
 }
 
 void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
@@ -539,7 +573,7 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 		for (i = 0; i < s.n; i++)
 			if (s.order[i] != 3 && s.order[i] != 4)
 				order[n++] = s.order[i];
-		nest(e, order, n, &s, wx, pack_point, NULL, 0);
+		nest(e, order, n, &s, wx, k->ext[3] <= 64 ? pack_point : pack_row_point, NULL, 0);
 		k->light = 1;
 		return;
 	}
