@@ -444,33 +444,112 @@ static double part_weight(const Part *p)
 	return p->cost * (p->passes == LOOP_PASSES ? LOOP_WEIGHT : 1);
 }
 
-/* Each kernel's estimated cost, its body (callee[i]), and order[] the
- * identity. */
-static void kernel_costs(Gen *g, LLVMModuleRef m, LLVMValueRef *callee, double *cost, int *order)
+/* What compiling each kernel is estimated to cost: its body's
+ * instructions, and the functions the body calls (the micro-kernels),
+ * which every part holding a caller compiles again. */
+typedef struct Costs {
+	LLVMValueRef *callee; /* each kernel's body */
+	double *cost;         /* its instructions; a body shared by kernels
+	                       * counted once, with the first */
+	int *order;
+	LLVMValueRef *fn;     /* the functions bodies call, each once */
+	double *fcost;
+	int nfn, maxfn;
+	unsigned char *uses;  /* [kernel][fn]: the kernel's body calls it */
+} Costs;
+
+static double fn_extra(const Costs *c, int k, const unsigned char *has)
 {
+	double x = 0;
+	int f;
+
+	for (f = 0; f < c->nfn; f++)
+		if (c->uses[(size_t)k * c->maxfn + f] && !(has && has[f]))
+			x += c->fcost[f];
+	return x;
+}
+
+/* the functions body calls, noted as kernel k's */
+static void note_calls(Costs *c, int k, LLVMValueRef body)
+{
+	LLVMBasicBlockRef bb;
+	LLVMValueRef in, f;
+	int i;
+
+	for (bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+			if (LLVMGetInstructionOpcode(in) != LLVMCall)
+				continue;
+			f = LLVMGetCalledValue(in);
+			if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) || f == body)
+				continue;
+			for (i = 0; i < c->nfn && c->fn[i] != f; i++)
+				;
+			if (i == c->nfn) {
+				if (c->nfn == c->maxfn)
+					continue;   /* cannot happen: maxfn counts them all */
+				c->fn[c->nfn] = f;
+				c->fcost[c->nfn++] = fn_cost(f);
+			}
+			c->uses[(size_t)k * c->maxfn + i] = 1;
+		}
+}
+
+static void kernel_costs(Gen *g, LLVMModuleRef m, Costs *c)
+{
+	LLVMValueRef f;
 	int i, j;
 
+	c->maxfn = 0;
+	for (f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+		c->maxfn++;
+	c->callee = xcalloc((size_t)g->nk + 1, sizeof *c->callee);
+	c->cost = xcalloc((size_t)g->nk + 1, sizeof *c->cost);
+	c->order = xcalloc((size_t)g->nk + 1, sizeof *c->order);
+	c->fn = xcalloc((size_t)c->maxfn + 1, sizeof *c->fn);
+	c->fcost = xcalloc((size_t)c->maxfn + 1, sizeof *c->fcost);
+	c->uses = xcalloc((size_t)(g->nk + 1) * (size_t)(c->maxfn + 1), 1);
+	c->nfn = 0;
 	for (i = 0; i < g->nk; i++) {
-		LLVMValueRef f = LLVMGetNamedFunction(m, g->k[i]->name);
-
-		callee[i] = f ? callee_of(f) : NULL;
-		for (j = 0; j < i && callee[j] != callee[i]; j++)
+		f = LLVMGetNamedFunction(m, g->k[i]->name);
+		c->callee[i] = f ? callee_of(f) : NULL;
+		for (j = 0; j < i && c->callee[j] != c->callee[i]; j++)
 			;
-		/* a shared body is counted once, with its first kernel */
-		cost[i] = 10 + (j == i && callee[i] ? fn_cost(callee[i]) : 0);
-		order[i] = i;
+		c->cost[i] = 10;
+		if (j == i && c->callee[i]) {
+			c->cost[i] += fn_cost(c->callee[i]);
+			note_calls(c, i, c->callee[i]);
+		}
+		c->order[i] = i;
 	}
+}
+
+static void costs_free(Costs *c)
+{
+	free(c->callee);
+	free(c->cost);
+	free(c->order);
+	free(c->fn);
+	free(c->fcost);
+	free(c->uses);
 }
 
 /* GEMMs and packs, and loop nests, in parts of their own, each kind with
  * its pipeline: npk[0] parts of the first, npk[1] of the second */
-static void part_counts(Gen *g, const double *cost, int npk[2])
+static void part_counts(Gen *g, const Costs *c, int npk[2])
 {
 	double kcost[2] = { 0, 0 };
+	unsigned char *seen = xcalloc((size_t)c->nfn + 1, 1);
 	int i, j;
 
-	for (i = 0; i < g->nk; i++)
-		kcost[light(g->k[i]) ? 0 : 1] += cost[i] * (light(g->k[i]) ? 1 : LOOP_WEIGHT);
+	for (i = 0; i < g->nk; i++) {
+		double x = c->cost[i] + fn_extra(c, i, seen);
+
+		for (j = 0; j < c->nfn; j++)
+			seen[j] |= c->uses[(size_t)i * c->maxfn + j];
+		kcost[light(g->k[i]) ? 0 : 1] += x * (light(g->k[i]) ? 1 : LOOP_WEIGHT);
+	}
+	free(seen);
 	for (j = 0; j < 2; j++) {
 		npk[j] = kcost[j] > 0 ? (int)(kcost[j] / PART_COST) + 1 : 0;
 		if (npk[j] > MAXPART / 2)
@@ -506,25 +585,31 @@ static Part *parts_new(E *e, LLVMMemoryBufferRef bc, const char *triple, const i
 	return parts;
 }
 
-/* Largest first, each group of kernels sharing a body to the least
- * loaded part of its kind; k->exe is the part. */
-static void assign(Gen *g, const LLVMValueRef *callee, const double *cost, int *order,
-	Part *parts, const int npk[2])
+/* Largest first (with the functions its body calls), each group of
+ * kernels sharing a body to the part of its kind it leaves least loaded:
+ * a part that compiles the body's micro-kernels already takes it for
+ * the body alone.  k->exe is the part. */
+static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 {
-	int i, j, np = npk[0] + npk[1];
+	int i, j, np = npk[0] + npk[1], *order = c->order;
+	double *whole = xcalloc((size_t)g->nk + 1, sizeof *whole);
+	unsigned char *has = xcalloc((size_t)np * (size_t)(c->nfn + 1), 1);
 
+	for (i = 0; i < g->nk; i++)
+		whole[i] = c->cost[i] + fn_extra(c, i, NULL);
 	for (i = 1; i < g->nk; i++)
-		for (j = i; j > 0 && cost[order[j]] > cost[order[j - 1]]; j--) {
+		for (j = i; j > 0 && whole[order[j]] > whole[order[j - 1]]; j--) {
 			int t = order[j];
 
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
 	for (i = 0; i < g->nk; i++) {
-		int k = order[i], lo, hi, best, d;
+		int k = order[i], lo, hi, best, d, f;
+		double load = 0;
 
 		for (j = 0; j < i; j++)
-			if (callee[order[j]] == callee[k] && callee[k])
+			if (c->callee[order[j]] == c->callee[k] && c->callee[k])
 				break;
 		if (np == 1) {
 			lo = 0, hi = 1;
@@ -537,14 +622,21 @@ static void assign(Gen *g, const LLVMValueRef *callee, const double *cost, int *
 		if (j < i) {
 			best = g->k[order[j]]->exe;
 		} else {
-			for (d = lo + 1; d < hi; d++)
-				if (parts[d].cost < parts[best].cost)
-					best = d;
+			for (d = lo; d < hi; d++) {
+				double x = parts[d].cost + c->cost[k] + fn_extra(c, k, has + (size_t)d * (c->nfn + 1));
+
+				if (d == lo || x < load)
+					best = d, load = x;
+			}
 		}
 		g->k[k]->exe = best;
-		parts[best].cost += cost[k];
+		parts[best].cost += c->cost[k] + fn_extra(c, k, has + (size_t)best * (c->nfn + 1));
+		for (f = 0; f < c->nfn; f++)
+			has[(size_t)best * (c->nfn + 1) + f] |= c->uses[(size_t)k * c->maxfn + f];
 		parts[best].names[parts[best].nnames++] = g->k[k]->name;
 	}
+	free(whole);
+	free(has);
 }
 
 /* The parts compiled on up to --jobs threads, heaviest first. */
@@ -585,16 +677,14 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 	Gen *g = e->g;
 	LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
 	int i, np, npk[2], rc = 0;
-	LLVMValueRef *callee = xcalloc((size_t)g->nk + 1, sizeof *callee);
-	double *cost = xcalloc((size_t)g->nk + 1, sizeof *cost);
-	int *order = xcalloc((size_t)g->nk + 1, sizeof *order);
+	Costs c;
 	Part *parts;
 
-	kernel_costs(g, m, callee, cost, order);
-	part_counts(g, cost, npk);
+	kernel_costs(g, m, &c);
+	part_counts(g, &c, npk);
 	np = npk[0] + npk[1];
 	parts = parts_new(e, bc, triple, npk);
-	assign(g, callee, cost, order, parts, npk);
+	assign(g, &c, parts, npk);
 	if (g->o->emit)
 		emit_parts(parts, np);
 	else
@@ -612,9 +702,7 @@ int cpu_compile(E *e, LLVMModuleRef m, const char *triple, KObj **objs, int *nob
 		(*objs)[i].n = parts[i].objlen;
 	}
 	free(parts);
-	free(callee);
-	free(cost);
-	free(order);
+	costs_free(&c);
 	LLVMDisposeMemoryBuffer(bc);
 	return rc;
 }
