@@ -160,6 +160,17 @@ b_literal_resource(Type *vt, const void *data, size_t nbytes)
 	return nbytes > 64 && !(nbytes >= esz && all_same(data, nbytes, esz));
 }
 
+/* a literal of value a, before b's op */
+static Value *
+literal_op(B *b, Type *vt, Attr *a)
+{
+	Op *op = op_new(b->c, "torch.vtensor.literal", 0, NULL, 1, &vt, 0, b->loc);
+
+	op_set_attr(b->c, op, "value", a);
+	op_insert_before(b->at, op);
+	return RES(op, 0);
+}
+
 /* data is copied, or taken when owned (malloc'd) is data. */
 static Value *
 literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
@@ -168,7 +179,6 @@ literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
 	Type *bt = ty_to_builtin(b->c, vt);
 	size_t esz = elem_size(vt->elem);
 	Attr *a;
-	Op *op;
 
 	if (nbytes >= esz && all_same(data, nbytes, esz))
 		a = at_dense(b->c, bt, data, esz, 1);
@@ -182,10 +192,18 @@ literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
 		owned = NULL;
 	}
 	free(owned);
-	op = op_new(b->c, "torch.vtensor.literal", 0, NULL, 1, &vt, 0, b->loc);
-	op_set_attr(b->c, op, "value", a);
-	op_insert_before(b->at, op);
-	return RES(op, 0);
+	return literal_op(b, vt, a);
+}
+
+Value *
+b_literal_lazy(B *b, Type *vt, size_t nbytes, const char *name,
+	void (*fill)(void *arg, uint8_t *dst), void *arg, Resource *src)
+{
+	Resource *r = resource_lazy(b->c, "builtin", name, nbytes, 64, fill, arg);
+
+	if ((r->src = src))
+		src->readers++;
+	return literal_op(b, vt, at_dense_resource(b->c, ty_to_builtin(b->c, vt), r));
 }
 
 Value *

@@ -13,17 +13,18 @@
  *              layer has new literals
  *                W' = W * s,  b' = (b - mean) * s + beta,
  *                s  = gamma / sqrt(var + eps)     (per output channel),
- *              computed in double and rounded once (an f32 weight
- *              resource that no other op names and whose literal the
- *              layer alone uses is scaled where it lies and renamed, no
- *              copy of it made).  Other norms stay.
- * invalidates: op identities; the old literals become dead.
+ *              computed in double and rounded once (an f32 weight of
+ *              more than 64 bytes in a resource is scaled only as it is
+ *              printed or read, from the old resource's bytes: no copy
+ *              of a network's weights is held).  Other norms stay.
+ * invalidates: op identities; the old weight literal goes when the
+ *              layer was its only user, the other old literals become
+ *              dead.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "fold.h"
 #include "pass.h"
@@ -105,22 +106,6 @@ derived(Value *v, Value *w, const char *sfx)
 	return s;
 }
 
-/* The resource of literal v when it may be written in place: v's one
- * use is the layer and no other op names the resource. */
-static Resource *
-sole_resource(Value *v)
-{
-	Op *top;
-	Attr *a = value_const(v);
-
-	if (!a || a->kind != AT_DENSE_RESOURCE || !a->res->mut || !value_has_one_use(v) ||
-	    !v->def || !op_is(v->def, "torch.vtensor.literal"))
-		return NULL;
-	for (top = v->def; top->parent && block_parent_op(top->parent); )
-		top = block_parent_op(top->parent);
-	return resource_refs(top, a->res) == 1 ? a->res : NULL;
-}
-
 /* n f32 values from src to dst (which may be src), channel i of ch
  * scaled by s[i]; what is left after ch whole channels is copied. */
 static void
@@ -139,33 +124,65 @@ scale_f32(uint8_t *dst, const uint8_t *src, int64_t n, const double *s, int64_t 
 	memmove(dst + 4 * ch * per, src + 4 * ch * per, 4 * (size_t)(n - ch * per));
 }
 
+/* A weight scaled as it is printed (resource_lazy): its source and the
+ * scale per channel. */
+typedef struct Scaled {
+	const uint8_t *src;
+	int64_t n, ch;
+	double *s;
+} Scaled;
+
+static void
+scaled_fill(void *arg, uint8_t *dst)
+{
+	Scaled *a = arg;
+
+	scale_f32(dst, a->src, a->n, a->s, a->ch);
+}
+
+/* Are the n f32 values of p, scaled, all alike (a literal keeps them as a
+ * splat)? */
+static int
+scaled_alike(const uint8_t *p, int64_t n, const double *s, int64_t ch)
+{
+	int64_t per = n / ch, k;
+	float f0, f;
+
+	for (k = 0; k < n; k++) {
+		memcpy(&f, p + 4 * k, 4);
+		if (k < ch * per)
+			f = (float)(f * s[k / per]);
+		if (!k)
+			f0 = f;
+		else if (memcmp(&f, &f0, 4))
+			return 0;
+	}
+	return 1;
+}
+
 /* The weight scaled per output channel, as a new literal: an f32 weight
- * straight from its bytes to the new ones (the weights of a whole network
- * pass through here), any other through doubles. */
+ * in a resource (a network's: all its weights pass through here) scaled
+ * only as it is printed, straight from the source's bytes, so that no
+ * copy of them is held; a small one or a splat at once; any other type
+ * through doubles. */
 static Value *
 scaled_weight(B *b, Value *wv, const double *s, int64_t ch, const char *name)
 {
 	int64_t n, per, i, k;
 	const uint8_t *p = lit_f32(wv, &n);
+	Attr *a = value_const(wv);
 	double *w;
 	Value *v;
-	Resource *r;
 
-	if (p && (r = sole_resource(wv))) {
-		/* the layer's alone: scaled where it lies.  The IR is what a
-		 * new literal would give (whether the data could be written
-		 * depends on where it was read from, a pipe or a file) */
-		scale_f32(r->data, p, n, s, ch);
-		if (!b_literal_resource(wv->type, r->data, (size_t)n * 4))
-			return b_literal_named(b, wv->type, r->data, (size_t)n * 4, name);
-		/* the resource under the new name, the literal where a new
-		 * one would be: just before the layer, at its location */
-		resource_rename(b->c, r, name);
-		r->align = 64;
-		op_unlink(wv->def);
-		op_insert_before(b->at, wv->def);
-		wv->def->loc = b->loc;
-		return wv;
+	if (p && a && a->kind == AT_DENSE_RESOURCE && (size_t)n * 4 > 64 && !scaled_alike(p, n, s, ch)) {
+		Scaled *sc = arena_alloc(b->c, sizeof *sc);
+
+		sc->src = p;
+		sc->n = n;
+		sc->ch = ch;
+		sc->s = arena_alloc(b->c, (size_t)ch * sizeof *sc->s);
+		memcpy(sc->s, s, (size_t)ch * sizeof *s);
+		return b_literal_lazy(b, wv->type, (size_t)n * 4, name, scaled_fill, sc, a->res);
 	}
 	if (p) {
 		uint8_t *out = xmalloc(mulsz(n ? n : 1, 4));
@@ -215,9 +232,8 @@ fold(Ctx *c, Op *bn)
 	free(wn), free(bn_);
 	op_set_operand(l, 1, nw);
 	op_set_operand(l, 2, nb);
-	/* the old weight, if nothing else reads it, goes (as it does when
-	 * it is scaled in place) */
-	if (nw != wv && !wv->uses && wv->def && op_is(wv->def, "torch.vtensor.literal"))
+	/* the old weight goes if nothing else reads it */
+	if (!wv->uses && wv->def && op_is(wv->def, "torch.vtensor.literal"))
 		op_erase(wv->def);
 	Value *vals[3] = {RES(l, 0), NULL, NULL};
 	torch_replace(c, bn, vals);

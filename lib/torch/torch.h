@@ -132,6 +132,11 @@ Value *b_literal_named(B *b, Type *vt, const void *data, size_t nbytes,
 	const char *name);
 /* The same, taking data (malloc'd) instead of copying it. */
 int b_literal_resource(Type *vt, const void *data, size_t nbytes);
+/* A literal in a resource whose nbytes fill(arg, dst) computes when they
+ * are printed or read (resource_lazy), from src's data if src (counted
+ * among its readers, so the printer gives it back after). */
+Value *b_literal_lazy(B *b, Type *vt, size_t nbytes, const char *name,
+	void (*fill)(void *arg, uint8_t *dst), void *arg, Resource *src);
 Value *b_literal_take(B *b, Type *vt, void *data, size_t nbytes,
 	const char *name);
 

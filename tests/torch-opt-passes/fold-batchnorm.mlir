@@ -41,10 +41,9 @@ func.func @stays(%x: !torch.vtensor<[1,2],f32>, %w: !torch.vtensor<[2,2],f32>, %
   return %1#0 : !torch.vtensor<[1,2],f32>
 }
 
-// A weight in a resource is scaled where it lies when the layer is its
-// only user; here one resource is held by two literals and another
-// literal has a second use, so both keep their data and new literals
-// take the scaled weights (small: dense, and one after cse).
+// A weight in a resource held by two literals, and one whose literal has
+// a second use, keep their data; new literals take the scaled weights
+// (small: dense, and one after cse).
 // CHECK-LABEL: func.func @shared(
 // CHECK-DAG:     %[[W:.*]] = torch.vtensor.literal(dense_resource<w> : tensor<2x1x1x1xf32>)
 // CHECK-DAG:     %[[V:.*]] = torch.vtensor.literal(dense_resource<v> : tensor<2x1x1x1xf32>)
@@ -76,12 +75,11 @@ func.func @shared(%x: !torch.vtensor<[1,1,3,3],f32>) -> (!torch.vtensor<[1,2,3,3
   return %1#0, %3#0, %5#0, %w, %v : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.vtensor<[2,1,1,1],f32>
 }
 
-// The layer is the weight's only user: the resource itself is scaled and
-// renamed, and the literal moved to the layer and given its location, as
-// a new one would be.  Scaled, the 8 bytes of t are a dense literal like
-// any new one of 64 bytes or less.  A pipe's blobs are not written in
-// place (a reproducer may save them): the same text comes out
-// (tests/torch-opt/cli.bats).
+// The layer is the weight's only user: its literal goes, and a new one at
+// the layer, at its location, holds the scaled bytes, computed from u's as
+// they are printed (u itself is not printed).  Scaled, the 8 bytes of t
+// are a dense literal like any new one of 64 bytes or less.  Read from a
+// pipe or a file, the same text comes out (tests/torch-opt/cli.bats).
 // CHECK-LABEL: func.func @alone(
 // CHECK:         %[[U:.*]] = torch.vtensor.literal(dense_resource<u.bn> : tensor<2x1x3x3xf32>) : !torch.vtensor<[2,1,3,3],f32> loc("layer")
 // CHECK:         torch.aten.convolution %arg0, %[[U]], {{.*}} loc("layer")

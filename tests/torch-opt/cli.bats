@@ -197,7 +197,7 @@ setup() {
   [[ "$output" == *"torch-opt"* ]]
 }
 
-@test "the same text out whether the input is a file or a pipe (folded weights scaled in place or anew)" {
+@test "the same text out whether the input is a file or a pipe (folded batch norms)" {
   # a file's blobs are the process's to write, a pipe's are kept for a
   # reproducer (FXPIPE_REPRO_DIR= lets them be written): all three ways
   # give the same names, literals and locations
