@@ -150,16 +150,6 @@ b_literal(B *b, Type *vt, const void *data, size_t nbytes)
 	return b_literal_named(b, vt, data, nbytes, NULL);
 }
 
-/* Does a literal of these bytes keep them in a resource (else a splat,
- * or dense for 64 bytes or less)? */
-int
-b_literal_resource(Type *vt, const void *data, size_t nbytes)
-{
-	size_t esz = elem_size(vt->elem);
-
-	return nbytes > 64 && !(nbytes >= esz && all_same(data, nbytes, esz));
-}
-
 /* a literal of value a, before b's op */
 static Value *
 literal_op(B *b, Type *vt, Attr *a)
@@ -182,7 +172,7 @@ literal(B *b, Type *vt, const void *data, size_t nbytes, const char *name,
 
 	if (nbytes >= esz && all_same(data, nbytes, esz))
 		a = at_dense(b->c, bt, data, esz, 1);
-	else if (!b_literal_resource(vt, data, nbytes))
+	else if (nbytes <= 64)
 		a = at_dense(b->c, bt, data, nbytes, 0);
 	else {
 		name = name ? name : "torch_folded";

@@ -131,7 +131,6 @@ Value *b_literal(B *b, Type *vt, const void *data, size_t nbytes);
 Value *b_literal_named(B *b, Type *vt, const void *data, size_t nbytes,
 	const char *name);
 /* The same, taking data (malloc'd) instead of copying it. */
-int b_literal_resource(Type *vt, const void *data, size_t nbytes);
 /* A literal in a resource whose nbytes fill(arg, dst) computes when they
  * are printed or read (resource_lazy), from src's data if src (counted
  * among its readers, so the printer gives it back after). */
