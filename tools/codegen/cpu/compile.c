@@ -485,9 +485,7 @@ static void note_calls(Costs *c, int k, LLVMValueRef body)
 				continue;
 			for (i = 0; i < c->nfn && c->fn[i] != f; i++)
 				;
-			if (i == c->nfn) {
-				if (c->nfn == c->maxfn)
-					continue;   /* cannot happen: maxfn counts them all */
+			if (i == c->nfn) {   /* below maxfn: that counts them all */
 				c->fn[c->nfn] = f;
 				c->fcost[c->nfn++] = fn_cost(f);
 			}
@@ -606,7 +604,7 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 		}
 	for (i = 0; i < g->nk; i++) {
 		int k = order[i], lo, hi, best, d, f;
-		double load = 0;
+		double load = 0, extra = 0;
 
 		for (j = 0; j < i; j++)
 			if (c->callee[order[j]] == c->callee[k] && c->callee[k])
@@ -621,16 +619,17 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 		best = lo;
 		if (j < i) {
 			best = g->k[order[j]]->exe;
+			extra = fn_extra(c, k, has + (size_t)best * (c->nfn + 1));
 		} else {
 			for (d = lo; d < hi; d++) {
-				double x = parts[d].cost + c->cost[k] + fn_extra(c, k, has + (size_t)d * (c->nfn + 1));
+				double x = fn_extra(c, k, has + (size_t)d * (c->nfn + 1));
 
-				if (d == lo || x < load)
-					best = d, load = x;
+				if (d == lo || parts[d].cost + x < load)
+					best = d, extra = x, load = parts[d].cost + x;
 			}
 		}
 		g->k[k]->exe = best;
-		parts[best].cost += c->cost[k] + fn_extra(c, k, has + (size_t)best * (c->nfn + 1));
+		parts[best].cost += c->cost[k] + extra;
 		for (f = 0; f < c->nfn; f++)
 			has[(size_t)best * (c->nfn + 1) + f] |= c->uses[(size_t)k * c->maxfn + f];
 		parts[best].names[parts[best].nnames++] = g->k[k]->name;
