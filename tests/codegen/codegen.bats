@@ -318,3 +318,48 @@ MLIR
   [[ "$output" != *"internal error"* ]]
   [ ! -e "$T/red.out" ]
 }
+
+@test "a convolution and a matmul whose output starts as the bias (torch-mlir's form) are GEMMs, the bias in the epilogue, and match numpy" {
+  need_numpy
+  # torch-mlir (and torch-lower with a dynamic batch) broadcast the bias
+  # into the output before the sum: the accumulator starts from 0 and the
+  # bias is added after, as with a linalg.fill of 0 and a bias add after
+  # (a 7x13x37 matmul stays a loop nest, the bias after the sum too)
+  cat > "$T/b.mlir" <<'MLIR'
+func.func @main(%x: tensor<2x5x9x11xf32>, %w: tensor<19x5x3x3xf32>, %b: tensor<19xf32>, %a: tensor<64x96xf32>, %v: tensor<96x80xf32>, %c: tensor<80xf32>, %s: tensor<7x13xf32>, %t: tensor<13x37xf32>, %u: tensor<37xf32>) -> (tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>) {
+  %0 = tensor.empty() : tensor<2x19x7x9xf32>
+  %1 = linalg.broadcast ins(%b : tensor<19xf32>) outs(%0 : tensor<2x19x7x9xf32>) dimensions = [0, 2, 3]
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x5x9x11xf32>, tensor<19x5x3x3xf32>) outs(%1 : tensor<2x19x7x9xf32>) -> tensor<2x19x7x9xf32>
+  %3 = tensor.empty() : tensor<64x80xf32>
+  %4 = linalg.broadcast ins(%c : tensor<80xf32>) outs(%3 : tensor<64x80xf32>) dimensions = [0]
+  %5 = linalg.matmul ins(%a, %v : tensor<64x96xf32>, tensor<96x80xf32>) outs(%4 : tensor<64x80xf32>) -> tensor<64x80xf32>
+  %6 = tensor.empty() : tensor<7x37xf32>
+  %7 = linalg.broadcast ins(%u : tensor<37xf32>) outs(%6 : tensor<7x37xf32>) dimensions = [0]
+  %8 = linalg.matmul ins(%s, %t : tensor<7x13xf32>, tensor<13x37xf32>) outs(%7 : tensor<7x37xf32>) -> tensor<7x37xf32>
+  return %2, %5, %8 : tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>
+}
+MLIR
+  run bin/codegen --dump-dispatches "$T/b.mlir"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'gemm micro-kernel' <<< "$output")" -eq 2 ]
+  "$PY" -c "
+import numpy as np
+r = np.random.RandomState(3)
+for n, s in (('x', (2, 5, 9, 11)), ('w', (19, 5, 3, 3)), ('b', (19,)), ('a', (64, 96)), ('v', (96, 80)), ('c', (80,)),
+             ('s', (7, 13)), ('t', (13, 37)), ('u', (37,))):
+    r.randn(*s).astype(np.float32).tofile('$T/' + n)"
+  for_interp "$T/b.mlir"
+  THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/w" "$T/b" "$T/a" "$T/v" "$T/c" "$T/s" "$T/t" "$T/u" -- "$T/o1" "$T/o2" "$T/o3"
+  "$PY" -c "
+import numpy as np
+f = lambda n, s: np.fromfile('$T/' + n, np.float32).reshape(s)
+x, w, b = f('x', (2, 5, 9, 11)), f('w', (19, 5, 3, 3)), f('b', (19,))
+ref = np.zeros((2, 19, 7, 9)) + b[None, :, None, None]
+for ky in range(3):
+    for kx in range(3):
+        ref += np.einsum('oc,ncyx->noyx', w[:, :, ky, kx], x[:, :, ky:ky + 7, kx:kx + 9])
+for got, want in ((f('o1', (2, 19, 7, 9)), ref),
+                  (f('o2', (64, 80)), f('a', (64, 96)) @ f('v', (96, 80)) + f('c', (80,))),
+                  (f('o3', (7, 37)), f('s', (7, 13)) @ f('t', (13, 37)) + f('u', (37,)))):
+    assert np.abs(got - want).max() < 1e-4, np.abs(got - want).max()"
+}

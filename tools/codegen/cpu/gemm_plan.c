@@ -1792,6 +1792,51 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	return 1;
 }
 
+/* Does e load from binding buf? */
+static int kx_reads(const KExpr *e, int buf)
+{
+	int i;
+
+	if ((e->kind == KX_LOAD || e->kind == KX_XLOAD) && e->buf == buf)
+		return 1;
+	for (i = 0; i < e->n; i++)
+		if (kx_reads(e->a[i], buf))
+			return 1;
+	return 0;
+}
+
+/* A sum of products whose accumulator starts from a value of its output
+ * point's own (torch-mlir's convolution and linear: the bias broadcast
+ * into the output first) starts from 0 instead, that value added in the
+ * epilogue: a GEMM with the bias in its epilogue, the sum in another
+ * order, as a GEMM's is anyway.  Not where the value is the output's own
+ * buffer (a GEMM's partial sums may pass through it). */
+static void init_to_epilogue(Gen *g, Kernel *k)
+{
+	KOut *o = &k->out[0];
+	KExpr *x, *y, *acc, *sum;
+	uint64_t d = 0;
+	PMap memo = {0};
+	int i;
+
+	if (k->nout != 1 || !o->init || kx_is_zero(o->init) || o->acctype->kind != TY_F32 ||
+			o->init->type != o->acctype || !gemm_mac(o->val, &x, &y) ||
+			kx_has_acc(o->init) || kx_reads(o->init, o->buf))
+		return;
+	kx_dims(o->init, &d);
+	for (i = 0; i < k->ndims; i++)
+		if (k->red[i] && (d >> i & 1))
+			return;
+	acc = kx_new(g->c, KX_ACC, o->acctype, 0);
+	acc->buf = 0;
+	sum = kx_op(g->c, kop.addf, o->acctype, 2);
+	sum->a[0] = acc;
+	sum->a[1] = o->init;
+	o->epi = o->epi ? kx_with_acc(g->c, o->epi, sum, &memo) : sum;
+	pmap_free(&memo);
+	o->init = kx_const_f(g->c, o->acctype, 0);
+}
+
 int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 {
 	KExpr *a, *b;
@@ -1800,6 +1845,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	Value *ap, *bp;
 	int traded;
 
+	init_to_epilogue(g, k);
 	if (!operands(k, &a, &b, &dout) || !plan_dims(k, a, b, dout, &p))
 		return 0;
 	/* a batch of single rows (a depthwise convolution: a batch of
