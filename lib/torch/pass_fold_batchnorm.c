@@ -76,13 +76,40 @@ channel(Value *v, int64_t c, double fill)
 	return d;
 }
 
+/* The uses of v but its torch.bind_symbolic_shape (a dynamic export's
+ * note of its shape). */
+static int
+real_uses(Value *v)
+{
+	int n = 0;
+
+	for (Use *u = v->uses; u; u = u->next)
+		n += !op_is(u->owner, "torch.bind_symbolic_shape");
+	return n;
+}
+
+/* A second torch.bind_symbolic_shape of v (the norm's, once v replaced
+ * its result: the same shape) goes. */
+static void
+drop_second_binds(Value *v)
+{
+	Use *u, *next;
+	int seen = 0;
+
+	for (u = v->uses; u; u = next) {
+		next = u->next;
+		if (op_is(u->owner, "torch.bind_symbolic_shape") && seen++)
+			op_erase(u->owner);
+	}
+}
+
 /* The layer: weight operand 1, bias operand 2; 1 when it can fold. */
 static int
 layer_ok(Op *l)
 {
 	int tr = 0;
 
-	if (!l || !value_has_one_use(RES(l, 0)))
+	if (!l || real_uses(RES(l, 0)) != 1)
 		return 0;
 	if (torch_is(l, "aten.convolution") || torch_is(l, "aten._convolution"))
 		return tv_bool(OPND(l, 6), &tr) && !tr;
@@ -237,6 +264,7 @@ fold(Ctx *c, Op *bn)
 		op_erase(wv->def);
 	Value *vals[3] = {RES(l, 0), NULL, NULL};
 	torch_replace(c, bn, vals);
+	drop_second_binds(RES(l, 0));
 	ok = 1;
 out:
 	free(s), free(bias), free(g), free(be), free(m), free(var);

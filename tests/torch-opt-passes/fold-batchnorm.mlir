@@ -75,6 +75,38 @@ func.func @shared(%x: !torch.vtensor<[1,1,3,3],f32>) -> (!torch.vtensor<[1,2,3,3
   return %1#0, %3#0, %5#0, %w, %v : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.vtensor<[2,1,1,1],f32>
 }
 
+// A dynamic export notes each value's shape (torch.bind_symbolic_shape):
+// a note is no use of the layer's result, and the norm's note goes with
+// the norm (the layer's says the same).
+// CHECK-LABEL: func.func @dynamic(
+// CHECK:         %[[C:.*]] = torch.aten.convolution %arg0,
+// CHECK-NEXT:    torch.bind_symbolic_shape %[[C]], [%{{.*}}], affine_map<()[s0] -> (s0, 2, 3, 3)>
+// CHECK-NOT:     bind_symbolic_shape
+// CHECK-NOT:     batch_norm
+// CHECK:         return %[[C]]
+func.func @dynamic(%x: !torch.vtensor<[?,1,3,3],f32>) -> !torch.vtensor<[?,2,3,3],f32> {
+  %s = torch.symbolic_int "batch" {min_val = 1, max_val = 64} : !torch.int
+  torch.bind_symbolic_shape %x, [%s], affine_map<()[s0] -> (s0, 1, 3, 3)> : !torch.vtensor<[?,1,3,3],f32>
+  %w = torch.vtensor.literal(dense<[[[[1.0]]], [[[3.0]]]]> : tensor<2x1x1x1xf32>) : !torch.vtensor<[2,1,1,1],f32>
+  %g = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %beta = torch.vtensor.literal(dense<[0.5, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %mean = torch.vtensor.literal(dense<[1.0, 0.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %var = torch.vtensor.literal(dense<[4.0, 1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %eps = torch.constant.float 0.000000e+00
+  %mom = torch.constant.float 1.000000e-01
+  %l1 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l0 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.convolution %x, %w, %none, %l1, %l0, %l1, %false, %l0, %int1 : !torch.vtensor<[?,1,3,3],f32>, !torch.vtensor<[2,1,1,1],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor<[?,2,3,3],f32>
+  torch.bind_symbolic_shape %0, [%s], affine_map<()[s0] -> (s0, 2, 3, 3)> : !torch.vtensor<[?,2,3,3],f32>
+  %1:3 = torch.operator "aten._native_batch_norm_legit_no_training"(%0, %g, %beta, %mean, %var, %mom, %eps) : (!torch.vtensor<[?,2,3,3],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32>, !torch.float, !torch.float) -> (!torch.vtensor<[?,2,3,3],f32>, !torch.vtensor<[0],f32>, !torch.vtensor<[0],f32>)
+  torch.bind_symbolic_shape %1#0, [%s], affine_map<()[s0] -> (s0, 2, 3, 3)> : !torch.vtensor<[?,2,3,3],f32>
+  return %1#0 : !torch.vtensor<[?,2,3,3],f32>
+}
+
 // The layer is the weight's only user: its literal goes, and a new one at
 // the layer, at its location, holds the scaled bytes, computed from u's as
 // they are printed (u itself is not printed).  Scaled, the 8 bytes of t
