@@ -386,63 +386,18 @@ resource_list(Ctx *c)
 	return c->res;
 }
 
-void
-resource_rename(Ctx *c, Resource *r, const char *name)
+/* Gives r the key name, uniqued the way MLIR does: name, name_1, ... */
+static void
+resource_key(Ctx *c, Resource *r, const char *name)
 {
 	char buf[512];
 	int k;
 
-	/* uniquify the key the way MLIR does: name, name_1, name_2... */
 	snprintf(buf, sizeof buf, "%s", name);
 	for (k = 1; resource_get(c, buf); k++)
 		snprintf(buf, sizeof buf, "%s_%d", name, k);
 	r->name = intern(c, buf);
 	res_insert(c, r);
-}
-
-static int
-names(const Attr *a, const Resource *r)
-{
-	size_t i;
-
-	if (!a)
-		return 0;
-	if (a->kind == AT_DENSE_RESOURCE)
-		return a->res == r;
-	if (a->kind == AT_ARRAY)
-		for (i = 0; i < a->n; i++)
-			if (names(a->elts[i], r))
-				return 1;
-	if (a->kind == AT_DICT)
-		for (i = 0; i < a->n; i++)
-			if (names(a->dict[i].val, r))
-				return 1;
-	return 0;
-}
-
-typedef struct Refs {
-	const Resource *r;
-	int n;
-} Refs;
-
-static int
-count_refs(Op *op, void *env)
-{
-	Refs *e = env;
-	int i;
-
-	for (i = 0; i < op->nattrs; i++)
-		e->n += names(op->attrs[i].val, e->r);
-	return 0;
-}
-
-int
-resource_refs(Op *top, const Resource *r)
-{
-	Refs e = { r, 0 };
-
-	op_walk(top, count_refs, &e);
-	return e.n;
 }
 
 /* Adds a resource holding data: malloc'd and now the context's if own,
@@ -453,7 +408,7 @@ resource_add(Ctx *c, const char *dialect, const char *name, uint8_t *data,
 {
 	Resource *r = arena_alloc(c, sizeof *r);
 
-	resource_rename(c, r, name);
+	resource_key(c, r, name);
 	r->dialect = intern(c, dialect);
 	r->size = size;
 	r->align = align ? align : 8;

@@ -294,10 +294,6 @@ Resource *resource_lazy(Ctx *c, const char *dialect, const char *name,
 	size_t size, uint32_t align, void (*fill)(void *arg, uint8_t *dst), void *arg);
 Resource *resource_get(Ctx *c, const char *name);
 Resource *resource_list(Ctx *c);
-/* Gives r the key name (uniqued as resource_new does). */
-void resource_rename(Ctx *c, Resource *r, const char *name);
-/* The number of attributes of ops under top (top included) that name r. */
-int resource_refs(Op *top, const Resource *r);
 
 /* float helpers: round a double to a type's precision; bits <-> value */
 double fp_round(double v, const Type *t);
