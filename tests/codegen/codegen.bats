@@ -324,9 +324,10 @@ MLIR
   # torch-mlir (and torch-lower with a dynamic batch) broadcast the bias
   # into the output before the sum: the accumulator starts from 0 and the
   # bias is added after, as with a linalg.fill of 0 and a bias add after
-  # (a 7x13x37 matmul stays a loop nest, the bias after the sum too)
+  # (a 7x13x37 matmul stays a loop nest, the bias after the sum too); a
+  # batch-1 linear, and C + A B with C an argument, alike
   cat > "$T/b.mlir" <<'MLIR'
-func.func @main(%x: tensor<2x5x9x11xf32>, %w: tensor<19x5x3x3xf32>, %b: tensor<19xf32>, %a: tensor<64x96xf32>, %v: tensor<96x80xf32>, %c: tensor<80xf32>, %s: tensor<7x13xf32>, %t: tensor<13x37xf32>, %u: tensor<37xf32>) -> (tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>) {
+func.func @main(%x: tensor<2x5x9x11xf32>, %w: tensor<19x5x3x3xf32>, %b: tensor<19xf32>, %a: tensor<64x96xf32>, %v: tensor<96x80xf32>, %c: tensor<80xf32>, %s: tensor<7x13xf32>, %t: tensor<13x37xf32>, %u: tensor<37xf32>, %q: tensor<1x96xf32>, %cc: tensor<64x80xf32>) -> (tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>, tensor<1x80xf32>, tensor<64x80xf32>) {
   %0 = tensor.empty() : tensor<2x19x7x9xf32>
   %1 = linalg.broadcast ins(%b : tensor<19xf32>) outs(%0 : tensor<2x19x7x9xf32>) dimensions = [0, 2, 3]
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x5x9x11xf32>, tensor<19x5x3x3xf32>) outs(%1 : tensor<2x19x7x9xf32>) -> tensor<2x19x7x9xf32>
@@ -336,20 +337,24 @@ func.func @main(%x: tensor<2x5x9x11xf32>, %w: tensor<19x5x3x3xf32>, %b: tensor<1
   %6 = tensor.empty() : tensor<7x37xf32>
   %7 = linalg.broadcast ins(%u : tensor<37xf32>) outs(%6 : tensor<7x37xf32>) dimensions = [0]
   %8 = linalg.matmul ins(%s, %t : tensor<7x13xf32>, tensor<13x37xf32>) outs(%7 : tensor<7x37xf32>) -> tensor<7x37xf32>
-  return %2, %5, %8 : tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>
+  %9 = tensor.empty() : tensor<1x80xf32>
+  %10 = linalg.broadcast ins(%c : tensor<80xf32>) outs(%9 : tensor<1x80xf32>) dimensions = [0]
+  %11 = linalg.matmul ins(%q, %v : tensor<1x96xf32>, tensor<96x80xf32>) outs(%10 : tensor<1x80xf32>) -> tensor<1x80xf32>
+  %12 = linalg.matmul ins(%a, %v : tensor<64x96xf32>, tensor<96x80xf32>) outs(%cc : tensor<64x80xf32>) -> tensor<64x80xf32>
+  return %2, %5, %8, %11, %12 : tensor<2x19x7x9xf32>, tensor<64x80xf32>, tensor<7x37xf32>, tensor<1x80xf32>, tensor<64x80xf32>
 }
 MLIR
   run bin/codegen --dump-dispatches "$T/b.mlir"
   [ "$status" -eq 0 ]
-  [ "$(grep -c 'gemm micro-kernel' <<< "$output")" -eq 2 ]
+  [ "$(grep -c 'gemm micro-kernel' <<< "$output")" -eq 4 ]
   "$PY" -c "
 import numpy as np
 r = np.random.RandomState(3)
 for n, s in (('x', (2, 5, 9, 11)), ('w', (19, 5, 3, 3)), ('b', (19,)), ('a', (64, 96)), ('v', (96, 80)), ('c', (80,)),
-             ('s', (7, 13)), ('t', (13, 37)), ('u', (37,))):
+             ('s', (7, 13)), ('t', (13, 37)), ('u', (37,)), ('q', (1, 96)), ('cc', (64, 80))):
     r.randn(*s).astype(np.float32).tofile('$T/' + n)"
   for_interp "$T/b.mlir"
-  THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/w" "$T/b" "$T/a" "$T/v" "$T/c" "$T/s" "$T/t" "$T/u" -- "$T/o1" "$T/o2" "$T/o3"
+  THREADS=2 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/w" "$T/b" "$T/a" "$T/v" "$T/c" "$T/s" "$T/t" "$T/u" "$T/q" "$T/cc" -- "$T/o1" "$T/o2" "$T/o3" "$T/o4" "$T/o5"
   "$PY" -c "
 import numpy as np
 f = lambda n, s: np.fromfile('$T/' + n, np.float32).reshape(s)
@@ -360,6 +365,8 @@ for ky in range(3):
         ref += np.einsum('oc,ncyx->noyx', w[:, :, ky, kx], x[:, :, ky:ky + 7, kx:kx + 9])
 for got, want in ((f('o1', (2, 19, 7, 9)), ref),
                   (f('o2', (64, 80)), f('a', (64, 96)) @ f('v', (96, 80)) + f('c', (80,))),
-                  (f('o3', (7, 37)), f('s', (7, 13)) @ f('t', (13, 37)) + f('u', (37,)))):
+                  (f('o3', (7, 37)), f('s', (7, 13)) @ f('t', (13, 37)) + f('u', (37,))),
+                  (f('o4', (1, 80)), f('q', (1, 96)) @ f('v', (96, 80)) + f('c', (80,))),
+                  (f('o5', (64, 80)), f('a', (64, 96)) @ f('v', (96, 80)) + f('cc', (64, 80)))):
     assert np.abs(got - want).max() < 1e-4, np.abs(got - want).max()"
 }

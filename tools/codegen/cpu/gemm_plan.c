@@ -1809,8 +1809,9 @@ static int kx_reads(const KExpr *e, int buf)
  * point's own (torch-mlir's convolution and linear: the bias broadcast
  * into the output first) starts from 0 instead, that value added in the
  * epilogue: a GEMM with the bias in its epilogue, the sum in another
- * order, as a GEMM's is anyway.  Not where the value is the output's own
- * buffer (a GEMM's partial sums may pass through it). */
+ * order, as a GEMM's is anyway.  The micro-kernel sums all of K before
+ * the epilogue, so the value is read before its point is stored; not
+ * where it is read from the output itself. */
 static void init_to_epilogue(Gen *g, Kernel *k)
 {
 	KOut *o = &k->out[0];
