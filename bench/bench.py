@@ -137,11 +137,13 @@ def vmrun(vmfb, inputs, threads, runs, min_s=0.0):
     settle()
     args = " ".join("--input=@'%s'" % p for p in inputs)
     cmd = "'%s/vmrun' '%s' %s --threads=%d --benchmark=%%d --stats" % (BIN, vmfb, args, threads)
-    out = sh(cmd % runs)
-    med = float(re.search(r"median ([0-9.]+) us", out).group(1))
-    if med * runs < min_s * 1e6:
-        out = sh(cmd % int(min_s * 1e6 / med + 1))
+    n = runs
+    while True:
+        out = sh(cmd % n)
         med = float(re.search(r"median ([0-9.]+) us", out).group(1))
+        if n > runs or med * runs >= min_s * 1e6:
+            break
+        n = int(min_s * 1e6 / med + 1)
     peak = int(re.search(r"peak (\d+) bytes", out).group(1))
     rss = int(re.search(r"max RSS (\d+) KiB", out).group(1))
     return med, peak, rss

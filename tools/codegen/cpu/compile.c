@@ -458,15 +458,33 @@ typedef struct Costs {
 	unsigned char *uses;  /* [kernel][fn]: the kernel's body calls it */
 } Costs;
 
+/* row i of a [][maxfn] matrix of functions (uses, and assign's parts) */
+static unsigned char *fn_row(const Costs *c, unsigned char *m, int i)
+{
+	return m + (size_t)i * (size_t)c->maxfn;
+}
+
+/* what kernel k's functions cost that has (a row, or NULL) has not */
 static double fn_extra(const Costs *c, int k, const unsigned char *has)
 {
+	const unsigned char *u = fn_row(c, c->uses, k);
 	double x = 0;
 	int f;
 
 	for (f = 0; f < c->nfn; f++)
-		if (c->uses[(size_t)k * c->maxfn + f] && !(has && has[f]))
+		if (u[f] && !(has && has[f]))
 			x += c->fcost[f];
 	return x;
+}
+
+/* has gains kernel k's functions */
+static void fn_take(const Costs *c, unsigned char *has, int k)
+{
+	const unsigned char *u = fn_row(c, c->uses, k);
+	int f;
+
+	for (f = 0; f < c->nfn; f++)
+		has[f] |= u[f];
 }
 
 /* the functions body calls, noted as kernel k's */
@@ -489,7 +507,7 @@ static void note_calls(Costs *c, int k, LLVMValueRef body)
 				c->fn[c->nfn] = f;
 				c->fcost[c->nfn++] = fn_cost(f);
 			}
-			c->uses[(size_t)k * c->maxfn + i] = 1;
+			fn_row(c, c->uses, k)[i] = 1;
 		}
 }
 
@@ -537,14 +555,13 @@ static void costs_free(Costs *c)
 static void part_counts(Gen *g, const Costs *c, int npk[2])
 {
 	double kcost[2] = { 0, 0 };
-	unsigned char *seen = xcalloc((size_t)c->nfn + 1, 1);
+	unsigned char *seen = xcalloc((size_t)c->maxfn + 1, 1);
 	int i, j;
 
 	for (i = 0; i < g->nk; i++) {
 		double x = c->cost[i] + fn_extra(c, i, seen);
 
-		for (j = 0; j < c->nfn; j++)
-			seen[j] |= c->uses[(size_t)i * c->maxfn + j];
+		fn_take(c, seen, i);
 		kcost[light(g->k[i]) ? 0 : 1] += x * (light(g->k[i]) ? 1 : LOOP_WEIGHT);
 	}
 	free(seen);
@@ -591,7 +608,7 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 {
 	int i, j, np = npk[0] + npk[1], *order = c->order;
 	double *whole = xcalloc((size_t)g->nk + 1, sizeof *whole);
-	unsigned char *has = xcalloc((size_t)np * (size_t)(c->nfn + 1), 1);
+	unsigned char *has = xcalloc((size_t)np * (size_t)c->maxfn + 1, 1);
 
 	for (i = 0; i < g->nk; i++)
 		whole[i] = c->cost[i] + fn_extra(c, i, NULL);
@@ -603,7 +620,7 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 			order[j - 1] = t;
 		}
 	for (i = 0; i < g->nk; i++) {
-		int k = order[i], lo, hi, best, d, f;
+		int k = order[i], lo, hi, best, d;
 		double load = 0, extra = 0;
 
 		for (j = 0; j < i; j++)
@@ -619,10 +636,10 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 		best = lo;
 		if (j < i) {
 			best = g->k[order[j]]->exe;
-			extra = fn_extra(c, k, has + (size_t)best * (c->nfn + 1));
+			extra = fn_extra(c, k, fn_row(c, has, best));
 		} else {
 			for (d = lo; d < hi; d++) {
-				double x = fn_extra(c, k, has + (size_t)d * (c->nfn + 1));
+				double x = fn_extra(c, k, fn_row(c, has, d));
 
 				if (d == lo || parts[d].cost + x < load)
 					best = d, extra = x, load = parts[d].cost + x;
@@ -630,8 +647,7 @@ static void assign(Gen *g, Costs *c, Part *parts, const int npk[2])
 		}
 		g->k[k]->exe = best;
 		parts[best].cost += c->cost[k] + extra;
-		for (f = 0; f < c->nfn; f++)
-			has[(size_t)best * (c->nfn + 1) + f] |= c->uses[(size_t)k * c->maxfn + f];
+		fn_take(c, fn_row(c, has, best), k);
 		parts[best].names[parts[best].nnames++] = g->k[k]->name;
 	}
 	free(whole);

@@ -476,6 +476,20 @@ LLVMValueRef interleave4(E *e, LLVMValueRef *v, int n)
 		LLVMConstVector(m4, (unsigned)(4 * n)), "");
 }
 
+/* The w lanes of a pack kernel's row from at, its value's vector */
+static LLVMValueRef row_lanes(E *e, KOut *o, LLVMValueRef at, int w)
+{
+	LLVMValueRef v;
+
+	e_reset(e);
+	e->dimv[3] = at;
+	e->vw = w;
+	e->vdim = 3;
+	v = e_expr(e, o->val);
+	e->vw = 1;
+	return v;
+}
+
 /* A pack kernel's point (batch, panel, k): the tile's lanes as one
  * vector -- contiguous loads, stride-2 pairs or a gather, by gather() --
  * stored as the row of the panel; an int8 pack's (vpack 2: batch, panel,
@@ -491,15 +505,9 @@ static void pack_point(E *e, void *env)
 
 	(void)env;
 	for (i = 0; i < n; i++) {
-		e_reset(e);
-		e->dimv[3] = e_i64(e, 0);
 		if (n == 4)
 			e->dimv[4] = e_i64(e, i);
-		e->vw = (int)k->ext[3];
-		e->vdim = 3;
-		v[i] = e_expr(e, o->val);
-		e->vw = 1;
-		if (!v[i])
+		if (!(v[i] = row_lanes(e, o, e_i64(e, 0), (int)k->ext[3])))
 			return;
 	}
 	if (n == 4) {
@@ -519,29 +527,17 @@ static void pack_row_point(E *e, void *env)
 	Kernel *k = e->k;
 	KOut *o = &k->out[0];
 	int64_t whole = k->ext[3] / EVW * EVW;
+	Type *el = k->bind[o->buf].type->elem;
+	LLVMValueRef v;
 	ELoop l;
-	int w;
 
 	(void)env;
-	for (w = EVW; w; w = w == EVW ? (int)(k->ext[3] - whole) : 0) {
-		LLVMValueRef v;
-
-		if (w == EVW)
-			e->dimv[3] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, whole), NULL);
-		else
-			e->dimv[3] = e_i64(e, whole);
-		e_reset(e);
-		e->vw = w;
-		e->vdim = 3;
-		v = e_expr(e, o->val);
-		if (v)
-			e_store(e, v, store_ptr(e, o), k->bind[o->buf].type->elem);
-		e->vw = 1;
-		if (w == EVW)
-			e_loop_end(e, &l, e_i64(e, EVW), 0);
-		if (!v)
-			return;
-	}
+	v = row_lanes(e, o, e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, whole), NULL), EVW);
+	if (v)
+		e_store(e, v, store_ptr(e, o), el);
+	e_loop_end(e, &l, e_i64(e, EVW), 0);
+	if (v && whole < k->ext[3] && (v = row_lanes(e, o, e_i64(e, whole), (int)(k->ext[3] - whole))))
+		e_store(e, v, store_ptr(e, o), el);
 }
 
 /* the pack path applies: one output, stored row-major over the four
