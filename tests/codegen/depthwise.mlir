@@ -25,28 +25,29 @@
 // HOST-NEXT: fxvm.dispatch @dispatch_0[{{.*}}](%arg0, %[[PAD]])
 // HOST: fxvm.dispatch @dispatch_1[{{.*}}]({{.*}}%[[PAD]]
 // The convolution's accumulators stay in registers: the nine taps of a
-// vector of 16 outputs, then one store (not a load and store of the
-// output per tap, as when S2 accumulated in the output itself); the
-// second vector's loads and store masked to the row's last 12 lanes.
+// vector of 16 outputs, each a multiply-add (llvm.fmuladd: one FMA where
+// the CPU has them), then one store (not a load and store of the output
+// per tap, as when S2 accumulated in the output itself); the second
+// vector's loads and store masked to the row's last 12 lanes.
 // LL-LABEL: @dispatch_1.body(
 // LL: @llvm.masked.load.v16f32.p0(ptr %{{.*}}, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false, i1 false, i1 false, i1 false>
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
-// LL: fmul <16 x float>
+// LL: call <16 x float> @llvm.fmuladd.v16f32(
 // LL-NOT: store
 // LL: store <16 x float>
 // LL: call void @llvm.masked.store.v16f32.p0(<16 x float> %{{.*}}, ptr %{{.*}}, i32 4, <16 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 false, i1 false, i1 false, i1 false>)

@@ -363,3 +363,23 @@ def tap_copy_rows_of_100_channels_last():
 @case
 def tap_copy_rows_of_128_channels_last():
     return TapRows(128), [torch.randn(1, 8, 13, 13)]
+
+
+# ---- window loop nests in blocks of rows ----
+
+@case
+def window_rows_in_blocks():
+    # depthwise convolutions and pooling (loop nests in vectors of 16
+    # along the row, the window unrolled) take blocks of up to four rows
+    # of the map, each input row's vectors loaded once for the block:
+    # maps of 23 and 7 rows (blocks, then 3 rows one at a time), rows of
+    # 37 (two vectors and a tail of 5) and 70 (a loop over groups of four
+    # vectors, then one), stride 2, dilation 2, a multiplier of two,
+    # batch 2, bias and relu6
+    def f(x, y, w, w2, b):
+        a = F.relu6(F.conv2d(x, w, b, padding=1, groups=48))
+        c = F.conv2d(y, w2, padding=2, dilation=2, groups=16)
+        d = F.conv2d(x, w, stride=2, padding=1, groups=48)
+        return a, c, d, F.avg_pool2d(x, 3, 1, 1), F.max_pool2d(y, 3, 1)
+    return f, [torch.randn(2, 48, 23, 37), torch.randn(1, 16, 7, 70), torch.randn(48, 1, 3, 3),
+               torch.randn(32, 1, 3, 3), torch.randn(48)]

@@ -433,6 +433,25 @@ static int lform(LForm *f, const IExpr *x)
 	return 1;
 }
 
+int ix_terms(const IExpr *x, int64_t *k, int64_t *c, const IExpr **atom, int max)
+{
+	LForm f;
+	int i, n = 0;
+
+	if (!lform(&f, x))
+		return -1;
+	*k = f.k;
+	for (i = 0; i < f.n; i++) {
+		if (!f.c[i])
+			continue;
+		if (n == max)
+			return -1;
+		c[n] = f.c[i];
+		atom[n++] = f.x[i];
+	}
+	return n;
+}
+
 int ix_slope(const IExpr *x, int d, int64_t *slope)
 {
 	LForm f;

@@ -56,6 +56,10 @@ int ix_coef(const IExpr *e, int d, int64_t *c);
 /* the same, where (y floordiv q) * q + (y' mod q) is y (y - y' a multiple
  * of q): through a reshape's delinearized indices */
 int ix_slope(const IExpr *e, int d, int64_t *c);
+/* x = *k + sum of c[i] atom[i] (atoms: dims, floordivs, mods, clamps;
+ * none twice): their count, -1 where x has more than max or is no such
+ * sum */
+int ix_terms(const IExpr *x, int64_t *k, int64_t *c, const IExpr **atom, int max);
 /* a - b is the constant *d, a multiple of q (q = 0: any constant) */
 int ix_diff(const IExpr *a, const IExpr *b, int64_t q, int64_t *d);
 void ix_dims(const IExpr *e, uint64_t *set);   /* the dims e reads (kexpr.c) */

@@ -145,6 +145,9 @@ typedef struct LoopEnv {
 	int inner;            /* S2: the innermost parallel dim */
 	int tail;             /* S2 in vectors: the row may end in a vector
 	                       * masked to it (e_tail_ok) */
+	int rdim;             /* S2 in vectors: the parallel dim outside the
+	                       * row whose points go in blocks (s2_rows), or -1 */
+	int rows;             /* the block's points of rdim, from e->dimv[rdim] */
 } LoopEnv;
 
 static void store_out(E *e, KOut *o, LLVMValueRef v)
@@ -251,22 +254,29 @@ static void s2_point(E *e, void *env)
  * pipes) takes its initial values, every reduction point in the loops'
  * order, its epilogue, one store.  Reduction loops of at most S2_UNROLL
  * points in all are unrolled (a window's taps: constant offsets). */
-enum { S2_GROUP = 4, S2_UNROLL = 32 };
+enum { S2_GROUP = 4, S2_UNROLL = 32, S2_ROWS = 4, S2_ACCS = 12 };
 
 typedef struct S2Group {
 	LoopEnv *le;
-	LLVMValueRef base, slot[S2_GROUP];
+	LLVMValueRef base, row, slot[S2_ACCS];
 	int w, u;
 	int ntail;            /* > 0: the last vector's lanes in the row */
 } S2Group;
 
-/* the group's i-th vector: its lanes' start in the row, its accumulator,
- * its lanes (the last may be a tail) */
+/* the group's i-th accumulator: the (i % u)-th vector of the (i / u)-th
+ * row of the block -- its lanes' start in the row, its accumulator, its
+ * lanes (the row's last vector may be a tail) */
 static void s2_at(E *e, S2Group *g, int i)
 {
+	int v = i % g->u, r = i / g->u;
+
 	e_reset(e);
-	e->ntail = i == g->u - 1 ? g->ntail : 0;
-	e->dimv[g->le->inner] = LLVMBuildAdd(e->b, g->base, e_i64(e, (int64_t)i * g->w), "");
+	e->ntail = v == g->u - 1 ? g->ntail : 0;
+	e->dimv[g->le->inner] = LLVMBuildAdd(e->b, g->base, e_i64(e, (int64_t)v * g->w), "");
+	if (g->le->rows > 1) {
+		e->dimv[g->le->rdim] = LLVMBuildAdd(e->b, g->row, e_i64(e, r), "");
+		e->rdim = g->le->rdim, e->rbase = g->row, e->roff = r;
+	}
 	e->accp[0] = g->slot[i];
 }
 
@@ -278,7 +288,7 @@ static int s2_reduce(E *e, S2Group *g, int r, int unroll)
 	int64_t c;
 
 	if (r == s->nred) {
-		for (i = 0; i < g->u; i++) {
+		for (i = 0; i < g->u * g->le->rows; i++) {
 			LLVMValueRef v;
 
 			s2_at(e, g, i);
@@ -325,17 +335,17 @@ static int s2_few(E *e, Sched *s)
 static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u, int ntail)
 {
 	KOut *o = &e->k->out[0];
-	S2Group g = { le, base, { 0 }, w, u, ntail };
+	S2Group g = { le, base, le->rows > 1 ? e->dimv[le->rdim] : NULL, { 0 }, w, u, ntail };
 	LLVMTypeRef vt;
 	LLVMValueRef v;
-	int i;
+	int i, n = u * le->rows;
 
 	e->vw = w;
 	e->vdim = le->inner;
 	/* a window's rows: mostly one affine piece */
 	e->pieces = w > 1;
 	vt = e_vtype(e, e_type(e, o->acctype));
-	for (i = 0; i < u; i++) {
+	for (i = 0; i < n; i++) {
 		g.slot[i] = e_alloca(e, vt, "acc");
 		s2_at(e, &g, i);
 		if (!(v = e_expr(e, o->init)))
@@ -344,7 +354,7 @@ static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u, int nta
 	}
 	if (s2_reduce(e, &g, 0, s2_few(e, le->s)))
 		goto out;
-	for (i = 0; i < u; i++) {
+	for (i = 0; i < n; i++) {
 		s2_at(e, &g, i);
 		v = o->epi ? e_expr(e, o->epi) : LLVMBuildLoad2(e->b, vt, g.slot[i], "");
 		if (!v)
@@ -352,6 +362,9 @@ static void s2_group(E *e, LoopEnv *le, LLVMValueRef base, int w, int u, int nta
 		store_out(e, o, v);
 	}
 out:
+	if (le->rows > 1)
+		e->dimv[le->rdim] = g.row;
+	e->rdim = -1;
 	e->vw = 1;
 	e->pieces = 0;
 	e->ntail = 0;
@@ -400,6 +413,31 @@ static void s2_vec_point(E *e, void *env)
 			s2_run(e, le, at, n, w, 0);
 			at += n * w;
 		}
+	}
+}
+
+/* The points of rdim in blocks of le->rows, one group of accumulators
+ * over the block's rows (a depthwise window's input rows loaded once for
+ * the block, not once for each output row: LLVM's GVN sees the same
+ * loads), the rest one at a time. */
+static void s2_rows(E *e, void *env)
+{
+	LoopEnv *le = env;
+	int64_t ext = e->k->ext[le->rdim], whole = ext / le->rows * le->rows;
+	int rows = le->rows;
+	ELoop l;
+
+	if (whole) {
+		e->dimv[le->rdim] = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, whole), NULL);
+		s2_vec_point(e, le);
+		e_loop_end(e, &l, e_i64(e, rows), 0);
+	}
+	if (whole < ext) {
+		le->rows = 1;
+		e->dimv[le->rdim] = e_loop_begin(e, &l, e_i64(e, whole), e_i64(e, ext), NULL);
+		s2_vec_point(e, le);
+		e_loop_end(e, &l, NULL, 0);
+		le->rows = rows;
 	}
 }
 
@@ -553,6 +591,31 @@ static int vpack_ok(Kernel *k, Sched *s)
 		s->split != 4 && !k->red[3];
 }
 
+/* S2 in vectors may take blocks of the next parallel dim out (s2_rows):
+ * a window of a few taps (unrolled) whose input the block's rows share,
+ * a dim of constant extent at least two not split across workgroups;
+ * as many rows as keep the accumulators in registers */
+static int s2_blockable(E *e, Kernel *k, Sched *s, LoopEnv *le)
+{
+	int64_t ext = k->ext[le->inner], u;
+	int d;
+
+	if (s->n < 2 || !s2_few(e, s))
+		return 0;
+	d = s->order[s->n - 2];
+	if (d == s->split || d == s->split2 || k->ext[d] < 2 || (e->hi && e->hi[d]) ||
+			(k->bound && k->bound[d].c))
+		return 0;
+	u = (ext + EVW - 1) / EVW;
+	if (u > S2_GROUP)
+		u = S2_GROUP;
+	le->rdim = d;
+	le->rows = S2_ACCS / (int)u < S2_ROWS ? S2_ACCS / (int)u : S2_ROWS;
+	if (le->rows > k->ext[d])
+		le->rows = (int)k->ext[d];
+	return le->rows > 1;
+}
+
 void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 {
 	Sched s;
@@ -581,7 +644,12 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	if (use_s2(k, &s, le.tail)) {
 		le.inner = s.order[s.n - 1];
 		k->light = s2_explicit(k, &s, le.tail);
-		nest(e, s.order, s.n - 1, &s, wx, k->light ? s2_vec_point : s2_point, &le, 0);
+		le.rows = 1;
+		le.rdim = -1;
+		if (k->light && s2_blockable(e, k, &s, &le))
+			nest(e, s.order, s.n - 2, &s, wx, s2_rows, &le, 0);
+		else
+			nest(e, s.order, s.n - 1, &s, wx, k->light ? s2_vec_point : s2_point, &le, 0);
 	} else {
 		nest(e, s.order, s.n, &s, wx, s1_point, &le, !s.nred);
 	}

@@ -33,6 +33,11 @@ typedef struct E {
 	int ntail;                  /* > 0: only the vector's first ntail
 	                             * lanes are points (a row's last vector):
 	                             * loads and stores masked to them */
+	int rdim;                   /* >= 0: dim rdim is rbase + roff (S2's
+	                             * row blocks), e_addr's offsets then one
+	                             * sum of the other dims plus a constant */
+	LLVMValueRef rbase;
+	int64_t roff;
 	int err;
 	int maskbw;                 /* masked loads of bytes and halves are
 	                             * single instructions (AVX-512BW) */

@@ -24,6 +24,7 @@ void e_open(E *e, Gen *g, const char *triple, LLVMTargetDataRef td)
 	e->i64 = LLVMInt64TypeInContext(e->cx);
 	e->f32 = LLVMFloatTypeInContext(e->cx);
 	e->ptr = LLVMPointerTypeInContext(e->cx, 0);
+	e->rdim = -1;
 }
 
 void e_close(E *e)
@@ -209,10 +210,46 @@ IExpr *e_linear(E *e, const Type *t, IExpr *const *ix)
 	return s;
 }
 
+/* x's value as the sum of its terms in their order, the constant last,
+ * dim rdim as rbase + roff and unrolled dims as their constants: the
+ * same instructions, then the same loads for GVN, wherever two points
+ * of a row block address the same element; NULL where x is no sum */
+static LLVMValueRef canon_index(E *e, const IExpr *x)
+{
+	const IExpr *atom[16];
+	int64_t k, c[16], v;
+	int i, n = ix_terms(x, &k, c, atom, 16);
+	LLVMValueRef s = NULL, t;
+
+	if (n < 0)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (atom[i]->kind == IX_DIM && atom[i]->v == e->rdim) {
+			k += c[i] * e->roff;
+			t = e->rbase;
+		} else if (atom[i]->kind == IX_DIM && LLVMIsAConstantInt(e->dimv[atom[i]->v])) {
+			v = LLVMConstIntGetSExtValue(e->dimv[atom[i]->v]);
+			k += c[i] * v;
+			continue;
+		} else
+			t = e_index(e, atom[i]);
+		if (c[i] != 1)
+			t = LLVMBuildNSWMul(e->b, t, e_i64(e, c[i]), "");
+		s = s ? LLVMBuildNSWAdd(e->b, s, t, "") : t;
+	}
+	if (!s)
+		return e_i64(e, k);
+	return k ? LLVMBuildNSWAdd(e->b, s, e_i64(e, k), "") : s;
+}
+
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix)
 {
 	Type *t = e->k->bind[buf].type;
-	LLVMValueRef off = e_index(e, e_linear(e, t, ix));
+	IExpr *lin = e_linear(e, t, ix);
+	LLVMValueRef off = e->rdim >= 0 ? canon_index(e, lin) : NULL;
+
+	if (!off)
+		off = e_index(e, lin);
 
 	return LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
 }

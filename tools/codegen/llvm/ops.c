@@ -604,6 +604,24 @@ LLVMValueRef e_op(E *e, KExpr *x)
 	Type *at = x->n ? x->a[0]->type : x->type;
 	int i;
 
+	/* a contraction's step, acc + a b, in one rounding where the CPU
+	 * has FMA (llvm.fmuladd), as the GEMM micro-kernels and oneDNN's
+	 * convolutions take it: a depthwise window's nine taps nine FMAs,
+	 * not nine products and nine sums */
+	if (x->op == kop.addf && (x->type->kind == TY_F32 || x->type->kind == TY_F64)) {
+		for (i = 0; i < 2; i++) {
+			KExpr *m = x->a[1 - i];
+
+			if (x->a[i]->kind == KX_ACC && m->kind == KX_OP && m->op == kop.mulf) {
+				LLVMValueRef f[3];
+
+				if (!(f[0] = e_expr(e, m->a[0])) || !(f[1] = e_expr(e, m->a[1])) ||
+						!(f[2] = e_expr(e, x->a[i])))
+					return NULL;
+				return intrinsic(e, "llvm.fmuladd", f, 3);
+			}
+		}
+	}
 	for (i = 0; i < x->n && i < 3; i++)
 		if (!(a[i] = e_expr(e, x->a[i])))
 			return NULL;
