@@ -253,12 +253,15 @@ static void s2_point(E *e, void *env)
  * of up to S2_GROUP vectors of the row (independent chains for the FP
  * pipes) takes its initial values, every reduction point in the loops'
  * order, its epilogue, one store.  Reduction loops of at most S2_UNROLL
- * points in all are unrolled (a window's taps: constant offsets). */
+ * points in all are unrolled (a window's taps: constant offsets).  A
+ * group may span up to S2_ROWS points of the next dim out (s2_rows),
+ * S2_ACCS accumulators or fewer in all where it does (s2_blockable:
+ * sixteen zmm accumulators spilled at mobilenet_v2's rows of 56). */
 enum { S2_GROUP = 4, S2_UNROLL = 32, S2_ROWS = 4, S2_ACCS = 12 };
 
 typedef struct S2Group {
 	LoopEnv *le;
-	LLVMValueRef base, row, slot[S2_ACCS];
+	LLVMValueRef base, row, slot[S2_GROUP * S2_ROWS];
 	int w, u;
 	int ntail;            /* > 0: the last vector's lanes in the row */
 } S2Group;
