@@ -12,7 +12,9 @@ dilation 1-2, groups, with or without bias, a ReLU, a constant or the
 convolution's own input (a residual sum) between them, and sometimes an
 input transposed or sliced first (a view, not a copy); a quarter of the
 convolutions have 64, 96 or 128 channels, whole panels, which codegen
-keeps channels last between them (layout.c).  Each is compiled for the host, run on two random inputs and
+keeps channels last between them (layout.c), and about one in ten of
+the rest is depthwise (groups = channels; a channel multiplier of 1 or
+2): nest.c's window loop nests.  Each is compiled for the host, run on two random inputs and
 compared with eager: every element within 1e-4 of eager's largest
 magnitude (plus 1e-6), so that a moved or missing tap shows and f32
 rounding in another order does not.  A mismatch, a crash or a stage's
@@ -82,6 +84,8 @@ def make(r, i):
             cout = g * r.randint(1, (256 if small else 48) // g)
             if r.random() < 0.25:      # whole panels: kept channels last between convolutions
                 g, cout = 1, r.choice([64, 96, 128])
+            elif r.random() < 0.15:    # depthwise (loop nests in blocks of rows), a multiplier
+                g, cout = cin, cin * r.choice([1, 1, 2])
             oh, ow = out_len(ch, kh, s, p[0], d), out_len(cw, kw, s, p[1], d)
             if oh >= 1 and ow >= 1:
                 break
