@@ -1,5 +1,6 @@
 // RUN: codegen --cpu=x86-64-v3 --dump-dispatches %s | FileCheck %s
 // RUN: codegen --cpu=x86-64-v3 --emit=llvm %s | FileCheck %s --check-prefix=LL
+// RUN: codegen --cpu=sapphirerapids --emit=asm %s | FileCheck %s --check-prefix=ASM
 // RUN: codegen --cpu=x86-64-v3 %s | FileCheck %s --check-prefix=HOST
 // A 1x1 convolution (16 -> 36 channels, 20x20) with bias and relu whose
 // result a depthwise 3x3 convolution reads padded to 22x22: the GEMM's
@@ -7,7 +8,7 @@
 // pad's zeros first, so there is no copy of the pad's source.  The tile's
 // rows of 16 columns cross the output's rows of 20 (and the pad's of 22):
 // a vector store where the few scalar tests find them on one row, else
-// lane by lane.  The GEMM also writes the zeros of the pad's columns
+// a scatter of the lanes.  The GEMM also writes the zeros of the pad's columns
 // beside each row it ends or starts (its stores of one column at a
 // constant stride, a channel's 22 x 22 apart, at the tile's rows), and
 // the tile that starts a channel's plane its top row, the one that ends
@@ -28,6 +29,7 @@
 // LL-DAG: lanestore{{.*}}:
 // LL-DAG: padtop{{.*}}:
 // LL-DAG: padbottom{{.*}}:
+// ASM: vscatter{{[dq]}}ps
 // HOST-NOT: fxvm.fill
 // HOST: %[[PAD:.*]] = fxvm.alloc {{.*}} : tensor<1x36x23x32xf32>
 // HOST-NOT: fxvm.fill
