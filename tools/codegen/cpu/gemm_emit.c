@@ -133,7 +133,7 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 				LLVMPositionBuilderAtEnd(e->b, lanes);
 			}
 
-			e_scatter(e, v, o->buf, o->ix, bt->elem);
+			e_scatter(e, v, o->buf, t, bt->elem);
 			if (done) {
 				LLVMBuildBr(e->b, done);
 				LLVMPositionBuilderAtEnd(e->b, done);

@@ -59,8 +59,8 @@ LLVMValueRef e_splat(E *e, LLVMValueRef s);   /* s, or e->vw lanes of it */
 /* stores v (i1 as i8) of element type t at p, aligned to the element */
 void e_store(E *e, LLVMValueRef v, LLVMValueRef p, const Type *t);
 LLVMValueRef e_addr(E *e, int buf, IExpr *const *ix);
-/* v's lanes stored each at its own index (a masked scatter) */
-void e_scatter(E *e, LLVMValueRef v, int buf, IExpr *const *ix, const Type *et);
+/* v's lanes stored each at its own index of lin, e_linear's (a masked scatter) */
+void e_scatter(E *e, LLVMValueRef v, int buf, IExpr *lin, const Type *et);
 /* the element offset that index ix (t's rank) addresses in a buffer of type t */
 IExpr *e_linear(E *e, const Type *t, IExpr *const *ix);
 /* x over the e->vw lanes of the vector dim is affine with slope *slope

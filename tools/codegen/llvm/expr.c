@@ -306,27 +306,22 @@ static LLVMTypeRef vindex_type(E *e, const Type *t)
 	return ty_numel(t) < (1ll << 30) ? e->i32 : e->i64;
 }
 
-/* Stores the e->vw lanes of v at their own offsets, ix at each lane's
- * index along e->vdim (a GEMM tile's vector across a row boundary of a
- * padded output): one masked scatter, the tail's lanes alone where the
- * vector is a tail (AVX-512's vscatterdps; elsewhere LLVM stores the
- * lanes one by one) */
-void e_scatter(E *e, LLVMValueRef v, int buf, IExpr *const *ix, const Type *et)
+/* Stores the e->vw lanes of v at their own offsets, lin (a buffer's
+ * linear index, e_linear) at each lane's index along e->vdim (a GEMM
+ * tile's vector across a row boundary of a padded output): one masked
+ * scatter, the tail's lanes alone where the vector is a tail (AVX-512's
+ * vscatterdps; elsewhere LLVM stores the lanes one by one) */
+void e_scatter(E *e, LLVMValueRef v, int buf, IExpr *lin, const Type *et)
 {
 	Type *t = e->k->bind[buf].type;
-	LLVMTypeRef it = vindex_type(e, t), pt = LLVMVectorType(e->ptr, (unsigned)e->vw);
-	LLVMTypeRef ovl[2] = { LLVMTypeOf(v), pt };
-	LLVMValueRef off = vindex(e, e_linear(e, t, ix), it), ptrs, args[4], lanes[64];
+	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { LLVMTypeOf(v), pt };
+	LLVMValueRef off = vindex(e, lin, vindex_type(e, t)), args[4];
 	unsigned id = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
-	int i;
 
-	ptrs = LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
-	for (i = 0; i < e->vw; i++)
-		lanes[i] = LLVMConstInt(e->i1, 1, 0);
 	args[0] = v;
-	args[1] = ptrs;
+	args[1] = LLVMBuildInBoundsGEP2(e->b, e_memtype(e, t->elem), e->bp[buf], &off, 1, "");
 	args[2] = LLVMConstInt(e->i32, (unsigned)elem_size(et), 0);
-	args[3] = tail_mask(e) ? tail_mask(e) : LLVMConstVector(lanes, (unsigned)e->vw);
+	args[3] = tail_mask(e) ? tail_mask(e) : prefix_mask(e, e->vw);
 	LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
 		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
 }

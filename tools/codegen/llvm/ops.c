@@ -597,31 +597,40 @@ static LLVMValueRef half_math(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 	return v ? fcast(e, v, f32, x->type) : NULL;
 }
 
+/* A contraction's step, acc + a b in f32 or f64, as one multiply-add:
+ * one rounding where the CPU has FMA (llvm.fmuladd), as the GEMM
+ * micro-kernels and oneDNN's convolutions take it -- a depthwise
+ * window's nine taps nine FMAs, not nine products and nine sums; NULL
+ * where x is no such step */
+static LLVMValueRef acc_fmuladd(E *e, KExpr *x)
+{
+	LLVMValueRef f[3];
+	KExpr *m;
+	int i;
+
+	if (x->type->kind != TY_F32 && x->type->kind != TY_F64)
+		return NULL;
+	for (i = 0; i < 2 && x->a[i]->kind != KX_ACC; i++)
+		;
+	if (i == 2)
+		return NULL;
+	m = x->a[1 - i];
+	if (m->kind != KX_OP || m->op != kop.mulf)
+		return NULL;
+	if (!(f[0] = e_expr(e, m->a[0])) || !(f[1] = e_expr(e, m->a[1])) || !(f[2] = e_expr(e, x->a[i])))
+		return NULL;
+	return intrinsic(e, "llvm.fmuladd", f, 3);
+}
+
 LLVMValueRef e_op(E *e, KExpr *x)
 {
 	const ORow *r = x->op >= 0 && x->op < nrow_of ? row_of[x->op] : NULL;
-	LLVMValueRef a[3] = { NULL, NULL, NULL };
+	LLVMValueRef a[3] = { NULL, NULL, NULL }, v;
 	Type *at = x->n ? x->a[0]->type : x->type;
 	int i;
 
-	/* a contraction's step, acc + a b, in one rounding where the CPU
-	 * has FMA (llvm.fmuladd), as the GEMM micro-kernels and oneDNN's
-	 * convolutions take it: a depthwise window's nine taps nine FMAs,
-	 * not nine products and nine sums */
-	if (x->op == kop.addf && (x->type->kind == TY_F32 || x->type->kind == TY_F64)) {
-		for (i = 0; i < 2; i++) {
-			KExpr *m = x->a[1 - i];
-
-			if (x->a[i]->kind == KX_ACC && m->kind == KX_OP && m->op == kop.mulf) {
-				LLVMValueRef f[3];
-
-				if (!(f[0] = e_expr(e, m->a[0])) || !(f[1] = e_expr(e, m->a[1])) ||
-						!(f[2] = e_expr(e, x->a[i])))
-					return NULL;
-				return intrinsic(e, "llvm.fmuladd", f, 3);
-			}
-		}
-	}
+	if (x->op == kop.addf && (v = acc_fmuladd(e, x)))
+		return v;
 	for (i = 0; i < x->n && i < 3; i++)
 		if (!(a[i] = e_expr(e, x->a[i])))
 			return NULL;
