@@ -62,7 +62,7 @@ static int is_elementwise(Gen *g, Op *op)
 {
 	SOp s;
 
-	if (!op || op->nres != 1)
+	if (!op || op->nres != 1 || wino_is(op, "output"))
 		return 0;
 	if (!op_is(op, "linalg.generic") && !op_is(op, "linalg.copy") &&
 			!op_is(op, "linalg.transpose") && !op_is(op, "linalg.broadcast"))
@@ -219,6 +219,8 @@ static int mark_extracts(Op *op, void *env)
 
 	if (op_is(op, "tensor.extract"))
 		vinfo(g, OPND(op, 0))->mat = 1;
+	if (wino_is_fix(op))
+		wino_fix_buffers(g, op);
 	return 0;
 }
 
@@ -662,6 +664,7 @@ int plan_function(Gen *g, Op *fn, FnPlan *fp)
 			return op_error(fn, "dynamic shapes are not supported"), -1;
 		else if (b->args[i]->type->kind != TY_TENSOR)
 			return op_error(fn, "function arguments must be tensors"), -1;
+	wino_rewrite(g, fn);
 	plan_values(g, fn);
 	plan_layouts(g, fn);
 	for (op = b->first; op; op = op->next) {

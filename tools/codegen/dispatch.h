@@ -34,6 +34,15 @@ Value *length_arg(Op *fn);
  * scalar (a fill of a constant, a splat, an empty tensor: 0) and which
  * is not a buffer.  NULL otherwise. */
 Attr *pad_value(Gen *g, Op *op);
+/* wino.c: 3x3 convolutions by Winograd's F(2x2, 3x3), rewritten in fn
+ * before its values are planned; the ops it makes (which: "input" or
+ * "output" transform; the fix inside the output's body) */
+void wino_rewrite(Gen *g, Op *fn);
+int wino_is(const Op *op, const char *which);
+int wino_is_fix(const Op *op);
+/* the buffers a fix reads its input from: the convolution's input, or
+ * the source of the pad it is (dispatch.c's plan_values) */
+void wino_fix_buffers(Gen *g, Op *fix);
 int aff_uses_dim(const AffExpr *a, int d);
 int map_uses_dim(const AffMap *m, int d);
 

@@ -380,6 +380,67 @@ static KExpr *body_value(Body *bd, Value *v)
 	return NULL;
 }
 
+/* wino.c's check: KX_FIX over the transform's value, the convolution's
+ * input read from its buffer, or from its pad's source */
+static KExpr *fix_op(Body *bd, Op *op)
+{
+	KB *kb = bd->kb;
+	Gen *g = kb->g;
+	Ctx *c = g->c;
+	Value *x = OPND(op, 1), *src = x;
+	KFix *f = arena_alloc(c, sizeof *f);
+	KExpr *e = kx_new(c, KX_FIX, RES(op, 0)->type, 3), *ix;
+	IExpr *zero[4], *at[4];
+	Type *bt;
+	Attr *pv = NULL;
+	int i, d;
+
+	f->C = x->type->dims[1];
+	if (!vinfo(g, x)->mat && x->def && (pv = pad_value(g, x->def))) {
+		Attr *off = op_attr(x->def, "static_offsets");
+
+		src = OPND(x->def, 0);
+		for (i = 0; i < 4; i++)
+			f->off[i] = off->ints[i];
+		f->pad = ty_isfloat(pv->type) ? pv->f : (double)pv->i;
+	}
+	if (!vinfo(g, src)->mat)
+		return kb_fail(kb, op, "a Winograd transform's input is not in a buffer"), NULL;
+	memcpy(f->ext, src->type->dims, sizeof f->ext);
+	/* the buffer's strides of src's dims, through its layout */
+	bt = value_buftype(g, src);
+	for (d = -1; d < 4; d++) {
+		IExpr **px;
+		int64_t lin = 0, st = 1;
+
+		for (i = 0; i < 4; i++)
+			at[i] = ix_const(&kb->kc, i == d);
+		px = value_index(&kb->kc, g, src, at);
+		for (i = 3; i >= 0; i--) {
+			lin += ix_eval(px[i], NULL) * st;
+			st *= bt->dims[i];
+		}
+		if (d < 0)
+			f->x0 = lin;
+		else
+			f->xs[d] = lin - f->x0;
+	}
+	for (i = 0; i < 4; i++)
+		zero[i] = ix_const(&kb->kc, 0);
+	e->fix = f;
+	if (!(e->a[0] = body_value(bd, OPND(op, 0))) || !(e->a[1] = load(kb, src, zero)) ||
+			!(e->a[2] = load(kb, OPND(op, 2), zero)))
+		return NULL;
+	e->rank = 4;
+	e->ix = arena_alloc(c, sizeof *e->ix * 4);
+	for (i = 0; i < 4; i++) {
+		if (!(ix = body_value(bd, OPND(op, 3 + i))) || ix->kind != KX_INDEX)
+			return kb_fail(kb, op, "malformed Winograd check"), NULL;
+		e->ix[i] = ix->ix[0];
+	}
+	return e;
+}
+
 static KExpr *body_op(Body *bd, Op *op)
 {
 	KB *kb = bd->kb;
@@ -398,6 +459,8 @@ static KExpr *body_op(Body *bd, Op *op)
 	}
 	if (op_is(op, "arith.constant"))
 		return const_of(kb, op_attr(op, "value"), RES(op, 0)->type);
+	if (wino_is_fix(op))
+		return fix_op(bd, op);
 	if (op_is(op, "tensor.extract")) {
 		Value *t = OPND(op, 0);
 

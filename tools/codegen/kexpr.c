@@ -136,7 +136,7 @@ void kx_dims(const KExpr *e, uint64_t *set)
 
 	for (i = 0; i < e->n; i++)
 		kx_dims(e->a[i], set);
-	if (e->kind == KX_LOAD || e->kind == KX_INDEX || e->kind == KX_INRANGE)
+	if (e->kind == KX_LOAD || e->kind == KX_INDEX || e->kind == KX_INRANGE || e->kind == KX_FIX)
 		for (i = 0; i < e->rank; i++)
 			ix_dims(e->ix[i], set);
 }

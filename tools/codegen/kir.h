@@ -79,7 +79,20 @@ typedef enum KKind {
 	KX_INDEX,    /* the value of ix[0], as index */
 	KX_ACC,      /* accumulator number `buf` (reductions, epilogues) */
 	KX_INRANGE,  /* i1: every ix[i] lies in [lo[i], hi[i]) */
+	KX_FIX,      /* a[0], or where it is not finite the direct 3x3 sum
+	              * (wino.c) at output (n, k, h, w) = ix; a[1] and a[2]
+	              * name the input's and the weight's buffers (loads at
+	              * 0, never emitted) */
 } KKind;
+
+/* KX_FIX's convolution: the input's element (n, c, h, w) lies at
+ * x0 + sum xs[d] (idx[d] - off[d]) of a[1]'s buffer where each idx[d] -
+ * off[d] lies in [0, ext[d]) (a pad's source inside it), else it is pad;
+ * the weight [K, C, 3, 3] is a[2]'s buffer, row-major. */
+typedef struct KFix {
+	int64_t C, x0, xs[4], off[4], ext[4];
+	double pad;
+} KFix;
 
 struct KExpr {
 	KKind kind;
@@ -93,6 +106,7 @@ struct KExpr {
 	IExpr **ix;          /* LOAD, INDEX, INRANGE */
 	int64_t *lo, *hi;    /* INRANGE */
 	Attr *cval;          /* CONST: an AT_INT or AT_FLOAT */
+	KFix *fix;           /* FIX */
 	int id;              /* for memo tables while emitting */
 };
 

@@ -112,6 +112,10 @@ static int conv_reads(Gen *g, Value *v, int depth)
 		Op *op = u->owner;
 		int i = (int)(u - op->opnds);
 
+		/* a Winograd transform's loads, and its check's direct sums */
+		if ((wino_is_fix(op) && i == 1) || (wino_is(op, "input") && op->parent == v->def->parent &&
+				i < op->nopnds - op->nres))
+			continue;
 		if (op->parent != v->def->parent || op->nres < 1)
 			return 0;
 		if ((is_conv(op) || is_pool(op)) && i == 0)
@@ -206,13 +210,14 @@ void plan_layouts(Gen *g, Op *fn)
 		int64_t d[4];
 		int i;
 
-		if (!(is_conv(op) || is_pool(op)) || !ri->root)
+		if (!(is_conv(op) || is_pool(op) || wino_is(op, "output")) || !ri->root)
 			continue;
 		end = ri->chain_end ? ri->chain_end : op;
 		v = RES(end, 0);
 		vi = vinfo(g, v);
 		if (end->nres != 1 || !(end->info && (end->info->traits & TR_STRUCTURED)) ||
-				!nchw_f32(v) || !nchw_f32(OPND(op, 0)) || !vi->mat || vi->result >= 0 ||
+				!nchw_f32(v) || (!wino_is(op, "output") && !nchw_f32(OPND(op, 0))) ||
+				!vi->mat || vi->result >= 0 ||
 				!g->t->channels_last(v->type) || !conv_reads(g, v, 0))
 			continue;
 		for (i = 0; i < 4; i++)

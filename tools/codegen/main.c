@@ -36,6 +36,8 @@ static const char usage[] =
 "  --no-microkernel        compile contractions as plain loop nests\n"
 "  --no-fused-pack         pack non-constant GEMM operands by kernels of\n"
 "                          their own, not inside the GEMM kernel\n"
+"  --no-winograd           compute 3x3 convolutions of stride 1 as direct\n"
+"                          sums, not by Winograd's F(2x2, 3x3)\n"
 "  -j, --jobs=N            compile the kernels on N threads (default: one\n"
 "                          per CPU; the output is the same for any N)\n"
 "  --length-ratio=R        a dynamic length: a function padded to the\n"
@@ -129,6 +131,8 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 			o->no_micro = 1;
 		} else if (!strcmp(a, "--no-fused-pack")) {
 			o->no_fuse_pack = 1;
+		} else if (!strcmp(a, "--no-winograd")) {
+			o->no_winograd = 1;
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
 			debuginfo = 1;
 		} else if ((v = tool_optval(argc, argv, &i, "--reproducer"))) {

@@ -581,6 +581,92 @@ static void pack_row_point(E *e, void *env)
 		e_store(e, v, store_ptr(e, o), el);
 }
 
+/* Whether x holds a KX_FIX (wino.c's check, a branch that LLVM's loop
+ * vectorizer does not take) */
+static int has_fix(KExpr *x, PMap *seen)
+{
+	int i;
+
+	if (!x || pmap_get(seen, x))
+		return 0;
+	*pmap_slot(seen, x, 1) = x;
+	if (x->kind == KX_FIX)
+		return 1;
+	for (i = 0; i < x->n; i++)
+		if (has_fix(x->a[i], seen))
+			return 1;
+	return 0;
+}
+
+/* V1: a kernel without reductions whose value holds a KX_FIX, one output
+ * stored along its innermost parallel dim (not split), in vectors of our
+ * own */
+static int use_v1(Kernel *k, Sched *s)
+{
+	KOut *o = &k->out[0];
+	PMap seen = {0};
+	int d, r, fix;
+
+	if (k->nout != 1 || s->nred || s->n < 1)
+		return 0;
+	d = s->order[s->n - 1];
+	r = k->bind[o->buf].type->rank;
+	if (d == s->split || d == s->split2 || o->ix[r - 1]->kind != IX_DIM || o->ix[r - 1]->v != d)
+		return 0;
+	for (int i = 0; i < r - 1; i++)
+		if (ix_uses_dim(o->ix[i], d))
+			return 0;
+	fix = has_fix(o->val, &seen) || has_fix(o->epi, &seen);
+	pmap_free(&seen);
+	return fix;
+}
+
+/* w lanes of the row from base (ntail > 0: its first ntail) */
+static void v1_vector(E *e, LoopEnv *le, LLVMValueRef base, int w, int ntail)
+{
+	KOut *o = &e->k->out[0];
+	LLVMValueRef v;
+
+	e->vw = w;
+	e->vdim = le->inner;
+	e->ntail = ntail;
+	e_reset(e);
+	e->dimv[le->inner] = base;
+	if ((v = e_expr(e, o->val)) && o->epi) {
+		e->accp[0] = e_alloca(e, LLVMTypeOf(v), "acc");
+		LLVMBuildStore(e->b, v, e->accp[0]);
+		v = e_expr(e, o->epi);
+	}
+	if (v)
+		store_out(e, o, v);
+	e->vw = 1;
+	e->ntail = 0;
+}
+
+/* The row in vectors of EVW lanes; its end in a masked vector where the
+ * kernel's loads allow, else a point at a time */
+static void v1_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	int64_t ext = e->k->ext[le->inner], whole = ext / EVW * EVW;
+	ELoop l;
+
+	if (whole) {
+		LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, whole), NULL);
+
+		v1_vector(e, le, b, EVW, 0);
+		e_loop_end(e, &l, e_i64(e, EVW), 0);
+	}
+	if (whole < ext && le->tail) {
+		v1_vector(e, le, e_i64(e, whole), EVW, (int)(ext - whole));
+	} else if (whole < ext) {
+		LLVMValueRef b = e_loop_begin(e, &l, e_i64(e, whole), e_i64(e, ext), NULL);
+
+		v1_vector(e, le, b, 1, 0);
+		e_loop_end(e, &l, NULL, 0);
+	}
+}
+
 /* the pack path applies: one output, stored row-major over the four
  * dims (an int8 pack's five: its bytes in groups of four k), the tile
  * within a vector's lanes (a plain pack's longer rows by pack_row_point),
@@ -644,7 +730,10 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	le.tail = k->nout == 1 && s2_tail(e, k);
-	if (use_s2(k, &s, le.tail)) {
+	if (use_v1(k, &s)) {
+		le.inner = s.order[s.n - 1];
+		nest(e, s.order, s.n - 1, &s, wx, v1_point, &le, 0);
+	} else if (use_s2(k, &s, le.tail)) {
 		le.inner = s.order[s.n - 1];
 		k->light = s2_explicit(k, &s, le.tail);
 		le.rows = 1;

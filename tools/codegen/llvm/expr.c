@@ -1121,6 +1121,109 @@ static LLVMValueRef masked_select(E *e, KExpr *x, KExpr **g, int ng)
 	return LLVMBuildSelect(e->b, e_expr(e, x->a[0]), v, other, "");
 }
 
+/* KX_FIX's direct sum at the current point (scalar): over the input
+ * channels and the 3x3 window, the input's pad where it lies outside
+ * its source */
+static LLVMValueRef fix_sum(E *e, KExpr *x)
+{
+	const KFix *f = x->fix;
+	LLVMValueRef idx[4], acc = e_alloca(e, e->f32, "fix"), c, wk, s;
+	ELoop l;
+	int d, i, j;
+
+	for (d = 0; d < 4; d++)
+		idx[d] = e_index(e, x->ix[d]);
+	/* the weight's row of output channel k */
+	wk = LLVMBuildNSWMul(e->b, idx[1], e_i64(e, 9 * f->C), "");
+	LLVMBuildStore(e->b, LLVMConstReal(e->f32, 0), acc);
+	c = e_loop_begin(e, &l, e_i64(e, 0), e_i64(e, f->C), NULL);
+	s = LLVMBuildLoad2(e->b, e->f32, acc, "");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++) {
+			LLVMValueRef at[4] = { idx[0], c, LLVMBuildNSWAdd(e->b, idx[2], e_i64(e, i), ""),
+				LLVMBuildNSWAdd(e->b, idx[3], e_i64(e, j), "") };
+			LLVMValueRef in = LLVMConstInt(e->i1, 1, 0), off = e_i64(e, f->x0), xv, wv, p;
+
+			for (d = 0; d < 4; d++) {
+				LLVMValueRef r = LLVMBuildSub(e->b, at[d], e_i64(e, f->off[d]), "");
+
+				in = LLVMBuildAnd(e->b, in, LLVMBuildICmp(e->b, LLVMIntULT, r, e_i64(e, f->ext[d]), ""), "");
+				r = LLVMBuildSelect(e->b, in, r, e_i64(e, 0), "");
+				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, r, e_i64(e, f->xs[d]), ""), "");
+			}
+			/* every index 0 where any lies outside: a load in range */
+			off = LLVMBuildSelect(e->b, in, off, e_i64(e, f->x0), "");
+			p = LLVMBuildGEP2(e->b, e->f32, e->bp[x->a[1]->buf], &off, 1, "");
+			xv = LLVMBuildSelect(e->b, in, LLVMBuildLoad2(e->b, e->f32, p, ""),
+				LLVMConstReal(e->f32, f->pad), "");
+			off = LLVMBuildAdd(e->b, wk, LLVMBuildAdd(e->b,
+				LLVMBuildMul(e->b, c, e_i64(e, 9), ""), e_i64(e, 3 * i + j), ""), "");
+			p = LLVMBuildGEP2(e->b, e->f32, e->bp[x->a[2]->buf], &off, 1, "");
+			wv = LLVMBuildLoad2(e->b, e->f32, p, "");
+			s = LLVMBuildFAdd(e->b, s, LLVMBuildFMul(e->b, xv, wv, ""), "");
+		}
+	LLVMBuildStore(e->b, s, acc);
+	e_loop_end(e, &l, NULL, 0);
+	return LLVMBuildLoad2(e->b, e->f32, acc, "");
+}
+
+/* KX_FIX: the value, where every lane is finite (the fast path); else
+ * the direct sum in the lanes that are not */
+static LLVMValueRef emit_fix(E *e, KExpr *x)
+{
+	LLVMValueRef v = e_expr(e, x->a[0]), bad, any, r, phi, base;
+	LLVMTypeRef vt;
+	LLVMBasicBlockRef slow, join, from[2];
+	unsigned id;
+	int i, vw = e->vw;
+
+	if (!v)
+		return NULL;
+	vt = LLVMTypeOf(v);
+	id = LLVMLookupIntrinsicID("llvm.fabs", 9);
+	r = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, &vt, 1),
+		LLVMGetIntrinsicDeclaration(e->m, id, &vt, 1), &v, 1, "");
+	bad = LLVMBuildFCmp(e->b, LLVMRealUGE, r, e_splat(e, LLVMConstReal(e->f32, __builtin_inff())), "");
+	if (vw > 1) {
+		LLVMTypeRef bt = LLVMTypeOf(bad);
+
+		if (e->ntail > 0)
+			bad = LLVMBuildAnd(e->b, bad, prefix_mask(e, e->ntail), "");
+		id = LLVMLookupIntrinsicID("llvm.vector.reduce.or", 21);
+		any = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, &bt, 1),
+			LLVMGetIntrinsicDeclaration(e->m, id, &bt, 1), &bad, 1, "");
+	} else
+		any = bad;
+	slow = LLVMAppendBasicBlockInContext(e->cx, e->fn, "not_finite");
+	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "checked");
+	from[0] = LLVMGetInsertBlock(e->b);
+	LLVMBuildCondBr(e->b, any, slow, join);
+	LLVMPositionBuilderAtEnd(e->b, slow);
+	if (vw == 1) {
+		r = fix_sum(e, x);
+	} else {
+		base = e->dimv[e->vdim];
+		e->vw = 1;
+		r = v;
+		for (i = 0; i < vw && (e->ntail <= 0 || i < e->ntail); i++) {
+			LLVMValueRef lane = LLVMConstInt(e->i32, (unsigned long long)i, 0);
+
+			e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
+			r = LLVMBuildInsertElement(e->b, r, LLVMBuildSelect(e->b,
+				LLVMBuildExtractElement(e->b, bad, lane, ""), fix_sum(e, x),
+				LLVMBuildExtractElement(e->b, v, lane, ""), ""), lane, "");
+		}
+		e->dimv[e->vdim] = base;
+		e->vw = vw;
+	}
+	from[1] = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	phi = LLVMBuildPhi(e->b, vt, "");
+	LLVMAddIncoming(phi, (LLVMValueRef[]){ v, r }, from, 2);
+	return phi;
+}
+
 LLVMValueRef e_expr(E *e, KExpr *x)
 {
 	LLVMValueRef v = pmap_get(&e->memo, x);
@@ -1131,6 +1234,7 @@ LLVMValueRef e_expr(E *e, KExpr *x)
 	case KX_LOAD: v = emit_load(e, x); break;
 	case KX_XLOAD: v = emit_xload(e, x); break;
 	case KX_CONST: v = emit_const(e, x); break;
+	case KX_FIX: v = emit_fix(e, x); break;
 	case KX_INDEX:
 		v = e->vw > 1 ? per_lane(e, x, scalar_index) : scalar_index(e, x);
 		break;

@@ -1,0 +1,414 @@
+/*
+ * wino.c - 3x3 convolutions of stride 1 by Winograd's F(2x2, 3x3).
+ *
+ * Each 2x2 block of a convolution's output is A^T [U . V] A, summed over
+ * the input channels, where V = B^T d B for the 4x4 window d of the input
+ * under it and U = G g G^T for the 3x3 filter g (Lavin and Gray, 2015):
+ * 16 multiplications per block and channel pair where the direct sum has
+ * 36.  Before the dispatches are formed, a convolution that gains by it
+ * (f32, static, a 3x3 constant weight, stride and dilation 1, an even
+ * output, WINO_MIN channels or more in and out) becomes linalg ops of
+ * codegen's own:
+ *   - the input transform: one linalg.generic over the blocks and input
+ *     channels with 16 results V[p], p = 4 r + s the point of B^T d B,
+ *     each [N H W / 4, C] (block (n, i, j) the row (n H / 2 + i) W / 2
+ *     + j);
+ *   - 16 contractions M[p] = V[p] x U[p], U the transformed weight
+ *     computed here, one constant [16, C, K];
+ *   - the output transform: a linalg.generic over the output that reads
+ *     its block's 16 sums and adds the convolution's init.
+ * The contractions run on the GEMM micro-kernels (gemm_plan.c), the
+ * transforms as loop nests; layout.c keeps their input and output
+ * channels last as it keeps a convolution's, so that both transforms run
+ * their vectors along the channels.
+ *
+ * The transforms subtract: an infinite input gives NaN where the direct
+ * sum gives an infinity, and a large one may overflow where the direct
+ * sum does not.  A non-finite input inside an output's 3x3 window makes
+ * that output's transform non-finite (every B^T and A^T coefficient that
+ * joins them is +-1), and no input outside the window reaches it (the
+ * coefficients that would join them are 0), so the output transform
+ * checks each value: where one is not finite, fxpipe.winograd_fix
+ * computes it again as the direct sum over its window (kbuild.c's
+ * KX_FIX; a branch the finite vectors skip).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+enum { WINO_MIN = 16 };
+
+#define WINO_FIX "fxpipe.winograd_fix"
+#define WINO_ATTR "fxpipe.winograd"
+
+typedef struct W {
+	Ctx *c;
+	Op *at;         /* new ops go before it */
+	Loc *loc;
+	Block *blk;     /* or at the end of this body */
+} W;
+
+static Op *put(W *w, Op *op)
+{
+	if (w->blk)
+		op_append(w->blk, op);
+	else
+		op_insert_before(w->at, op);
+	return op;
+}
+
+static Value *op1(W *w, const char *name, int n, Value *const *v, Type *t)
+{
+	return RES(put(w, op_new(w->c, name, n, v, 1, &t, 0, w->loc)), 0);
+}
+
+static Value *bin(W *w, const char *name, Value *a, Value *b)
+{
+	Value *v[2] = { a, b };
+
+	return op1(w, name, 2, v, a->type);
+}
+
+static Value *cst(W *w, Attr *a, Type *t)
+{
+	Op *op = put(w, op_new(w->c, "arith.constant", 0, NULL, 1, &t, 0, w->loc));
+
+	op_set_attr(w->c, op, "value", a);
+	return RES(op, 0);
+}
+
+static Value *lindex(W *w, int d)
+{
+	Type *t = ty_index(w->c);
+	Op *op = put(w, op_new(w->c, "linalg.index", 0, NULL, 1, &t, 0, w->loc));
+
+	op_set_attr(w->c, op, "dim", at_int(w->c, d, NULL));
+	return RES(op, 0);
+}
+
+static Value *empty(W *w, int rank, const int64_t *dims)
+{
+	return op1(w, "tensor.empty", 0, NULL, ty_tensor(w->c, rank, dims, ty_float(w->c, TY_F32)));
+}
+
+static void segments(W *w, Op *op, int nin, int nout)
+{
+	int64_t s[2] = { nin, nout };
+
+	op_set_attr(w->c, op, "operand_segment_sizes",
+		at_dense_array(w->c, ty_int(w->c, 32, SIGNLESS), 2, s));
+}
+
+/* A linalg.generic of nin ins and nout outs over nloops loops (iters:
+ * 'p' or 'r' each); its body's block, whose end new ops go to. */
+static Op *generic(W *w, int nin, Value *const *ins, int nout, Value *const *outs,
+	AffMap *const *maps, int nloops, const char *iters)
+{
+	int n = nin + nout, i;
+	Value **v = xmalloc(sizeof *v * (size_t)n);
+	Type **rt = xmalloc(sizeof *rt * (size_t)nout);
+	Attr **m = xmalloc(sizeof *m * (size_t)n), **it = xmalloc(sizeof *it * (size_t)nloops);
+	Op *op;
+	Block *b;
+
+	for (i = 0; i < n; i++)
+		v[i] = i < nin ? ins[i] : outs[i - nin];
+	for (i = 0; i < nout; i++)
+		rt[i] = outs[i]->type;
+	op = put(w, op_new(w->c, "linalg.generic", n, v, nout, rt, 1, w->loc));
+	for (i = 0; i < n; i++)
+		m[i] = at_affine_map(w->c, maps[i]);
+	for (i = 0; i < nloops; i++)
+		it[i] = at_str(w->c, iters[i] == 'r' ? "reduction" : "parallel");
+	op_set_attr(w->c, op, "indexing_maps", at_array(w->c, n, m));
+	op_set_attr(w->c, op, "iterator_types", at_array(w->c, nloops, it));
+	segments(w, op, nin, nout);
+	b = block_new(w->c);
+	region_append(&op->regs[0], b);
+	for (i = 0; i < n; i++)
+		block_add_arg(w->c, b, v[i]->type->elem, w->loc);
+	free(v), free(rt), free(m), free(it);
+	return op;
+}
+
+static void yield(W *w, Block *b, int n, Value *const *v)
+{
+	op_append(b, op_new(w->c, "linalg.yield", n, v, 0, NULL, 0, w->loc));
+}
+
+static AffExpr *dim(W *w, int d) { return aff_dim(w->c, d); }
+static AffExpr *num(W *w, int64_t v) { return aff_const(w->c, v); }
+static AffExpr *add(W *w, AffExpr *a, AffExpr *b) { return aff_bin(w->c, AFF_ADD, a, b); }
+static AffExpr *mul(W *w, AffExpr *a, int64_t k) { return aff_bin(w->c, AFF_MUL, a, num(w, k)); }
+static AffExpr *fdiv2(W *w, AffExpr *a) { return aff_bin(w->c, AFF_FLOORDIV, a, num(w, 2)); }
+
+static int all_ones(const Attr *a)
+{
+	if (!a)
+		return 1;
+	if (a->kind != AT_DENSE)
+		return 0;
+	for (int64_t i = 0; i < dense_numel(a); i++)
+		if (dense_get_i(a, i) != 1)
+			return 0;
+	return 1;
+}
+
+static int f32_static(const Type *t, int rank)
+{
+	return t->kind == TY_TENSOR && t->rank == rank && ty_static(t) && t->elem->kind == TY_F32;
+}
+
+/* the weight's constant, when op is a convolution this file computes */
+static Attr *eligible(Op *op)
+{
+	const Type *x, *f, *y;
+	Op *d;
+	Attr *a;
+
+	if (!op_is(op, "linalg.conv_2d_nchw_fchw") || op->nopnds != 3 || op->nres != 1 ||
+			!all_ones(op_attr(op, "strides")) || !all_ones(op_attr(op, "dilations")))
+		return NULL;
+	x = OPND(op, 0)->type, f = OPND(op, 1)->type, y = RES(op, 0)->type;
+	if (!f32_static(x, 4) || !f32_static(f, 4) || !f32_static(y, 4) ||
+			f->dims[2] != 3 || f->dims[3] != 3 || f->dims[1] != x->dims[1] ||
+			y->dims[1] != f->dims[0] || y->dims[0] != x->dims[0] ||
+			y->dims[2] != x->dims[2] - 2 || y->dims[3] != x->dims[3] - 2 ||
+			y->dims[2] % 2 || y->dims[3] % 2 || !y->dims[0] || !y->dims[2] || !y->dims[3] ||
+			f->dims[0] < WINO_MIN || f->dims[1] < WINO_MIN)
+		return NULL;
+	if (!(d = OPND(op, 1)->def) || !op_is(d, "arith.constant") || !(a = op_attr(d, "value")) ||
+			(a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE) ||
+			(a->kind == AT_DENSE && a->splat))
+		return NULL;
+	return a;
+}
+
+/* t = B^T e: t0 = e0 - e2, t1 = e1 + e2, t2 = e2 - e1, t3 = e1 - e3 */
+static void bt_apply(W *w, Value *const *e, Value **t)
+{
+	t[0] = bin(w, "arith.subf", e[0], e[2]);
+	t[1] = bin(w, "arith.addf", e[1], e[2]);
+	t[2] = bin(w, "arith.subf", e[2], e[1]);
+	t[3] = bin(w, "arith.subf", e[1], e[3]);
+}
+
+/* the input transform's body: 16 window elements in, V = B^T d B out */
+static void input_body(W *w, Block *b)
+{
+	Value *d[16], *r[16], *v[16], *col[4], *t[4];
+	int i, j;
+
+	for (i = 0; i < 16; i++)
+		d[i] = b->args[i];
+	for (j = 0; j < 4; j++) {          /* r = B^T d, column by column */
+		for (i = 0; i < 4; i++)
+			col[i] = d[4 * i + j];
+		bt_apply(w, col, t);
+		for (i = 0; i < 4; i++)
+			r[4 * i + j] = t[i];
+	}
+	for (i = 0; i < 4; i++)            /* v = r B, row by row */
+		bt_apply(w, r + 4 * i, v + 4 * i);
+	yield(w, b, 16, v);
+}
+
+/* U[p][c][k] = (G g_kc G^T)[p / 4][p % 4] */
+static float *weight_transform(const Attr *a, int64_t K, int64_t C)
+{
+	static const double gm[4][3] = { { 1, 0, 0 }, { .5, .5, .5 }, { .5, -.5, .5 }, { 0, 0, 1 } };
+	size_t n;
+	const uint8_t *raw = dense_bytes(a, &n);
+	float *u = xmalloc(sizeof *u * (size_t)(16 * C * K));
+
+	if (n < sizeof(float) * (size_t)(K * C * 9))
+		die("codegen: a weight's constant holds fewer bytes than its type");
+	for (int64_t k = 0; k < K; k++)
+		for (int64_t c = 0; c < C; c++) {
+			float g[9];
+			double t[4][3];
+
+			memcpy(g, raw + sizeof g * (size_t)(k * C + c), sizeof g);
+			for (int r = 0; r < 4; r++)
+				for (int j = 0; j < 3; j++)
+					t[r][j] = gm[r][0] * g[j] + gm[r][1] * g[3 + j] + gm[r][2] * g[6 + j];
+			for (int r = 0; r < 4; r++)
+				for (int s = 0; s < 4; s++)
+					u[((r * 4 + s) * C + c) * K + k] = (float)(t[r][0] * gm[s][0] +
+						t[r][1] * gm[s][1] + t[r][2] * gm[s][2]);
+		}
+	return u;
+}
+
+/* M[p] = V[p] U[p], [R, C] x [C, K] */
+static Value *contraction(W *w, Value *vp, Value *u, int p, Value *zero)
+{
+	Value *ins[2] = { vp, u };
+	AffMap *maps[3];
+	Op *op;
+	Block *b;
+	Value *m;
+
+	maps[0] = affmap_new(w->c, 3, 0, 2, (AffExpr *[]){ dim(w, 0), dim(w, 2) });
+	maps[1] = affmap_new(w->c, 3, 0, 3, (AffExpr *[]){ num(w, p), dim(w, 2), dim(w, 1) });
+	maps[2] = affmap_new(w->c, 3, 0, 2, (AffExpr *[]){ dim(w, 0), dim(w, 1) });
+	op = generic(w, 2, ins, 1, &zero, maps, 3, "ppr");
+	b = op->regs[0].first;
+	w->blk = b;
+	m = bin(w, "arith.mulf", b->args[0], b->args[1]);
+	m = bin(w, "arith.addf", b->args[2], m);
+	yield(w, b, 1, &m);
+	w->blk = NULL;
+	return RES(op, 0);
+}
+
+/* the output transform's body: y = A^T M A at the output's place in its
+ * block, checked (WINO_FIX), plus the init */
+static void output_body(W *w, Block *b, Value *x, Value *f)
+{
+	Value *q[16], *k[4], *ix[4], *two, *zero, *ph, *pw, *y0, *y1, *y, *fv[7];
+	Type *i1 = ty_int(w->c, 1, SIGNLESS), *f32 = ty_float(w->c, TY_F32);
+	int i;
+
+	w->blk = b;
+	for (i = 0; i < 16; i++)
+		q[i] = b->args[i];
+	for (i = 0; i < 4; i++)
+		ix[i] = lindex(w, i);
+	two = cst(w, at_int(w->c, 2, ty_index(w->c)), ty_index(w->c));
+	zero = cst(w, at_int(w->c, 0, ty_index(w->c)), ty_index(w->c));
+	ph = bin(w, "arith.remui", ix[2], two);
+	pw = bin(w, "arith.remui", ix[3], two);
+	{
+		Value *v[2] = { ph, zero };
+		Op *op = put(w, op_new(w->c, "arith.cmpi", 2, v, 1, &i1, 0, w->loc));
+
+		op_set_attr(w->c, op, "predicate", at_int(w->c, 1, NULL));   /* ne */
+		ph = RES(op, 0);
+		v[0] = pw;
+		op = put(w, op_new(w->c, "arith.cmpi", 2, v, 1, &i1, 0, w->loc));
+		op_set_attr(w->c, op, "predicate", at_int(w->c, 1, NULL));
+		pw = RES(op, 0);
+	}
+	/* each row of M times A: column 0 (m0 + m1 + m2) or 1 (m1 - m2 - m3) */
+	for (i = 0; i < 4; i++) {
+		Value *s = bin(w, "arith.addf", bin(w, "arith.addf", q[4 * i], q[4 * i + 1]), q[4 * i + 2]);
+		Value *t = bin(w, "arith.subf", bin(w, "arith.subf", q[4 * i + 1], q[4 * i + 2]), q[4 * i + 3]);
+		Value *v[3] = { pw, t, s };
+
+		k[i] = op1(w, "arith.select", 3, v, f32);
+	}
+	y0 = bin(w, "arith.addf", bin(w, "arith.addf", k[0], k[1]), k[2]);
+	y1 = bin(w, "arith.subf", bin(w, "arith.subf", k[1], k[2]), k[3]);
+	{
+		Value *v[3] = { ph, y1, y0 };
+
+		y = op1(w, "arith.select", 3, v, f32);
+	}
+	fv[0] = y, fv[1] = x, fv[2] = f;
+	for (i = 0; i < 4; i++)
+		fv[3 + i] = ix[i];
+	y = op1(w, WINO_FIX, 7, fv, f32);
+	y = bin(w, "arith.addf", b->args[16], y);
+	yield(w, b, 1, &y);
+	w->blk = NULL;
+}
+
+static void rewrite(Ctx *c, Op *conv, const Attr *wa)
+{
+	W w = { c, conv, conv->loc, NULL };
+	Value *x = OPND(conv, 0), *f = OPND(conv, 1), *init = OPND(conv, 2), *ins[16], *outs[16];
+	const int64_t *xd = x->type->dims, *yd = RES(conv, 0)->type->dims;
+	int64_t N = xd[0], C = xd[1], K = yd[1], TH = yd[2] / 2, TW = yd[3] / 2, R = N * TH * TW;
+	int64_t ud[3] = { 16, C, K }, md[2] = { R, K }, cd[2] = { R, C };
+	AffMap *maps[32];
+	Value *ve, *u, *zero, *m[16];
+	Op *in, *out;
+	float *uw;
+	int i;
+
+	/* V[p][r][c] = (B^T d B)[p] of block r = (n, i, j): the window at
+	 * (2i, 2j) of image n */
+	ve = empty(&w, 2, cd);
+	for (i = 0; i < 16; i++) {
+		AffExpr *r = dim(&w, 0);
+
+		ins[i] = x, outs[i] = ve;
+		maps[i] = affmap_new(c, 2, 0, 4, (AffExpr *[]){
+			aff_bin(c, AFF_FLOORDIV, r, num(&w, TH * TW)), dim(&w, 1),
+			add(&w, mul(&w, aff_bin(c, AFF_FLOORDIV, aff_bin(c, AFF_MOD, r, num(&w, TH * TW)),
+				num(&w, TW)), 2), num(&w, i / 4)),
+			add(&w, mul(&w, aff_bin(c, AFF_MOD, r, num(&w, TW)), 2), num(&w, i % 4)) });
+		maps[16 + i] = affmap_identity(c, 2);
+	}
+	in = generic(&w, 16, ins, 16, outs, maps, 2, "pp");
+	op_set_attr(c, in, WINO_ATTR, at_str(c, "input"));
+	w.blk = in->regs[0].first;
+	input_body(&w, in->regs[0].first);
+	w.blk = NULL;
+
+	uw = weight_transform(wa, K, C);
+	u = cst(&w, at_dense(c, ty_tensor(c, 3, ud, ty_float(c, TY_F32)), uw,
+		sizeof *uw * (size_t)(16 * C * K), 0), ty_tensor(c, 3, ud, ty_float(c, TY_F32)));
+	free(uw);
+	{
+		Value *z = cst(&w, at_float(c, 0, ty_float(c, TY_F32)), ty_float(c, TY_F32));
+		Value *v[2] = { z, empty(&w, 2, md) };
+		Op *fill = put(&w, op_new(c, "linalg.fill", 2, v, 1, &v[1]->type, 0, w.loc));
+
+		segments(&w, fill, 1, 1);
+		zero = RES(fill, 0);
+	}
+	for (i = 0; i < 16; i++)
+		m[i] = contraction(&w, RES(in, i), u, i, zero);
+
+	/* y[n][k][h][w] = init + (A^T M A)[h % 2][w % 2] of block (h / 2, w / 2) */
+	for (i = 0; i < 16; i++)
+		maps[i] = affmap_new(c, 4, 0, 2, (AffExpr *[]){
+			add(&w, add(&w, mul(&w, dim(&w, 0), TH * TW), mul(&w, fdiv2(&w, dim(&w, 2)), TW)),
+				fdiv2(&w, dim(&w, 3))),
+			dim(&w, 1) });
+	maps[16] = affmap_identity(c, 4);
+	out = generic(&w, 16, m, 1, &init, maps, 4, "pppp");
+	op_set_attr(c, out, WINO_ATTR, at_str(c, "output"));
+	output_body(&w, out->regs[0].first, x, f);
+	op_replace(conv, (Value *[]){ RES(out, 0) });
+}
+
+int wino_is(const Op *op, const char *which)
+{
+	const Attr *a = op ? op_attr(op, WINO_ATTR) : NULL;
+
+	return a && a->kind == AT_STR && !strcmp(a->s, which);
+}
+
+int wino_is_fix(const Op *op)
+{
+	return op && op_is(op, WINO_FIX);
+}
+
+void wino_fix_buffers(Gen *g, Op *fix)
+{
+	Value *x = OPND(fix, 1);
+
+	if (x->def && pad_value(g, x->def))
+		vinfo(g, OPND(x->def, 0))->mat = 1;
+	else
+		vinfo(g, x)->mat = 1;
+}
+
+void wino_rewrite(Gen *g, Op *fn)
+{
+	Block *b = fn->regs[0].first;
+	Op *op, *next;
+	Attr *wa;
+
+	if (!g->t->channels_last || g->o->no_micro || g->o->no_winograd || length_arg(fn))
+		return;
+	for (op = b->first; op; op = next) {
+		next = op->next;
+		if ((wa = eligible(op)))
+			rewrite(g->c, op, wa);
+	}
+}
