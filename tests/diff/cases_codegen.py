@@ -383,3 +383,47 @@ def window_rows_in_blocks():
         return a, c, d, F.avg_pool2d(x, 3, 1, 1), F.max_pool2d(y, 3, 1)
     return f, [torch.randn(2, 48, 23, 37), torch.randn(1, 16, 7, 70), torch.randn(48, 1, 3, 3),
                torch.randn(32, 1, 3, 3), torch.randn(48)]
+
+
+# ---- 3x3 convolutions by Winograd's F(2x2, 3x3) ----
+
+class WinogradPair(torch.nn.Module):
+    """Two 3x3 convolutions of stride 1 (Winograd's, codegen's wino.c),
+    the second reading the first's relu (channels last, through its pad);
+    weights scaled by `scale`."""
+
+    def __init__(self, cin, cmid, cout, scale=1.0):
+        super().__init__()
+        self.a = torch.nn.Conv2d(cin, cmid, 3, padding=1)
+        self.b = torch.nn.Conv2d(cmid, cout, 3, padding=1, bias=False)
+        with torch.no_grad():
+            self.a.weight.mul_(scale)
+            self.b.weight.mul_(scale)
+
+    def forward(self, x):
+        y = F.relu(self.a(x))
+        return y, self.b(y)
+
+
+@case
+def winograd_non_finite_inputs():
+    # an infinite or NaN input gives the direct sum's infinities and NaNs
+    # in the outputs whose windows hold it and nowhere else (the output
+    # transform sums the non-finite ones again directly): batch 2, 17, 24
+    # and 16 channels, maps of 6x10 (blocks of 2x2, three along a column)
+    x = torch.randn(2, 17, 6, 10)
+    x[0, 3, 2, 4] = float("inf")
+    x[1, 16, 5, 9] = float("-inf")
+    x[1, 0, 0, 0] = float("nan")
+    x[0, 8, 0, 9] = float("inf")
+    return WinogradPair(17, 24, 16), [x]
+
+
+@case
+def winograd_transform_overflow():
+    # inputs near 1e38 of alternating sign: the transforms' sums of four
+    # overflow where the direct sums (weights of 1e-3) stay finite; those
+    # outputs are summed again directly.  Maps of 4x4 and 2x2 blocks.
+    x = torch.randn(1, 16, 4, 4)
+    x[0, :, :2, :] = torch.sign(torch.randn(16, 2, 4)) * 1.5e38
+    return WinogradPair(16, 16, 16, scale=1e-3), [x]

@@ -12,8 +12,11 @@ dilation 1-2, groups, with or without bias, a ReLU, a constant or the
 convolution's own input (a residual sum) between them, and sometimes an
 input transposed or sliced first (a view, not a copy); a quarter of the
 convolutions have 64, 96 or 128 channels, whole panels, which codegen
-keeps channels last between them (layout.c), and about one in ten of
-the rest is depthwise (groups = channels; a channel multiplier of 1 or
+keeps channels last between them (layout.c) -- after one of those, 60%
+of them, and half of those a 3x3 of stride 1 (Winograd's F(2x2, 3x3),
+wino.c, where its output is of even height and width; a model in seven
+starts with 64 channels of an even map) -- and about one in ten of the
+rest is depthwise (groups = channels; a channel multiplier of 1 or
 2): nest.c's window loop nests.  Each is compiled for the host, run on two random inputs and
 compared with eager: every element within 1e-4 of eager's largest
 magnitude (plus 1e-6), so that a moved or missing tap shows and f32
@@ -67,6 +70,8 @@ def make(r, i):
     small = r.random() < 0.75      # few pixels, many channels: traded
     n, cin = r.choice([1, 1, 2, 3]), r.randint(1, 64)
     h, w = (r.randint(1, 16), r.randint(1, 16)) if small else (r.randint(1, 20), r.randint(1, 20))
+    if r.random() < 0.15:          # 64 channels of an even map: Winograd's 3x3s below
+        cin, h, w = 64, 2 * r.randint(1, 8), 2 * r.randint(1, 8)
     view = r.choice(["", "", "", "t", "s"])
     if view == "s" and (h < 2 or w < 2):
         view = ""
@@ -82,8 +87,13 @@ def make(r, i):
             gs = [g for g in (1, 2, 3, 4) if cin % g == 0]
             g = r.choice(gs) if r.random() < 0.25 else 1
             cout = g * r.randint(1, (256 if small else 48) // g)
-            if r.random() < 0.25:      # whole panels: kept channels last between convolutions
+            panels = cin in (64, 96, 128)
+            if r.random() < (0.6 if panels else 0.25):   # whole panels: kept channels last between convolutions
                 g, cout = 1, r.choice([64, 96, 128])
+                if panels and r.random() < 0.5:   # Winograd's where the output is even
+                    kh = kw = 3
+                    s = d = 1
+                    p = (r.randint(0, 2), r.randint(0, 2))
             elif r.random() < 0.15:    # depthwise (loop nests in blocks of rows), a multiplier
                 g, cout = cin, cin * r.choice([1, 1, 2])
             oh, ow = out_len(ch, kh, s, p[0], d), out_len(cw, kw, s, p[1], d)

@@ -75,3 +75,5 @@ PY
 @test "a channels-last tap copy of 100 channels from channels last: rows in vectors of 16 and 4" { regress tap_copy_rows_of_100_channels_last; }
 @test "a channels-last tap copy of 128 channels: rows in vectors of 16" { regress tap_copy_rows_of_128_channels_last; }
 @test "depthwise convolutions and pooling in blocks of rows (odd maps, tails, stride, dilation)" { regress window_rows_in_blocks; }
+@test "Winograd 3x3 convolutions: infinities and NaNs where the direct sum has them" { regress winograd_non_finite_inputs; }
+@test "Winograd 3x3 convolutions: a transform that overflows is summed directly" { regress winograd_transform_overflow; }

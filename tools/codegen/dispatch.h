@@ -40,7 +40,7 @@ Attr *pad_value(Gen *g, Op *op);
 void wino_rewrite(Gen *g, Op *fn);
 int wino_is(const Op *op, const char *which);
 int wino_is_fix(const Op *op);
-/* the buffers a fix reads its input from: the convolution's input, or
+/* the buffers a fix reads: the weight, and the convolution's input or
  * the source of the pad it is (dispatch.c's plan_values) */
 void wino_fix_buffers(Gen *g, Op *fix);
 int aff_uses_dim(const AffExpr *a, int d);

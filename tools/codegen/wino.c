@@ -7,8 +7,8 @@
  * 16 multiplications per block and channel pair where the direct sum has
  * 36.  Before the dispatches are formed, a convolution that gains by it
  * (f32, static, a 3x3 constant weight, stride and dilation 1, an even
- * output, WINO_MIN channels or more in and out) becomes linalg ops of
- * codegen's own:
+ * output, channels that the target keeps last in and out) becomes linalg
+ * ops of codegen's own:
  *   - the input transform: one linalg.generic over the blocks and input
  *     channels with 16 results V[p], p = 4 r + s the point of B^T d B,
  *     each [N H W / 4, C] (block (n, i, j) the row (n H / 2 + i) W / 2
@@ -36,8 +36,6 @@
 #include <string.h>
 
 #include "dispatch.h"
-
-enum { WINO_MIN = 16 };
 
 #define WINO_FIX "fxpipe.winograd_fix"
 #define WINO_ATTR "fxpipe.winograd"
@@ -160,8 +158,11 @@ static int f32_static(const Type *t, int rank)
 	return t->kind == TY_TENSOR && t->rank == rank && ty_static(t) && t->elem->kind == TY_F32;
 }
 
-/* the weight's constant, when op is a convolution this file computes */
-static Attr *eligible(Op *op)
+/* the weight's constant, when op is a convolution this file computes:
+ * one whose input and output the target keeps channels last (64
+ * channels or more on AVX-512), so that both transforms run along the
+ * channels */
+static Attr *eligible(Gen *g, Op *op)
 {
 	const Type *x, *f, *y;
 	Op *d;
@@ -176,11 +177,10 @@ static Attr *eligible(Op *op)
 			y->dims[1] != f->dims[0] || y->dims[0] != x->dims[0] ||
 			y->dims[2] != x->dims[2] - 2 || y->dims[3] != x->dims[3] - 2 ||
 			y->dims[2] % 2 || y->dims[3] % 2 || !y->dims[0] || !y->dims[2] || !y->dims[3] ||
-			f->dims[0] < WINO_MIN || f->dims[1] < WINO_MIN)
+			!g->t->channels_last(x) || !g->t->channels_last(y))
 		return NULL;
 	if (!(d = OPND(op, 1)->def) || !op_is(d, "arith.constant") || !(a = op_attr(d, "value")) ||
-			(a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE) ||
-			(a->kind == AT_DENSE && a->splat))
+			(a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE))
 		return NULL;
 	return a;
 }
@@ -220,16 +220,21 @@ static float *weight_transform(const Attr *a, int64_t K, int64_t C)
 	static const double gm[4][3] = { { 1, 0, 0 }, { .5, .5, .5 }, { .5, -.5, .5 }, { 0, 0, 1 } };
 	size_t n;
 	const uint8_t *raw = dense_bytes(a, &n);
+	int splat = a->kind == AT_DENSE && a->splat;
 	float *u = xmalloc(sizeof *u * (size_t)(16 * C * K));
 
-	if (n < sizeof(float) * (size_t)(K * C * 9))
+	if (!splat && n < sizeof(float) * (size_t)(K * C * 9))
 		die("codegen: a weight's constant holds fewer bytes than its type");
 	for (int64_t k = 0; k < K; k++)
 		for (int64_t c = 0; c < C; c++) {
 			float g[9];
 			double t[4][3];
 
-			memcpy(g, raw + sizeof g * (size_t)(k * C + c), sizeof g);
+			if (splat)
+				for (int i = 0; i < 9; i++)
+					g[i] = (float)dense_get_f(a, 0);
+			else
+				memcpy(g, raw + sizeof g * (size_t)(k * C + c), sizeof g);
 			for (int r = 0; r < 4; r++)
 				for (int j = 0; j < 3; j++)
 					t[r][j] = gm[r][0] * g[j] + gm[r][1] * g[3 + j] + gm[r][2] * g[6 + j];
@@ -254,6 +259,7 @@ static Value *contraction(W *w, Value *vp, Value *u, int p, Value *zero)
 	maps[1] = affmap_new(w->c, 3, 0, 3, (AffExpr *[]){ num(w, p), dim(w, 2), dim(w, 1) });
 	maps[2] = affmap_new(w->c, 3, 0, 2, (AffExpr *[]){ dim(w, 0), dim(w, 1) });
 	op = generic(w, 2, ins, 1, &zero, maps, 3, "ppr");
+	op_set_attr(w->c, op, WINO_ATTR, at_str(w->c, "contraction"));
 	b = op->regs[0].first;
 	w->blk = b;
 	m = bin(w, "arith.mulf", b->args[0], b->args[1]);
@@ -392,6 +398,7 @@ void wino_fix_buffers(Gen *g, Op *fix)
 {
 	Value *x = OPND(fix, 1);
 
+	vinfo(g, OPND(fix, 2))->mat = 1;   /* the weight, even a splat */
 	if (x->def && pad_value(g, x->def))
 		vinfo(g, OPND(x->def, 0))->mat = 1;
 	else
@@ -408,7 +415,7 @@ void wino_rewrite(Gen *g, Op *fn)
 		return;
 	for (op = b->first; op; op = next) {
 		next = op->next;
-		if ((wa = eligible(op)))
+		if ((wa = eligible(g, op)))
 			rewrite(g->c, op, wa);
 	}
 }
