@@ -390,15 +390,16 @@ def window_rows_in_blocks():
 class WinogradPair(torch.nn.Module):
     """Two 3x3 convolutions of stride 1 (Winograd's, codegen's wino.c),
     the second reading the first's relu (channels last, through its pad);
-    weights scaled by `scale`."""
+    weights scaled by `scale` (their magnitudes, where `scale` is given)."""
 
-    def __init__(self, cin, cmid, cout, scale=1.0):
+    def __init__(self, cin, cmid, cout, scale=None):
         super().__init__()
         self.a = torch.nn.Conv2d(cin, cmid, 3, padding=1)
         self.b = torch.nn.Conv2d(cmid, cout, 3, padding=1, bias=False)
-        with torch.no_grad():
-            self.a.weight.mul_(scale)
-            self.b.weight.mul_(scale)
+        if scale is not None:
+            with torch.no_grad():
+                self.a.weight.abs_().mul_(scale)
+                self.b.weight.abs_().mul_(scale)
 
     def forward(self, x):
         y = F.relu(self.a(x))
@@ -409,21 +410,23 @@ class WinogradPair(torch.nn.Module):
 def winograd_non_finite_inputs():
     # an infinite or NaN input gives the direct sum's infinities and NaNs
     # in the outputs whose windows hold it and nowhere else (the output
-    # transform sums the non-finite ones again directly): batch 2, 17, 24
-    # and 16 channels, maps of 6x10 (blocks of 2x2, three along a column)
-    x = torch.randn(2, 17, 6, 10)
+    # transform sums the non-finite ones again directly): batch 2, 64, 96
+    # and 64 channels (kept channels last), maps of 7x10 (blocks of 2x2,
+    # the last row's past the map)
+    x = torch.randn(2, 64, 7, 10)
     x[0, 3, 2, 4] = float("inf")
-    x[1, 16, 5, 9] = float("-inf")
+    x[1, 63, 6, 9] = float("-inf")
     x[1, 0, 0, 0] = float("nan")
     x[0, 8, 0, 9] = float("inf")
-    return WinogradPair(17, 24, 16), [x]
+    return WinogradPair(64, 96, 64), [x]
 
 
 @case
 def winograd_transform_overflow():
-    # inputs near 1e38 of alternating sign: the transforms' sums of four
-    # overflow where the direct sums (weights of 1e-3) stay finite; those
-    # outputs are summed again directly.  Maps of 4x4 and 2x2 blocks.
-    x = torch.randn(1, 16, 4, 4)
-    x[0, :, :2, :] = torch.sign(torch.randn(16, 2, 4)) * 1.5e38
-    return WinogradPair(16, 16, 16, scale=1e-3), [x]
+    # inputs of 1.5e38: the transforms' sums of four overflow where the
+    # direct sums (positive weights up to 4e-3: no cancellation) stay
+    # finite; those outputs are summed again directly.  An 8x16 map, 32
+    # blocks.
+    x = torch.randn(1, 64, 8, 16)
+    x[0, :, :2, :] = 1.5e38
+    return WinogradPair(64, 64, 64, scale=1e-3), [x]

@@ -6,8 +6,8 @@
  * under it and U = G g G^T for the 3x3 filter g (Lavin and Gray, 2015):
  * 16 multiplications per block and channel pair where the direct sum has
  * 36.  Before the dispatches are formed, a convolution that gains by it
- * (f32, static, a 3x3 constant weight, stride and dilation 1, an even
- * output, channels that the target keeps last in and out) becomes linalg
+ * (f32, static, a 3x3 constant weight, stride and dilation 1, channels
+ * that the target keeps last in and out, enough blocks) becomes linalg
  * ops of codegen's own:
  *   - the input transform: one linalg.generic over the blocks and input
  *     channels with 16 results V[p], p = 4 r + s the point of B^T d B,
@@ -36,6 +36,8 @@
 #include <string.h>
 
 #include "dispatch.h"
+
+enum { WINO_ROWS = 32 };
 
 #define WINO_FIX "fxpipe.winograd_fix"
 #define WINO_ATTR "fxpipe.winograd"
@@ -165,6 +167,7 @@ static int f32_static(const Type *t, int rank)
 static Attr *eligible(Gen *g, Op *op)
 {
 	const Type *x, *f, *y;
+	int64_t rows;
 	Op *d;
 	Attr *a;
 
@@ -176,8 +179,16 @@ static Attr *eligible(Gen *g, Op *op)
 			f->dims[2] != 3 || f->dims[3] != 3 || f->dims[1] != x->dims[1] ||
 			y->dims[1] != f->dims[0] || y->dims[0] != x->dims[0] ||
 			y->dims[2] != x->dims[2] - 2 || y->dims[3] != x->dims[3] - 2 ||
-			y->dims[2] % 2 || y->dims[3] % 2 || !y->dims[0] || !y->dims[2] || !y->dims[3] ||
+			!y->dims[0] || !y->dims[2] || !y->dims[3] ||
 			!g->t->channels_last(x) || !g->t->channels_last(y))
+		return NULL;
+	/* an odd map's blocks compute outputs past its end: at most 40%;
+	 * and the GEMMs have WINO_ROWS rows or more (blocks), each weight
+	 * read for that many (resnet's 7x7 maps at batch 1, 16 blocks: the
+	 * weight's transform, 16/9 its size, streamed for two row panels of
+	 * 14 and 2, is slower than the direct sum) */
+	rows = y->dims[0] * ((y->dims[2] + 1) / 2) * ((y->dims[3] + 1) / 2);
+	if (10 * 4 * rows > 14 * y->dims[0] * y->dims[2] * y->dims[3] || rows < WINO_ROWS)
 		return NULL;
 	if (!(d = OPND(op, 1)->def) || !op_is(d, "arith.constant") || !(a = op_attr(d, "value")) ||
 			(a->kind != AT_DENSE && a->kind != AT_DENSE_RESOURCE))
@@ -326,13 +337,33 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	W w = { c, conv, conv->loc, NULL };
 	Value *x = OPND(conv, 0), *f = OPND(conv, 1), *init = OPND(conv, 2), *ins[16], *outs[16];
 	const int64_t *xd = x->type->dims, *yd = RES(conv, 0)->type->dims;
-	int64_t N = xd[0], C = xd[1], K = yd[1], TH = yd[2] / 2, TW = yd[3] / 2, R = N * TH * TW;
-	int64_t ud[3] = { 16, C, K }, md[2] = { R, K }, cd[2] = { R, C };
+	int64_t N = xd[0], C = xd[1], K = yd[1], TH = (yd[2] + 1) / 2, TW = (yd[3] + 1) / 2;
+	int64_t R = N * TH * TW, ud[3] = { 16, C, K }, md[2] = { R, K }, cd[2] = { R, C };
 	AffMap *maps[32];
-	Value *ve, *u, *zero, *m[16];
+	Value *ve, *u, *zero, *m[16], *xb = x;
 	Op *in, *out;
 	float *uw;
 	int i;
+
+	/* an odd map's last blocks read a row or column of zeros past the
+	 * input's end (only into the outputs past the map's, not stored) */
+	if (yd[2] % 2 || yd[3] % 2) {
+		int64_t bd[4] = { N, C, 2 * TH + 2, 2 * TW + 2 }, z4[4] = { 0 }, one[4] = { 1, 1, 1, 1 };
+		Type *i64 = ty_int(c, 64, SIGNLESS);
+		Value *z = cst(&w, at_float(c, 0, ty_float(c, TY_F32)), ty_float(c, TY_F32));
+		Value *v[2] = { z, empty(&w, 4, bd) };
+		Op *fill = put(&w, op_new(c, "linalg.fill", 2, v, 1, &v[1]->type, 0, w.loc)), *ins1;
+
+		segments(&w, fill, 1, 1);
+		v[0] = x, v[1] = RES(fill, 0);
+		ins1 = put(&w, op_new(c, "tensor.insert_slice", 2, v, 1, &v[1]->type, 0, w.loc));
+		op_set_attr(c, ins1, "static_offsets", at_dense_array(c, i64, 4, z4));
+		op_set_attr(c, ins1, "static_sizes", at_dense_array(c, i64, 4, xd));
+		op_set_attr(c, ins1, "static_strides", at_dense_array(c, i64, 4, one));
+		op_set_attr(c, ins1, "operand_segment_sizes",
+			at_dense_array(c, ty_int(c, 32, SIGNLESS), 5, (int64_t[]){ 1, 1, 0, 0, 0 }));
+		xb = RES(ins1, 0);
+	}
 
 	/* V[p][r][c] = (B^T d B)[p] of block r = (n, i, j): the window at
 	 * (2i, 2j) of image n */
@@ -340,7 +371,7 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	for (i = 0; i < 16; i++) {
 		AffExpr *r = dim(&w, 0);
 
-		ins[i] = x, outs[i] = ve;
+		ins[i] = xb, outs[i] = ve;
 		maps[i] = affmap_new(c, 2, 0, 4, (AffExpr *[]){
 			aff_bin(c, AFF_FLOORDIV, r, num(&w, TH * TW)), dim(&w, 1),
 			add(&w, mul(&w, aff_bin(c, AFF_FLOORDIV, aff_bin(c, AFF_MOD, r, num(&w, TH * TW)),
