@@ -100,6 +100,33 @@ static void segments(W *w, Op *op, int nin, int nout)
 		at_dense_array(w->c, ty_int(w->c, 32, SIGNLESS), 2, s));
 }
 
+/* a tensor of f32 zeros: empty, filled */
+static Value *zeros(W *w, int rank, const int64_t *dims)
+{
+	Type *f32 = ty_float(w->c, TY_F32);
+	Value *v[2] = { cst(w, at_float(w->c, 0, f32), f32), empty(w, rank, dims) };
+	Op *fill = put(w, op_new(w->c, "linalg.fill", 2, v, 1, &v[1]->type, 0, w->loc));
+
+	segments(w, fill, 1, 1);
+	return RES(fill, 0);
+}
+
+/* x inside zeros of the 4-d shape dims, at its origin */
+static Value *pad_end(W *w, Value *x, const int64_t *dims)
+{
+	Type *i64 = ty_int(w->c, 64, SIGNLESS);
+	int64_t z4[4] = { 0 }, one[4] = { 1, 1, 1, 1 }, seg[5] = { 1, 1, 0, 0, 0 };
+	Value *v[2] = { x, zeros(w, 4, dims) };
+	Op *op = put(w, op_new(w->c, "tensor.insert_slice", 2, v, 1, &v[1]->type, 0, w->loc));
+
+	op_set_attr(w->c, op, "static_offsets", at_dense_array(w->c, i64, 4, z4));
+	op_set_attr(w->c, op, "static_sizes", at_dense_array(w->c, i64, 4, x->type->dims));
+	op_set_attr(w->c, op, "static_strides", at_dense_array(w->c, i64, 4, one));
+	op_set_attr(w->c, op, "operand_segment_sizes",
+		at_dense_array(w->c, ty_int(w->c, 32, SIGNLESS), 5, seg));
+	return RES(op, 0);
+}
+
 /* A linalg.generic of nin ins and nout outs over nloops loops (iters:
  * 'p' or 'r' each); its body's block, whose end new ops go to. */
 static Op *generic(W *w, int nin, Value *const *ins, int nout, Value *const *outs,
@@ -211,6 +238,7 @@ static void input_body(W *w, Block *b)
 	Value *d[16], *r[16], *v[16], *col[4], *t[4];
 	int i, j;
 
+	w->blk = b;
 	for (i = 0; i < 16; i++)
 		d[i] = b->args[i];
 	for (j = 0; j < 4; j++) {          /* r = B^T d, column by column */
@@ -223,6 +251,7 @@ static void input_body(W *w, Block *b)
 	for (i = 0; i < 4; i++)            /* v = r B, row by row */
 		bt_apply(w, r + 4 * i, v + 4 * i);
 	yield(w, b, 16, v);
+	w->blk = NULL;
 }
 
 /* U[p][c][k] = (G g_kc G^T)[p / 4][p % 4] */
@@ -280,12 +309,23 @@ static Value *contraction(W *w, Value *vp, Value *u, int p, Value *zero)
 	return RES(op, 0);
 }
 
+/* i1: index v is odd */
+static Value *odd(W *w, Value *v)
+{
+	Type *ix = ty_index(w->c), *i1 = ty_int(w->c, 1, SIGNLESS);
+	Value *a[2] = { bin(w, "arith.remui", v, cst(w, at_int(w->c, 2, ix), ix)), cst(w, at_int(w->c, 0, ix), ix) };
+	Op *op = put(w, op_new(w->c, "arith.cmpi", 2, a, 1, &i1, 0, w->loc));
+
+	op_set_attr(w->c, op, "predicate", at_int(w->c, 1, NULL));   /* ne */
+	return RES(op, 0);
+}
+
 /* the output transform's body: y = A^T M A at the output's place in its
  * block, checked (WINO_FIX), plus the init */
 static void output_body(W *w, Block *b, Value *x, Value *f)
 {
-	Value *q[16], *k[4], *ix[4], *two, *zero, *ph, *pw, *y0, *y1, *y, *fv[7];
-	Type *i1 = ty_int(w->c, 1, SIGNLESS), *f32 = ty_float(w->c, TY_F32);
+	Value *q[16], *k[4], *ix[4], *ph, *pw, *y0, *y1, *y, *fv[7];
+	Type *f32 = ty_float(w->c, TY_F32);
 	int i;
 
 	w->blk = b;
@@ -293,21 +333,8 @@ static void output_body(W *w, Block *b, Value *x, Value *f)
 		q[i] = b->args[i];
 	for (i = 0; i < 4; i++)
 		ix[i] = lindex(w, i);
-	two = cst(w, at_int(w->c, 2, ty_index(w->c)), ty_index(w->c));
-	zero = cst(w, at_int(w->c, 0, ty_index(w->c)), ty_index(w->c));
-	ph = bin(w, "arith.remui", ix[2], two);
-	pw = bin(w, "arith.remui", ix[3], two);
-	{
-		Value *v[2] = { ph, zero };
-		Op *op = put(w, op_new(w->c, "arith.cmpi", 2, v, 1, &i1, 0, w->loc));
-
-		op_set_attr(w->c, op, "predicate", at_int(w->c, 1, NULL));   /* ne */
-		ph = RES(op, 0);
-		v[0] = pw;
-		op = put(w, op_new(w->c, "arith.cmpi", 2, v, 1, &i1, 0, w->loc));
-		op_set_attr(w->c, op, "predicate", at_int(w->c, 1, NULL));
-		pw = RES(op, 0);
-	}
+	ph = odd(w, ix[2]);
+	pw = odd(w, ix[3]);
 	/* each row of M times A: column 0 (m0 + m1 + m2) or 1 (m1 - m2 - m3) */
 	for (i = 0; i < 4; i++) {
 		Value *s = bin(w, "arith.addf", bin(w, "arith.addf", q[4 * i], q[4 * i + 1]), q[4 * i + 2]);
@@ -347,23 +374,8 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 
 	/* an odd map's last blocks read a row or column of zeros past the
 	 * input's end (only into the outputs past the map's, not stored) */
-	if (yd[2] % 2 || yd[3] % 2) {
-		int64_t bd[4] = { N, C, 2 * TH + 2, 2 * TW + 2 }, z4[4] = { 0 }, one[4] = { 1, 1, 1, 1 };
-		Type *i64 = ty_int(c, 64, SIGNLESS);
-		Value *z = cst(&w, at_float(c, 0, ty_float(c, TY_F32)), ty_float(c, TY_F32));
-		Value *v[2] = { z, empty(&w, 4, bd) };
-		Op *fill = put(&w, op_new(c, "linalg.fill", 2, v, 1, &v[1]->type, 0, w.loc)), *ins1;
-
-		segments(&w, fill, 1, 1);
-		v[0] = x, v[1] = RES(fill, 0);
-		ins1 = put(&w, op_new(c, "tensor.insert_slice", 2, v, 1, &v[1]->type, 0, w.loc));
-		op_set_attr(c, ins1, "static_offsets", at_dense_array(c, i64, 4, z4));
-		op_set_attr(c, ins1, "static_sizes", at_dense_array(c, i64, 4, xd));
-		op_set_attr(c, ins1, "static_strides", at_dense_array(c, i64, 4, one));
-		op_set_attr(c, ins1, "operand_segment_sizes",
-			at_dense_array(c, ty_int(c, 32, SIGNLESS), 5, (int64_t[]){ 1, 1, 0, 0, 0 }));
-		xb = RES(ins1, 0);
-	}
+	if (yd[2] % 2 || yd[3] % 2)
+		xb = pad_end(&w, x, (int64_t[]){ N, C, 2 * TH + 2, 2 * TW + 2 });
 
 	/* V[p][r][c] = (B^T d B)[p] of block r = (n, i, j): the window at
 	 * (2i, 2j) of image n */
@@ -381,22 +393,13 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	}
 	in = generic(&w, 16, ins, 16, outs, maps, 2, "pp");
 	op_set_attr(c, in, WINO_ATTR, at_str(c, "input"));
-	w.blk = in->regs[0].first;
 	input_body(&w, in->regs[0].first);
-	w.blk = NULL;
 
 	uw = weight_transform(wa, K, C);
 	u = cst(&w, at_dense(c, ty_tensor(c, 3, ud, ty_float(c, TY_F32)), uw,
 		sizeof *uw * (size_t)(16 * C * K), 0), ty_tensor(c, 3, ud, ty_float(c, TY_F32)));
 	free(uw);
-	{
-		Value *z = cst(&w, at_float(c, 0, ty_float(c, TY_F32)), ty_float(c, TY_F32));
-		Value *v[2] = { z, empty(&w, 2, md) };
-		Op *fill = put(&w, op_new(c, "linalg.fill", 2, v, 1, &v[1]->type, 0, w.loc));
-
-		segments(&w, fill, 1, 1);
-		zero = RES(fill, 0);
-	}
+	zero = zeros(&w, 2, md);
 	for (i = 0; i < 16; i++)
 		m[i] = contraction(&w, RES(in, i), u, i, zero);
 
