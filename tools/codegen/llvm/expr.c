@@ -1163,7 +1163,7 @@ static LLVMValueRef fix_sum(E *e, KExpr *x)
 			s = LLVMBuildFAdd(e->b, s, LLVMBuildFMul(e->b, xv, wv, ""), "");
 		}
 	LLVMBuildStore(e->b, s, acc);
-	e_loop_end(e, &l, NULL, 0);
+	e_loop_end(e, &l, NULL, LOOP_NO_UNROLL);
 	return LLVMBuildLoad2(e->b, e->f32, acc, "");
 }
 
@@ -1175,7 +1175,7 @@ static LLVMValueRef emit_fix(E *e, KExpr *x)
 	LLVMTypeRef vt;
 	LLVMBasicBlockRef slow, join, from[2];
 	unsigned id;
-	int i, vw = e->vw;
+	int vw = e->vw;
 
 	if (!v)
 		return NULL;
@@ -1202,19 +1202,30 @@ static LLVMValueRef emit_fix(E *e, KExpr *x)
 	if (vw == 1) {
 		r = fix_sum(e, x);
 	} else {
-		base = e->dimv[e->vdim];
-		e->vw = 1;
-		r = v;
-		for (i = 0; i < vw && (e->ntail <= 0 || i < e->ntail); i++) {
-			LLVMValueRef lane = LLVMConstInt(e->i32, (unsigned long long)i, 0);
+		/* a loop over the lanes (one copy of the sum's code), each not
+		 * finite summed again into the vector's slot */
+		LLVMValueRef slot = e_alloca(e, vt, "fix"), l, lane;
+		LLVMBasicBlockRef redo = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sum_lane"),
+			next = LLVMAppendBasicBlockInContext(e->cx, e->fn, "next_lane");
+		ELoop lp;
 
-			e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, e_i64(e, i), "");
-			r = LLVMBuildInsertElement(e->b, r, LLVMBuildSelect(e->b,
-				LLVMBuildExtractElement(e->b, bad, lane, ""), fix_sum(e, x),
-				LLVMBuildExtractElement(e->b, v, lane, ""), ""), lane, "");
-		}
+		LLVMBuildStore(e->b, v, slot);
+		base = e->dimv[e->vdim];
+		l = e_loop_begin(e, &lp, e_i64(e, 0), e_i64(e, e->ntail > 0 ? e->ntail : vw), NULL);
+		lane = LLVMBuildTrunc(e->b, l, e->i32, "");
+		LLVMBuildCondBr(e->b, LLVMBuildExtractElement(e->b, bad, lane, ""), redo, next);
+		LLVMPositionBuilderAtEnd(e->b, redo);
+		e->vw = 1;
+		e->dimv[e->vdim] = LLVMBuildAdd(e->b, base, l, "");
+		r = fix_sum(e, x);
+		LLVMBuildStore(e->b, LLVMBuildInsertElement(e->b, LLVMBuildLoad2(e->b, vt, slot, ""), r,
+			lane, ""), slot);
+		LLVMBuildBr(e->b, next);
+		LLVMPositionBuilderAtEnd(e->b, next);
 		e->dimv[e->vdim] = base;
 		e->vw = vw;
+		e_loop_end(e, &lp, NULL, LOOP_NO_UNROLL);
+		r = LLVMBuildLoad2(e->b, vt, slot, "");
 	}
 	from[1] = LLVMGetInsertBlock(e->b);
 	LLVMBuildBr(e->b, join);
