@@ -9,7 +9,8 @@
 // stores each output's value of its block with the bias and relu fused,
 // channels last between the two convolutions.  A map of 7x16: its last
 // blocks read a row of zeros past the input (a pad of 10x18).  The check
-// of non-finite values is a branch around the direct sums (LL).  A
+// of non-finite values (|v| >= inf, or NaN) is a branch around a loop
+// over the vector's lanes, each lane not finite summed directly (LL).  A
 // convolution of stride 2, one of 32 channels (which the GEMMs keep NCHW)
 // and one of a 4x6 map (6 blocks: too few rows) stay direct sums.
 // CHECK: name dispatch_0_winograd_input
@@ -37,9 +38,11 @@
 // CHECK: name dispatch_{{[0-9]+}}_conv2d
 // CHECK-NOT: _winograd_
 // DIRECT-NOT: _winograd_
-// LL: not_finite:
-// LL: fmul float
+// LL: fcmp uge <16 x float> %{{[0-9]+}}, <float 0x7FF0000000000000
 // LL: checked:
+// LL: sum_lane:
+// LL: fmul float
+// LL: next_lane:
 module {
   func.func @main(%x: tensor<1x64x8x16xf32>, %s: tensor<1x64x7x16xf32>, %e: tensor<1x32x8x16xf32>, %q: tensor<1x64x4x6xf32>) -> (tensor<1x64x8x16xf32>, tensor<1x64x4x8xf32>, tensor<1x64x7x16xf32>, tensor<1x32x8x16xf32>, tensor<1x64x4x6xf32>) {
     %z = arith.constant 0.0 : f32
