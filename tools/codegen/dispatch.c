@@ -433,9 +433,8 @@ static const char *op_word(Gen *g, Op *op)
 	size_t len;
 	int named = 0, body = 0;
 
-	if (wino_is(op, "input") || wino_is(op, "output") || wino_is(op, "contraction")) {
-		/* wino.c's: winograd_input, _contraction, _output */
-		snprintf(w, sizeof w, "winograd_%s", op_attr(op, "fxpipe.winograd")->s);
+	if (wino_kind(op)) {   /* winograd_input, _contraction, _output */
+		snprintf(w, sizeof w, "winograd_%s", wino_kind(op));
 		return arena_strdup(g->c, w);
 	} else if (op->loc && op->loc->kind == LOC_NAME && op->loc->file && *op->loc->file) {
 		n = op->loc->file;

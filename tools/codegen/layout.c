@@ -14,7 +14,9 @@
  * order (n, h, w, c), under a binding of that shape, and the host's
  * buffer has that type too.  Pools count as convolutions here (a max
  * pool's loop nest, ordered by its output's layout, then runs its vectors
- * along the channels).  The values around it keep linalg's layout: a
+ * along the channels), and so do Winograd's transforms (wino.c: the
+ * output transform writes, the input transform and the check's direct
+ * sums read).  The values around it keep linalg's layout: a
  * function's arguments and results, depthwise convolutions, reshapes,
  * anything the host copies or fills.  Nothing else changes:
  * each element is the same sum, stored elsewhere.

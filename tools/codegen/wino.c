@@ -416,11 +416,18 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	op_replace(conv, (Value *[]){ RES(out, 0) });
 }
 
-int wino_is(const Op *op, const char *which)
+const char *wino_kind(const Op *op)
 {
 	const Attr *a = op ? op_attr(op, WINO_ATTR) : NULL;
 
-	return a && a->kind == AT_STR && !strcmp(a->s, which);
+	return a && a->kind == AT_STR ? a->s : NULL;
+}
+
+int wino_is(const Op *op, const char *which)
+{
+	const char *k = wino_kind(op);
+
+	return k && !strcmp(k, which);
 }
 
 int wino_is_fix(const Op *op)
