@@ -62,8 +62,8 @@ static int is_elementwise(Gen *g, Op *op)
 {
 	SOp s;
 
-	if (!op || op->nres != 1 || wino_is(op, "output"))
-		return 0;
+	if (!op || op->nres != 1 || wino_is(op, "input") || wino_is(op, "output"))
+		return 0;   /* wino.c's transforms: kernels of their own */
 	if (!op_is(op, "linalg.generic") && !op_is(op, "linalg.copy") &&
 			!op_is(op, "linalg.transpose") && !op_is(op, "linalg.broadcast"))
 		return 0;

@@ -35,12 +35,9 @@ Value *length_arg(Op *fn);
  * is not a buffer.  NULL otherwise. */
 Attr *pad_value(Gen *g, Op *op);
 /* wino.c: 3x3 convolutions by Winograd's F(2x2, 3x3), rewritten in fn
- * before its values are planned; the ops it makes (their kind: "input",
- * "contraction" or "output", else NULL; the fix inside the output's
- * body) */
+ * before its values are planned (wino_kind: gen.h); the fix inside its
+ * output transform's body */
 void wino_rewrite(Gen *g, Op *fn);
-const char *wino_kind(const Op *op);
-int wino_is(const Op *op, const char *which);
 int wino_is_fix(const Op *op);
 /* the buffers a fix reads: the weight, and the convolution's input or
  * the source of the pad it is (dispatch.c's plan_values) */

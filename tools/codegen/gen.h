@@ -107,6 +107,11 @@ typedef struct FnPlan {
 
 int plan_function(Gen *g, Op *fn, FnPlan *fp);
 
+/* wino.c: the kind of an op that its rewrite of a convolution made
+ * ("input", "contraction" or "output"), else NULL; whether it is that */
+const char *wino_kind(const Op *op);
+int wino_is(const Op *op, const char *which);
+
 /* layout.c: which values live channels last (VInfo.phys), once the
  * kernels' roots and chains are planned and before any is built */
 void plan_layouts(Gen *g, Op *fn);

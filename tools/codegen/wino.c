@@ -9,16 +9,17 @@
  * (f32, static, a 3x3 constant weight, stride and dilation 1, channels
  * that the target keeps last in and out, enough blocks) becomes linalg
  * ops of codegen's own:
- *   - the input transform: one linalg.generic over the blocks and input
- *     channels with 16 results V[p], p = 4 r + s the point of B^T d B,
- *     each [N H W / 4, C] (block (n, i, j) the row (n H / 2 + i) W / 2
+ *   - the input transform: a linalg.generic over the blocks, the 16
+ *     points p = 4 r + s of B^T d B and the input channels, V [R, 16, C]
+ *     (R = N H W / 4 blocks, block (n, i, j) the row (n H / 2 + i) W / 2
  *     + j);
- *   - 16 contractions M[p] = V[p] x U[p], U the transformed weight
- *     computed here, one constant [16, C, K];
+ *   - a batch of 16 contractions M[p] = V[p] x U[p]^T, M [16, R, K], U
+ *     the transformed weight computed here, a constant [16, K, C];
  *   - the output transform: a linalg.generic over the output that reads
  *     its block's 16 sums and adds the convolution's init.
- * The contractions run on the GEMM micro-kernels (gemm_plan.c), the
- * transforms as loop nests; layout.c keeps their input and output
+ * The contractions run as one batched GEMM on the micro-kernels
+ * (gemm_plan.c), the transforms as loop nests in vectors along the
+ * channels (nest.c's V1); layout.c keeps their input and output
  * channels last as it keeps a convolution's, so that both transforms run
  * their vectors along the channels.
  *
@@ -232,10 +233,13 @@ static void bt_apply(W *w, Value *const *e, Value **t)
 	t[3] = bin(w, "arith.subf", e[1], e[3]);
 }
 
-/* the input transform's body: 16 window elements in, V = B^T d B out */
+/* the input transform's body: 16 window elements in, point p (loop dim
+ * 1) of V = B^T d B out: a select over p, which each of the kernel's
+ * copies of the body (nest.c unrolls p) folds to its point's sum */
 static void input_body(W *w, Block *b)
 {
-	Value *d[16], *r[16], *v[16], *col[4], *t[4];
+	Type *ix = ty_index(w->c), *i1 = ty_int(w->c, 1, SIGNLESS);
+	Value *d[16], *r[16], *v[16], *col[4], *t[4], *p, *y;
 	int i, j;
 
 	w->blk = b;
@@ -250,11 +254,22 @@ static void input_body(W *w, Block *b)
 	}
 	for (i = 0; i < 4; i++)            /* v = r B, row by row */
 		bt_apply(w, r + 4 * i, v + 4 * i);
-	yield(w, b, 16, v);
+	p = lindex(w, 1);
+	y = v[15];
+	for (i = 14; i >= 0; i--) {
+		Value *a[2] = { p, cst(w, at_int(w->c, i, ix), ix) }, *sv[3];
+		Op *op = put(w, op_new(w->c, "arith.cmpi", 2, a, 1, &i1, 0, w->loc));
+
+		op_set_attr(w->c, op, "predicate", at_int(w->c, 0, NULL));   /* eq */
+		sv[0] = RES(op, 0), sv[1] = v[i], sv[2] = y;
+		y = op1(w, "arith.select", 3, sv, v[i]->type);
+	}
+	yield(w, b, 1, &y);
 	w->blk = NULL;
 }
 
-/* U[p][c][k] = (G g_kc G^T)[p / 4][p % 4] */
+/* U[p][k][c] = (G g_kc G^T)[p / 4][p % 4]: a GEMM's B panel of
+ * output channels reads each one's run of input channels */
 static float *weight_transform(const Attr *a, int64_t K, int64_t C)
 {
 	static const double gm[4][3] = { { 1, 0, 0 }, { .5, .5, .5 }, { .5, -.5, .5 }, { 0, 0, 1 } };
@@ -280,25 +295,25 @@ static float *weight_transform(const Attr *a, int64_t K, int64_t C)
 					t[r][j] = gm[r][0] * g[j] + gm[r][1] * g[3 + j] + gm[r][2] * g[6 + j];
 			for (int r = 0; r < 4; r++)
 				for (int s = 0; s < 4; s++)
-					u[((r * 4 + s) * C + c) * K + k] = (float)(t[r][0] * gm[s][0] +
+					u[((r * 4 + s) * K + k) * C + c] = (float)(t[r][0] * gm[s][0] +
 						t[r][1] * gm[s][1] + t[r][2] * gm[s][2]);
 		}
 	return u;
 }
 
-/* M[p] = V[p] U[p], [R, C] x [C, K] */
-static Value *contraction(W *w, Value *vp, Value *u, int p, Value *zero)
+/* M[p] = V[p] U[p]^T for the 16 points p, a batch: [R, C] x [C, K] each,
+ * V [R, 16, C], U [16, K, C], M [16, R, K] */
+static Value *contraction(W *w, Value *v, Value *u, Value *zero)
 {
-	Value *ins[2] = { vp, u };
+	Value *ins[2] = { v, u }, *m;
 	AffMap *maps[3];
 	Op *op;
 	Block *b;
-	Value *m;
 
-	maps[0] = affmap_new(w->c, 3, 0, 2, (AffExpr *[]){ dim(w, 0), dim(w, 2) });
-	maps[1] = affmap_new(w->c, 3, 0, 3, (AffExpr *[]){ num(w, p), dim(w, 2), dim(w, 1) });
-	maps[2] = affmap_new(w->c, 3, 0, 2, (AffExpr *[]){ dim(w, 0), dim(w, 1) });
-	op = generic(w, 2, ins, 1, &zero, maps, 3, "ppr");
+	maps[0] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 1), dim(w, 0), dim(w, 3) });
+	maps[1] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 0), dim(w, 2), dim(w, 3) });
+	maps[2] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 0), dim(w, 1), dim(w, 2) });
+	op = generic(w, 2, ins, 1, &zero, maps, 4, "pppr");
 	op_set_attr(w->c, op, WINO_ATTR, at_str(w->c, "contraction"));
 	b = op->regs[0].first;
 	w->blk = b;
@@ -362,12 +377,12 @@ static void output_body(W *w, Block *b, Value *x, Value *f)
 static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 {
 	W w = { c, conv, conv->loc, NULL };
-	Value *x = OPND(conv, 0), *f = OPND(conv, 1), *init = OPND(conv, 2), *ins[16], *outs[16];
+	Value *x = OPND(conv, 0), *f = OPND(conv, 1), *init = OPND(conv, 2), *ins[16];
 	const int64_t *xd = x->type->dims, *yd = RES(conv, 0)->type->dims;
 	int64_t N = xd[0], C = xd[1], K = yd[1], TH = (yd[2] + 1) / 2, TW = (yd[3] + 1) / 2;
-	int64_t R = N * TH * TW, ud[3] = { 16, C, K }, md[2] = { R, K }, cd[2] = { R, C };
-	AffMap *maps[32];
-	Value *ve, *u, *zero, *m[16], *xb = x;
+	int64_t R = N * TH * TW, ud[3] = { 16, K, C }, md[3] = { 16, R, K }, vd[3] = { R, 16, C };
+	AffMap *maps[17];
+	Value *ve, *u, *m, *xb = x;
 	Op *in, *out;
 	float *uw;
 	int i;
@@ -377,21 +392,21 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	if (yd[2] % 2 || yd[3] % 2)
 		xb = pad_end(&w, x, (int64_t[]){ N, C, 2 * TH + 2, 2 * TW + 2 });
 
-	/* V[p][r][c] = (B^T d B)[p] of block r = (n, i, j): the window at
+	/* V[r][p][c] = (B^T d B)[p] of block r = (n, i, j): the window at
 	 * (2i, 2j) of image n */
-	ve = empty(&w, 2, cd);
+	ve = empty(&w, 3, vd);
 	for (i = 0; i < 16; i++) {
 		AffExpr *r = dim(&w, 0);
 
-		ins[i] = xb, outs[i] = ve;
-		maps[i] = affmap_new(c, 2, 0, 4, (AffExpr *[]){
-			aff_bin(c, AFF_FLOORDIV, r, num(&w, TH * TW)), dim(&w, 1),
+		ins[i] = xb;
+		maps[i] = affmap_new(c, 3, 0, 4, (AffExpr *[]){
+			aff_bin(c, AFF_FLOORDIV, r, num(&w, TH * TW)), dim(&w, 2),
 			add(&w, mul(&w, aff_bin(c, AFF_FLOORDIV, aff_bin(c, AFF_MOD, r, num(&w, TH * TW)),
 				num(&w, TW)), 2), num(&w, i / 4)),
 			add(&w, mul(&w, aff_bin(c, AFF_MOD, r, num(&w, TW)), 2), num(&w, i % 4)) });
-		maps[16 + i] = affmap_identity(c, 2);
 	}
-	in = generic(&w, 16, ins, 16, outs, maps, 2, "pp");
+	maps[16] = affmap_identity(c, 3);
+	in = generic(&w, 16, ins, 1, &ve, maps, 3, "ppp");
 	op_set_attr(c, in, WINO_ATTR, at_str(c, "input"));
 	input_body(&w, in->regs[0].first);
 
@@ -399,18 +414,18 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 	u = cst(&w, at_dense(c, ty_tensor(c, 3, ud, ty_float(c, TY_F32)), uw,
 		sizeof *uw * (size_t)(16 * C * K), 0), ty_tensor(c, 3, ud, ty_float(c, TY_F32)));
 	free(uw);
-	zero = zeros(&w, 2, md);
-	for (i = 0; i < 16; i++)
-		m[i] = contraction(&w, RES(in, i), u, i, zero);
+	m = contraction(&w, RES(in, 0), u, zeros(&w, 3, md));
 
 	/* y[n][k][h][w] = init + (A^T M A)[h % 2][w % 2] of block (h / 2, w / 2) */
-	for (i = 0; i < 16; i++)
-		maps[i] = affmap_new(c, 4, 0, 2, (AffExpr *[]){
+	for (i = 0; i < 16; i++) {
+		ins[i] = m;
+		maps[i] = affmap_new(c, 4, 0, 3, (AffExpr *[]){ num(&w, i),
 			add(&w, add(&w, mul(&w, dim(&w, 0), TH * TW), mul(&w, fdiv2(&w, dim(&w, 2)), TW)),
 				fdiv2(&w, dim(&w, 3))),
 			dim(&w, 1) });
+	}
 	maps[16] = affmap_identity(c, 4);
-	out = generic(&w, 16, m, 1, &init, maps, 4, "pppp");
+	out = generic(&w, 16, ins, 1, &init, maps, 4, "pppp");
 	op_set_attr(c, out, WINO_ATTR, at_str(c, "output"));
 	output_body(&w, out->regs[0].first, x, f);
 	op_replace(conv, (Value *[]){ RES(out, 0) });

@@ -33,6 +33,16 @@ static void schedule(Kernel *k, Sched *s)
 	int64_t work = 1;
 
 	s->empty = kernel_loops(k, s->order, &s->n, s->red, &s->nred);
+	/* a Winograd output transform's vectors run along its channels
+	 * (loop dim 1), where its sums lie beside each other, whatever the
+	 * output's layout (V1 scatters them into NCHW) */
+	if (wino_is(k->root, "output"))
+		for (d = 0; d + 1 < s->n; d++)
+			if (s->order[d] == 1) {
+				memmove(s->order + d, s->order + d + 1, sizeof *s->order * (size_t)(s->n - d - 1));
+				s->order[s->n - 1] = 1;
+				break;
+			}
 	for (d = 0; d < k->ndims; d++)
 		work *= k->ext[d];
 	s->split = s->n ? s->order[0] : -1;
@@ -71,9 +81,11 @@ static void schedule(Kernel *k, Sched *s)
 		s->g[0] = ext < want ? ext : want;
 		/* fewer indices than workgroups wanted (a pack of 5 panels):
 		 * the next dim cut too, unless it is the innermost (the
-		 * vectorized one), a pack's lanes or bounded */
+		 * vectorized one), a pack's lanes, a Winograd input
+		 * transform's points (V1 unrolls them) or bounded */
 		if (s->g[0] < want && s->n >= 3 && !(k->bound && k->bound[s->order[1]].c) &&
-				!(k->vpack && (s->order[1] == 3 || s->order[1] == 4))) {
+				!(k->vpack && (s->order[1] == 3 || s->order[1] == 4)) &&
+				!wino_is(k->root, "input")) {
 			int64_t ext2 = k->ext[s->order[1]];
 
 			s->split2 = s->order[1];
@@ -148,6 +160,10 @@ typedef struct LoopEnv {
 	int rdim;             /* S2 in vectors: the parallel dim outside the
 	                       * row whose points go in blocks (s2_rows), or -1 */
 	int rows;             /* the block's points of rdim, from e->dimv[rdim] */
+	int unroll;           /* V1: the dim outside the vector's whose points
+	                       * each vector computes, one by one, or -1 */
+	int scatter;          /* V1: the vector's lanes not beside each other
+	                       * in the output: stored by a scatter */
 } LoopEnv;
 
 static void store_out(E *e, KOut *o, LLVMValueRef v)
@@ -598,33 +614,75 @@ static int has_fix(KExpr *x, PMap *seen)
 	return 0;
 }
 
-/* V1: a kernel without reductions whose value holds a KX_FIX, one output
- * stored along its innermost parallel dim (not split), in vectors of our
- * own */
-static int use_v1(Kernel *k, Sched *s)
+/* V1: a kernel without reductions whose value holds a KX_FIX, or a
+ * Winograd transform, in vectors of our own along its innermost parallel
+ * dim (not split), compiled by the light pipeline, not O3.  Its one
+ * output is stored along that dim, or, by an output transform that
+ * writes NCHW (schedule puts its channels innermost, where its sums lie
+ * beside each other), by a scatter (*scatter).  An input transform's
+ * next dim out, its 16 points, is unrolled inside each vector (*unroll):
+ * the window's loads are the same for every point, and the select of the
+ * point's sum folds.  0 where V1 does not apply. */
+static int use_v1(Kernel *k, Sched *s, int *unroll, int *scatter)
 {
 	KOut *o = &k->out[0];
 	PMap seen = {0};
-	int d, r, fix;
+	int d, r, along, fix;
 
+	*unroll = -1;
+	*scatter = 0;
 	if (k->nout != 1 || s->nred || s->n < 1)
 		return 0;
 	d = s->order[s->n - 1];
-	r = k->bind[o->buf].type->rank;
-	if (d == s->split || d == s->split2 || o->ix[r - 1]->kind != IX_DIM || o->ix[r - 1]->v != d)
+	if (d == s->split || d == s->split2)
 		return 0;
-	for (int i = 0; i < r - 1; i++)
-		if (ix_uses_dim(o->ix[i], d))
+	if (wino_is(k->root, "input")) {
+		if (s->n < 2 || s->order[s->n - 2] == s->split || s->order[s->n - 2] == s->split2)
 			return 0;
+		*unroll = s->order[s->n - 2];
+	}
+	r = k->bind[o->buf].type->rank;
+	along = o->ix[r - 1]->kind == IX_DIM && o->ix[r - 1]->v == d;
+	for (int i = 0; i < r - 1; i++)
+		along = along && !ix_uses_dim(o->ix[i], d);
+	if (!along && !wino_is(k->root, "output"))
+		return 0;
+	*scatter = !along;
 	fix = has_fix(o->val, &seen) || has_fix(o->epi, &seen);
 	pmap_free(&seen);
-	return fix;
+	return fix || wino_kind(k->root);
 }
 
-/* w lanes of the row from base (ntail > 0: its first ntail) */
+/* Whether x depends on dim d; if so, its value is dropped from the memo
+ * (seen: the nodes visited, each mapped to itself where it depends) */
+static int forget_dim(E *e, KExpr *x, int d, PMap *seen)
+{
+	void **slot;
+	int dep = 0, i;
+
+	if (!x)
+		return 0;
+	if ((slot = pmap_slot(seen, x, 0)))
+		return *slot == x;
+	for (i = 0; i < x->n; i++)
+		dep |= forget_dim(e, x->a[i], d, seen);
+	for (i = 0; i < x->rank; i++)
+		dep |= ix_uses_dim(x->ix[i], d);
+	*pmap_slot(seen, x, 1) = dep ? (void *)x : (void *)seen;
+	if (dep && (slot = pmap_slot(&e->memo, x, 0)))
+		*slot = NULL;
+	return dep;
+}
+
+/* w lanes of the row from base (ntail > 0: its first ntail), at each
+ * point of the unrolled dim: what does not depend on that dim (the
+ * window's loads) emitted once for them all */
 static void v1_vector(E *e, LoopEnv *le, LLVMValueRef base, int w, int ntail)
 {
-	KOut *o = &e->k->out[0];
+	Kernel *k = e->k;
+	KOut *o = &k->out[0];
+	Type *bt = k->bind[o->buf].type;
+	int64_t nu = le->unroll >= 0 ? k->ext[le->unroll] : 1;
 	LLVMValueRef v;
 
 	e->vw = w;
@@ -632,13 +690,27 @@ static void v1_vector(E *e, LoopEnv *le, LLVMValueRef base, int w, int ntail)
 	e->ntail = ntail;
 	e_reset(e);
 	e->dimv[le->inner] = base;
-	if ((v = e_expr(e, o->val)) && o->epi) {
-		e->accp[0] = e_alloca(e, LLVMTypeOf(v), "acc");
-		LLVMBuildStore(e->b, v, e->accp[0]);
-		v = e_expr(e, o->epi);
+	for (int64_t u = 0; u < nu; u++) {
+		if (le->unroll >= 0) {
+			PMap seen = {0};
+
+			forget_dim(e, o->val, le->unroll, &seen);
+			forget_dim(e, o->epi, le->unroll, &seen);
+			pmap_free(&seen);
+			e->dimv[le->unroll] = e_i64(e, u);
+		}
+		if ((v = e_expr(e, o->val)) && o->epi) {
+			e->accp[0] = e_alloca(e, LLVMTypeOf(v), "acc");
+			LLVMBuildStore(e->b, v, e->accp[0]);
+			v = e_expr(e, o->epi);
+		}
+		if (!v)
+			break;
+		if (le->scatter && w > 1)
+			e_scatter(e, v, o->buf, e_linear(e, bt, o->ix), bt->elem);
+		else
+			store_out(e, o, v);
 	}
-	if (v)
-		store_out(e, o, v);
 	e->vw = 1;
 	e->ntail = 0;
 }
@@ -730,9 +802,10 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
 	le.tail = k->nout == 1 && s2_tail(e, k);
-	if (use_v1(k, &s)) {
+	if (use_v1(k, &s, &le.unroll, &le.scatter)) {
 		le.inner = s.order[s.n - 1];
-		nest(e, s.order, s.n - 1, &s, wx, v1_point, &le, 0);
+		k->light = 1;
+		nest(e, s.order, s.n - (le.unroll >= 0 ? 2 : 1), &s, wx, v1_point, &le, 0);
 	} else if (use_s2(k, &s, le.tail)) {
 		le.inner = s.order[s.n - 1];
 		k->light = s2_explicit(k, &s, le.tail);
