@@ -128,41 +128,38 @@ static Value *pad_end(W *w, Value *x, const int64_t *dims)
 	return RES(op, 0);
 }
 
-/* A linalg.generic of nin ins and nout outs over nloops loops (iters:
- * 'p' or 'r' each); its body's block, whose end new ops go to. */
-static Op *generic(W *w, int nin, Value *const *ins, int nout, Value *const *outs,
-	AffMap *const *maps, int nloops, const char *iters)
+/* A linalg.generic of nin ins and the out `out` over nloops loops
+ * (iters: 'p' or 'r' each) */
+static Op *generic(W *w, int nin, Value *const *ins, Value *out, AffMap *const *maps, int nloops,
+	const char *iters)
 {
-	int n = nin + nout, i;
+	int n = nin + 1, i;
 	Value **v = xmalloc(sizeof *v * (size_t)n);
-	Type **rt = xmalloc(sizeof *rt * (size_t)nout);
 	Attr **m = xmalloc(sizeof *m * (size_t)n), **it = xmalloc(sizeof *it * (size_t)nloops);
 	Op *op;
 	Block *b;
 
-	for (i = 0; i < n; i++)
-		v[i] = i < nin ? ins[i] : outs[i - nin];
-	for (i = 0; i < nout; i++)
-		rt[i] = outs[i]->type;
-	op = put(w, op_new(w->c, "linalg.generic", n, v, nout, rt, 1, w->loc));
+	memcpy(v, ins, sizeof *v * (size_t)nin);
+	v[nin] = out;
+	op = put(w, op_new(w->c, "linalg.generic", n, v, 1, &out->type, 1, w->loc));
 	for (i = 0; i < n; i++)
 		m[i] = at_affine_map(w->c, maps[i]);
 	for (i = 0; i < nloops; i++)
 		it[i] = at_str(w->c, iters[i] == 'r' ? "reduction" : "parallel");
 	op_set_attr(w->c, op, "indexing_maps", at_array(w->c, n, m));
 	op_set_attr(w->c, op, "iterator_types", at_array(w->c, nloops, it));
-	segments(w, op, nin, nout);
+	segments(w, op, nin, 1);
 	b = block_new(w->c);
 	region_append(&op->regs[0], b);
 	for (i = 0; i < n; i++)
 		block_add_arg(w->c, b, v[i]->type->elem, w->loc);
-	free(v), free(rt), free(m), free(it);
+	free(v), free(m), free(it);
 	return op;
 }
 
-static void yield(W *w, Block *b, int n, Value *const *v)
+static void yield(W *w, Block *b, Value *v)
 {
-	op_append(b, op_new(w->c, "linalg.yield", n, v, 0, NULL, 0, w->loc));
+	op_append(b, op_new(w->c, "linalg.yield", 1, &v, 0, NULL, 0, w->loc));
 }
 
 static AffExpr *dim(W *w, int d) { return aff_dim(w->c, d); }
@@ -264,7 +261,7 @@ static void input_body(W *w, Block *b)
 		sv[0] = RES(op, 0), sv[1] = v[i], sv[2] = y;
 		y = op1(w, "arith.select", 3, sv, v[i]->type);
 	}
-	yield(w, b, 1, &y);
+	yield(w, b, y);
 	w->blk = NULL;
 }
 
@@ -313,13 +310,13 @@ static Value *contraction(W *w, Value *v, Value *u, Value *zero)
 	maps[0] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 1), dim(w, 0), dim(w, 3) });
 	maps[1] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 0), dim(w, 2), dim(w, 3) });
 	maps[2] = affmap_new(w->c, 4, 0, 3, (AffExpr *[]){ dim(w, 0), dim(w, 1), dim(w, 2) });
-	op = generic(w, 2, ins, 1, &zero, maps, 4, "pppr");
+	op = generic(w, 2, ins, zero, maps, 4, "pppr");
 	op_set_attr(w->c, op, WINO_ATTR, at_str(w->c, "contraction"));
 	b = op->regs[0].first;
 	w->blk = b;
 	m = bin(w, "arith.mulf", b->args[0], b->args[1]);
 	m = bin(w, "arith.addf", b->args[2], m);
-	yield(w, b, 1, &m);
+	yield(w, b, m);
 	w->blk = NULL;
 	return RES(op, 0);
 }
@@ -370,7 +367,7 @@ static void output_body(W *w, Block *b, Value *x, Value *f)
 		fv[3 + i] = ix[i];
 	y = op1(w, WINO_FIX, 7, fv, f32);
 	y = bin(w, "arith.addf", b->args[16], y);
-	yield(w, b, 1, &y);
+	yield(w, b, y);
 	w->blk = NULL;
 }
 
@@ -406,7 +403,7 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 			add(&w, mul(&w, aff_bin(c, AFF_MOD, r, num(&w, TW)), 2), num(&w, i % 4)) });
 	}
 	maps[16] = affmap_identity(c, 3);
-	in = generic(&w, 16, ins, 1, &ve, maps, 3, "ppp");
+	in = generic(&w, 16, ins, ve, maps, 3, "ppp");
 	op_set_attr(c, in, WINO_ATTR, at_str(c, "input"));
 	input_body(&w, in->regs[0].first);
 
@@ -425,7 +422,7 @@ static void rewrite(Ctx *c, Op *conv, const Attr *wa)
 			dim(&w, 1) });
 	}
 	maps[16] = affmap_identity(c, 4);
-	out = generic(&w, 16, ins, 1, &init, maps, 4, "pppp");
+	out = generic(&w, 16, ins, init, maps, 4, "pppp");
 	op_set_attr(c, out, WINO_ATTR, at_str(c, "output"));
 	output_body(&w, out->regs[0].first, x, f);
 	op_replace(conv, (Value *[]){ RES(out, 0) });
