@@ -72,7 +72,7 @@ static int num_ins(Op *op)
 }
 
 /* Element i of a strides or dilations attribute; 1 when absent. */
-static int64_t attr2(Op *op, const char *name, int i)
+int64_t linalg_window_attr(Op *op, const char *name, int i)
 {
 	Attr *a = op_attr(op, name);
 
@@ -88,11 +88,11 @@ static int64_t attr2(Op *op, const char *name, int i)
 /* d * stride + dw * dilation, of window w */
 static AffExpr *window(Ctx *c, Op *op, int d, int dw, int w)
 {
-	AffExpr *s = aff_const(c, attr2(op, "strides", w));
+	AffExpr *s = aff_const(c, linalg_window_attr(op, "strides", w));
 	AffExpr *l = aff_bin(c, AFF_MUL, aff_dim(c, d), s);
 
 	return aff_bin(c, AFF_ADD, l, aff_bin(c, AFF_MUL, aff_dim(c, dw),
-		aff_const(c, attr2(op, "dilations", w))));
+		aff_const(c, linalg_window_attr(op, "dilations", w))));
 }
 
 /* A map in the notation above, over nd loops. */

@@ -32,5 +32,8 @@ int linalg_view(Ctx *c, Op *op, LinalgView *s);
 int linalg_maps(Ctx *c, Op *op, LinalgView *s);
 /* Whether linalg_view knows op (no error printed either way). */
 int linalg_viewable(Op *op);
+/* Element i of a convolution's or pool's strides or dilations
+ * attribute (dense or array); 1 when absent. */
+int64_t linalg_window_attr(Op *op, const char *name, int i);
 
 #endif

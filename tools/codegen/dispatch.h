@@ -39,8 +39,10 @@ Attr *pad_value(Gen *g, Op *op);
  * output transform's body */
 void wino_rewrite(Gen *g, Op *fn);
 int wino_is_fix(const Op *op);
-/* the buffers a fix reads: the weight, and the convolution's input or
- * the source of the pad it is (dispatch.c's plan_values) */
+/* the value whose buffer a fix reads the convolution's input from: the
+ * input, or the source of the pad it is (*pad, else NULL) */
+Value *wino_fix_input(Gen *g, Op *fix, Op **pad);
+/* the buffers a fix reads, that one and the weight (plan_values) */
 void wino_fix_buffers(Gen *g, Op *fix);
 int aff_uses_dim(const AffExpr *a, int d);
 int map_uses_dim(const AffMap *m, int d);

@@ -387,19 +387,18 @@ static KExpr *fix_op(Body *bd, Op *op)
 	KB *kb = bd->kb;
 	Gen *g = kb->g;
 	Ctx *c = g->c;
-	Value *x = OPND(op, 1), *src = x;
+	Op *pad;
+	Value *src = wino_fix_input(g, op, &pad);
 	KFix *f = arena_alloc(c, sizeof *f);
 	KExpr *e = kx_new(c, KX_FIX, RES(op, 0)->type, 3), *ix;
 	IExpr *zero[4], *at[4];
 	Type *bt;
-	Attr *pv = NULL;
 	int i, d;
 
-	f->C = x->type->dims[1];
-	if (!vinfo(g, x)->mat && x->def && (pv = pad_value(g, x->def))) {
-		Attr *off = op_attr(x->def, "static_offsets");
+	f->C = OPND(op, 1)->type->dims[1];
+	if (pad) {
+		Attr *off = op_attr(pad, "static_offsets"), *pv = pad_value(g, pad);
 
-		src = OPND(x->def, 0);
 		for (i = 0; i < 4; i++)
 			f->off[i] = off->ints[i];
 		f->pad = ty_isfloat(pv->type) ? pv->f : (double)pv->i;

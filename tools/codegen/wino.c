@@ -168,18 +168,6 @@ static AffExpr *add(W *w, AffExpr *a, AffExpr *b) { return aff_bin(w->c, AFF_ADD
 static AffExpr *mul(W *w, AffExpr *a, int64_t k) { return aff_bin(w->c, AFF_MUL, a, num(w, k)); }
 static AffExpr *fdiv2(W *w, AffExpr *a) { return aff_bin(w->c, AFF_FLOORDIV, a, num(w, 2)); }
 
-static int all_ones(const Attr *a)
-{
-	if (!a)
-		return 1;
-	if (a->kind != AT_DENSE)
-		return 0;
-	for (int64_t i = 0; i < dense_numel(a); i++)
-		if (dense_get_i(a, i) != 1)
-			return 0;
-	return 1;
-}
-
 static int f32_static(const Type *t, int rank)
 {
 	return t->kind == TY_TENSOR && t->rank == rank && ty_static(t) && t->elem->kind == TY_F32;
@@ -196,9 +184,11 @@ static Attr *eligible(Gen *g, Op *op)
 	Op *d;
 	Attr *a;
 
-	if (!op_is(op, "linalg.conv_2d_nchw_fchw") || op->nopnds != 3 || op->nres != 1 ||
-			!all_ones(op_attr(op, "strides")) || !all_ones(op_attr(op, "dilations")))
+	if (!op_is(op, "linalg.conv_2d_nchw_fchw") || op->nopnds != 3 || op->nres != 1)
 		return NULL;
+	for (int i = 0; i < 2; i++)
+		if (linalg_window_attr(op, "strides", i) != 1 || linalg_window_attr(op, "dilations", i) != 1)
+			return NULL;
 	x = OPND(op, 0)->type, f = OPND(op, 1)->type, y = RES(op, 0)->type;
 	if (!f32_static(x, 4) || !f32_static(f, 4) || !f32_static(y, 4) ||
 			f->dims[2] != 3 || f->dims[3] != 3 || f->dims[1] != x->dims[1] ||
@@ -447,15 +437,20 @@ int wino_is_fix(const Op *op)
 	return op && op_is(op, WINO_FIX);
 }
 
-void wino_fix_buffers(Gen *g, Op *fix)
+Value *wino_fix_input(Gen *g, Op *fix, Op **pad)
 {
 	Value *x = OPND(fix, 1);
 
+	*pad = x->def && pad_value(g, x->def) ? x->def : NULL;
+	return *pad ? OPND(x->def, 0) : x;
+}
+
+void wino_fix_buffers(Gen *g, Op *fix)
+{
+	Op *pad;
+
 	vinfo(g, OPND(fix, 2))->mat = 1;   /* the weight, even a splat */
-	if (x->def && pad_value(g, x->def))
-		vinfo(g, OPND(x->def, 0))->mat = 1;
-	else
-		vinfo(g, x)->mat = 1;
+	vinfo(g, wino_fix_input(g, fix, &pad))->mat = 1;
 }
 
 void wino_rewrite(Gen *g, Op *fn)

@@ -1171,7 +1171,7 @@ static LLVMValueRef fix_sum(E *e, KExpr *x)
  * the direct sum in the lanes that are not */
 static LLVMValueRef emit_fix(E *e, KExpr *x)
 {
-	LLVMValueRef v = e_expr(e, x->a[0]), bad, any, r, phi, base;
+	LLVMValueRef v = e_expr(e, x->a[0]), bad, any, r, phi;
 	LLVMTypeRef vt;
 	LLVMBasicBlockRef slow, join, from[2];
 	unsigned id;
@@ -1204,13 +1204,12 @@ static LLVMValueRef emit_fix(E *e, KExpr *x)
 	} else {
 		/* a loop over the lanes (one copy of the sum's code), each not
 		 * finite summed again into the vector's slot */
-		LLVMValueRef slot = e_alloca(e, vt, "fix"), l, lane;
+		LLVMValueRef slot = e_alloca(e, vt, "fix"), base = e->dimv[e->vdim], l, lane;
 		LLVMBasicBlockRef redo = LLVMAppendBasicBlockInContext(e->cx, e->fn, "sum_lane"),
 			next = LLVMAppendBasicBlockInContext(e->cx, e->fn, "next_lane");
 		ELoop lp;
 
 		LLVMBuildStore(e->b, v, slot);
-		base = e->dimv[e->vdim];
 		l = e_loop_begin(e, &lp, e_i64(e, 0), e_i64(e, e->ntail > 0 ? e->ntail : vw), NULL);
 		lane = LLVMBuildTrunc(e->b, l, e->i32, "");
 		LLVMBuildCondBr(e->b, LLVMBuildExtractElement(e->b, bad, lane, ""), redo, next);
