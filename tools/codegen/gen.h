@@ -119,6 +119,9 @@ void plan_layouts(Gen *g, Op *fn);
 Type *value_buftype(Gen *g, Value *v);
 IExpr **value_index(KCtx *kc, Gen *g, Value *v, IExpr **ix);
 Value *view_source(Value *v);   /* through reshapes; NULL if not a view */
+/* whether v's elements are bf16 values widened to f32: a linalg.generic's
+ * result that its body yields as an extf of bf16 (autocast's widening) */
+int value_bf16_widened(const Value *v);
 
 /* graph.c: --dump-dispatch-graph, after the kernels are formed */
 void dispatch_graph(Gen *g, const char *path, Op **fns, FnPlan *plans, int nf);
@@ -166,11 +169,11 @@ struct Target {
 	 * packed GEMM (with kernels of its own for packs, pushed to fp) when
 	 * it can; 0 either way, -1 after an error.  NULL: loop nests only. */
 	int (*gemm)(Gen *g, Kernel *k, FnPlan *fp, Op *op);
-	/* dispatch formation: whether a convolution's activation of NCHW
-	 * type t, written and read by convolutions alone, is kept channels
-	 * last (layout.c), for the GEMMs to read and store its channels
+	/* dispatch formation: whether a convolution's activation v (NCHW),
+	 * written and read by convolutions alone, is kept channels last
+	 * (layout.c), for the GEMMs to read and store its channels
 	 * contiguous; NULL: never */
-	int (*channels_last)(const Type *t);
+	int (*channels_last)(const Value *v);
 	/* dispatch formation: a loop-nest kernel's grid; NULL: set by launch */
 	void (*grid)(Kernel *k);
 	/* once every kernel is formed: the grid, and the block and dynamic

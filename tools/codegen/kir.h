@@ -164,10 +164,11 @@ typedef struct KGemm {
 	KTaps tap;
 	KBound kbound;       /* K at the call's length (operands zero past it);
 	                      * c = 0: K */
-	int q;               /* int8 (vpdpbusd): 0 no (f32); else K counts
-	                      * groups of four k, each panel element is four
-	                      * bytes, the accumulators i32, and the operand of
-	                      * unsigned bytes is B (1) or A (2) */
+	int q;               /* 0: f32.  int8 (vpdpbusd): K counts groups of
+	                      * four k, each panel element is four bytes, the
+	                      * accumulators i32, and the operand of unsigned
+	                      * bytes is B (1) or A (2).  3: bf16 on AMX tiles,
+	                      * K counts steps of 32 k (gemm_plan.c's bgemm) */
 	int kper;            /* bpack at k = kper k' + i, each i's value over
 	                      * (batch, panel, k', column) in bper[i] (its k
 	                      * decomposition constant: im2col's taps), or 0 */

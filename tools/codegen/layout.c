@@ -197,6 +197,18 @@ static void align_pads(Gen *g, Op *fn)
 	}
 }
 
+int value_bf16_widened(const Value *v)
+{
+	Op *op = v->def, *y;
+	Value *x;
+
+	if (!op || !op_is(op, "linalg.generic") || op->nregs < 1 || !op->regs[0].first ||
+			!(y = op->regs[0].first->last) || !op_is(y, "linalg.yield") || v->index >= y->nopnds)
+		return 0;
+	x = OPND(y, v->index);
+	return x->def && op_is(x->def, "arith.extf") && OPND(x->def, 0)->type->kind == TY_BF16;
+}
+
 void plan_layouts(Gen *g, Op *fn)
 {
 	Block *b = fn->regs[0].first;
@@ -220,7 +232,7 @@ void plan_layouts(Gen *g, Op *fn)
 		if (end->nres != 1 || !(end->info && (end->info->traits & TR_STRUCTURED)) ||
 				!nchw_f32(v) || (!wino_is(op, "output") && !nchw_f32(OPND(op, 0))) ||
 				!vi->mat || vi->result >= 0 ||
-				!g->t->channels_last(v->type) || !conv_reads(g, v, 0))
+				!g->t->channels_last(v) || !conv_reads(g, v, 0))
 			continue;
 		for (i = 0; i < 4; i++)
 			d[i] = v->type->dims[cl_order[i]];

@@ -195,7 +195,7 @@ static Attr *eligible(Gen *g, Op *op)
 			y->dims[1] != f->dims[0] || y->dims[0] != x->dims[0] ||
 			y->dims[2] != x->dims[2] - 2 || y->dims[3] != x->dims[3] - 2 ||
 			!y->dims[0] || !y->dims[2] || !y->dims[3] ||
-			!g->t->channels_last(x) || !g->t->channels_last(y))
+			!g->t->channels_last(OPND(op, 0)) || !g->t->channels_last(RES(op, 0)))
 		return NULL;
 	/* an odd map's blocks compute outputs past its end: at most 40%;
 	 * and the GEMMs have WINO_ROWS rows or more (blocks), each weight

@@ -356,7 +356,7 @@ static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
 	char *host;
-	int wide, vnni;
+	int wide, vnni, amx;
 
 	if (o->gpu_arch)
 		tool_fail("--gpu-arch is for --target=cuda");
@@ -370,9 +370,11 @@ static void cpu_options(Opts *o)
 	wide = has(cpu ? recorded : o->features, host, "avx512f");
 	vnni = has(cpu ? recorded : o->features, host, "avx512vnni") &&
 		has(cpu ? recorded : o->features, host, "avx512bw");
+	amx = wide && has(cpu ? recorded : o->features, host, "amx-tile") &&
+		has(cpu ? recorded : o->features, host, "amx-bf16");
 	if (host)
 		LLVMDisposeMessage(host);
-	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni } : (MicroKernel){ 16, 6, 6, 0 };
+	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni, amx } : (MicroKernel){ 16, 6, 6, 0, 0 };
 }
 
 /* --no-microkernel keeps contractions loop nests */
@@ -390,9 +392,15 @@ static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 /* Channels fill whole panels, two or more: the GEMMs that store and read
  * the value channels last have its channels as N and as K, neither
  * padded nor short (mobilenet_v2's 16 and 24 channels at 112x112 and
- * 56x56 ran 10-30% slower so) */
-static int cpu_channels_last(const Type *t)
+ * 56x56 ran 10-30% slower so).  Not bf16 values on AMX: the tile GEMMs
+ * (gemm_plan.c's bgemm) have the channels as rows and store the pixels
+ * of each contiguous. */
+static int cpu_channels_last(const Value *v)
 {
+	const Type *t = v->type;
+
+	if (mk.amx && value_bf16_widened(v))
+		return 0;
 	return t->dims[1] % mk.nr == 0 && t->dims[1] >= 2 * mk.nr;
 }
 

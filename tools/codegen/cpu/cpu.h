@@ -22,6 +22,7 @@ enum { NV = 2, MRCAP = 14 };
 typedef struct MicroKernel {
 	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
 	int vnni;               /* AVX-512 VNNI: int8 GEMMs by vpdpbusd */
+	int amx;                /* AMX-BF16: bf16 GEMMs on tiles (tdpbf16ps) */
 } MicroKernel;
 extern MicroKernel mk;
 
@@ -38,7 +39,7 @@ int gemm_emit(E *e, Kernel *k);
 
 /* nest.c: four vectors of n bytes as one of 4n, lane 4j + i lane j of
  * v[i] (an int8 pack's four k of each column together) */
-LLVMValueRef interleave4(E *e, LLVMValueRef *v, int n);
+LLVMValueRef interleave(E *e, LLVMValueRef *v, int n, int q);
 /* nest.c: sets a loop nest's grid (its schedule's workgroups) */
 void loop_grid(Kernel *k);
 /* a KK_LOOP kernel's body, workgroup wx of nx */

@@ -39,7 +39,14 @@ static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
 /* the tile's elements: the sums' type */
 static LLVMTypeRef tile_el(E *e, const Kernel *k)
 {
-	return k->g.q ? e->i32 : e->f32;
+	return k->g.q == 1 || k->g.q == 2 ? e->i32 : e->f32;
+}
+
+/* 4-byte words per k step of a panel's row or column: a bf16 GEMM's step
+ * is 32 k (16 words of pairs in B, 16 of a row's 32 in A) */
+static int64_t kwords(const KGemm *g)
+{
+	return g->q == 3 ? g->K * 16 : g->K;
 }
 
 static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
@@ -154,7 +161,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	int ndims = k->ndims, j, i, s, nk = g->q ? 4 : 1, nstep = g->kper ? g->kper : 1;
+	int ndims = k->ndims, j, i, s, nk = g->q == 3 ? 2 : g->q ? 4 : 1, nstep = g->kper ? g->kper : 1;
 	KExpr **step = g->kper ? g->bper : &g->bpack;
 	int64_t *ext = k->ext, pext[5];
 	LLVMValueRef saved[5], kk;
@@ -165,6 +172,8 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
 	if (g->kper)    /* never with a K bounded by the length */
 		kend = e_i64(e, pext[2] = g->K / g->kper);
+	if (g->q == 3)  /* pairs of k */
+		kend = e_i64(e, pext[2]);
 	k->ext = pext;
 	memcpy(saved, e->dimv, sizeof saved);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
@@ -187,7 +196,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, nstep > 1 ? LLVMBuildAdd(e->b,
 				LLVMBuildMul(e->b, kk, e_i64(e, nstep), ""), e_i64(e, s), "") : kk,
 				e_i64(e, mk.nr), ""), e_i64(e, j), "");
-			st = LLVMBuildStore(e->b, g->q ? interleave4(e, v, VW) : v[0],
+			st = LLVMBuildStore(e->b, g->q ? interleave(e, v, VW, nk) : v[0],
 				LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
 			LLVMSetAlignment(st, 64);
 		}
@@ -221,10 +230,10 @@ static void panel_bases(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLV
 			LLVMBuildMul(e->b, pm, e_i64(e, g->mr * g->lda), ""), "");
 	else
 		*abase = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, mp), ""), pm, ""),
-			e_i64(e, g->K * g->mr), "");
+			e_i64(e, kwords(g) * g->mr), "");
 	*bbase = g->bpack ? e_i64(e, 0) :
 		LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, bidx, e_i64(e, np), ""), pn, ""),
-			e_i64(e, g->K * mk.nr), "");
+			e_i64(e, kwords(g) * mk.nr), "");
 }
 
 /* a prefetch of p's cache line into L2 */
@@ -392,6 +401,105 @@ static void row_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef row, LLVMVa
 	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
 	LLVMBuildBr(e->b, done);
 	LLVMPositionBuilderAtEnd(e->b, done);
+}
+
+/* an AMX instruction: llvm.x86.NAME on tile numbers t[0..nt) (immediates)
+ * and then the pointer p and the stride st (where p) */
+static void amx(E *e, const char *name, const int *t, int nt, LLVMValueRef p, int64_t st)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->cx), pt[5];
+	LLVMValueRef args[5], f;
+	char full[48];
+	int n = 0, i;
+
+	for (i = 0; i < nt; i++) {
+		pt[n] = i8;
+		args[n++] = LLVMConstInt(i8, (unsigned long long)t[i], 0);
+	}
+	if (p) {
+		pt[n] = e->ptr;
+		args[n++] = p;
+		if (st) {
+			pt[n] = e->i64;
+			args[n++] = e_i64(e, st);
+		}
+	}
+	snprintf(full, sizeof full, "llvm.x86.%s", name);
+	if (!(f = LLVMGetNamedFunction(e->m, full)))
+		f = LLVMAddFunction(e->m, full, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt,
+			(unsigned)n, 0));
+	LLVMBuildCall2(e->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
+}
+
+/* p + off bytes */
+static LLVMValueRef byte_ptr(E *e, LLVMValueRef p, LLVMValueRef off)
+{
+	return LLVMBuildInBoundsGEP2(e->b, LLVMInt8TypeInContext(e->cx), p, &off, 1, "");
+}
+
+/* The tile registers' configuration (palette 1, every tile 16 rows of 64
+ * bytes), loaded at the GEMM kernel's start: the micro-kernels use tiles
+ * 0-3 for C, 4-5 for A, 6-7 for B. */
+static void amx_config(E *e)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->cx);
+	LLVMValueRef b[64], cfg = e_alloca(e, LLVMArrayType(i8, 64), "tilecfg");
+	int i;
+
+	for (i = 0; i < 64; i++)
+		b[i] = LLVMConstInt(i8, i == 0 ? 1 : i >= 16 && i < 32 && i % 2 == 0 ? 64 :
+			i >= 48 && i < 56 ? 16 : 0, 0);
+	LLVMSetAlignment(cfg, 64);
+	LLVMBuildStore(e->b, LLVMConstVector(b, 64), cfg);
+	amx(e, "ldtilecfg", NULL, 0, cfg, 0);
+}
+
+/* The micro-kernel of a bf16 GEMM on AMX tiles (gemm_plan.c's bgemm):
+ * mk(ptr a, ptr b, ptr tile) sums K steps of 32 k into mr / 16 x 2 tiles
+ * of 16x16 f32 (A's rows 16 at a time, B's columns), and stores them at
+ * tile as mr rows of mk.nr floats. */
+static LLVMValueRef amx_fn(E *e, Kernel *k, int mr)
+{
+	KGemm *g = &k->g;
+	LLVMTypeRef pt[3] = { e->ptr, e->ptr, e->ptr };
+	LLVMValueRef f, fn = e->fn, k0, ap, bp;
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(e->b);
+	ELoop lk;
+	char name[64];
+	int r, j;
+
+	snprintf(name, sizeof name, "gemm.amx%dx%d.k%lld", mr, mk.nr, (long long)g->K);
+	if ((f = LLVMGetNamedFunction(e->m, name)))
+		return f;
+	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0));
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	cpu_fn_attrs(e, f);
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, cpu_enum_attr(e, "noinline", 0));
+	e->fn = f;
+	LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->cx, f, "entry"));
+	for (r = 0; r < mr / 16; r++)
+		for (j = 0; j < 2; j++)
+			amx(e, "tilezero", (int[]){ 2 * r + j }, 1, NULL, 0);
+	k0 = e_loop_begin(e, &lk, e_i64(e, 0), e_i64(e, g->K), NULL);
+	ap = byte_ptr(e, LLVMGetParam(f, 0), LLVMBuildMul(e->b, k0, e_i64(e, mr * 64), ""));
+	bp = byte_ptr(e, LLVMGetParam(f, 1), LLVMBuildMul(e->b, k0, e_i64(e, 16 * mk.nr * 4), ""));
+	for (r = 0; r < mr / 16; r++)
+		amx(e, "tileloadd64", (int[]){ 4 + r }, 1, byte_ptr(e, ap, e_i64(e, r * 16 * 64)), 64);
+	for (j = 0; j < 2; j++)
+		amx(e, "tileloadd64", (int[]){ 6 + j }, 1, byte_ptr(e, bp, e_i64(e, j * 64)), mk.nr * 4);
+	for (r = 0; r < mr / 16; r++)
+		for (j = 0; j < 2; j++)
+			amx(e, "tdpbf16ps", (int[]){ 2 * r + j, 4 + r, 6 + j }, 3, NULL, 0);
+	e_loop_end(e, &lk, NULL, LOOP_NO_UNROLL);
+	for (r = 0; r < mr / 16; r++)
+		for (j = 0; j < 2; j++)
+			amx(e, "tilestored64", (int[]){ 2 * r + j }, 1, byte_ptr(e, LLVMGetParam(f, 2),
+				e_i64(e, (r * 16 * mk.nr + j * 16) * 4)), mk.nr * 4);
+	LLVMBuildRetVoid(e->b);
+	e_reset(e);
+	e->fn = fn;
+	LLVMPositionBuilderAtEnd(e->b, at);
+	return f;
 }
 
 /* The micro-kernel as a function of its own, one per shape in the
@@ -637,7 +745,7 @@ static int cols_ok(E *e, Kernel *k)
 	IExpr *t = out_linear(e, k);
 	int64_t c;
 
-	if (k->g.q || (bt->elem->kind == TY_INT && bt->elem->width == 1) || k->g.mr > VW ||
+	if (k->g.q == 1 || k->g.q == 2 || (bt->elem->kind == TY_INT && bt->elem->width == 1) || k->g.mr > VW ||
 	    (k->bound && (k->bound[1].c || k->bound[2].c)) || (o->epi && !e_tail_ok(e, o->epi)))
 		return 0;
 	if (ix_coef(t, 2, &c) && c == 1)
@@ -842,18 +950,20 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	LLVMValueRef mkf = micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
+	LLVMValueRef mkf = g->q == 3 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
 	ELoop lb, ln, lm;
 
-	tile = e_alloca(e, LLVMArrayType(e->f32, MRCAP * mk.nr), "tile");
+	tile = e_alloca(e, LLVMArrayType(e->f32, (unsigned)((g->mr > MRCAP ? g->mr : MRCAP) * mk.nr)), "tile");
 	LLVMSetAlignment(tile, 64);
 	if (g->bpack) {
-		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(g->K * mk.nr)), "bpanel");
+		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(kwords(g) * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
+	if (g->q == 3)
+		amx_config(e);
 	/* the pool runs workgroups x first: workgroup (wx, wy) takes the
 	 * (lin / ny)-th chunk of B's panels and the (lin % ny)-th of A's,
 	 * lin = wy nx + wx, so that consecutive workgroups share a B panel

@@ -846,12 +846,12 @@ no:
 /* A pack's shape: [batch][panel][k][tile] over operand side's panels. */
 typedef struct Pack {
 	int side;             /* 0: A, 1: B */
-	int nd;               /* its domain's dims: 4, or 5 for bytes in
-	                       * groups of four k ([batch][panel][k / 4][tile]
-	                       * [k % 4], qpack_body) */
+	int nd;               /* its domain's dims: 4, or 5 for groups of q
+	                       * k ([batch][panel][k / q][tile][k % q],
+	                       * gpack_body: int8's bytes, bf16's pairs) */
 	int64_t tile, panels, lim;
 	int64_t ext[5], total;
-	Type *el, *pt;        /* its element (f32, or i8: bytes), its tensor */
+	Type *el, *pt;        /* its element (f32, i8 or bf16), its tensor */
 	int taps;             /* A's input channels last (tap_copy) */
 } Pack;
 
@@ -991,7 +991,8 @@ static Value *pack_kernel(Gen *g, Kernel *root, const GPlan *p, const Pack *k, K
 	pk->out[0].acctype = k->el;
 	buf_printf(&pk->fused, "    pack %s of %s: [%lld][%lld][%lld][%lld]%s\n", k->side ? "B" : "A",
 		root->name, (long long)k->ext[0], (long long)k->ext[1], (long long)k->ext[2],
-		(long long)k->ext[3], k->nd == 5 ? "[4] bytes" : k->taps ? " channels last" : "");
+		(long long)k->ext[3], k->nd == 5 ? k->ext[4] == 2 ? "[2] bf16 pairs" : "[4] bytes" :
+		k->taps ? " channels last" : "");
 	pk->at = root->at;    /* named after the gemm's line */
 	{
 		/* the panels at the call's length: of its rows (A) or columns (B) */
@@ -1568,11 +1569,12 @@ static KExpr *q_act(Gen *g, KExpr *x, int64_t *c, double *s)
 	return u;
 }
 
-/* u over the byte pack's domain (batch, panel, k / 4, tile, k % 4): k and
- * the row or column clamped inside K and the operand (rows past it are
- * never stored), c past K; *ix1 the pack's linear index */
-static KExpr *qpack_body(Gen *g, Kernel *root, KExpr *u, int64_t c, const GPlan *p, Pack *k,
-	IExpr **ix1)
+/* u over a grouped pack's domain (batch, panel, k / q, tile, k % q): k
+ * and the row or column clamped inside K and the operand (rows past it
+ * are never stored), fill past K (the domain's ext[2] q k); *ix1 the
+ * pack's linear index.  int8's bytes (q = 4) and bf16's pairs (q = 2). */
+static KExpr *gpack_body(Gen *g, Kernel *root, KExpr *u, KExpr *fill, int q, const GPlan *p,
+	Pack *k, IExpr **ix1)
 {
 	Sub s;
 	KExpr *body;
@@ -1581,15 +1583,15 @@ static KExpr *qpack_body(Gen *g, Kernel *root, KExpr *u, int64_t c, const GPlan 
 
 	sub_begin(g->c, &s, 5, k->ext, root->ndims);
 	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
-	kk = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), 4), ix_dim(&s.kc, 4));
+	kk = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_dim(&s.kc, 4));
 	delin(&s.kc, ix_clamp(&s.kc, kk, 0, p->K - 1), p->kd, p->nk, root->ext, s.sub);
 	delin(&s.kc, ix_clamp(&s.kc, ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 1), k->tile),
 		ix_dim(&s.kc, 3)), 0, k->lim - 1), k->side ? p->nd : p->md, k->side ? p->nn : p->nm,
 		root->ext, s.sub);
 	body = kx_subst(&s, u);
 	pmap_free(&s.memo);
-	if (p->K % 4)
-		body = below(g->c, kk, p->K, body, kx_const_i(g->c, u->type, c > 127 ? c - 256 : c));
+	if (k->ext[2] * q != p->K)
+		body = below(g->c, kk, p->K, body, fill);
 	*ix1 = ix_dim(&s.kc, 0);
 	for (i = 1; i < 5; i++)
 		*ix1 = ix_add(&s.kc, ix_mul(&s.kc, *ix1, k->ext[i]), ix_dim(&s.kc, i));
@@ -1741,7 +1743,7 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	xk.nd = 5;
 	xk.ext[2] = K4;
 	xk.ext[4] = 4;
-	body = qpack_body(g, k, u, c, p, &xk, &ix1);
+	body = gpack_body(g, k, u, kx_const_i(g->c, u->type, c > 127 ? c - 256 : c), 4, p, &xk, &ix1);
 	xk.el = ty_int(g->c, 8, SIGNLESS);
 	xk.total = p->B * xk.panels * K4 * xk.tile * 4;
 	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.el);
@@ -1787,6 +1789,141 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	gemm_grid(k, p);
 	compact(k);
 	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, int8 (vpdpbusd)%s\n",
+		(long long)p->B, (long long)p->M, (long long)p->N, (long long)K, p->mr, mk.nr,
+		p->bpack ? ", B packed per panel in the kernel" : "");
+	return 1;
+}
+
+/* ---- bf16 GEMMs (AMX) ----
+ *
+ * A contraction whose operands are bf16 values widened to f32 (autocast's
+ * models: a weight rounded to bf16, activations converted to bf16 and
+ * back) runs on AMX tiles where the CPU has AMX-BF16: tdpbf16ps sums
+ * pairs of bf16 products into f32, exactly the products the f32 kernel
+ * would form; the sums' order differs (pairs, then 32 k a step), and the
+ * tile unit treats bf16 denormals as zero.  The weight is A, packed at
+ * compile time as [batch][panel][K / 32][mr][32] (a tile row is 32 k of
+ * one output row), the activations B as bf16 pairs, [batch][panel][K /
+ * 2][NR][2] (a tile row is a pair of k for 16 columns), both zero past K
+ * (rounded up to 32).  The micro-kernel (gemm_emit.c) keeps a 32x32 tile
+ * of C in four tile registers (16x32 where M is 16 or less) and stores it
+ * to the stack for the usual epilogue. */
+
+/* x rebuilt in bf16 where its value is a bf16 value widened: an extf of
+ * bf16, a load of such values (rounded back: exact), a constant bf16
+ * holds, a select of two such (a pad's range test); NULL where not */
+static KExpr *bf16_of(Gen *g, Kernel *k, KExpr *x)
+{
+	Type *bt = ty_float(g->c, TY_BF16);
+	KExpr *t, *f, *sel;
+
+	if (x->type->kind != TY_F32)
+		return NULL;
+	if (x->kind == KX_OP && x->op == kop.extf && x->a[0]->type->kind == TY_BF16)
+		return x->a[0];
+	if (x->kind == KX_LOAD && value_bf16_widened(k->bind[x->buf].val)) {
+		t = kx_op(g->c, kop.truncf, bt, 1);
+		t->a[0] = x;
+		return t;
+	}
+	if (x->kind == KX_CONST && x->cval->kind == AT_FLOAT && fp_round(x->cval->f, bt) == x->cval->f)
+		return kx_const_f(g->c, bt, x->cval->f);
+	if (x->kind != KX_OP || x->op != kop.select || !(t = bf16_of(g, k, x->a[1])) ||
+			!(f = bf16_of(g, k, x->a[2])))
+		return NULL;
+	sel = kx_op(g->c, kop.select, bt, 3);
+	sel->a[0] = x->a[0];
+	sel->a[1] = t;
+	sel->a[2] = f;
+	return sel;
+}
+
+/* The weight w (A) as bf16 at compile time in the tile layout above;
+ * NULL where some value is not a bf16 (NaNs pass as bf16's quiet NaN) */
+static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *op)
+{
+	Type *bt = ty_float(g->c, TY_BF16);
+	Pack pk;
+	Sub sb;
+	IExpr *ix1;
+	KExpr *body;
+	int64_t d[4], n;
+	uint16_t *data;
+	Value *v = NULL;
+	char name[64];
+
+	pack_shape(g, p, 0, &pk);
+	body = pack_body(g, k, w, p, &pk, &sb, &ix1);
+	n = p->B * pk.panels * k32 * p->mr * 32;
+	data = xcalloc((size_t)n, sizeof *data);
+	for (d[0] = 0; d[0] < p->B; d[0]++)
+		for (d[1] = 0; d[1] < pk.panels; d[1]++)
+			for (d[3] = 0; d[3] < p->mr; d[3]++)
+				for (d[2] = 0; d[2] < p->K; d[2]++) {
+					double x = eval(k, body, d);
+					float f = (float)x;
+					uint32_t u;
+
+					if (x == x && fp_round(x, bt) != x)
+						goto out;
+					memcpy(&u, &f, sizeof u);
+					data[(((d[0] * pk.panels + d[1]) * k32 + d[2] / 32) * p->mr + d[3]) * 32 +
+						d[2] % 32] = x == x ? (uint16_t)(u >> 16) : 0x7fc0;
+				}
+	snprintf(name, sizeof name, "%s_packed_a", k->name);
+	v = const_data(g, op, name, bt, n, data);
+out:
+	free(data);
+	return v;
+}
+
+/* k as a bf16 GEMM on AMX tiles (the comment above); 0 where not
+ * (nothing changed), 1 when planned. */
+static int bgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
+{
+	Type *bt = ty_float(g->c, TY_BF16);
+	KExpr *u, *body;
+	int64_t K = p->K, k32 = (p->K + 31) / 32, *ext;
+	Value *wp, *xp = NULL;
+	Pack xk;
+	IExpr *ix1;
+	GPlan was = *p;
+
+	if (!mk.amx || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
+		return 0;
+	if (const_buffers_only(g, k, b) && !const_buffers_only(g, k, a))
+		trade(p, &a, &b);
+	p->mr = p->M > 16 ? 32 : 16;
+	if (!const_buffers_only(g, k, a) || const_buffers_only(g, k, b) || !(u = bf16_of(g, k, b)) ||
+			!(wp = bweights(g, k, a, p, k32, op))) {
+		*p = was;
+		return 0;
+	}
+	/* the activations' pairs: B packed in the kernel or a pack kernel */
+	pack_shape(g, p, 1, &xk);
+	xk.nd = 5;
+	xk.ext[2] = k32 * 16;
+	xk.ext[4] = 2;
+	body = gpack_body(g, k, u, kx_const_f(g->c, bt, 0), 2, p, &xk, &ix1);
+	xk.el = bt;
+	xk.total = p->B * xk.panels * k32 * 32 * xk.tile;
+	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.el);
+	ext = arena_alloc(g->c, sizeof xk.ext);
+	memcpy(ext, xk.ext, sizeof xk.ext);
+	if (xk.panels >= BPACK_MIN_PANELS && k32 * 32 * mk.nr * 2 <= BPACK_MAX_BYTES &&
+			!g->o->no_fuse_pack) {
+		p->bpack = body;
+		p->pext = ext;
+	} else
+		xp = pack_kernel(g, k, p, &xk, body, ix1, ext, fp, op);
+	p->K = k32;
+	to_bmn(g, k, p);
+	bind_packs(k, p, wp, xp);
+	k->g.bnext = 0;
+	k->g.q = 3;
+	gemm_grid(k, p);
+	compact(k);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, bf16 (AMX)%s\n",
 		(long long)p->B, (long long)p->M, (long long)p->N, (long long)K, p->mr, mk.nr,
 		p->bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
@@ -1860,7 +1997,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	traded = cl_trade(g, k, &p, &a, &b) || maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
 	plan_bounds(k, &p);
-	if (qgemm(g, k, a, b, &p, fp, op))
+	if (qgemm(g, k, a, b, &p, fp, op) || bgemm(g, k, a, b, &p, fp, op))
 		return 1;
 	if (!traded)
 		tap_trade(k, &p, &a, &b);

@@ -517,20 +517,24 @@ static int use_s2(Kernel *k, Sched *s, int tail)
 	return 1;
 }
 
-LLVMValueRef interleave4(E *e, LLVMValueRef *v, int n)
+/* q vectors of n lanes (q = 2 or 4) interleaved: lane j of v[i] at j q + i
+ * (an int8 pack's four k of a column together, a bf16 pack's two) */
+LLVMValueRef interleave(E *e, LLVMValueRef *v, int n, int q)
 {
-	LLVMValueRef m2[128], m4[256];
+	LLVMValueRef m2[128], mq[256];
 	int i, j;
 
 	for (i = 0; i < 2 * n; i++)
 		m2[i] = LLVMConstInt(e->i32, (unsigned long long)i, 0);
 	for (j = 0; j < n; j++)
-		for (i = 0; i < 4; i++)
-			m4[4 * j + i] = LLVMConstInt(e->i32, (unsigned long long)(i * n + j), 0);
+		for (i = 0; i < q; i++)
+			mq[q * j + i] = LLVMConstInt(e->i32, (unsigned long long)(i * n + j), 0);
+	if (q == 2)
+		return LLVMBuildShuffleVector(e->b, v[0], v[1], LLVMConstVector(mq, (unsigned)(2 * n)), "");
 	return LLVMBuildShuffleVector(e->b,
 		LLVMBuildShuffleVector(e->b, v[0], v[1], LLVMConstVector(m2, (unsigned)(2 * n)), ""),
 		LLVMBuildShuffleVector(e->b, v[2], v[3], LLVMConstVector(m2, (unsigned)(2 * n)), ""),
-		LLVMConstVector(m4, (unsigned)(4 * n)), "");
+		LLVMConstVector(mq, (unsigned)(4 * n)), "");
 }
 
 /* The w lanes of a pack kernel's row from at, its value's vector */
@@ -549,8 +553,9 @@ static LLVMValueRef row_lanes(E *e, KOut *o, LLVMValueRef at, int w)
 
 /* A pack kernel's point (batch, panel, k): the tile's lanes as one
  * vector -- contiguous loads, stride-2 pairs or a gather, by gather() --
- * stored as the row of the panel; an int8 pack's (vpack 2: batch, panel,
- * k / 4) the four k's vectors interleaved.  Written vectorized, it needs
+ * stored as the row of the panel; a grouped pack's (vpack 2: batch,
+ * panel, k / q, with q = 4 for int8 and 2 for bf16) the q k's vectors
+ * interleaved.  Written vectorized, it needs
  * none of LLVM's loop vectorizer, the costliest part of compiling a
  * network. */
 static void pack_point(E *e, void *env)
@@ -558,19 +563,19 @@ static void pack_point(E *e, void *env)
 	Kernel *k = e->k;
 	KOut *o = &k->out[0];
 	LLVMValueRef v[4];
-	int i, n = k->vpack == 2 ? 4 : 1;
+	int i, n = k->vpack != 2 ? 1 : k->ext[4] == 2 ? 2 : 4;
 
 	(void)env;
 	for (i = 0; i < n; i++) {
-		if (n == 4)
+		if (n > 1)
 			e->dimv[4] = e_i64(e, i);
 		if (!(v[i] = row_lanes(e, o, e_i64(e, 0), (int)k->ext[3])))
 			return;
 	}
-	if (n == 4) {
+	if (n > 1) {
 		e->dimv[4] = e_i64(e, 0);
-		v[0] = interleave4(e, v, (int)k->ext[3]);
-		e->vw = 4 * (int)k->ext[3];
+		v[0] = interleave(e, v, (int)k->ext[3], n);
+		e->vw = n * (int)k->ext[3];
 	}
 	e_store(e, v[0], store_ptr(e, o), k->bind[o->buf].type->elem);
 	e->vw = 1;
