@@ -126,10 +126,11 @@ Op *single_user(Value *v)
 	return v->uses && !v->uses->next ? v->uses->owner : NULL;
 }
 
-/* a tensor of 8-bit integers: a quantize's result */
-static int narrow_int(const Value *v)
+/* a tensor of 8-bit integers (a quantize's result) or of bf16 (autocast's) */
+static int narrow(const Value *v)
 {
-	return v->type->kind == TY_TENSOR && v->type->elem->kind == TY_INT && v->type->elem->width == 8;
+	return v->type->kind == TY_TENSOR && ((v->type->elem->kind == TY_INT && v->type->elem->width == 8) ||
+		v->type->elem->kind == TY_BF16);
 }
 
 /* v is computed from constants alone (seen: the values known so, or
@@ -153,10 +154,11 @@ static int of_constants(Value *v, PMap *seen)
 /* Follows a root's result through single-use views and elementwise ops
  * that read it with a permutation: they become the root's epilogue.
  * Returns the last op of the chain (the root itself when none); where
- * the chain passes a tensor of 8-bit integers, the last such: the
- * quantized tensor is the buffer, its readers dequantize it as they load
- * it, and read a quarter of the floats' bytes (a GEMM may take the
- * integers themselves: gemm_plan.c). */
+ * the chain passes a tensor of 8-bit integers or of bf16, the last such:
+ * the quantized (rounded) tensor is the buffer, its readers dequantize
+ * (widen) it as they load it, and read a quarter (half) of the floats'
+ * bytes (a GEMM may take the integers or the bf16 themselves:
+ * gemm_plan.c). */
 static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 {
 	Op *end = root, *last8 = NULL;
@@ -167,7 +169,7 @@ static Op *epilogue_chain(Gen *g, Op *root, Op *fn)
 		SOp s;
 		int i, ok = 1;
 
-		if (v != RES(root, 0) && narrow_int(v))
+		if (v != RES(root, 0) && narrow(v))
 			last8 = end;
 		if (!u || vinfo(g, v)->result >= 0)
 			break;
@@ -332,15 +334,16 @@ static void plan_values(Gen *g, Op *fn)
 		}
 	}
 	absorb_chains(g, b);
-	/* a quantize of data that no root's epilogue computes (of the
-	 * network's input) is a buffer too: a convolution's im2col would
-	 * compute it again for every window that reads the element; not one
-	 * of constants (a weight's), which a GEMM packs at compile time */
+	/* a quantize (or a rounding to bf16) of data that no root's
+	 * epilogue computes (of the network's input) is a buffer too: a
+	 * convolution's im2col would compute it again for every window that
+	 * reads the element; not one of constants (a weight's), which a GEMM
+	 * packs at compile time */
 	{
 		PMap seen = {0};
 
 		for (op = b->first; op; op = op->next)
-			if (op->nres == 1 && is_elementwise(g, op) && narrow_int(RES(op, 0)) &&
+			if (op->nres == 1 && is_elementwise(g, op) && narrow(RES(op, 0)) &&
 					!vinfo(g, RES(op, 0))->absorbed && !vinfo(g, RES(op, 0))->claimed &&
 					!of_constants(RES(op, 0), &seen))
 				vinfo(g, RES(op, 0))->mat = 1;
