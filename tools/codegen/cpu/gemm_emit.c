@@ -745,7 +745,8 @@ static int cols_ok(E *e, Kernel *k)
 	IExpr *t = out_linear(e, k);
 	int64_t c;
 
-	if (k->g.q == 1 || k->g.q == 2 || (bt->elem->kind == TY_INT && bt->elem->width == 1) || k->g.mr > VW ||
+	if (k->g.q == 1 || k->g.q == 2 || (bt->elem->kind == TY_INT && bt->elem->width == 1) ||
+	    (k->g.mr > VW && k->g.mr % VW) ||
 	    (k->bound && (k->bound[1].c || k->bound[2].c)) || (o->epi && !e_tail_ok(e, o->epi)))
 		return 0;
 	if (ix_coef(t, 2, &c) && c == 1)
@@ -800,11 +801,11 @@ static void transpose_tile(E *e, LLVMValueRef tile, LLVMValueRef cols, int rows)
 	}
 }
 
-/* Columns n0 .. n0 + NR (those inside N) of a tile of `rows` rows from
- * m0: the tile transposed (transpose_tile), each column's vector along
- * m through the epilogue and stored, masked to the rows (store_tile_vec
- * along m). */
-static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMValueRef n0, int rows)
+/* Columns n0 .. n0 + NR (those inside N) of a tile of `rows` rows (at
+ * most VW) from m0: the tile transposed (transpose_tile), each column's
+ * vector along m through the epilogue and stored, masked to the rows
+ * (store_tile_vec along m). */
+static void cols_part(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMValueRef n0, int rows)
 {
 	LLVMTypeRef vt = LLVMVectorType(e->f32, VW);
 	LLVMValueRef cols = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(mk.nr * VW)), "cols");
@@ -831,6 +832,19 @@ static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMVa
 	e->ntail = 0;
 	e_reset(e);
 	e_loop_end(e, &lc, NULL, LOOP_NO_UNROLL);
+}
+
+/* cols_part for each VW rows of the tile's `rows` (an AMX tile's 32) */
+static void cols_out(E *e, Kernel *k, LLVMValueRef tile, LLVMValueRef m0, LLVMValueRef n0, int rows)
+{
+	int h;
+
+	for (h = 0; h < rows; h += VW) {
+		LLVMValueRef off = e_i64(e, (int64_t)h * mk.nr);
+
+		cols_part(e, k, LLVMBuildInBoundsGEP2(e->b, e->f32, tile, &off, 1, ""),
+			LLVMBuildAdd(e->b, m0, e_i64(e, h), ""), n0, rows - h < VW ? rows - h : VW);
+	}
 }
 
 /* The tile (on the stack) through the epilogue and stored, row by row:
