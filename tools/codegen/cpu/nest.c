@@ -493,9 +493,11 @@ static int use_s2(Kernel *k, Sched *s, int tail)
 	if (d == s->split || d == s->split2 || k->ext[d] < (tail && o->acctype->kind == TY_F32 ? 4 : 8))
 		return 0;
 	bt = k->bind[o->buf].type;
-	if (bt->elem != o->acctype)
-		return 0;
-	if (o->epi && o->epi->type != o->acctype)
+	/* an output of another type than the accumulators' (a bf16 pool's,
+	 * its epilogue rounding them) only in vectors of our own, which keep
+	 * the accumulators in registers, not in the output */
+	if ((bt->elem != o->acctype || (o->epi && o->epi->type != o->acctype)) &&
+			(!o->epi || o->epi->type != bt->elem || !s2_explicit(k, s, tail)))
 		return 0;
 	/* unit stride in d */
 	{
