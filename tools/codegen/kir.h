@@ -171,7 +171,9 @@ typedef struct KGemm {
 	                      * K counts steps of 32 k (gemm_plan.c's bgemm) */
 	int kper;            /* bpack at k = kper k' + i, each i's value over
 	                      * (batch, panel, k', column) in bper[i] (its k
-	                      * decomposition constant: im2col's taps), or 0 */
+	                      * decomposition constant: im2col's taps), or 0;
+	                      * a bf16 pack's at pair kper k' + i, bper[2 i +
+	                      * j] the pair's k j */
 	KExpr **bper;
 	int bnext;           /* the micro-kernel prefetches the next B panel:
 	                      * 0 no, 1 the half pm & 1 (a step of two cache

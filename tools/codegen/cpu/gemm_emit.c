@@ -170,10 +170,10 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	/* the expressions' indices are over the pack's domain */
 	k->ndims = g->q ? 5 : 4;
 	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
-	if (g->kper)    /* never with a K bounded by the length */
-		kend = e_i64(e, pext[2] = g->K / g->kper);
-	if (g->q == 3)  /* pairs of k */
+	if (g->q == 3)  /* rows of pairs of k */
 		kend = e_i64(e, pext[2]);
+	if (g->kper)    /* never with a K bounded by the length */
+		kend = e_i64(e, pext[2] = (g->q == 3 ? pext[2] : g->K) / g->kper);
 	k->ext = pext;
 	memcpy(saved, e->dimv, sizeof saved);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
@@ -190,7 +190,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 				e->dimv[4] = e_i64(e, i);
 				e->vw = VW;
 				e->vdim = 3;
-				v[i] = e_expr(e, step[s]);
+				v[i] = e_expr(e, step[g->kper && g->q == 3 ? 2 * s + i : s]);
 				e->vw = 1;
 			}
 			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, nstep > 1 ? LLVMBuildAdd(e->b,

@@ -1584,7 +1584,8 @@ static KExpr *gpack_body(Gen *g, Kernel *root, KExpr *u, KExpr *fill, int q, con
 	sub_begin(g->c, &s, 5, k->ext, root->ndims);
 	delin(&s.kc, ix_dim(&s.kc, 0), p->bd, p->nb, root->ext, s.sub);
 	kk = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_dim(&s.kc, 4));
-	delin(&s.kc, ix_clamp(&s.kc, kk, 0, p->K - 1), p->kd, p->nk, root->ext, s.sub);
+	delin(&s.kc, k->ext[2] * q != p->K ? ix_clamp(&s.kc, kk, 0, p->K - 1) : kk, p->kd, p->nk,
+		root->ext, s.sub);
 	delin(&s.kc, ix_clamp(&s.kc, ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 1), k->tile),
 		ix_dim(&s.kc, 3)), 0, k->lim - 1), k->side ? p->nd : p->md, k->side ? p->nn : p->nm,
 		root->ext, s.sub);
@@ -2156,34 +2157,41 @@ enum { KPER_MAX = 16 };
  * -- c = k', the tap's offsets and padding tests constants -- where the
  * pack evaluated the divisions and the tests per k (the loads' masks
  * then hoist out of the k' loop: a 64-channel 3x3 convolution's pack, a
- * third of its time, is one masked load and store a vector).  Not for a
- * K bounded by the length, int8 groups, or a period that leaves a
- * division of k' or unrolls past KPER_MAX steps. */
+ * third of its time, is one masked load and store a vector).  A bf16
+ * pack's rows are pairs of k (k = 2 kk + j): kper pairs a step, 2 kper
+ * k (two channels of a 3x3's taps).  Not for a K bounded by the length,
+ * int8 groups, or a period that leaves a division of k' or unrolls past
+ * KPER_MAX steps. */
 
 void gemm_kperiod(Gen *g, Kernel *k)
 {
 	KGemm *gm = &k->g;
-	int64_t q, ext[4];
+	int bf = gm->q == 3, nd = bf ? 5 : 4;
+	int64_t q, ext[5], rows;
 	KExpr **v;
 	Sub s;
 	int i;
 
-	if (!gm->bpack || gm->q || gm->kbound.c)
+	if (!gm->bpack || (gm->q && !bf) || gm->kbound.c)
 		return;
+	rows = bf ? gm->pext[2] : gm->K;
 	q = kx_max(gm->bpack, max_div, 2);
-	if (q < 2 || q > KPER_MAX || gm->K % q)
+	if (q < 2 || q > KPER_MAX || rows % q)
 		return;
-	memcpy(ext, gm->pext, sizeof ext);
-	ext[2] = gm->K / q;
+	memcpy(ext, gm->pext, sizeof *ext * (size_t)nd);
+	ext[2] = rows / q;
 	memset(&s, 0, sizeof s);
-	s.kc = (KCtx){ g->c, 4, arena_alloc(g->c, sizeof ext) };
+	s.kc = (KCtx){ g->c, nd, arena_alloc(g->c, sizeof ext) };
 	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * 4);
-	v = arena_alloc(g->c, sizeof *v * (size_t)q);
-	for (i = 0; i < 4; i++)
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)nd);
+	/* a bf16 pack's steps: one for each k of a pair (j, dim 4) too */
+	v = arena_alloc(g->c, sizeof *v * (size_t)(bf ? 2 * q : q));
+	for (i = 0; i < nd; i++)
 		s.sub[i] = ix_dim(&s.kc, i);
-	for (i = 0; i < q; i++) {
-		s.sub[2] = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_const(&s.kc, i));
+	for (i = 0; i < (bf ? 2 * q : q); i++) {
+		s.sub[2] = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_const(&s.kc, bf ? i / 2 : i));
+		if (bf)
+			s.sub[4] = ix_const(&s.kc, i % 2);
 		v[i] = kx_subst(&s, gm->bpack);
 		pmap_free(&s.memo);
 		memset(&s.memo, 0, sizeof s.memo);
@@ -2193,5 +2201,5 @@ void gemm_kperiod(Gen *g, Kernel *k)
 	gm->kper = (int)q;
 	gm->bper = v;
 	buf_printf(&k->fused, "    B's pack in steps of %lld k (each step's offsets and padding tests "
-		"constant)\n", (long long)q);
+		"constant)\n", (long long)(bf ? 2 * q : q));
 }
