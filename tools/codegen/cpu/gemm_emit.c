@@ -923,6 +923,58 @@ pads:
 	}
 }
 
+/* The loads of x (an epilogue) of buffers that a kernel writes (not
+ * constants) whose index moves with n, into l (at most n of them) */
+static int moving_loads(Kernel *k, KExpr *x, KExpr **l, int n, int c)
+{
+	int i;
+
+	if (x->kind == KX_LOAD) {
+		Op *d = k->bind[x->buf].val->def;
+
+		for (i = 0; i < x->rank && !ix_uses_dim(x->ix[i], 2); i++)
+			;
+		for (int j = 0; j < c; j++)
+			if (l[j] == x)
+				return c;
+		if (i < x->rank && c < n && !(d && kop_of(d) == kop.constant))
+			l[c++] = x;
+		return c;
+	}
+	for (i = 0; i < x->n; i++)
+		c = moving_loads(k, x->a[i], l, n, c);
+	return c;
+}
+
+/* A bf16 GEMM's tile, rows of output channels and columns of pixels
+ * (NCHW), reads its epilogue's operands (a residual sum's) a line from
+ * each of mr planes: more streams than the prefetchers follow, so the
+ * lines the next panel of columns will read, n0 + NR, are prefetched
+ * while this tile's epilogue runs. */
+static void prefetch_epilogue(E *e, Kernel *k, LLVMValueRef bidx, LLVMValueRef pm, LLVMValueRef pn)
+{
+	KExpr *l[4];
+	int n = k->out[0].epi ? moving_loads(k, k->out[0].epi, l, 4, 0) : 0, i;
+	ELoop lr;
+	LLVMValueRef r;
+
+	if (!n)
+		return;
+	r = e_loop_begin(e, &lr, e_i64(e, 0), e_i64(e, k->g.mr), NULL);
+	e_reset(e);
+	e->dimv[0] = bidx;
+	e->dimv[1] = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pm, e_i64(e, k->g.mr), ""), r, "");
+	e->dimv[2] = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, pn, e_i64(e, 1), ""), e_i64(e, mk.nr), "");
+	for (i = 0; i < n; i++) {
+		const Type *t = k->bind[l[i]->buf].type;
+		LLVMValueRef off = e_index(e, e_linear(e, t, l[i]->ix));
+
+		prefetch(e, LLVMBuildGEP2(e->b, e_memtype(e, t->elem), e->bp[l[i]->buf], &off, 1, ""));
+	}
+	e_reset(e);
+	e_loop_end(e, &lr, NULL, LOOP_NO_UNROLL);
+}
+
 /* The tile (pm, pn) of batch bidx: the micro-kernel's call, then the
  * epilogue. */
 static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMValueRef tile,
@@ -954,6 +1006,8 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMVal
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
 	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, na, 0), f, args, na, "");
+	if (g->q == 3 && !g->mfirst)
+		prefetch_epilogue(e, k, bidx, pm, pn);
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
 }
