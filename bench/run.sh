@@ -21,9 +21,10 @@ for isa in "-mavx512f -mfma:avx512f" "-mavx2 -mfma:avx2"; do
 done
 export FMA_PEAK="$best"
 # the low-precision peaks where the CPU has them (issue 25's rows): the
-# bf16 dot product and the f16 FMA, beside the f32 one
+# bf16 dot product, the f16 FMA and AMX's bf16 tiles, beside the f32 one
 low=
-for isa in "-DPEAK_BF16 -mavx512f -mavx512bf16:avx512_bf16" "-DPEAK_F16 -mavx512f -mavx512fp16:avx512_fp16"; do
+for isa in "-DPEAK_BF16 -mavx512f -mavx512bf16:avx512_bf16" "-DPEAK_F16 -mavx512f -mavx512fp16:avx512_fp16" \
+		"-DPEAK_AMX -mamx-tile -mamx-bf16:amx_bf16"; do
 	r=$(peak "${isa%:*}" "${isa#*:}") || continue
 	low="$low${low:+, }$r"
 done
