@@ -42,8 +42,9 @@ cost per call on the call-overhead rows; resnet18 with a dynamic batch
 against static modules at batches 1, 3 and 8 (in alternating rounds); a BERT-base layer with
 a dynamic length against static modules at lengths 7, 100 and 512
 (BENCH_DYNLEN=0 leaves it out); issue 25's low-precision rows (resnet50 and a
-BERT-base layer in bf16 by fx-export --autocast, resnet18 in int8 by
-PT2E, each beside its f32 module; BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
+BERT-base layer in bf16 by fx-export --autocast, on AMX tiles where the CPU
+has AMX-BF16, resnet18 in int8 by PT2E, each beside its f32 module;
+BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
 same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
 layer of a transformer FFN with a constant weight) in GFLOP/s.
 
@@ -52,7 +53,7 @@ fx column times as many as take a second, at least that: vmrun()),
 BENCH_SETTLE (seconds of pause before each timed process, default 4),
 BENCH_MODELS (a subset), BENCH_LOW, BENCH_DYNLEN, BENCH_TORCH2 (the PyTorch 2 Python, default
 .venv/bin/python), FMA_PEAK (the fma-peak binary's output), LOW_PEAK (its
-bf16 dot product and f16 FMA peaks, where the CPU has them).
+bf16 dot product, f16 FMA and AMX bf16 tile peaks, where the CPU has them).
 """
 import importlib.util
 import os
@@ -300,16 +301,17 @@ def dynamic_length(py, out, ncpu, runs, lines):
 def low_precision(py, out, threads, runs, lines, errors):
     """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
     bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
-    f32 and int8 (PT2E).  fxpipe has no bf16 kernels yet: bf16 runs
-    widened to f32; int8 runs on vpdpbusd kernels where the CPU has
-    AVX-512 VNNI, else as f32 between its quantize and dequantize ops."""
+    f32 and int8 (PT2E).  bf16 runs on AMX tiles (tdpbf16ps) where the
+    CPU has AMX-BF16, else on the f32 kernels widened; int8 on vpdpbusd
+    kernels where the CPU has AVX-512 VNNI, else as f32 between its
+    quantize and dequantize ops."""
     lines.append("")
     lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
                  "torch.autocast); ratio = low precision / f32" % torch2()[1])
     print(lines[-1], flush=True)
     lines.append("  one core's peaks, GFLOP/s (bench/fma-peak.c): f32 FMA %s%s" % (
         os.environ.get("FMA_PEAK", "?"), "; " + os.environ["LOW_PEAK"] if os.environ.get("LOW_PEAK")
-        else "; no AVX-512 BF16 or FP16 on this CPU"))
+        else "; no AVX-512 BF16, FP16 or AMX-BF16 on this CPU"))
     print(lines[-1], flush=True)
     for name, tag, extra, eager_mode in (("resnet50", "bf16", "--autocast bf16", "autocast-bf16"),
                                          ("bert_base", "bf16", "--autocast bf16", "autocast-bf16"),
