@@ -356,7 +356,7 @@ static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
 	char *host;
-	int wide, vnni, amx;
+	int wide, vnni, amx, amx8;
 
 	if (o->gpu_arch)
 		tool_fail("--gpu-arch is for --target=cuda");
@@ -372,9 +372,11 @@ static void cpu_options(Opts *o)
 		has(cpu ? recorded : o->features, host, "avx512bw");
 	amx = wide && has(cpu ? recorded : o->features, host, "amx-tile") &&
 		has(cpu ? recorded : o->features, host, "amx-bf16");
+	amx8 = wide && has(cpu ? recorded : o->features, host, "amx-tile") &&
+		has(cpu ? recorded : o->features, host, "amx-int8");
 	if (host)
 		LLVMDisposeMessage(host);
-	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni, amx } : (MicroKernel){ 16, 6, 6, 0, 0 };
+	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni, amx, amx8 } : (MicroKernel){ 16, 6, 6, 0, 0, 0 };
 }
 
 /* --no-microkernel keeps contractions loop nests */

@@ -23,6 +23,7 @@ typedef struct MicroKernel {
 	int nr, mrmax, mrmin;   /* mrmin: gemm_plan.c's pick_mr */
 	int vnni;               /* AVX-512 VNNI: int8 GEMMs by vpdpbusd */
 	int amx;                /* AMX-BF16: bf16 GEMMs on tiles (tdpbf16ps) */
+	int amx8;               /* AMX-INT8: int8 GEMMs on tiles (tdpbsud) */
 } MicroKernel;
 extern MicroKernel mk;
 

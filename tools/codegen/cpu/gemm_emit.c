@@ -39,14 +39,15 @@ static LLVMValueRef vload(E *e, LLVMValueRef base, LLVMValueRef off, int n)
 /* the tile's elements: the sums' type */
 static LLVMTypeRef tile_el(E *e, const Kernel *k)
 {
-	return k->g.q == 1 || k->g.q == 2 ? e->i32 : e->f32;
+	return k->g.q == 1 || k->g.q == 2 || k->g.q == 4 ? e->i32 : e->f32;
 }
 
-/* 4-byte words per k step of a panel's row or column: a bf16 GEMM's step
- * is 32 k (16 words of pairs in B, 16 of a row's 32 in A) */
+/* 4-byte words per k step of a panel's row or column: an AMX GEMM's
+ * step is 32 k of bf16 or 64 of int8 (16 words of pairs or groups of
+ * four in B, 16 of a row in A) */
 static int64_t kwords(const KGemm *g)
 {
-	return g->q == 3 ? g->K * 16 : g->K;
+	return g->q >= 3 ? g->K * 16 : g->K;
 }
 
 static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
@@ -170,7 +171,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	/* the expressions' indices are over the pack's domain */
 	k->ndims = g->q ? 5 : 4;
 	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
-	if (g->q == 3)  /* rows of pairs of k */
+	if (g->q >= 3)  /* AMX: rows of pairs or groups of four k */
 		kend = e_i64(e, pext[2]);
 	if (g->kper)    /* never with a K bounded by the length */
 		kend = e_i64(e, pext[2] = (g->q == 3 ? pext[2] : g->K) / g->kper);
@@ -454,10 +455,11 @@ static void amx_config(E *e)
 	amx(e, "ldtilecfg", NULL, 0, cfg, 0);
 }
 
-/* The micro-kernel of a bf16 GEMM on AMX tiles (gemm_plan.c's bgemm):
- * mk(ptr a, ptr b, ptr tile) sums K steps of 32 k into mr / 16 x 2 tiles
- * of 16x16 f32 (A's rows 16 at a time, B's columns), and stores them at
- * tile as mr rows of mk.nr floats. */
+/* The micro-kernel of a GEMM on AMX tiles (gemm_plan.c's bgemm, and
+ * qgemm's on AMX-INT8): mk(ptr a, ptr b, ptr tile) sums K steps of 32 k
+ * of bf16 (tdpbf16ps) or 64 of int8 (tdpbsud: signed A, unsigned B) into
+ * mr / 16 x 2 tiles of 16x16 f32 or i32 (A's rows 16 at a time, B's
+ * columns), and stores them at tile as mr rows of mk.nr sums. */
 static LLVMValueRef amx_fn(E *e, Kernel *k, int mr)
 {
 	KGemm *g = &k->g;
@@ -468,7 +470,8 @@ static LLVMValueRef amx_fn(E *e, Kernel *k, int mr)
 	char name[64];
 	int r, j;
 
-	snprintf(name, sizeof name, "gemm.amx%dx%d.k%lld", mr, mk.nr, (long long)g->K);
+	snprintf(name, sizeof name, "gemm.amx%dx%d.k%lld%s", mr, mk.nr, (long long)g->K,
+		g->q == 4 ? ".s8u8" : "");
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
 	f = LLVMAddFunction(e->m, name, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, 3, 0));
@@ -489,7 +492,7 @@ static LLVMValueRef amx_fn(E *e, Kernel *k, int mr)
 		amx(e, "tileloadd64", (int[]){ 6 + j }, 1, byte_ptr(e, bp, e_i64(e, j * 64)), mk.nr * 4);
 	for (r = 0; r < mr / 16; r++)
 		for (j = 0; j < 2; j++)
-			amx(e, "tdpbf16ps", (int[]){ 2 * r + j, 4 + r, 6 + j }, 3, NULL, 0);
+			amx(e, g->q == 4 ? "tdpbsud" : "tdpbf16ps", (int[]){ 2 * r + j, 4 + r, 6 + j }, 3, NULL, 0);
 	e_loop_end(e, &lk, NULL, LOOP_NO_UNROLL);
 	for (r = 0; r < mr / 16; r++)
 		for (j = 0; j < 2; j++)
@@ -745,7 +748,7 @@ static int cols_ok(E *e, Kernel *k)
 	IExpr *t = out_linear(e, k);
 	int64_t c;
 
-	if (k->g.q == 1 || k->g.q == 2 || (bt->elem->kind == TY_INT && bt->elem->width == 1) ||
+	if (k->g.q == 1 || k->g.q == 2 || k->g.q == 4 || (bt->elem->kind == TY_INT && bt->elem->width == 1) ||
 	    (k->g.mr > VW && k->g.mr % VW) ||
 	    (k->bound && (k->bound[1].c || k->bound[2].c)) || (o->epi && !e_tail_ok(e, o->epi)))
 		return 0;
@@ -1006,7 +1009,7 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMVal
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
 	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, na, 0), f, args, na, "");
-	if (g->q == 3 && !g->mfirst)
+	if (g->q >= 3 && !g->mfirst)
 		prefetch_epilogue(e, k, bidx, pm, pn);
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
@@ -1018,7 +1021,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	LLVMValueRef mkf = g->q == 3 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
+	LLVMValueRef mkf = g->q >= 3 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
@@ -1030,7 +1033,7 @@ int gemm_emit(E *e, Kernel *k)
 		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(kwords(g) * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
-	if (g->q == 3)
+	if (g->q >= 3)
 		amx_config(e);
 	/* the pool runs workgroups x first: workgroup (wx, wy) takes the
 	 * (lin / ny)-th chunk of B's panels and the (lin % ny)-th of A's,

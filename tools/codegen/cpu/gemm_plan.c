@@ -1635,7 +1635,7 @@ static KExpr *kx_with_acc(Ctx *c, KExpr *e, KExpr *r, PMap *memo)
  * (batch, channel): c sum_k I and S s; 0 where some I is outside the
  * signed bytes or a sum could overflow 32 bits. */
 static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_t c, double s,
-	GPlan *p, Op *op, Value **packed, Value **corr, Value **scale)
+	int64_t k64, GPlan *p, Op *op, Value **packed, Value **corr, Value **scale)
 {
 	Pack pk;
 	Sub sb;
@@ -1654,7 +1654,7 @@ static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_
 	ib = pack_body(g, k, wi, p, &pk, &sb, &ix1);
 	sbody = pack_body(g, k, ws, p, &pk, &sb, &ix1);
 	nch = p->B * pk.lim;
-	n = p->B * pk.panels * K4 * pk.tile * 4;
+	n = k64 ? p->B * pk.panels * k64 * pk.tile * 64 : p->B * pk.panels * K4 * pk.tile * 4;
 	w = xcalloc((size_t)n, 1);
 	cr = xcalloc((size_t)nch, sizeof *cr);
 	sc = xcalloc((size_t)nch, sizeof *sc);
@@ -1672,7 +1672,8 @@ static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_
 						ok = 0;
 						break;
 					}
-					w[(((d[0] * pk.panels + d[1]) * K4 + d[2] / 4) * pk.tile + d[3]) * 4 +
+					w[k64 ? (((d[0] * pk.panels + d[1]) * k64 + d[2] / 64) * pk.tile + d[3]) * 64 +
+						d[2] % 64 : (((d[0] * pk.panels + d[1]) * K4 + d[2] / 4) * pk.tile + d[3]) * 4 +
 						d[2] % 4] = (int8_t)v;
 					sum += (int64_t)v;
 				}
@@ -1698,7 +1699,7 @@ static int qweights(Gen *g, Kernel *k, KExpr *wi, KExpr *ws, int ws_side, int64_
 static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
 {
 	KExpr *wi = NULL, *wsx = NULL, *u = NULL, *body, *conv, *acc;
-	int64_t c = 0, K = p->K, K4 = (p->K + 3) / 4, *ext;
+	int64_t c = 0, K = p->K, K4 = (p->K + 3) / 4, k64 = 0, *ext;
 	double s = 0;
 	int side, i, ch;
 	uint64_t sd = 0, chd = 0;
@@ -1707,14 +1708,26 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	IExpr *ix1, *cix;
 	KCtx kc;
 	PMap memo = {0};
+	GPlan was = *p;
 
-	if (!mk.vnni || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
+	if (!(mk.vnni || mk.amx8) || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
 		return 0;
 	for (side = 0; side < 2; side++)
 		if (q_weight(k, side ? b : a, &wi, &wsx) && (u = q_act(g, side ? a : b, &c, &s)))
 			break;
 	if (side == 2)
 		return 0;
+	/* on AMX tiles (tdpbsud: signed A, unsigned B) the weight is A, in
+	 * tile rows of 64 k, the activations' groups of four k B's, K padded
+	 * to 64 */
+	if (mk.amx8) {
+		if (side)
+			trade(p, &a, &b);
+		side = 0;
+		k64 = (p->K + 63) / 64;
+		K4 = k64 * 16;
+		p->mr = p->M > 16 ? 32 : 16;
+	}
 	/* S per channel: it reads the weight's M or N dims and the batch's
 	 * only (a grouped convolution's channel is both) */
 	kx_dims(wsx, &sd);
@@ -1722,8 +1735,10 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 		chd |= 1ull << (side ? p->nd : p->md)[i];
 	for (i = 0; i < p->nb; i++)
 		chd |= 1ull << p->bd[i];
-	if (sd & ~chd)
+	if (sd & ~chd) {
+		*p = was;
 		return 0;
+	}
 	/* the four k of a group differ in one dim alone where one's extent
 	 * allows (a convolution's input channel, moved innermost): their
 	 * loads share an index and range test but for a stride (the sums are
@@ -1737,8 +1752,10 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 				p->kd[p->nk - 1] = d;
 				break;
 			}
-	if (!qweights(g, k, wi, wsx, side, c, s, p, op, &wp, &corr, &scale))
+	if (!qweights(g, k, wi, wsx, side, c, s, k64, p, op, &wp, &corr, &scale)) {
+		*p = was;
 		return 0;
+	}
 	/* the activations' bytes: B packed in the kernel or a pack kernel */
 	pack_shape(g, p, !side, &xk);
 	xk.nd = 5;
@@ -1757,7 +1774,7 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 		p->pext = ext;
 	} else
 		xp = pack_kernel(g, k, p, &xk, body, ix1, ext, fp, op);
-	p->K = K4;
+	p->K = k64 ? k64 : K4;
 	to_bmn(g, k, p);
 	/* the epilogue reads S s (sum - corr) for the accumulator */
 	ch = side ? 2 : 1;
@@ -1786,12 +1803,14 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	pmap_free(&memo);
 	k->out[0].acctype = acc->type;
 	bind_packs(k, p, side ? xp : wp, side ? wp : xp);
-	k->g.q = side ? 2 : 1;
+	k->g.q = k64 ? 4 : side ? 2 : 1;
+	if (k64)
+		k->g.bnext = 0;
 	gemm_grid(k, p);
 	compact(k);
-	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, int8 (vpdpbusd)%s\n",
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, int8 (%s)%s\n",
 		(long long)p->B, (long long)p->M, (long long)p->N, (long long)K, p->mr, mk.nr,
-		p->bpack ? ", B packed per panel in the kernel" : "");
+		k64 ? "AMX" : "vpdpbusd", p->bpack ? ", B packed per panel in the kernel" : "");
 	return 1;
 }
 
