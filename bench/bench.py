@@ -302,9 +302,10 @@ def low_precision(py, out, threads, runs, lines, errors):
     """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
     bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
     f32 and int8 (PT2E).  bf16 runs on AMX tiles (tdpbf16ps) where the
-    CPU has AMX-BF16, else on the f32 kernels widened; int8 on vpdpbusd
-    kernels where the CPU has AVX-512 VNNI, else as f32 between its
-    quantize and dequantize ops."""
+    CPU has AMX-BF16, else on the f32 kernels widened; int8 on AMX tiles
+    (tdpbsud) where the CPU has AMX-INT8, else on vpdpbusd kernels where
+    it has AVX-512 VNNI, else as f32 between its quantize and dequantize
+    ops."""
     lines.append("")
     lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
                  "torch.autocast); ratio = low precision / f32" % torch2()[1])

@@ -9,9 +9,11 @@ quantized by torchao's PT2E flow with X86InductorQuantizer (unsigned
 activations) or XNNPACKQuantizer (signed, per-channel weights): random
 batch, channels, extents (1 up to a few dozen), kernel sizes, strides,
 padding, dilation, groups; linear layers of random rows and widths.  Each
-is compiled twice, for the host (codegen's int8 GEMMs where the CPU has
-AVX-512 VNNI) and with --features=-avx512vnni (its f32 GEMMs), run on two
-inputs and compared with eager as tests/e2e/quant.py's "layer" mode does:
+is compiled for the host (codegen's int8 GEMMs where the CPU has AVX-512
+VNNI or AMX-INT8: on AMX tiles where it has both), with
+--features=-amx-int8 where the host has AMX-INT8 (the VNNI kernels), and
+with --features=-avx512vnni,-amx-int8 (its f32 GEMMs), run on two inputs
+and compared with eager as tests/e2e/quant.py's "layer" mode does:
 a float result within 1e-4 of eager's largest, a quantized one at most one
 step off, in at most 2% of its elements (and 2 elements).  A mismatch, a
 crash or a stage's error is a failure, printed with the model's
@@ -33,6 +35,12 @@ import torch.nn as nn  # noqa: E402
 from pipe import Failure, compile_gemms, export_module, fuzz_main, fx_run  # noqa: E402
 
 warnings.filterwarnings("ignore")
+
+# the host has AMX-INT8 (and its tiles): its int8 GEMMs run on them, and
+# the VNNI kernels are checked too
+with open("/proc/cpuinfo") as f:
+    _flags = f.read()
+HOST_AMX8 = " amx_int8" in _flags and " amx_tile" in _flags
 
 
 def conv_layers(r):
@@ -106,7 +114,10 @@ def check(model, example, d, i, counts):
     import quant
 
     js = export_module(model, [example], d)
-    vmfbs, n8, ng = compile_gemms(js, d, [("host", []), ("f32", ["--features=-avx512vnni"])], "int8")
+    variants = [("host", []), ("f32", ["--features=-avx512vnni,-amx-int8"])]
+    if HOST_AMX8:
+        variants.insert(1, ("vnni", ["--features=-amx-int8"]))
+    vmfbs, n8, ng = compile_gemms(js, d, variants, "int8")
     counts[0] += n8
     counts[1] += ng
     scales = quant.out_scales(model)
@@ -116,7 +127,9 @@ def check(model, example, d, i, counts):
         with torch.no_grad():
             want = model(x)
         want = list(want) if isinstance(want, tuple) else [want]
-        for tag, vmfb in zip(("int8 kernels", "f32 kernels"), vmfbs):
+        tags = ("int8 kernels", "int8 kernels (VNNI)", "f32 kernels") if HOST_AMX8 else (
+            "int8 kernels", "f32 kernels")
+        for tag, vmfb in zip(tags, vmfbs):
             why = compare(fx_run(vmfb, x, want, d), [t.numpy() for t in want], scales)
             if why:
                 raise Failure("mismatch", f"{tag}: {why}")

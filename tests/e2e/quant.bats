@@ -29,7 +29,7 @@ check() {
   if grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo; then
     bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower | bin/codegen --dump-dispatches > "$T/d.txt"
     grep 'gemm:' "$T/d.txt"
-    [ "$(grep 'gemm:' "$T/d.txt" | grep -c 'int8 (vpdpbusd)')" -ge 2 ]
+    [ "$(grep 'gemm:' "$T/d.txt" | grep -c 'int8 (vpdpbusd)\|int8 (AMX)')" -ge 2 ]
   fi
 }
 

@@ -42,23 +42,31 @@ check() {
   check resnet18 steps 32
 }
 
-@test "PT2E: int8 convolutions and linear layers of odd shapes, on codegen's int8 kernels (vpdpbusd) and on its f32 ones, match eager" {
-  vnni=0
+@test "PT2E: int8 convolutions and linear layers of odd shapes, on codegen's int8 kernels (AMX tiles, vpdpbusd) and on its f32 ones, match eager" {
+  vnni=0 amx=0
   grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && vnni=1
+  grep -qw amx_int8 /proc/cpuinfo && grep -qw amx_tile /proc/cpuinfo && amx=1
   for m in qconv_u8:2x6x13x17 qconv_s8:1x48x7x7 qconv_s8_wide:1x16x28x28 qlinear_u8:5x33; do
     n=${m%%:*}
     "$PY2" tools/fx-export/fx-export "tests/e2e/qmodels.py:$n" --input "${m#*:}xf32" -o "$T/m.json"
     bin/fx-import "$T/m.json" | bin/torch-opt | bin/torch-lower > "$T/m.mlir"
-    # every contraction an int8 GEMM where the CPU has VNNI
-    if [ $vnni = 1 ]; then
+    # every contraction an int8 GEMM where the CPU has AMX-INT8 (on
+    # tiles) or VNNI
+    if [ $amx = 1 ] || [ $vnni = 1 ]; then
       bin/codegen --dump-dispatches "$T/m.mlir" > "$T/d.txt"
       grep 'gemm:' "$T/d.txt"
       grep -q 'gemm:' "$T/d.txt"
-      ! grep 'gemm:' "$T/d.txt" | grep -v 'int8 (vpdpbusd)'
+      ! grep 'gemm:' "$T/d.txt" | grep -v "int8 ($([ $amx = 1 ] && echo AMX || echo vpdpbusd))"
     fi
     bin/codegen "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
     check $n layer 3
-    bin/codegen --features=-avx512vnni "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
+    if [ $amx = 1 ] && [ $vnni = 1 ]; then
+      bin/codegen --dump-dispatches --features=-amx-int8 "$T/m.mlir" > "$T/d.txt"
+      ! grep 'gemm:' "$T/d.txt" | grep -v 'int8 (vpdpbusd)'
+      bin/codegen --features=-amx-int8 "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
+      check $n layer 3
+    fi
+    bin/codegen --features=-avx512vnni,-amx-int8 "$T/m.mlir" | bin/vmpack -o "$T/m.vmfb"
     check $n layer 3
   done
 }
