@@ -504,46 +504,56 @@ struct PackCopy {
 
 /* The copy that packs x, its tables in the context's arena; 0 when x is
  * not such a load. */
-static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int side, PackCopy *pc)
+/* x, a load of a constant of elements of esize bytes with an affine
+ * index: the data (*a its attribute) and the offsets of the elements the
+ * pack of operand side reads, c0 + ob[b] + ok[k] + on[j] (allocated);
+ * NULL where x is not such a load or reads past the constant. */
+static const uint8_t *load_offsets(Kernel *root, const KExpr *x, const GPlan *p, int side, size_t esize,
+	Attr **a, int64_t *c0, int64_t **ob, int64_t **ok, int64_t **on)
 {
 	Value *v;
-	Attr *a;
 	const uint8_t *src;
 	size_t nbytes;
-	int64_t *coef, c0, lim = side ? p->N : p->M;
-	int64_t tile = side ? mk.nr : p->mr, *ob, *ok, *on;
-	int64_t b, k, j, lo, hi;
+	int64_t *coef, lim = side ? p->N : p->M, b, k, j, lo, hi;
+	int64_t kl = INT64_MAX, kh = INT64_MIN, nl = INT64_MAX, nh = INT64_MIN, bl = INT64_MAX, bh = INT64_MIN;
 
 	if (x->kind != KX_LOAD)
-		return 0;
+		return NULL;
 	v = root->bind[x->buf].val;
-	a = op_attr(v->def, "value");
-	if (a->kind == AT_DENSE && a->splat)
-		return 0;
-	src = dense_bytes(a, &nbytes);
-	if (nbytes != (size_t)ty_numel(v->type) * sizeof(float) || !(coef = load_coefs(root, x, &c0)))
-		return 0;
-	ob = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
-	ok = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
-	on = group_offsets(coef, side ? p->nd : p->md, side ? p->nn : p->nm, root->ext, lim);
+	if (!v->def || !(*a = op_attr(v->def, "value")) || ((*a)->kind == AT_DENSE && (*a)->splat))
+		return NULL;
+	src = dense_bytes(*a, &nbytes);
+	if (nbytes != (size_t)ty_numel(v->type) * esize || !(coef = load_coefs(root, x, c0)))
+		return NULL;
+	*ob = group_offsets(coef, p->bd, p->nb, root->ext, p->B);
+	*ok = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
+	*on = group_offsets(coef, side ? p->nd : p->md, side ? p->nn : p->nm, root->ext, lim);
 	free(coef);
 	/* every element read lies in the weight */
-	{
-		int64_t kl = INT64_MAX, kh = INT64_MIN, nl = INT64_MAX, nh = INT64_MIN, bl = INT64_MAX, bh = INT64_MIN;
-
-		for (k = 0; k < p->K; k++)
-			kl = ok[k] < kl ? ok[k] : kl, kh = ok[k] > kh ? ok[k] : kh;
-		for (j = 0; j < lim; j++)
-			nl = on[j] < nl ? on[j] : nl, nh = on[j] > nh ? on[j] : nh;
-		for (b = 0; b < p->B; b++)
-			bl = ob[b] < bl ? ob[b] : bl, bh = ob[b] > bh ? ob[b] : bh;
-		lo = c0 + kl + nl + bl;
-		hi = c0 + kh + nh + bh;
-	}
+	for (k = 0; k < p->K; k++)
+		kl = (*ok)[k] < kl ? (*ok)[k] : kl, kh = (*ok)[k] > kh ? (*ok)[k] : kh;
+	for (j = 0; j < lim; j++)
+		nl = (*on)[j] < nl ? (*on)[j] : nl, nh = (*on)[j] > nh ? (*on)[j] : nh;
+	for (b = 0; b < p->B; b++)
+		bl = (*ob)[b] < bl ? (*ob)[b] : bl, bh = (*ob)[b] > bh ? (*ob)[b] : bh;
+	lo = *c0 + kl + nl + bl;
+	hi = *c0 + kh + nh + bh;
 	if (lo < 0 || hi >= ty_numel(v->type)) {
-		free(ob), free(ok), free(on);
-		return 0;
+		free(*ob), free(*ok), free(*on);
+		return NULL;
 	}
+	return src;
+}
+
+static int pack_plan(Ctx *c, Kernel *root, const KExpr *x, const GPlan *p, int side, PackCopy *pc)
+{
+	Attr *a;
+	const uint8_t *src;
+	int64_t c0, lim = side ? p->N : p->M;
+	int64_t tile = side ? mk.nr : p->mr, *ob, *ok, *on;
+
+	if (!(src = load_offsets(root, x, p, side, sizeof(float), &a, &c0, &ob, &ok, &on)))
+		return 0;
 	pc->res = a->kind == AT_DENSE_RESOURCE ? a->res : NULL;
 	pc->src = src;
 	pc->c0 = c0;
@@ -1858,6 +1868,50 @@ static KExpr *bf16_of(Gen *g, Kernel *k, KExpr *x)
 	return sel;
 }
 
+/* f32 bits to bf16's, rounded to nearest even (NaN: the quiet NaN), as
+ * the kernels' truncf */
+static uint16_t bf16_bits(uint32_t u)
+{
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return 0x7fc0;
+	return (uint16_t)((u + 0x7fff + (u >> 16 & 1)) >> 16);
+}
+
+/* bweights' copy where w is an extf of a bf16 constant, or of an f32
+ * one rounded to bf16, read by an affine index: no evaluation per
+ * element (resnet50's 25M weights) */
+static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int64_t k32, int64_t panels, uint16_t *data)
+{
+	KExpr *x = w->kind == KX_OP && w->op == kop.extf ? w->a[0] : NULL;
+	int round = x && x->kind == KX_OP && x->op == kop.truncf && x->a[0]->type->kind == TY_F32;
+	int64_t c0, *ob, *ok, *on, b, m, kk;
+	const uint8_t *src;
+	Attr *a;
+
+	if (!x || (!round && x->type->kind != TY_BF16) ||
+			!(src = load_offsets(k, round ? x->a[0] : x, p, 0, round ? 4 : 2, &a, &c0, &ob, &ok, &on)))
+		return 0;
+	for (b = 0; b < p->B; b++)
+		for (m = 0; m < p->M; m++)
+			for (kk = 0; kk < p->K; kk++) {
+				int64_t at = c0 + ob[b] + on[m] + ok[kk];
+				uint16_t h;
+
+				if (round) {
+					uint32_t u;
+
+					memcpy(&u, src + at * 4, 4);
+					h = bf16_bits(u);
+				} else
+					memcpy(&h, src + at * 2, 2);
+				if ((h & 0x7fff) > 0x7f80)
+					h = 0x7fc0;
+				data[(((b * panels + m / p->mr) * k32 + kk / 32) * p->mr + m % p->mr) * 32 + kk % 32] = h;
+			}
+	free(ob), free(ok), free(on);
+	return 1;
+}
+
 /* The weight w (A) as bf16 at compile time in the tile layout above;
  * NULL where some value is not a bf16 (NaNs pass as bf16's quiet NaN) */
 static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *op)
@@ -1873,9 +1927,11 @@ static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *o
 	char name[64];
 
 	pack_shape(g, p, 0, &pk);
-	body = pack_body(g, k, w, p, &pk, &sb, &ix1);
 	n = p->B * pk.panels * k32 * p->mr * 32;
 	data = xcalloc((size_t)n, sizeof *data);
+	if (bweights_copy(k, w, p, k32, pk.panels, data))
+		goto done;
+	body = pack_body(g, k, w, p, &pk, &sb, &ix1);
 	for (d[0] = 0; d[0] < p->B; d[0]++)
 		for (d[1] = 0; d[1] < pk.panels; d[1]++)
 			for (d[3] = 0; d[3] < p->mr; d[3]++)
@@ -1890,6 +1946,7 @@ static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *o
 					data[(((d[0] * pk.panels + d[1]) * k32 + d[2] / 32) * p->mr + d[3]) * 32 +
 						d[2] % 32] = x == x ? (uint16_t)(u >> 16) : 0x7fc0;
 				}
+done:
 	snprintf(name, sizeof name, "%s_packed_a", k->name);
 	v = const_data(g, op, name, bt, n, data);
 out:
