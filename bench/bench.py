@@ -180,10 +180,24 @@ def eager(py, name, threads, runs, errors, backend="", src=SRC):
                     threads, errors)
 
 
-def ort(py, name, onnx, threads, runs, errors):
-    """ONNX Runtime on ONNX (bench/ort.py)"""
-    return baseline("%s ONNX Runtime" % name, "'%s' '%s' '%s:%s' '%s' %d %d" % (
-        py, os.path.join(HERE, "ort.py"), SRC, name, onnx, threads, runs), threads, errors)
+def ort(py, name, onnx, threads, runs, errors, mode=""):
+    """ONNX Runtime on ONNX (bench/ort.py); mode "int8": its own int8
+    model, not compared with eager"""
+    return baseline("%s ONNX Runtime%s" % (name, " " + mode if mode else ""), "'%s' '%s' '%s:%s' '%s' %d %d %s" % (
+        py, os.path.join(HERE, "ort.py"), SRC, name, onnx, threads, runs, mode), threads, errors)
+
+
+def ort_int8(py, name, onnx, out, errors):
+    """ONNX Runtime's static int8 quantization of onnx (bench/ort.py
+    quantize), or "err" """
+    q8 = os.path.join(out, name + "_ort_int8.onnx")
+    p = run_sh("'%s' '%s' quantize '%s:%s' '%s' '%s'" % (py, os.path.join(HERE, "ort.py"), SRC, name,
+                                                            onnx, q8))
+    if p.returncode == 0:
+        return q8
+    errors.append("%s: ONNX Runtime's int8 quantization failed: %s" % (
+        name, (p.stderr.strip().splitlines() or ["?"])[-1]))
+    return "err"
 
 
 def export_onnx(py, name, out, errors):
@@ -308,7 +322,9 @@ def low_precision(py, out, threads, runs, lines, errors):
     ops."""
     lines.append("")
     lines.append("low precision: median ms, fx = fxpipe, pt2 = PyTorch %s eager (bf16: under "
-                 "torch.autocast); ratio = low precision / f32" % torch2()[1])
+                 "torch.autocast), ORT = ONNX Runtime's best on the CPU (f32: its CPU provider "
+                 "has no bf16 kernels; int8: its own static quantization); ratio = low precision "
+                 "/ f32" % torch2()[1])
     print(lines[-1], flush=True)
     lines.append("  one core's peaks, GFLOP/s (bench/fma-peak.c): f32 FMA %s%s" % (
         os.environ.get("FMA_PEAK", "?"), "; " + os.environ["LOW_PEAK"] if os.environ.get("LOW_PEAK")
@@ -325,6 +341,10 @@ def low_precision(py, out, threads, runs, lines, errors):
             errors.append("%s %s: %s" % (name, tag, str(e).splitlines()[-1]))
             continue
         ins = factory_inputs(SRC, f32_name, out)
+        onnx = os.path.join(out, f32_name + ".onnx")
+        if not os.path.exists(onnx):
+            onnx = export_onnx(py, f32_name, out, errors)
+        q8 = ort_int8(py, f32_name, onnx, out, errors) if tag == "int8" and onnx != "err" else None
         for t in threads:
             f_lo, f_32 = vmrun(low, ins, t, runs)[0], vmrun(f32, ins, t, runs)[0]
             row = "  %-14s %-4s %d thread%s: fx %s, fx f32 %s (%.2fx)" % (
@@ -335,6 +355,16 @@ def low_precision(py, out, threads, runs, lines, errors):
                 row += "; pt2 %s, pt2 f32 %s" % (cell(e_lo), cell(e_32))
                 if isinstance(e_lo, float) and isinstance(e_32, float):
                     row += " (%.2fx)" % (e_lo / e_32)
+            o32 = "err" if onnx == "err" else ort(py, f32_name, onnx, t, runs, errors)[0]
+            if q8:
+                o8 = "err" if q8 == "err" else ort(py, f32_name, q8, t, runs, errors, "int8")[0]
+                row += "; ORT int8 %s, ORT f32 %s" % (cell(o8), cell(o32))
+                if isinstance(o8, float):
+                    row += "; fx/ORT %.2fx" % (f_lo / o8)
+            else:
+                row += "; ORT f32 %s" % cell(o32)
+                if isinstance(o32, float):
+                    row += "; fx/ORT %.2fx" % (f_lo / o32)
             lines.append(row)
             print(row, flush=True)
 
