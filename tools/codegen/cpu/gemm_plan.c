@@ -1868,13 +1868,18 @@ static KExpr *bf16_of(Gen *g, Kernel *k, KExpr *x)
 	return sel;
 }
 
-/* f32 bits to bf16's, rounded to nearest even (NaN: the quiet NaN), as
- * the kernels' truncf */
-static uint16_t bf16_bits(uint32_t u)
+/* The A pack's element of row m and step k of batch b (the layout
+ * above: tile rows of 32 k) */
+static int64_t atile_at(int64_t panels, int64_t k32, int64_t mr, int64_t b, int64_t m, int64_t k)
 {
-	if ((u & 0x7fffffff) > 0x7f800000)
-		return 0x7fc0;
-	return (uint16_t)((u + 0x7fff + (u >> 16 & 1)) >> 16);
+	return (((b * panels + m / mr) * k32 + k / 32) * mr + m % mr) * 32 + k % 32;
+}
+
+/* bf16's bits of a weight: NaNs as the quiet NaN, as the f32 kernels'
+ * widened weights hold them */
+static uint16_t bf16_weight(uint16_t h)
+{
+	return (h & 0x7fff) > 0x7f80 ? 0x7fc0 : h;
 }
 
 /* bweights' copy where w is an extf of a bf16 constant, or of an f32
@@ -1898,15 +1903,13 @@ static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int64_t k32, int64_t pan
 				uint16_t h;
 
 				if (round) {
-					uint32_t u;
+					float f;
 
-					memcpy(&u, src + at * 4, 4);
-					h = bf16_bits(u);
+					memcpy(&f, src + at * 4, 4);
+					h = (uint16_t)fp_bits(f, x->type);
 				} else
 					memcpy(&h, src + at * 2, 2);
-				if ((h & 0x7fff) > 0x7f80)
-					h = 0x7fc0;
-				data[(((b * panels + m / p->mr) * k32 + kk / 32) * p->mr + m % p->mr) * 32 + kk % 32] = h;
+				data[atile_at(panels, k32, p->mr, b, m, kk)] = bf16_weight(h);
 			}
 	free(ob), free(ok), free(on);
 	return 1;
@@ -1937,14 +1940,11 @@ static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *o
 			for (d[3] = 0; d[3] < p->mr; d[3]++)
 				for (d[2] = 0; d[2] < p->K; d[2]++) {
 					double x = eval(k, body, d);
-					float f = (float)x;
-					uint32_t u;
 
 					if (x == x && fp_round(x, bt) != x)
 						goto out;
-					memcpy(&u, &f, sizeof u);
-					data[(((d[0] * pk.panels + d[1]) * k32 + d[2] / 32) * p->mr + d[3]) * 32 +
-						d[2] % 32] = x == x ? (uint16_t)(u >> 16) : 0x7fc0;
+					data[atile_at(pk.panels, k32, p->mr, d[0], d[1] * p->mr + d[3], d[2])] =
+						bf16_weight((uint16_t)fp_bits(x, bt));
 				}
 done:
 	snprintf(name, sizeof name, "%s_packed_a", k->name);
