@@ -167,8 +167,10 @@ typedef struct KGemm {
 	int q;               /* 0: f32.  int8 (vpdpbusd): K counts groups of
 	                      * four k, each panel element is four bytes, the
 	                      * accumulators i32, and the operand of unsigned
-	                      * bytes is B (1) or A (2).  3: bf16 on AMX tiles,
-	                      * K counts steps of 32 k (gemm_plan.c's bgemm) */
+	                      * bytes is B (1) or A (2).  On AMX tiles (the
+	                      * weight A, in tile rows; gemm_emit.c's amx_fn):
+	                      * 3 bf16, K counts steps of 32 k (gemm_plan.c's
+	                      * bgemm); 4 int8, steps of 64 k, i32 sums */
 	int kper;            /* bpack at k = kper k' + i, each i's value over
 	                      * (batch, panel, k', column) in bper[i] (its k
 	                      * decomposition constant: im2col's taps), or 0;

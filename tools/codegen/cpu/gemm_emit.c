@@ -949,7 +949,7 @@ static int moving_loads(Kernel *k, KExpr *x, KExpr **l, int n, int c)
 	return c;
 }
 
-/* A bf16 GEMM's tile, rows of output channels and columns of pixels
+/* An AMX GEMM's tile, rows of output channels and columns of pixels
  * (NCHW), reads its epilogue's operands (a residual sum's) a line from
  * each of mr planes: more streams than the prefetchers follow, so the
  * lines the next panel of columns will read, n0 + NR, are prefetched
