@@ -218,6 +218,30 @@ assert open(sys.argv[2], "rb").read() == struct.pack("<h", -2) * 600001' "$T/f64
   [ "$output" = "vmrun: error: $T/xop.vmfb: the module's kernels need the CPU feature 'xop', which this machine lacks" ]
 }
 
+# inputs/bf16-linear.mlir: Linear(48, 40) on 3 rows under autocast bf16
+# (fx-export --autocast bf16, fx-import, torch-opt, torch-lower)
+@test "a module with bf16 kernels on AMX tiles runs where the CPU has AMX-BF16, as the f32 kernels compute, and is refused where it has not" {
+  bin/codegen --cpu=sapphirerapids --dump-dispatches "$IN/bf16-linear.mlir" > "$T/d.txt"
+  grep 'gemm:.*bf16 (AMX)' "$T/d.txt"
+  bin/codegen --cpu=sapphirerapids "$IN/bf16-linear.mlir" | bin/vmpack -o "$T/amx.vmfb"
+  bin/codegen --cpu=sapphirerapids --features=-amx-bf16 "$IN/bf16-linear.mlir" > "$T/f32.mlir"
+  ! grep -q 'amx' <(bin/codegen --cpu=sapphirerapids --features=-amx-bf16 --dump-dispatches "$IN/bf16-linear.mlir" | grep 'gemm:')
+  bin/vmpack "$T/f32.mlir" -o "$T/f32.vmfb"
+  x=$(seq -24 23 | awk '{ printf "%s%.3f", (NR > 1 ? "," : ""), $1 / 7 }')
+  x="$x,$x,$x"
+  if grep -qw amx_bf16 /proc/cpuinfo && grep -qw amx_tile /proc/cpuinfo && grep -qw avx512_bf16 /proc/cpuinfo; then
+    bin/vmrun "$T/f32.vmfb" --input=3x48xf32="$x" --output=@"$T/want.bin"
+    run bin/vmrun "$T/amx.vmfb" --input=3x48xf32="$x" --expected_output=3x40xbf16=@"$T/want.bin"
+    echo "$output"
+    [ "$status" -eq 0 ]
+  else
+    run bin/vmrun "$T/amx.vmfb" --input=3x48xf32="$x"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"the module's kernels need the CPU feature '"*"', which this machine lacks" ]]
+  fi
+}
+
 @test "the whole pipeline: the seed LinearModule through codegen, vmpack and vmrun" {
   [ -x bin/codegen ] && [ -x bin/torch-lower ] || skip "codegen is not built"
   bin/torch-opt examples/linear-torch.mlir | bin/torch-lower | bin/codegen --target=cpu | bin/vmpack -o "$T/m.vmfb"
