@@ -391,8 +391,39 @@ static LLVMValueRef em_select(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 	return LLVMBuildSelect(e->b, a[0], a[1], a[2], "");
 }
 
+/* x's value is a bf16 value widened: an extf of bf16, a constant bf16
+ * holds, a max, min or select of such (a ReLU or a max pool of bf16
+ * values) */
+static int bf16_exact(E *e, const KExpr *x)
+{
+	if (x->type->kind != TY_F32)
+		return 0;
+	if (x->kind == KX_CONST)
+		return x->cval->kind == AT_FLOAT &&
+			fp_round(x->cval->f, ty_float(e->g->c, TY_BF16)) == x->cval->f;
+	if (x->kind != KX_OP)
+		return 0;
+	if (x->op == kop.extf)
+		return x->a[0]->type->kind == TY_BF16;
+	if (x->op == kop.maxf || x->op == kop.minf)
+		return bf16_exact(e, x->a[0]) && bf16_exact(e, x->a[1]);
+	if (x->op == kop.select)
+		return bf16_exact(e, x->a[1]) && bf16_exact(e, x->a[2]);
+	return 0;
+}
+
+/* A truncf to bf16 of a value bf16 holds is its upper half, no rounding
+ * (NaNs still the quiet NaN, as f32_to_bf16 makes them) */
 static LLVMValueRef em_fcast(E *e, KExpr *x, LLVMValueRef *a, const ORow *r)
 {
+	if (x->type->kind == TY_BF16 && bf16_exact(e, x->a[0])) {
+		LLVMValueRef bits = LLVMBuildBitCast(e->b, a[0], e_vtype(e, e->i32), "");
+		LLVMValueRef h = LLVMBuildLShr(e->b, bits, e_splat(e, LLVMConstInt(e->i32, 16, 0)), "");
+
+		h = LLVMBuildSelect(e->b, LLVMBuildFCmp(e->b, LLVMRealUNO, a[0], a[0], ""),
+			e_splat(e, LLVMConstInt(e->i32, 0x7FC0, 0)), h, "");
+		return LLVMBuildTrunc(e->b, h, e_vtype(e, LLVMInt16TypeInContext(e->cx)), "");
+	}
 	return fcast(e, a[0], x->a[0]->type, x->type);
 }
 
