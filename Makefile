@@ -160,7 +160,14 @@ fuzz-int8: all
 fuzz-conv: all
 	@$(or $(PYTHON),python3) tests/diff/convfuzz.py --seed $(SEED) --count $(N)
 
-.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length fuzz-int8 fuzz-conv
+# `make fuzz-bf16 N=1000 SEED=7`: random convolutions and linear layers
+# under bf16 autocast on codegen's bf16 kernels (AMX, vdpbf16ps) and its
+# f32 ones against eager under autocast (tests/diff/bf16fuzz.py); make
+# check runs a short slice (tests/diff/bf16fuzz.bats).
+fuzz-bf16: all
+	@$(or $(PYTHON),python3) tests/diff/bf16fuzz.py --seed $(SEED) --count $(N)
+
+.PHONY: demo bench fuzz-diff fuzz-diff-dynamic fuzz-diff-length fuzz-int8 fuzz-conv fuzz-bf16
 
 # `make iree-check`: tests/e2e/iree.bats, the five test models lowered by
 # torch-lower --mlir-dialect-version=upstream through IREE's iree-compile

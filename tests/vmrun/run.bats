@@ -219,27 +219,43 @@ assert open(sys.argv[2], "rb").read() == struct.pack("<h", -2) * 600001' "$T/f64
 }
 
 # inputs/bf16-linear.mlir: Linear(48, 40) on 3 rows under autocast bf16
-# (fx-export --autocast bf16, fx-import, torch-opt, torch-lower)
-@test "a module with bf16 kernels on AMX tiles runs where the CPU has AMX-BF16, as the f32 kernels compute, and is refused where it has not" {
-  bin/codegen --cpu=sapphirerapids --dump-dispatches "$IN/bf16-linear.mlir" > "$T/d.txt"
-  grep 'gemm:.*bf16 (AMX)' "$T/d.txt"
-  bin/codegen --cpu=sapphirerapids "$IN/bf16-linear.mlir" | bin/vmpack -o "$T/amx.vmfb"
-  bin/codegen --cpu=sapphirerapids --features=-amx-bf16 "$IN/bf16-linear.mlir" > "$T/f32.mlir"
-  ! grep -q 'amx' <(bin/codegen --cpu=sapphirerapids --features=-amx-bf16 --dump-dispatches "$IN/bf16-linear.mlir" | grep 'gemm:')
-  bin/vmpack "$T/f32.mlir" -o "$T/f32.vmfb"
+# (fx-export --autocast bf16, fx-import, torch-opt, torch-lower).
+# bf16_module CPU OFF MARK FLAGS...: the module for CPU with its bf16
+# kernels (--dump-dispatches says MARK) runs where /proc/cpuinfo has every
+# one of FLAGS as the f32 kernels (--features=OFF) compute, and is refused
+# by a feature's name where it has not
+bf16_module() {
+  local cpu=$1 off=$2 mark=$3 f
+  shift 3
+  grep "gemm:.*$mark" <(bin/codegen --cpu="$cpu" --dump-dispatches "$IN/bf16-linear.mlir")
+  ! grep -q 'bf16 (' <(bin/codegen --cpu="$cpu" --features="$off" --dump-dispatches "$IN/bf16-linear.mlir" | grep 'gemm:')
+  bin/codegen --cpu="$cpu" "$IN/bf16-linear.mlir" | bin/vmpack -o "$T/bf16.vmfb"
+  bin/codegen --cpu="$cpu" --features="$off" "$IN/bf16-linear.mlir" | bin/vmpack -o "$T/f32.vmfb"
   x=$(seq -24 23 | awk '{ printf "%s%.3f", (NR > 1 ? "," : ""), $1 / 7 }')
   x="$x,$x,$x"
-  if grep -qw amx_bf16 /proc/cpuinfo && grep -qw amx_tile /proc/cpuinfo && grep -qw avx512_bf16 /proc/cpuinfo; then
-    bin/vmrun "$T/f32.vmfb" --input=3x48xf32="$x" --output=@"$T/want.bin"
-    run bin/vmrun "$T/amx.vmfb" --input=3x48xf32="$x" --expected_output=3x40xbf16=@"$T/want.bin"
-    echo "$output"
-    [ "$status" -eq 0 ]
-  else
-    run bin/vmrun "$T/amx.vmfb" --input=3x48xf32="$x"
-    echo "$output"
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"the module's kernels need the CPU feature '"*"', which this machine lacks" ]]
-  fi
+  for f in "$@"; do
+    if ! grep -qw "$f" /proc/cpuinfo; then
+      run bin/vmrun "$T/bf16.vmfb" --input=3x48xf32="$x"
+      echo "$output"
+      [ "$status" -eq 1 ]
+      [[ "$output" == *"the module's kernels need the CPU feature '"*"', which this machine lacks" ]]
+      return
+    fi
+  done
+  bin/vmrun "$T/f32.vmfb" --input=3x48xf32="$x" --output=@"$T/want.bin"
+  run bin/vmrun "$T/bf16.vmfb" --input=3x48xf32="$x" --expected_output=3x40xbf16=@"$T/want.bin"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+
+@test "a module with bf16 kernels on AMX tiles runs where the CPU has AMX-BF16, as the f32 kernels compute, and is refused where it has not" {
+  bf16_module sapphirerapids -amx-bf16,-avx512bf16 'bf16 (AMX)' amx_bf16 amx_tile avx512_bf16
+}
+
+@test "a module with bf16 kernels by vdpbf16ps runs where the CPU has AVX-512 BF16, as the f32 kernels compute, and is refused where it has not" {
+  # Cooper Lake's instruction sets: AVX-512 BF16 without AMX (as Zen 4)
+  bf16_module cooperlake -avx512bf16 'bf16 (AVX-512 BF16), A read in place' avx512_bf16 avx512_vnni
+  bin/codegen --cpu=cooperlake --emit=llvm "$IN/bf16-linear.mlir" | grep -q 'llvm.x86.avx512bf16.dpbf16ps.512'
 }
 
 @test "the whole pipeline: the seed LinearModule through codegen, vmpack and vmrun" {

@@ -170,7 +170,9 @@ typedef struct KGemm {
 	                      * bytes is B (1) or A (2).  On AMX tiles (the
 	                      * weight A, in tile rows; gemm_emit.c's amx_fn):
 	                      * 3 bf16, K counts steps of 32 k (gemm_plan.c's
-	                      * bgemm); 4 int8, steps of 64 k, i32 sums */
+	                      * bgemm); 4 int8, steps of 64 k, i32 sums.
+	                      * 5: bf16 by vdpbf16ps, K counts pairs of k,
+	                      * each panel element a pair, f32 sums */
 	int kper;            /* bpack at k = kper k' + i, each i's value over
 	                      * (batch, panel, k', column) in bper[i] (its k
 	                      * decomposition constant: im2col's taps), or 0;

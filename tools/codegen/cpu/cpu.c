@@ -356,7 +356,7 @@ static void cpu_options(Opts *o)
 {
 	const char *cpu = o->cpu && strcmp(o->cpu, "host") ? o->cpu : NULL;
 	char *host;
-	int wide, vnni, amx, amx8;
+	int wide, vnni, amx, amx8, dpbf16;
 
 	if (o->gpu_arch)
 		tool_fail("--gpu-arch is for --target=cuda");
@@ -374,9 +374,11 @@ static void cpu_options(Opts *o)
 		has(cpu ? recorded : o->features, host, "amx-bf16");
 	amx8 = wide && has(cpu ? recorded : o->features, host, "amx-tile") &&
 		has(cpu ? recorded : o->features, host, "amx-int8");
+	dpbf16 = wide && has(cpu ? recorded : o->features, host, "avx512bf16");
 	if (host)
 		LLVMDisposeMessage(host);
-	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni, amx, amx8 } : (MicroKernel){ 16, 6, 6, 0, 0, 0 };
+	mk = wide ? (MicroKernel){ 32, MRCAP, 8, vnni, amx, amx8, dpbf16 } :
+		(MicroKernel){ 16, 6, 6, 0, 0, 0, 0 };
 }
 
 /* --no-microkernel keeps contractions loop nests */
@@ -394,14 +396,14 @@ static int cpu_gemm(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 /* Channels fill whole panels, two or more: the GEMMs that store and read
  * the value channels last have its channels as N and as K, neither
  * padded nor short (mobilenet_v2's 16 and 24 channels at 112x112 and
- * 56x56 ran 10-30% slower so).  Not bf16 values on AMX: the tile GEMMs
- * (gemm_plan.c's bgemm) have the channels as rows and store the pixels
- * of each contiguous. */
+ * 56x56 ran 10-30% slower so).  Not bf16 values where the GEMMs take
+ * bf16 (AMX, AVX-512 BF16): those (gemm_plan.c's bgemm) have the
+ * channels as rows and store the pixels of each contiguous. */
 static int cpu_channels_last(const Value *v)
 {
 	const Type *t = v->type;
 
-	if (mk.amx && value_bf16_widened(v))
+	if ((mk.amx || mk.dpbf16) && value_bf16_widened(v))
 		return 0;
 	return t->dims[1] % mk.nr == 0 && t->dims[1] >= 2 * mk.nr;
 }

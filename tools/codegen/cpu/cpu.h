@@ -24,6 +24,8 @@ typedef struct MicroKernel {
 	int vnni;               /* AVX-512 VNNI: int8 GEMMs by vpdpbusd */
 	int amx;                /* AMX-BF16: bf16 GEMMs on tiles (tdpbf16ps) */
 	int amx8;               /* AMX-INT8: int8 GEMMs on tiles (tdpbsud) */
+	int dpbf16;             /* AVX-512 BF16: bf16 GEMMs by vdpbf16ps, where
+	                         * not on AMX tiles */
 } MicroKernel;
 extern MicroKernel mk;
 

@@ -47,7 +47,7 @@ static LLVMTypeRef tile_el(E *e, const Kernel *k)
  * four in B, 16 of a row in A) */
 static int64_t kwords(const KGemm *g)
 {
-	return g->q >= 3 ? g->K * 16 : g->K;
+	return g->q == 3 || g->q == 4 ? g->K * 16 : g->K;
 }
 
 static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
@@ -162,7 +162,8 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	int ndims = k->ndims, j, i, s, nk = g->q == 3 ? 2 : g->q ? 4 : 1, nstep = g->kper ? g->kper : 1;
+	int ndims = k->ndims, j, i, s, bf = g->q == 3 || g->q == 5, nk = bf ? 2 : g->q ? 4 : 1;
+	int nstep = g->kper ? g->kper : 1;
 	KExpr **step = g->kper ? g->bper : &g->bpack;
 	int64_t *ext = k->ext, pext[5];
 	LLVMValueRef saved[5], kk;
@@ -171,10 +172,10 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	/* the expressions' indices are over the pack's domain */
 	k->ndims = g->q ? 5 : 4;
 	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
-	if (g->q >= 3)  /* AMX: rows of pairs or groups of four k */
+	if (g->q >= 3)  /* AMX, bf16: rows of pairs or groups of four k */
 		kend = e_i64(e, pext[2]);
 	if (g->kper)    /* never with a K bounded by the length */
-		kend = e_i64(e, pext[2] = (g->q == 3 ? pext[2] : g->K) / g->kper);
+		kend = e_i64(e, pext[2] = (g->q >= 3 ? pext[2] : g->K) / g->kper);
 	k->ext = pext;
 	memcpy(saved, e->dimv, sizeof saved);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
@@ -191,7 +192,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 				e->dimv[4] = e_i64(e, i);
 				e->vw = VW;
 				e->vdim = 3;
-				v[i] = e_expr(e, step[g->kper && g->q == 3 ? 2 * s + i : s]);
+				v[i] = e_expr(e, step[g->kper && bf ? 2 * s + i : s]);
 				e->vw = 1;
 			}
 			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, nstep > 1 ? LLVMBuildAdd(e->b,
@@ -330,34 +331,40 @@ static void micro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMVal
 
 /* micro_step for an int8 GEMM: step k0 is four k, each element of the
  * panels four bytes, the unsigned ones B's (g->q 1) or A's (2), summed
- * into the i32 tile by vpdpbusd; A always packed (aoff unused) */
+ * into the i32 tile by vpdpbusd; for a bf16 one (5), a pair of k, each
+ * element a pair of bf16, summed into the f32 tile by vdpbf16ps, its A
+ * packed or read in place (rows lda words apart); aoff unused */
 static void qmicro_step(E *e, Kernel *k, int mr, LLVMValueRef (*acc)[NV], LLVMValueRef apanel,
 	LLVMValueRef bpanel, LLVMValueRef k0, LLVMValueRef pf, LLVMValueRef aoff)
 {
 	KGemm *g = &k->g;
-	LLVMTypeRef vt = LLVMVectorType(e->i32, VW);
-	LLVMValueRef bv[NV], ao = LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
+	LLVMTypeRef vt = LLVMVectorType(e->i32, VW), ct = LLVMVectorType(tile_el(e, k), VW);
+	LLVMValueRef bv[NV], ao = g->adirect ? k0 : LLVMBuildMul(e->b, k0, e_i64(e, g->mr), "");
 	LLVMValueRef bo = LLVMBuildMul(e->b, k0, e_i64(e, mk.nr), "");
 	LLVMValueRef ap = LLVMBuildInBoundsGEP2(e->b, e->i32, apanel, &ao, 1, "");
 	LLVMValueRef bp = LLVMBuildInBoundsGEP2(e->b, e->i32, bpanel, &bo, 1, "");
-	LLVMTypeRef ft = LLVMFunctionType(vt, (LLVMTypeRef[]){ vt, vt, vt }, 3, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(e->m, "llvm.x86.avx512.vpdpbusd.512");
+	/* vdpbf16ps's operands: pairs of bf16 as 32 bfloat */
+	LLVMTypeRef ot = g->q == 5 ? LLVMVectorType(LLVMBFloatTypeInContext(e->cx), 2 * VW) : vt;
+	LLVMTypeRef ft = LLVMFunctionType(ct, (LLVMTypeRef[]){ ct, ot, ot }, 3, 0);
+	const char *name = g->q == 5 ? "llvm.x86.avx512bf16.dpbf16ps.512" : "llvm.x86.avx512.vpdpbusd.512";
+	LLVMValueRef f = LLVMGetNamedFunction(e->m, name);
 	int r, j;
 
 	if (!f)
-		f = LLVMAddFunction(e->m, "llvm.x86.avx512.vpdpbusd.512", ft);
+		f = LLVMAddFunction(e->m, name, ft);
 	for (j = 0; j < NV; j++)
-		bv[j] = vload_as(e, e->i32, bp, e_i64(e, j * VW), VW);
+		bv[j] = LLVMBuildBitCast(e->b, vload_as(e, e->i32, bp, e_i64(e, j * VW), VW), ot, "");
 	if (pf)
 		prefetch_step(e, g, k0, bo, pf);
 	for (r = 0; r < mr; r++) {
-		LLVMValueRef av = vload_as(e, e->i32, ap, e_i64(e, r), 1);
+		LLVMValueRef av = vload_as(e, e->i32, ap, e_i64(e, g->adirect ? r * g->lda : r), 1);
 		LLVMValueRef sv;
 
 		sv = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), av, LLVMConstInt(e->i32, 0, 0), "");
 		sv = LLVMBuildShuffleVector(e->b, sv, sv, LLVMConstNull(LLVMVectorType(e->i32, VW)), "");
+		sv = LLVMBuildBitCast(e->b, sv, ot, "");
 		for (j = 0; j < NV; j++) {
-			LLVMValueRef c = LLVMBuildLoad2(e->b, vt, acc[r][j], "");
+			LLVMValueRef c = LLVMBuildLoad2(e->b, ct, acc[r][j], "");
 			LLVMValueRef args[3] = { c, g->q == 1 ? bv[j] : sv, g->q == 1 ? sv : bv[j] };
 
 			c = LLVMBuildCall2(e->b, ft, f, args, 3, "");
@@ -541,7 +548,7 @@ static LLVMValueRef micro_fn(E *e, Kernel *k, int mr)
 	else
 		snprintf(name, sizeof name, "gemm.mk%dx%d.k%lld.%s%lld%s%s%s", mr, mk.nr, (long long)g->K,
 			g->adirect ? "lda" : "packed", (long long)(g->adirect ? g->lda : 0), aks, pf ? ".pf" : "",
-			g->q == 1 ? ".u8b" : g->q == 2 ? ".u8a" : "");
+			g->q == 1 ? ".u8b" : g->q == 2 ? ".u8a" : g->q == 5 ? ".bf16" : "");
 	if ((f = LLVMGetNamedFunction(e->m, name)))
 		return f;
 	if (pf)         /* never with kn: gemm_plan.c */
@@ -1009,7 +1016,7 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMVal
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
 	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, na, 0), f, args, na, "");
-	if (g->q >= 3 && !g->mfirst)
+	if ((g->q == 3 || g->q == 4) && !g->mfirst)
 		prefetch_epilogue(e, k, bidx, pm, pn);
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
@@ -1021,7 +1028,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	LLVMValueRef mkf = g->q >= 3 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
+	LLVMValueRef mkf = g->q == 3 || g->q == 4 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
@@ -1033,7 +1040,7 @@ int gemm_emit(E *e, Kernel *k)
 		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(kwords(g) * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
-	if (g->q >= 3)
+	if (g->q == 3 || g->q == 4)
 		amx_config(e);
 	/* the pool runs workgroups x first: workgroup (wx, wy) takes the
 	 * (lin / ny)-th chunk of B's panels and the (lin % ny)-th of A's,

@@ -636,12 +636,12 @@ static void pack_copy(void *arg, uint8_t *dst)
  * one run: no pack kernel, no packed copy in the arena.  Where M is not
  * a whole number of row panels, the last panel's M % mr rows have a
  * micro-kernel of their own (gemm_emit.c), so that no row past M is read. */
-static int direct_a(Kernel *root, const KExpr *x, GPlan *p)
+static int direct_a(Kernel *root, const KExpr *x, GPlan *p, TypeKind el)
 {
 	int64_t *coef, *off, c0, step = 1;
 	int ok;
 
-	if (x->kind != KX_LOAD || root->bind[x->buf].type->elem->kind != TY_F32 ||
+	if (x->kind != KX_LOAD || root->bind[x->buf].type->elem->kind != el ||
 			!(coef = load_coefs(root, x, &c0)))
 		return 0;
 	off = group_offsets(coef, p->kd, p->nk, root->ext, p->K);
@@ -1070,7 +1070,7 @@ static Value *make_pack(Gen *g, Kernel *root, KExpr *x, GPlan *p, int side, FnPl
 		return const_pack(g, root, x, p, &k, body, ix1, op);
 	if (!side && tap_plan(root, x, p))
 		return tap_copy(g, root, x, p, fp, op);
-	if (!side && direct_a(root, x, p))
+	if (!side && direct_a(root, x, p, TY_F32))
 		return root->bind[x->buf].val;
 	if (side && k.panels >= BPACK_MIN_PANELS &&
 			p->K * mk.nr * (int64_t)sizeof(float) <= BPACK_MAX_BYTES && !g->o->no_fuse_pack) {
@@ -1824,20 +1824,24 @@ static int qgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 	return 1;
 }
 
-/* ---- bf16 GEMMs (AMX) ----
+/* ---- bf16 GEMMs (AMX, AVX-512 BF16) ----
  *
  * A contraction whose operands are bf16 values widened to f32 (autocast's
  * models: a weight rounded to bf16, activations converted to bf16 and
- * back) runs on AMX tiles where the CPU has AMX-BF16: tdpbf16ps sums
- * pairs of bf16 products into f32, exactly the products the f32 kernel
- * would form; the sums' order differs (pairs, then 32 k a step), and the
- * tile unit treats bf16 denormals as zero.  The weight is A, packed at
- * compile time as [batch][panel][K / 32][mr][32] (a tile row is 32 k of
- * one output row), the activations B as bf16 pairs, [batch][panel][K /
- * 2][NR][2] (a tile row is a pair of k for 16 columns), both zero past K
- * (rounded up to 32).  The micro-kernel (gemm_emit.c) keeps a 32x32 tile
- * of C in four tile registers (16x32 where M is 16 or less) and stores it
- * to the stack for the usual epilogue. */
+ * back) runs on AMX tiles where the CPU has AMX-BF16, else by vdpbf16ps
+ * where it has AVX-512 BF16: both sum pairs of bf16 products into f32,
+ * exactly the products the f32 kernel would form; the sums' order
+ * differs (pairs, and on AMX 32 k a step), and both treat bf16 denormals
+ * as zero.  The weight is A, packed at compile time as [batch][panel][K /
+ * s][mr][s] with s = 32 on AMX (a tile row is 32 k of one output row)
+ * and s = 2 for vdpbf16ps (a row's pair of k, broadcast as one word), the
+ * activations B as bf16 pairs, [batch][panel][K / 2][NR][2] (on AMX a
+ * tile row is a pair of k for 16 columns; for vdpbf16ps a vector of 16
+ * columns' pairs), both zero past K (rounded up to s).  The AMX
+ * micro-kernel (gemm_emit.c) keeps a 32x32 tile of C in four tile
+ * registers (16x32 where M is 16 or less) and stores it to the stack for
+ * the usual epilogue; the vdpbf16ps one is the f32 kernel's register
+ * tile, a pair of k a step. */
 
 /* x rebuilt in bf16 where its value is a bf16 value widened: an extf of
  * bf16, a load of such values (rounded back: exact), a constant bf16
@@ -1868,11 +1872,11 @@ static KExpr *bf16_of(Gen *g, Kernel *k, KExpr *x)
 	return sel;
 }
 
-/* The A pack's element of row m and step k of batch b (the layout
- * above: tile rows of 32 k) */
-static int64_t atile_at(int64_t panels, int64_t k32, int64_t mr, int64_t b, int64_t m, int64_t k)
+/* The A pack's element of row m and k of batch b (the layout above:
+ * rows of s k, ks of them) */
+static int64_t atile_at(int64_t panels, int64_t ks, int s, int64_t mr, int64_t b, int64_t m, int64_t k)
 {
-	return (((b * panels + m / mr) * k32 + k / 32) * mr + m % mr) * 32 + k % 32;
+	return (((b * panels + m / mr) * ks + k / s) * mr + m % mr) * s + k % s;
 }
 
 /* bf16's bits of a weight: NaNs as the quiet NaN, as the f32 kernels'
@@ -1885,7 +1889,8 @@ static uint16_t bf16_weight(uint16_t h)
 /* bweights' copy where w is an extf of a bf16 constant, or of an f32
  * one rounded to bf16, read by an affine index: no evaluation per
  * element (resnet50's 25M weights) */
-static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int64_t k32, int64_t panels, uint16_t *data)
+static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int side, int64_t ks, int st, const Pack *pk,
+	uint16_t *data)
 {
 	KExpr *x = w->kind == KX_OP && w->op == kop.extf ? w->a[0] : NULL;
 	int round = x && x->kind == KX_OP && x->op == kop.truncf && x->a[0]->type->kind == TY_F32;
@@ -1894,10 +1899,10 @@ static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int64_t k32, int64_t pan
 	Attr *a;
 
 	if (!x || (!round && x->type->kind != TY_BF16) ||
-			!(src = load_offsets(k, round ? x->a[0] : x, p, 0, round ? 4 : 2, &a, &c0, &ob, &ok, &on)))
+			!(src = load_offsets(k, round ? x->a[0] : x, p, side, round ? 4 : 2, &a, &c0, &ob, &ok, &on)))
 		return 0;
 	for (b = 0; b < p->B; b++)
-		for (m = 0; m < p->M; m++)
+		for (m = 0; m < pk->lim; m++)
 			for (kk = 0; kk < p->K; kk++) {
 				int64_t at = c0 + ob[b] + on[m] + ok[kk];
 				uint16_t h;
@@ -1909,15 +1914,16 @@ static int bweights_copy(Kernel *k, KExpr *w, GPlan *p, int64_t k32, int64_t pan
 					h = (uint16_t)fp_bits(f, x->type);
 				} else
 					memcpy(&h, src + at * 2, 2);
-				data[atile_at(panels, k32, p->mr, b, m, kk)] = bf16_weight(h);
+				data[atile_at(pk->panels, ks, st, pk->tile, b, m, kk)] = bf16_weight(h);
 			}
 	free(ob), free(ok), free(on);
 	return 1;
 }
 
-/* The weight w (A) as bf16 at compile time in the tile layout above;
- * NULL where some value is not a bf16 (NaNs pass as bf16's quiet NaN) */
-static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *op)
+/* The weight w (operand side: A 0, B 1) as bf16 at compile time in the
+ * layout above, ks rows of st k; NULL where some value is not a bf16
+ * (NaNs pass as bf16's quiet NaN) */
+static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int side, int64_t ks, int st, Op *op)
 {
 	Type *bt = ty_float(g->c, TY_BF16);
 	Pack pk;
@@ -1929,80 +1935,122 @@ static Value *bweights(Gen *g, Kernel *k, KExpr *w, GPlan *p, int64_t k32, Op *o
 	Value *v = NULL;
 	char name[64];
 
-	pack_shape(g, p, 0, &pk);
-	n = p->B * pk.panels * k32 * p->mr * 32;
+	pack_shape(g, p, side, &pk);
+	n = p->B * pk.panels * ks * pk.tile * st;
 	data = xcalloc((size_t)n, sizeof *data);
-	if (bweights_copy(k, w, p, k32, pk.panels, data))
+	if (bweights_copy(k, w, p, side, ks, st, &pk, data))
 		goto done;
 	body = pack_body(g, k, w, p, &pk, &sb, &ix1);
 	for (d[0] = 0; d[0] < p->B; d[0]++)
 		for (d[1] = 0; d[1] < pk.panels; d[1]++)
-			for (d[3] = 0; d[3] < p->mr; d[3]++)
+			for (d[3] = 0; d[3] < pk.tile; d[3]++)
 				for (d[2] = 0; d[2] < p->K; d[2]++) {
 					double x = eval(k, body, d);
 
 					if (x == x && fp_round(x, bt) != x)
 						goto out;
-					data[atile_at(pk.panels, k32, p->mr, d[0], d[1] * p->mr + d[3], d[2])] =
+					data[atile_at(pk.panels, ks, st, pk.tile, d[0], d[1] * pk.tile + d[3], d[2])] =
 						bf16_weight((uint16_t)fp_bits(x, bt));
 				}
 done:
-	snprintf(name, sizeof name, "%s_packed_a", k->name);
+	snprintf(name, sizeof name, "%s_packed_%c", k->name, side ? 'b' : 'a');
 	v = const_data(g, op, name, bt, n, data);
 out:
 	free(data);
 	return v;
 }
 
-/* k as a bf16 GEMM on AMX tiles (the comment above); 0 where not
- * (nothing changed), 1 when planned. */
+/* k as a bf16 GEMM on AMX tiles or by vdpbf16ps (the comment above); 0
+ * where not (nothing changed), 1 when planned. */
 static int bgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
 {
 	Type *bt = ty_float(g->c, TY_BF16);
 	KExpr *u, *body;
-	int64_t K = p->K, k32 = (p->K + 31) / 32, *ext;
+	int st = mk.amx ? 32 : 2;
+	int64_t K = p->K, ks = (p->K + st - 1) / st, *ext;
 	Value *wp, *xp = NULL;
 	Pack xk;
 	IExpr *ix1;
 	GPlan was = *p;
 
-	if (!mk.amx || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
+	if ((!mk.amx && !mk.dpbf16) || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
 		return 0;
 	if (const_buffers_only(g, k, b) && !const_buffers_only(g, k, a))
 		trade(p, &a, &b);
-	p->mr = p->M > 16 ? 32 : 16;
+	p->mr = mk.amx ? (p->M > 16 ? 32 : 16) : pick_mr(p->M);
 	if (!const_buffers_only(g, k, a) || const_buffers_only(g, k, b) || !(u = bf16_of(g, k, b)) ||
-			!(wp = bweights(g, k, a, p, k32, op))) {
+			!(wp = bweights(g, k, a, p, 0, ks, st, op))) {
 		*p = was;
 		return 0;
 	}
 	/* the activations' pairs: B packed in the kernel or a pack kernel */
 	pack_shape(g, p, 1, &xk);
 	xk.nd = 5;
-	xk.ext[2] = k32 * 16;
+	xk.ext[2] = ks * st / 2;
 	xk.ext[4] = 2;
 	body = gpack_body(g, k, u, kx_const_f(g->c, bt, 0), 2, p, &xk, &ix1);
 	xk.el = bt;
-	xk.total = p->B * xk.panels * k32 * 32 * xk.tile;
+	xk.total = p->B * xk.panels * ks * st * xk.tile;
 	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.el);
 	ext = arena_alloc(g->c, sizeof xk.ext);
 	memcpy(ext, xk.ext, sizeof xk.ext);
-	if (xk.panels >= BPACK_MIN_PANELS && k32 * 32 * mk.nr * 2 <= BPACK_MAX_BYTES &&
+	/* for vdpbf16ps, in the kernel from two panels on: a pack kernel
+	 * of pairs ran at 1 ns an element (resnet50's 14x14 3x3 convolutions,
+	 * seven panels: 0.5 ms each, 5 ms of 55) */
+	if (xk.panels >= (mk.amx ? BPACK_MIN_PANELS : 2) && ks * st * mk.nr * 2 <= BPACK_MAX_BYTES &&
 			!g->o->no_fuse_pack) {
 		p->bpack = body;
 		p->pext = ext;
 	} else
 		xp = pack_kernel(g, k, p, &xk, body, ix1, ext, fp, op);
-	p->K = k32;
+	p->K = ks;
 	to_bmn(g, k, p);
 	bind_packs(k, p, wp, xp);
 	k->g.bnext = 0;
-	k->g.q = 3;
+	k->g.q = mk.amx ? 3 : 5;
 	gemm_grid(k, p);
 	compact(k);
-	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, bf16 (AMX)%s\n",
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, bf16 (%s)%s\n",
 		(long long)p->B, (long long)p->M, (long long)p->N, (long long)K, p->mr, mk.nr,
-		p->bpack ? ", B packed per panel in the kernel" : "");
+		mk.amx ? "AMX" : "AVX-512 BF16", p->bpack ? ", B packed per panel in the kernel" : "");
+	return 1;
+}
+
+/* k as a bf16 GEMM by vdpbf16ps with the activations A, read where they
+ * lie as pairs of bf16 (rows of a linear layer's input, k contiguous: no
+ * pack, where the layout above would transpose them into B's pairs), the
+ * weight B packed at compile time as [batch][panel][K / 2][NR][2] (a
+ * classifier's one row against its 1000 columns, not one column padded
+ * to NR); 0 where not (nothing changed), 1 when planned. */
+static int bgemm_rows(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, Op *op)
+{
+	KExpr *u;
+	Value *wp;
+	GPlan was = *p;
+
+	if (mk.amx || !mk.dpbf16 || p->K % 2 || p->bb.c || p->bm.c || p->bn.c || p->bk.c)
+		return 0;
+	if (const_buffers_only(g, k, a) && !const_buffers_only(g, k, b))
+		trade(p, &a, &b);
+	p->mr = pick_mr(p->M);
+	/* A's pairs are words: k contiguous, rows and batches an even
+	 * number of elements apart */
+	if (const_buffers_only(g, k, a) || !const_buffers_only(g, k, b) || !(u = bf16_of(g, k, a)) ||
+			!direct_a(k, u, p, TY_BF16) || p->aks != 1 || p->a0 % 2 || (p->M > 1 && p->lda % 2) ||
+			(p->B > 1 && p->asb % 2) || !(wp = bweights(g, k, b, p, 1, p->K / 2, 2, op))) {
+		*p = was;
+		return 0;
+	}
+	p->a0 /= 2, p->asb /= 2, p->lda = p->M > 1 ? p->lda / 2 : 1;
+	p->K /= 2;
+	to_bmn(g, k, p);
+	bind_packs(k, p, k->bind[u->buf].val, wp);
+	k->g.q = 5;
+	gemm_grid(k, p);
+	compact(k);
+	buf_printf(&k->fused, "    gemm: batch %lld, M %lld, N %lld, K %lld, tile %dx%d, bf16 (AVX-512 BF16), "
+		"A read in place\n", (long long)p->B, (long long)p->M, (long long)p->N, (long long)p->K * 2,
+		p->mr, mk.nr);
 	return 1;
 }
 
@@ -2074,7 +2122,7 @@ int gemm_plan(Gen *g, Kernel *k, FnPlan *fp, Op *op)
 	traded = cl_trade(g, k, &p, &a, &b) || maybe_trade(&p, &a, &b);
 	p.mr = pick_mr(p.M);
 	plan_bounds(k, &p);
-	if (qgemm(g, k, a, b, &p, fp, op) || bgemm(g, k, a, b, &p, fp, op))
+	if (qgemm(g, k, a, b, &p, fp, op) || bgemm_rows(g, k, a, b, &p, op) || bgemm(g, k, a, b, &p, fp, op))
 		return 1;
 	if (!traded)
 		tap_trade(k, &p, &a, &b);
@@ -2242,7 +2290,7 @@ enum { KPER_MAX = 16 };
 void gemm_kperiod(Gen *g, Kernel *k)
 {
 	KGemm *gm = &k->g;
-	int bf = gm->q == 3, nd = bf ? 5 : 4;
+	int bf = gm->q == 3 || gm->q == 5, nd = bf ? 5 : 4;
 	int64_t q, ext[5], rows;
 	KExpr **v;
 	Sub s;
