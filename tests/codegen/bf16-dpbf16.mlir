@@ -1,12 +1,16 @@
-// RUN: codegen --cpu=cooperlake --dump-dispatches %s | FileCheck %s
-// RUN: codegen --cpu=cooperlake %s | FileCheck %s --check-prefix=BLOB
-// RUN: codegen --cpu=cooperlake --emit=llvm %s | FileCheck %s --check-prefix=LL
+// RUN: codegen --cpu=znver4 --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=cooperlake --vdpbf16ps=on --dump-dispatches %s | FileCheck %s
+// RUN: codegen --cpu=znver4 %s | FileCheck %s --check-prefix=BLOB
+// RUN: codegen --cpu=znver4 --emit=llvm %s | FileCheck %s --check-prefix=LL
 // RUN: codegen --cpu=sapphirerapids --dump-dispatches %s | FileCheck %s --check-prefix=AMX
-// RUN: codegen --cpu=cooperlake --features=-avx512bf16 --dump-dispatches %s | FileCheck %s --check-prefix=F32
+// RUN: codegen --cpu=znver4 --features=-avx512bf16 --dump-dispatches %s | FileCheck %s --check-prefix=F32
+// RUN: codegen --cpu=znver4 --vdpbf16ps=off --dump-dispatches %s | FileCheck %s --check-prefix=F32
+// RUN: codegen --cpu=cooperlake --dump-dispatches %s | FileCheck %s --check-prefix=F32
 // RUN: codegen --cpu=icelake-server --dump-dispatches %s | FileCheck %s --check-prefix=F32
 // Contractions of bf16 values widened to f32 (fx-export --autocast bf16's
-// models) on a CPU with AVX-512 BF16 and no AMX (Cooper Lake, Zen 4): by
-// vdpbf16ps, a pair of k a step.  @rows: the activations are rows with k
+// models) on a CPU with AVX-512 BF16 and no AMX, where vdpbf16ps runs at
+// twice the f32 FMA's rate (Zen 4; on Intel's, Cooper Lake here, with
+// --vdpbf16ps=on only): by vdpbf16ps, a pair of k a step.  @rows: the activations are rows with k
 // contiguous (a linear layer's input), read where they lie as pairs; the
 // weight is B, packed at compile time as [panel][K/2][32][2]: w[0][0] = -8,
 // w[1][0] = -7, w[0][1] = 8, w[1][1] = -8 (bf16 0xC100 0xC0E0 0x4100

@@ -13,17 +13,18 @@ to 30), kernels 1-7, strides 1-3, padding, dilation and groups, with or
 without bias, a ReLU or a residual sum between them; or linear layers of
 random rows (1-150, some a batch of them), widths odd and even (1-400),
 whose inputs are rows codegen reads where they lie.  The result is
-converted to f32 (one npy for vmrun).  Each is compiled for the host
-(codegen's bf16 GEMMs where the CPU has AMX-BF16 or AVX-512 BF16), with
---features=-amx-bf16 where the host has AMX-BF16 and AVX-512 BF16 (the
-vdpbf16ps kernels), and with --features=-amx-bf16,-avx512bf16 (its f32
-kernels, on the same widened values), run on two inputs and compared with
-eager under autocast: every element within 2^-6 of eager's largest
-magnitude (two units in bf16's last place there: sums in another order
-round some results the other way).  A mismatch, a crash or a stage's
-error is a failure, printed with the model's description; exit 1 then.
-It prints how many GEMMs took bf16 operands, of how many.  Same seed,
-same models.
+converted to f32 (one npy for vmrun).  Each is compiled on AMX tiles
+where the CPU has AMX-BF16, by vdpbf16ps where it has AVX-512 BF16
+(--features=-amx-bf16 --vdpbf16ps=on: on Intel's CPUs too, where codegen
+leaves it off by default), and on the f32 kernels
+(--features=-amx-bf16,-avx512bf16, on the same widened values), each
+run on two inputs and compared with eager under autocast: every element
+within 2^-6 of eager's largest magnitude (two units in bf16's last place
+there: sums in another order round some results the other way).  A
+mismatch, a crash or a stage's error is a failure, printed with the
+model's description; exit 1 then.  It prints how many GEMMs of the first
+of those builds took bf16 operands, of how many.  Same seed, same
+models.
 """
 import os
 import sys
@@ -129,11 +130,15 @@ def check(model, example, d, i, counts):
     """fuzz_main's: the model on the bf16 kernels and the f32 ones, against
     eager under autocast on two inputs"""
     js = export_module(model, [example], d)
-    variants = [("host", []), ("f32", ["--features=-amx-bf16,-avx512bf16"])]
-    tags = ["bf16 kernels", "f32 kernels"]
-    if HOST_AMX and HOST_DP:
-        variants.insert(1, ("dp", ["--features=-amx-bf16"]))
-        tags.insert(1, "bf16 kernels (vdpbf16ps)")
+    variants, tags = [], []
+    if HOST_AMX:
+        variants.append(("amx", []))
+        tags.append("bf16 kernels (AMX)")
+    if HOST_DP:
+        variants.append(("dp", ["--features=-amx-bf16", "--vdpbf16ps=on"]))
+        tags.append("bf16 kernels (vdpbf16ps)")
+    variants.append(("f32", ["--features=-amx-bf16,-avx512bf16"]))
+    tags.append("f32 kernels")
     vmfbs, nb, ng = compile_gemms(js, d, variants, "bf16 (")
     counts[0] += nb
     counts[1] += ng

@@ -32,6 +32,7 @@ typedef struct Opts {
 	int no_micro;         /* --no-microkernel: loop nests only, untiled */
 	int no_fuse_pack;     /* --no-fused-pack: B packed by kernels of its own */
 	int no_winograd;      /* --no-winograd: 3x3 convolutions summed directly */
+	int vdpbf16ps;        /* --vdpbf16ps: -1 auto (AMD's CPUs), 0 off, 1 on */
 	int timing;           /* --timing: phase wall times on stderr */
 	const char *graph;    /* --dump-dispatch-graph=FILE */
 	int jobs;             /* --jobs: LLVM threads (0: one per CPU) */

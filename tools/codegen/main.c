@@ -38,6 +38,10 @@ static const char usage[] =
 "                          their own, not inside the GEMM kernel\n"
 "  --no-winograd           compute 3x3 convolutions of stride 1 as direct\n"
 "                          sums, not by Winograd's F(2x2, 3x3)\n"
+"  --vdpbf16ps=auto|on|off  bf16 GEMMs by vdpbf16ps where the CPU has\n"
+"                          AVX-512 BF16 and no AMX-BF16 (auto: on AMD's\n"
+"                          Zen 4 and later, where it runs at twice the f32\n"
+"                          FMA's rate; off on Intel's, where it does not)\n"
 "  -j, --jobs=N            compile the kernels on N threads (default: one\n"
 "                          per CPU; the output is the same for any N)\n"
 "  --length-ratio=R        a dynamic length: a function padded to the\n"
@@ -88,6 +92,7 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 
 	o->opt = 1;
 	o->target = "cpu";
+	o->vdpbf16ps = -1;
 	o->length_ratio = 4;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -133,6 +138,13 @@ static const Target *parse_args(int argc, char **argv, Opts *o)
 			o->no_fuse_pack = 1;
 		} else if (!strcmp(a, "--no-winograd")) {
 			o->no_winograd = 1;
+		} else if ((v = tool_optval(argc, argv, &i, "--vdpbf16ps"))) {
+			if (!strcmp(v, "auto"))
+				o->vdpbf16ps = -1;
+			else if (!strcmp(v, "on") || !strcmp(v, "off"))
+				o->vdpbf16ps = !strcmp(v, "on");
+			else
+				tool_fail("--vdpbf16ps wants auto, on or off, not '%s'", v);
 		} else if (!strcmp(a, "--print-debuginfo") || !strcmp(a, "--mlir-print-debuginfo")) {
 			debuginfo = 1;
 		} else if ((v = tool_optval(argc, argv, &i, "--reproducer"))) {
