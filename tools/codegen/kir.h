@@ -186,6 +186,10 @@ typedef struct KGemm {
 	                      * tile across all of N's panels (gemm_grid) */
 } KGemm;
 
+/* g on AMX tiles (q 3, 4); g's operands pairs of bf16 (q 3, 5) */
+static inline int gemm_amx(const KGemm *g) { return g->q == 3 || g->q == 4; }
+static inline int gemm_pairs(const KGemm *g) { return g->q == 3 || g->q == 5; }
+
 typedef struct Kernel {
 	const char *name;
 	KernKind kind;

@@ -47,7 +47,7 @@ static LLVMTypeRef tile_el(E *e, const Kernel *k)
  * four in B, 16 of a row in A) */
 static int64_t kwords(const KGemm *g)
 {
-	return g->q == 3 || g->q == 4 ? g->K * 16 : g->K;
+	return gemm_amx(g) ? g->K * 16 : g->K;
 }
 
 static LLVMValueRef chunk_range(E *e, LLVMValueRef w, LLVMValueRef nw, LLVMValueRef total,
@@ -162,7 +162,7 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
-	int ndims = k->ndims, j, i, s, bf = g->q == 3 || g->q == 5, nk = bf ? 2 : g->q ? 4 : 1;
+	int ndims = k->ndims, j, i, s, bf = gemm_pairs(g), nk = bf ? 2 : g->q ? 4 : 1;
 	int nstep = g->kper ? g->kper : 1;
 	KExpr **step = g->kper ? g->bper : &g->bpack;
 	int64_t *ext = k->ext, pext[5];
@@ -1016,7 +1016,7 @@ static void tile_at(E *e, Kernel *k, LLVMValueRef mkf, LLVMValueRef mkt, LLVMVal
 		f = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, pm,
 			e_i64(e, (g->M + g->mr - 1) / g->mr - 1), ""), mkt, mkf, "");
 	LLVMBuildCall2(e->b, LLVMFunctionType(LLVMVoidTypeInContext(e->cx), pt, na, 0), f, args, na, "");
-	if ((g->q == 3 || g->q == 4) && !g->mfirst)
+	if (gemm_amx(g) && !g->mfirst)
 		prefetch_epilogue(e, k, bidx, pm, pn);
 	tile_out(e, k, tile, bidx, pm, pn);
 	e_reset(e);
@@ -1028,7 +1028,7 @@ int gemm_emit(E *e, Kernel *k)
 	LLVMValueRef fn = e->fn;
 	LLVMValueRef wx = LLVMGetParam(fn, (unsigned)k->nbind), wy = LLVMGetParam(fn, (unsigned)k->nbind + 1);
 	LLVMValueRef nx = LLVMGetParam(fn, (unsigned)k->nbind + 2), ny = LLVMGetParam(fn, (unsigned)k->nbind + 3);
-	LLVMValueRef mkf = g->q == 3 || g->q == 4 ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
+	LLVMValueRef mkf = gemm_amx(g) ? amx_fn(e, k, g->mr) : micro_fn(e, k, g->mr), nlo, nhi, mlo, mhi, bidx, tile, bloc = NULL, pn, pm = NULL, bsrc;
 	/* the steps at the call's length: past it both operands are zero */
 	LLVMValueRef kend = g->kbound.c ? e_bound(e, &g->kbound, g->K) : e_i64(e, g->K);
 	LLVMValueRef mkt = (g->adirect || g->atap) && g->M % g->mr ? micro_fn(e, k, (int)(g->M % g->mr)) : NULL;
@@ -1040,7 +1040,7 @@ int gemm_emit(E *e, Kernel *k)
 		bloc = e_alloca(e, LLVMArrayType(e->f32, (unsigned)(kwords(g) * mk.nr)), "bpanel");
 		LLVMSetAlignment(bloc, 64);
 	}
-	if (g->q == 3 || g->q == 4)
+	if (gemm_amx(g))
 		amx_config(e);
 	/* the pool runs workgroups x first: workgroup (wx, wy) takes the
 	 * (lin / ny)-th chunk of B's panels and the (lin % ny)-th of A's,

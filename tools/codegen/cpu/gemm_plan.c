@@ -1960,11 +1960,32 @@ out:
 	return v;
 }
 
+/* The pack of u, bf16 values, as pairs of k on operand side's panels:
+ * [batch][panel][rows][tile][2], zero past K (*pk its shape, *ix1 its
+ * linear index, *ext its extents in the arena); returns its body */
+static KExpr *pairs_pack(Gen *g, Kernel *k, KExpr *u, const GPlan *p, int side, int64_t rows, Pack *pk,
+	IExpr **ix1, int64_t **ext)
+{
+	Type *bt = ty_float(g->c, TY_BF16);
+	KExpr *body;
+
+	pack_shape(g, p, side, pk);
+	pk->nd = 5;
+	pk->ext[2] = rows;
+	pk->ext[4] = 2;
+	body = gpack_body(g, k, u, kx_const_f(g->c, bt, 0), 2, p, pk, ix1);
+	pk->el = bt;
+	pk->total = p->B * pk->panels * rows * 2 * pk->tile;
+	pk->pt = ty_tensor(g->c, 1, &pk->total, pk->el);
+	*ext = arena_alloc(g->c, sizeof pk->ext);
+	memcpy(*ext, pk->ext, sizeof pk->ext);
+	return body;
+}
+
 /* k as a bf16 GEMM on AMX tiles or by vdpbf16ps (the comment above); 0
  * where not (nothing changed), 1 when planned. */
 static int bgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
 {
-	Type *bt = ty_float(g->c, TY_BF16);
 	KExpr *u, *body;
 	int st = mk.amx ? 32 : 2;
 	int64_t K = p->K, ks = (p->K + st - 1) / st, *ext;
@@ -1984,16 +2005,7 @@ static int bgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
 		return 0;
 	}
 	/* the activations' pairs: B packed in the kernel or a pack kernel */
-	pack_shape(g, p, 1, &xk);
-	xk.nd = 5;
-	xk.ext[2] = ks * st / 2;
-	xk.ext[4] = 2;
-	body = gpack_body(g, k, u, kx_const_f(g->c, bt, 0), 2, p, &xk, &ix1);
-	xk.el = bt;
-	xk.total = p->B * xk.panels * ks * st * xk.tile;
-	xk.pt = ty_tensor(g->c, 1, &xk.total, xk.el);
-	ext = arena_alloc(g->c, sizeof xk.ext);
-	memcpy(ext, xk.ext, sizeof xk.ext);
+	body = pairs_pack(g, k, u, p, 1, ks * st / 2, &xk, &ix1, &ext);
 	/* for vdpbf16ps, in the kernel from two panels on: a pack kernel
 	 * of pairs ran at 1 ns an element (resnet50's 14x14 3x3 convolutions,
 	 * seven panels: 0.5 ms each, 5 ms of 55) */
@@ -2029,7 +2041,6 @@ static int bgemm(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op
  * when planned. */
 static int bgemm_rows(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *fp, Op *op)
 {
-	Type *bt = ty_float(g->c, TY_BF16);
 	KExpr *u;
 	Value *wp, *ap;
 	GPlan was = *p;
@@ -2071,19 +2082,9 @@ static int bgemm_rows(Gen *g, Kernel *k, KExpr *a, KExpr *b, GPlan *p, FnPlan *f
 		/* the activations' pairs by a pack kernel: A [batch][panel][K / 2][mr][2] */
 		Pack ak;
 		IExpr *ix1;
-		KExpr *body;
 		int64_t *ext;
+		KExpr *body = pairs_pack(g, k, u, p, 0, ks, &ak, &ix1, &ext);
 
-		pack_shape(g, p, 0, &ak);
-		ak.nd = 5;
-		ak.ext[2] = ks;
-		ak.ext[4] = 2;
-		body = gpack_body(g, k, u, kx_const_f(g->c, bt, 0), 2, p, &ak, &ix1);
-		ak.el = bt;
-		ak.total = p->B * ak.panels * ks * 2 * ak.tile;
-		ak.pt = ty_tensor(g->c, 1, &ak.total, ak.el);
-		ext = arena_alloc(g->c, sizeof ak.ext);
-		memcpy(ext, ak.ext, sizeof ak.ext);
 		ap = pack_kernel(g, k, p, &ak, body, ix1, ext, fp, op);
 	}
 	p->K = ks;
@@ -2334,7 +2335,7 @@ enum { KPER_MAX = 16 };
 void gemm_kperiod(Gen *g, Kernel *k)
 {
 	KGemm *gm = &k->g;
-	int bf = gm->q == 3 || gm->q == 5, nd = bf ? 5 : 4;
+	int bf = gemm_pairs(gm), nd = bf ? 5 : 4;
 	int64_t q, ext[5], rows;
 	KExpr **v;
 	Sub s;
