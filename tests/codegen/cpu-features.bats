@@ -28,6 +28,19 @@ setup() {
   [ ! -e "$T/k.mlir" ]
 }
 
+@test "--features on the host adds to the host's instruction sets (LLVM 16 names a Zen 5 \"generic\", which implies none of them), each recorded once as the last says" {
+  bin/codegen "$IN/seed-linear-linalg.mlir" | grep -o 'fxvm.features = "[^"]*"' | tr -d '"' | sed 's/.*= //' | tr , '\n' > "$T/host"
+  grep -qx '+sse2' "$T/host"
+  bin/codegen --features=-sse4.2,+sse4.2,-popcnt "$IN/seed-linear-linalg.mlir" |
+    grep -o 'fxvm.features = "[^"]*"' | tr -d '"' | sed 's/.*= //' | tr , '\n' > "$T/edited"
+  # every host feature but popcnt and sse4.2 as it was; those as --features says, once
+  diff <(grep -v -e '^.popcnt$' -e '^.sse4.2$' "$T/host") <(grep -v -e '^.popcnt$' -e '^.sse4.2$' "$T/edited")
+  [ "$(grep -c -e '^.popcnt$' "$T/edited")" = 1 ]
+  grep -qx -- '-popcnt' "$T/edited"
+  [ "$(grep -c -e '^.sse4.2$' "$T/edited")" = 1 ]
+  grep -qx -- '+sse4.2' "$T/edited"
+}
+
 @test "vmrun refuses a module built for a CPU with instruction sets this machine lacks, before running it" {
   # bdver1's FMA4: no Intel CPU and no Zen has it
   grep -qw fma4 /proc/cpuinfo && skip "this CPU has FMA4"

@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Target.h>
@@ -164,23 +167,46 @@ static int cpu_check(const char *cpu, const char *features)
 }
 
 static int feature(const char *list, const char *name);
+static const char *next_item(const char *p);
 
-/* e->cpu and e->features: --cpu's and --features', or the host's
- * (*hostcpu, *hostfeat: LLVM's messages, for LLVMDisposeMessage) */
+/* The items of list that a later item of list or any of over does not
+ * name again, appended to b: each feature once, as the last says. */
+static void merge_features(Buf *b, const char *list, const char *over)
+{
+	for (const char *p = list; p && *p; p = next_item(p)) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+
+		if (n < 2 || n > sizeof name || (*p != '+' && *p != '-'))
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
+		if (feature(p + n, name) < 0 && feature(over, name) < 0)
+			buf_printf(b, "%s%.*s", b->n ? "," : "", (int)n, p);
+	}
+}
+
+/* e->cpu and e->features: --cpu's and --features', or the host's, with
+ * --features' after the host's list (the last +name or -name of a
+ * feature wins, in LLVM as in feature()): LLVM 16 calls a CPU newer
+ * than it "generic" (AMD's Zen 5), whose name implies none of its
+ * instruction sets.  *hostcpu: LLVM's message, for LLVMDisposeMessage;
+ * *hostfeat: the host's list, for free(). */
 static void cpu_names(Gen *g, E *e, char **hostcpu, char **hostfeat)
 {
 	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
+		char *f = LLVMGetHostCPUFeatures();
+		Buf b = {0};
+
 		*hostcpu = LLVMGetHostCPUName();
 		e->cpu = *hostcpu;
-		if (!g->o->features)
-			e->features = *hostfeat = LLVMGetHostCPUFeatures();
-	} else {
-		e->cpu = g->o->cpu;
+		merge_features(&b, f, g->o->features);
+		merge_features(&b, g->o->features, NULL);
+		LLVMDisposeMessage(f);
+		e->features = *hostfeat = b.p ? b.p : xstrdup("");
+		return;
 	}
-	if (g->o->features)
-		e->features = g->o->features;
-	if (!e->features)
-		e->features = "";
+	e->cpu = g->o->cpu;
+	e->features = g->o->features ? g->o->features : "";
 }
 
 /* The kernels in e's module, identical bodies merged, verified. */
@@ -238,8 +264,7 @@ static int cpu_emit(Gen *g, KObj **objs, int *nobj, const char **cpu_out, const 
 	LLVMDisposeMessage(triple);
 	if (hostcpu)
 		LLVMDisposeMessage(hostcpu);
-	if (hostfeat)
-		LLVMDisposeMessage(hostfeat);
+	free(hostfeat);
 	pmap_free(&e.memo);
 	return rc;
 }
@@ -352,14 +377,31 @@ static char *named_features(const char *cpu, const char *features)
 	return b.n ? b.p : xstrdup("");
 }
 
+/* The host's CPUID vendor is AMD's.  LLVM 16 names no CPU newer than
+ * Zen 4: a Zen 5 (family 26) is "generic" to it. */
+static int amd_host(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	/* "AuthenticAMD" in ebx, edx, ecx */
+	return __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
+#else
+	return 0;
+#endif
+}
+
 /* cpu (NULL: the host) is one of AMD's Zen */
 static int amd_cpu(const char *cpu)
 {
-	char *name = cpu ? NULL : LLVMGetHostCPUName();
-	int r = !strncmp(cpu ? cpu : name, "znver", 5);
+	char *name;
+	int r;
 
-	if (name)
-		LLVMDisposeMessage(name);
+	if (cpu)
+		return !strncmp(cpu, "znver", 5);
+	name = LLVMGetHostCPUName();
+	r = !strncmp(name, "znver", 5) || amd_host();
+	LLVMDisposeMessage(name);
 	return r;
 }
 
@@ -386,7 +428,8 @@ static void cpu_options(Opts *o)
 	amx8 = wide && has(cpu ? recorded : o->features, host, "amx-tile") &&
 		has(cpu ? recorded : o->features, host, "amx-int8");
 	/* vdpbf16ps where it runs at twice the f32 FMA's rate: AMD's Zen 4
-	 * (225 GFLOP/s a core against the FMA's 113); on Intel's Sapphire
+	 * (225 GFLOP/s a core against the FMA's 113) and Zen 5 (447 against
+	 * 240); on Intel's Sapphire
 	 * Rapids it runs at half the FMA's (123 against 247), and the f32
 	 * kernels on widened operands are the faster */
 	dpbf16 = wide && has(cpu ? recorded : o->features, host, "avx512bf16") && (o->vdpbf16ps > 0 ||
