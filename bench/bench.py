@@ -43,7 +43,7 @@ against static modules at batches 1, 3 and 8 (in alternating rounds); a BERT-bas
 a dynamic length against static modules at lengths 7, 100 and 512
 (BENCH_DYNLEN=0 leaves it out); issue 25's low-precision rows (resnet50 and a
 BERT-base layer in bf16 by fx-export --autocast, on AMX tiles where the CPU
-has AMX-BF16, else by vdpbf16ps on AMD's Zen 4, resnet18 in int8
+has AMX-BF16, else by vdpbf16ps on AMD's Zen 4 and 5, resnet18 in int8
 by PT2E, each beside its f32 module;
 BENCH_LOW=0 leaves them out); f32 matmuls as torch-level models through the
 same pipe (1024^3 with both operands inputs, and the 128x768x3072 linear
@@ -317,7 +317,7 @@ def low_precision(py, out, threads, runs, lines, errors):
     """Issue 25's rows: resnet50 and the BERT-base layer in f32 and in
     bf16 (fx-export --autocast bf16; eager under autocast), resnet18 in
     f32 and int8 (PT2E).  bf16 runs on AMX tiles (tdpbf16ps) where the
-    CPU has AMX-BF16, else by vdpbf16ps on AMD's Zen 4 (AVX-512 BF16),
+    CPU has AMX-BF16, else by vdpbf16ps on AMD's Zen 4 and 5 (AVX-512 BF16),
     else on the f32 kernels widened; int8 on AMX tiles
     (tdpbsud) where the CPU has AMX-INT8, else on vpdpbusd kernels where
     it has AVX-512 VNNI, else as f32 between its quantize and dequantize
