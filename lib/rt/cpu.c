@@ -119,11 +119,26 @@ rt_cpu_has(const char *name)
 			return has(&features[i]);
 	return -1;
 }
+
+int
+rt_cpu_amd(void)
+{
+	unsigned a, b, c, d;
+
+	/* "AuthenticAMD" in ebx, edx, ecx */
+	return __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
+}
 #else
 int
 rt_cpu_has(const char *name)
 {
 	return -1;
+}
+
+int
+rt_cpu_amd(void)
+{
+	return 0;
 }
 #endif
 

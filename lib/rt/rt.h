@@ -16,6 +16,11 @@
  * function of it, else 0. */
 int rt_object_check(const void *img, size_t n, const char *sym, char *err, size_t errn);
 
+/* 1 where this machine's CPUID vendor is AMD's ("AuthenticAMD"), else 0
+ * (codegen's --cpu=host on a CPU LLVM cannot name: a Zen 5 is "generic"
+ * to LLVM 16). */
+int rt_cpu_amd(void);
+
 /* ---- what a host program does, and tracing it (vmrun --trace) ---- */
 
 typedef struct RtInstInfo {

@@ -11,9 +11,6 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Target.h>
@@ -21,6 +18,7 @@
 #include <llvm-c/Support.h>
 
 #include "cpu.h"
+#include "rt/rt.h"
 #include "tool.h"
 
 static char *recorded;    /* what a module for a named CPU records
@@ -169,18 +167,18 @@ static int cpu_check(const char *cpu, const char *features)
 static int feature(const char *list, const char *name);
 static const char *next_item(const char *p);
 
-/* The items of list that a later item of list or any of over does not
- * name again, appended to b: each feature once, as the last says. */
-static void merge_features(Buf *b, const char *list, const char *over)
+/* The items of list (only its +name ones where plus) that no later item
+ * names, appended to b: each feature once, as its last mention says. */
+static void last_mentions(Buf *b, const char *list, int plus)
 {
-	for (const char *p = list; p && *p; p = next_item(p)) {
+	for (const char *p = list; *p; p = next_item(p)) {
 		size_t n = strcspn(p, ",");
 		char name[64];
 
-		if (n < 2 || n > sizeof name || (*p != '+' && *p != '-'))
+		if (n < 2 || (*p != '+' && (plus || *p != '-')))
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
-		if (feature(p + n, name) < 0 && feature(over, name) < 0)
+		if (feature(p + n, name) < 0)
 			buf_printf(b, "%s%.*s", b->n ? "," : "", (int)n, p);
 	}
 }
@@ -195,12 +193,13 @@ static void cpu_names(Gen *g, E *e, char **hostcpu, char **hostfeat)
 {
 	if (!g->o->cpu || !strcmp(g->o->cpu, "host")) {
 		char *f = LLVMGetHostCPUFeatures();
-		Buf b = {0};
+		Buf all = {0}, b = {0};
 
 		*hostcpu = LLVMGetHostCPUName();
 		e->cpu = *hostcpu;
-		merge_features(&b, f, g->o->features);
-		merge_features(&b, g->o->features, NULL);
+		buf_printf(&all, "%s,%s", f, g->o->features ? g->o->features : "");
+		last_mentions(&b, all.p, 0);
+		buf_free(&all);
 		LLVMDisposeMessage(f);
 		e->features = *hostfeat = b.p ? b.p : xstrdup("");
 		return;
@@ -350,7 +349,6 @@ static int has(const char *list, const char *dflt, const char *name)
 static char *named_features(const char *cpu, const char *features)
 {
 	Buf all = {0}, b = {0};
-	const char *p;
 	size_t i;
 
 	for (i = 0; i < sizeof isa / sizeof *isa && strcmp(isa[i].cpu, cpu); i++)
@@ -363,46 +361,16 @@ static char *named_features(const char *cpu, const char *features)
 	}
 	/* the CPU's, then features': each +name that no later item names */
 	buf_printf(&all, "%s,%s", isa[i].features, features ? features : "");
-	for (p = all.p; *p; p = next_item(p)) {
-		size_t n = strcspn(p, ",");
-		char name[64];
-
-		if (n < 2 || *p != '+')
-			continue;
-		snprintf(name, sizeof name, "%.*s", (int)n - 1, p + 1);
-		if (feature(p + n, name) < 0)
-			buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, p);
-	}
+	last_mentions(&b, all.p, 1);
 	buf_free(&all);
 	return b.n ? b.p : xstrdup("");
 }
 
-/* The host's CPUID vendor is AMD's.  LLVM 16 names no CPU newer than
- * Zen 4: a Zen 5 (family 26) is "generic" to it. */
-static int amd_host(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-
-	/* "AuthenticAMD" in ebx, edx, ecx */
-	return __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
-#else
-	return 0;
-#endif
-}
-
-/* cpu (NULL: the host) is one of AMD's Zen */
+/* cpu (NULL: the host, by its CPUID vendor: LLVM 16 names no CPU newer
+ * than Zen 4, a Zen 5 is "generic" to it) is one of AMD's Zen */
 static int amd_cpu(const char *cpu)
 {
-	char *name;
-	int r;
-
-	if (cpu)
-		return !strncmp(cpu, "znver", 5);
-	name = LLVMGetHostCPUName();
-	r = !strncmp(name, "znver", 5) || amd_host();
-	LLVMDisposeMessage(name);
-	return r;
+	return cpu ? !strncmp(cpu, "znver", 5) : rt_cpu_amd();
 }
 
 static void cpu_options(Opts *o)
