@@ -48,6 +48,42 @@ static IExpr *recombine(KCtx *k, IExpr *a, IExpr *b)
 	return ix_mul(k, x, sb);
 }
 
+/* the terms of sum a into t[*n..] (at most max), NULL where more */
+static int terms(IExpr *a, IExpr **t, int *n, int max)
+{
+	if (a->kind == IX_ADD)
+		return terms(a->l, t, n, max) && terms(a->r, t, n, max);
+	if (*n == max)
+		return 0;
+	t[(*n)++] = a;
+	return 1;
+}
+
+/* a + b with a term of a recombined with one of b (the floordiv and the
+ * mod of an index split into rows and columns, put back together with
+ * constants between them: a padded convolution's input offset (oh + kh -
+ * 1) W + ow + kw - 1, oh and ow n's row and column, is n + (kh - 1) W +
+ * kw - 1), or NULL */
+static IExpr *recombine_in(KCtx *k, IExpr *a, IExpr *b)
+{
+	IExpr *t[32], *e, *sum;
+	int n = 0, na, i, j, l;
+
+	if (!terms(a, t, &n, 16) || (na = n, !terms(b, t, &n, 32)))
+		return NULL;
+	for (i = 0; i < na; i++)
+		for (j = na; j < n; j++) {
+			if (!(e = recombine(k, t[i], t[j])) && !(e = recombine(k, t[j], t[i])))
+				continue;
+			sum = e;
+			for (l = 0; l < n; l++)
+				if (l != i && l != j)
+					sum = ix_add(k, sum, t[l]);
+			return sum;
+		}
+	return NULL;
+}
+
 IExpr *ix_add(KCtx *k, IExpr *a, IExpr *b)
 {
 	IExpr *e;
@@ -66,6 +102,8 @@ IExpr *ix_add(KCtx *k, IExpr *a, IExpr *b)
 		return e;
 	if (a->kind == IX_ADD && (e = recombine(k, a->r, b)))
 		return ix_add(k, a->l, e);
+	if ((a->kind == IX_ADD || b->kind == IX_ADD) && (e = recombine_in(k, a, b)))
+		return e;
 	return mk(k, IX_ADD, 0, a, b);
 }
 
@@ -93,6 +131,26 @@ IExpr *ix_mulx(KCtx *k, IExpr *a, IExpr *b)
 	return mk(k, IX_MUL, 0, a, b);
 }
 
+/* a sum's terms that are multiples of c (x * m, c dividing m), divided
+ * by c into *q, and the rest into *r; 0 where none is, or more terms
+ * than fit */
+static int split_multiples(KCtx *k, IExpr *a, int64_t c, IExpr **q, IExpr **r)
+{
+	IExpr *t[16];
+	int n = 0, i, any = 0;
+
+	if (a->kind != IX_ADD || !terms(a, t, &n, 16))
+		return 0;
+	*q = ix_const(k, 0), *r = ix_const(k, 0);
+	for (i = 0; i < n; i++)
+		if (t[i]->kind == IX_MUL && t[i]->r->kind == IX_CONST && t[i]->r->v % c == 0) {
+			*q = ix_add(k, *q, ix_mul(k, t[i]->l, t[i]->r->v / c));
+			any = 1;
+		} else
+			*r = ix_add(k, *r, t[i]);
+	return any;
+}
+
 IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c)
 {
 	int64_t lo, hi;
@@ -118,6 +176,44 @@ IExpr *ix_floordiv(KCtx *k, IExpr *a, int64_t c)
 	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
 			a->l->r->v % c == 0 && a->r->kind == IX_CONST)
 		return ix_add(k, ix_mul(k, a->l->l, a->l->r->v / c), ix_floordiv(k, a->r, c));
+	/* (x m + y) floordiv c = x (m / c) + y floordiv c where c divides m
+	 * and y is never negative (the division is emitted as sdiv): a
+	 * pack's k as D s + k', s a loop's (gemm_plan.c's inner form) */
+	if (a->kind == IX_ADD && c > 0) {
+		IExpr *q, *r;
+
+		if (split_multiples(k, a, c, &q, &r) && ix_range(k, r, &lo, &hi) && lo >= 0)
+			return ix_add(k, q, ix_floordiv(k, r, c));
+	}
+	/* (x m + y) floordiv c = x floordiv (c / m) where m divides c and 0
+	 * <= y < m (k floordiv 192 of a 3x3's k = 64 s + c) */
+	if (a->kind == IX_ADD && c > 0) {
+		IExpr *t[16], *r;
+		int n = 0, i, j;
+
+		if (terms(a, t, &n, 16))
+			for (i = 0; i < n; i++) {
+				int64_t m = t[i]->kind == IX_MUL && t[i]->r->kind == IX_CONST ? t[i]->r->v : 0;
+
+				if (m <= 1 || c % m || !ix_range(k, t[i]->l, &lo, &hi) || lo < 0)
+					continue;
+				r = ix_const(k, 0);
+				for (j = 0; j < n; j++)
+					if (j != i)
+						r = ix_add(k, r, t[j]);
+				if (ix_range(k, r, &lo, &hi) && lo >= 0 && hi < m)
+					return ix_floordiv(k, t[i]->l, c / m);
+			}
+	}
+	/* (x + C) floordiv c = (x + C mod c) floordiv c + C floordiv c (a
+	 * pack's k as D i + k': gemm_plan.c's inner form), where x + C mod c
+	 * is never negative (the division is emitted as sdiv) */
+	if (a->kind == IX_ADD && a->r->kind == IX_CONST && c > 0 && (a->r->v < 0 || a->r->v >= c) &&
+			ix_range(k, a->l, &lo, &hi) && lo + ((a->r->v % c) + c) % c >= 0) {
+		int64_t r = ((a->r->v % c) + c) % c;
+
+		return ix_add(k, ix_floordiv(k, ix_add(k, a->l, ix_const(k, r)), c), ix_const(k, (a->r->v - r) / c));
+	}
 	return mk(k, IX_FLOORDIV, 0, a, ix_const(k, c));
 }
 
@@ -136,6 +232,15 @@ IExpr *ix_mod(KCtx *k, IExpr *a, int64_t c)
 	if (a->kind == IX_ADD && a->l->kind == IX_MUL && a->l->r->kind == IX_CONST &&
 			a->l->r->v % c == 0)
 		return ix_mod(k, a->r, c);
+	if (a->kind == IX_ADD && c > 0) {
+		IExpr *q, *r;
+
+		if (split_multiples(k, a, c, &q, &r) && ix_range(k, r, &lo, &hi) && lo >= 0)
+			return ix_mod(k, r, c);
+	}
+	if (a->kind == IX_ADD && a->r->kind == IX_CONST && c > 0 && (a->r->v < 0 || a->r->v >= c) &&
+			ix_range(k, a->l, &lo, &hi) && lo + ((a->r->v % c) + c) % c >= 0)
+		return ix_mod(k, ix_add(k, a->l, ix_const(k, ((a->r->v % c) + c) % c)), c);
 	return mk(k, IX_MOD, 0, a, ix_const(k, c));
 }
 

@@ -179,6 +179,11 @@ typedef struct KGemm {
 	                      * a bf16 pack's at pair kper k' + i, bper[2 i +
 	                      * j] the pair's k j */
 	KExpr **bper;
+	int64_t kin;         /* 0, or the steps are runs of kin rows each
+	                      * instead, bper[j] the pack's j-th k of a pair or
+	                      * group over (batch, panel, k', column, j, s), step
+	                      * s's row kin s + k' (gemm_plan.c's gemm_kperiod's
+	                      * inner form) */
 	int bnext;           /* the micro-kernel prefetches the next B panel:
 	                      * 0 no, 1 the half pm & 1 (a step of two cache
 	                      * lines, a line a step), 2 all of it */

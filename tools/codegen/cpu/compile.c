@@ -85,7 +85,8 @@ static void body_code(E *e, Kernel *k, LLVMValueRef body)
 	e->bp = xcalloc((size_t)k->nbind + 1, sizeof *e->bp);
 	for (i = 0; i < k->nbind; i++)
 		e->bp[i] = LLVMGetParam(body, (unsigned)i);
-	e->dimv = xcalloc((size_t)(k->ndims > 4 ? k->ndims : 4) + 1, sizeof *e->dimv);
+	/* 6: a GEMM's pack over (batch, panel, k', column, j, step) */
+	e->dimv = xcalloc((size_t)(k->ndims > 5 ? k->ndims : 5) + 1, sizeof *e->dimv);
 	for (i = 0; i < k->ndims; i++)
 		e->dimv[i] = e_i64(e, 0);
 	e->accp = xcalloc((size_t)k->nout + (size_t)k->naccs + 4, sizeof *e->accp);

@@ -155,33 +155,41 @@ static void store_tile_vec(E *e, Kernel *k, LLVMValueRef acc)
 /* B's panel pn of batch b into the stack: its expression over (b, pn,
  * k, column), NR columns as two vectors; with kper (kir.h), a loop over
  * k' = k / kper of kper steps, each its own expression over (b, pn, k',
- * column); an int8 GEMM's bytes over (b, pn, k / 4, column, k % 4), the
- * four k of a vector of columns interleaved into the vpdpbusd layout (a
- * column's four bytes together) */
+ * column), or with kin, a loop over the kper steps s, each a loop over a
+ * run of kin rows, the expressions over (b, pn, k', column, j, s); an
+ * int8 GEMM's bytes over (b, pn, k / 4, column, k % 4), the four k of a
+ * vector of columns interleaved into the vpdpbusd layout (a column's four
+ * bytes together) */
 static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMValueRef pn,
 	LLVMValueRef kend)
 {
 	KGemm *g = &k->g;
 	int ndims = k->ndims, j, i, s, bf = gemm_pairs(g), nk = bf ? 2 : g->q ? 4 : 1;
-	int nstep = g->kper ? g->kper : 1;
+	int nstep = g->kper && !g->kin ? g->kper : 1;
 	KExpr **step = g->kper ? g->bper : &g->bpack;
-	int64_t *ext = k->ext, pext[5];
-	LLVMValueRef saved[5], kk;
-	ELoop lk;
+	int64_t *ext = k->ext, pext[6];
+	LLVMValueRef saved[6], kk, sv = NULL;
+	ELoop lk, ls;
 
 	/* the expressions' indices are over the pack's domain */
-	k->ndims = g->q ? 5 : 4;
-	memcpy(pext, g->pext, sizeof *pext * (size_t)k->ndims);
+	k->ndims = g->kin ? 6 : g->q ? 5 : 4;
+	memcpy(pext, g->pext, sizeof *pext * (size_t)(g->q ? 5 : 4));
 	if (g->q >= 3)  /* AMX, bf16: rows of pairs or groups of four k */
 		kend = e_i64(e, pext[2]);
 	if (g->kper)    /* never with a K bounded by the length */
-		kend = e_i64(e, pext[2] = (g->q >= 3 ? pext[2] : g->K) / g->kper);
+		kend = e_i64(e, pext[2] = g->kin ? g->kin : (g->q >= 3 ? pext[2] : g->K) / g->kper);
+	if (g->kin) {
+		pext[4] = nk;
+		pext[5] = g->kper;
+	}
 	k->ext = pext;
 	memcpy(saved, e->dimv, sizeof saved);
+	if (g->kin)
+		sv = e_loop_begin(e, &ls, e_i64(e, 0), e_i64(e, g->kper), NULL);
 	kk = e_loop_begin(e, &lk, e_i64(e, 0), kend, NULL);
 	for (s = 0; s < nstep; s++)
 		for (j = 0; j < mk.nr; j += VW) {
-			LLVMValueRef v[4], off, st;
+			LLVMValueRef v[4], off, st, row;
 
 			for (i = 0; i < nk; i++) {
 				e_reset(e);
@@ -190,20 +198,24 @@ static void pack_panel(E *e, Kernel *k, LLVMValueRef bloc, LLVMValueRef b, LLVMV
 				e->dimv[2] = kk;
 				e->dimv[3] = e_i64(e, j);
 				e->dimv[4] = e_i64(e, i);
+				e->dimv[5] = sv;
 				e->vw = VW;
 				e->vdim = 3;
-				v[i] = e_expr(e, step[g->kper && bf ? 2 * s + i : s]);
+				v[i] = e_expr(e, step[g->kper && !g->kin ? nk * s + i : g->kin ? i : s]);
 				e->vw = 1;
 			}
-			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, nstep > 1 ? LLVMBuildAdd(e->b,
-				LLVMBuildMul(e->b, kk, e_i64(e, nstep), ""), e_i64(e, s), "") : kk,
-				e_i64(e, mk.nr), ""), e_i64(e, j), "");
+			row = g->kin ? LLVMBuildAdd(e->b, LLVMBuildMul(e->b, sv, e_i64(e, g->kin), ""), kk, "") :
+				nstep > 1 ? LLVMBuildAdd(e->b, LLVMBuildMul(e->b, kk, e_i64(e, nstep), ""),
+				e_i64(e, s), "") : kk;
+			off = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, row, e_i64(e, mk.nr), ""), e_i64(e, j), "");
 			st = LLVMBuildStore(e->b, g->q ? interleave(e, v, VW, nk) : v[0],
 				LLVMBuildInBoundsGEP2(e->b, e->f32, bloc, &off, 1, ""));
 			LLVMSetAlignment(st, 64);
 		}
 	e_reset(e);
 	e_loop_end(e, &lk, NULL, 0);
+	if (g->kin)
+		e_loop_end(e, &ls, NULL, 0);
 	memcpy(e->dimv, saved, sizeof saved);
 	k->ndims = ndims;
 	k->ext = ext;

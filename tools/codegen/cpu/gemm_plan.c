@@ -2320,6 +2320,71 @@ static int64_t kx_max(const KExpr *x, int64_t (*f)(const IExpr *, int), int d)
  * s); its 3x3 layers in 9 cost 0.05 s */
 enum { KPER_MAX = 16 };
 
+/* The constants x floordiv c and x mod c take of dim d in e, at most
+ * n of them into cs; returns how many */
+static int div_consts(const IExpr *e, int d, int64_t *cs, int n, int have)
+{
+	int i;
+
+	if (!e || e->kind == IX_DIM || e->kind == IX_CONST)
+		return have;
+	if ((e->kind == IX_FLOORDIV || e->kind == IX_MOD) && ix_uses_dim(e->l, d) &&
+			e->r->kind == IX_CONST && e->r->v > 1) {
+		for (i = 0; i < have && cs[i] != e->r->v; i++)
+			;
+		if (i == have && have < n)
+			cs[have++] = e->r->v;
+	}
+	return div_consts(e->r, d, cs, n, div_consts(e->l, d, cs, n, have));
+}
+
+static int kx_div_consts(const KExpr *x, int d, int64_t *cs, int n, int have)
+{
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		have = kx_div_consts(x->a[i], d, cs, n, have);
+	for (i = 0; i < x->rank; i++)
+		have = div_consts(x->ix[i], d, cs, n, have);
+	return have;
+}
+
+/* gm's pack as nstep steps: outer, nk nstep expressions, step i's j-th
+ * k (of nk, dim 4) at row nstep k' + i / nk (k' dim 2); else nk of them
+ * for all steps, the j-th k of step s (dim 5, extent nstep) at row rows
+ * / nstep s + k'.  NULL where a division of k' is left in one. */
+static KExpr **kper_steps(Gen *g, KGemm *gm, int nk, int64_t rows, int64_t nstep, int outer)
+{
+	int nd = nk > 1 ? 5 : 4, i;
+	int64_t ext[6], run = rows / nstep;
+	KExpr **v;
+	Sub s;
+
+	memcpy(ext, gm->pext, sizeof *ext * (size_t)nd);
+	ext[2] = run;
+	ext[4] = nk > 1 ? nk : 1;
+	ext[5] = nstep;
+	memset(&s, 0, sizeof s);
+	s.kc = (KCtx){ g->c, outer ? nd : 6, arena_alloc(g->c, sizeof ext) };
+	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
+	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)nd);
+	v = arena_alloc(g->c, sizeof *v * (size_t)(outer ? nk * nstep : nk));
+	for (i = 0; i < nd; i++)
+		s.sub[i] = ix_dim(&s.kc, i);
+	for (i = 0; i < (outer ? nk * nstep : nk); i++) {
+		s.sub[2] = outer ? ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), nstep), ix_const(&s.kc, i / nk)) :
+			ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 5), run), ix_dim(&s.kc, 2));
+		if (nk > 1)
+			s.sub[4] = ix_const(&s.kc, outer ? i % nk : i);
+		v[i] = kx_subst(&s, gm->bpack);
+		pmap_free(&s.memo);
+		memset(&s.memo, 0, sizeof s.memo);
+		if (kx_max(v[i], divmod_of, 2))
+			return NULL;
+	}
+	return v;
+}
+
 /* B packed in the kernel, its k a delinearized (c, kh, kw): with k =
  * kper k' + i, kper the largest divisor the pack's indices take of k (9
  * for a 3x3 convolution's taps), each step i's indices are affine in k'
@@ -2328,47 +2393,49 @@ enum { KPER_MAX = 16 };
  * then hoist out of the k' loop: a 64-channel 3x3 convolution's pack, a
  * third of its time, is one masked load and store a vector).  A bf16
  * pack's rows are pairs of k (k = 2 kk + j): kper pairs a step, 2 kper
- * k (two channels of a 3x3's taps).  Not for a K bounded by the length,
- * int8 groups, or a period that leaves a division of k' or unrolls past
- * KPER_MAX steps. */
-
+ * k (two channels of a 3x3's taps); a vpdpbusd pack's rows groups of
+ * four k (k = 4 kk + j).  Where k is (kh, kw, c) instead (an int8
+ * convolution's, its channel innermost so that a group's four k are
+ * four channels of one tap: qgemm), k = D s + k', D the smallest divisor
+ * of k that works (the channels): an outer loop over the taps s, each a
+ * run of D k (kin, kir.h), its offsets and padding tests computed once a
+ * tap, and an inner one over the run.  Not for a K bounded by the length,
+ * AMX's int8, or where a division of k' is left or the steps are more
+ * than KPER_MAX. */
 void gemm_kperiod(Gen *g, Kernel *k)
 {
 	KGemm *gm = &k->g;
-	int bf = gemm_pairs(gm), nd = bf ? 5 : 4;
-	int64_t q, ext[5], rows;
+	int nk = gemm_pairs(gm) ? 2 : gm->q ? 4 : 1, n, i, j;
+	int64_t q, rows, cs[8];
 	KExpr **v;
-	Sub s;
-	int i;
 
-	if (!gm->bpack || (gm->q && !bf) || gm->kbound.c)
+	if (!gm->bpack || gm->q == 4 || gm->kbound.c)
 		return;
-	rows = bf ? gm->pext[2] : gm->K;
+	rows = nk > 1 ? gm->pext[2] : gm->K;
 	q = kx_max(gm->bpack, max_div, 2);
-	if (q < 2 || q > KPER_MAX || rows % q)
+	if (q >= 2 && q <= KPER_MAX && rows % q == 0 && (v = kper_steps(g, gm, nk, rows, q, 1))) {
+		gm->kper = (int)q;
+		gm->bper = v;
+		buf_printf(&k->fused, "    B's pack in steps of %lld k (each step's offsets and padding tests "
+			"constant)\n", (long long)(nk * q));
 		return;
-	memcpy(ext, gm->pext, sizeof *ext * (size_t)nd);
-	ext[2] = rows / q;
-	memset(&s, 0, sizeof s);
-	s.kc = (KCtx){ g->c, nd, arena_alloc(g->c, sizeof ext) };
-	memcpy((int64_t *)s.kc.ext, ext, sizeof ext);
-	s.sub = arena_alloc(g->c, sizeof *s.sub * (size_t)nd);
-	/* a bf16 pack's steps: one for each k of a pair (j, dim 4) too */
-	v = arena_alloc(g->c, sizeof *v * (size_t)(bf ? 2 * q : q));
-	for (i = 0; i < nd; i++)
-		s.sub[i] = ix_dim(&s.kc, i);
-	for (i = 0; i < (bf ? 2 * q : q); i++) {
-		s.sub[2] = ix_add(&s.kc, ix_mul(&s.kc, ix_dim(&s.kc, 2), q), ix_const(&s.kc, bf ? i / 2 : i));
-		if (bf)
-			s.sub[4] = ix_const(&s.kc, i % 2);
-		v[i] = kx_subst(&s, gm->bpack);
-		pmap_free(&s.memo);
-		memset(&s.memo, 0, sizeof s.memo);
-		if (kx_max(v[i], divmod_of, 2))
-			return;
 	}
-	gm->kper = (int)q;
-	gm->bper = v;
-	buf_printf(&k->fused, "    B's pack in steps of %lld k (each step's offsets and padding tests "
-		"constant)\n", (long long)(bf ? 2 * q : q));
+	/* the inner form: the smallest divisor first */
+	n = kx_div_consts(gm->bpack, 2, cs, 8, 0);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && cs[j - 1] > cs[j]; j--)
+			q = cs[j], cs[j] = cs[j - 1], cs[j - 1] = q;
+	for (i = 0; i < n; i++) {
+		int64_t d = cs[i], nstep = rows * nk / (d > 0 ? d : 1);
+
+		if (d % nk || (rows * nk) % d || nstep < 2 || nstep > KPER_MAX ||
+				!(v = kper_steps(g, gm, nk, rows, nstep, 0)))
+			continue;
+		gm->kper = (int)nstep;
+		gm->kin = d / nk;
+		gm->bper = v;
+		buf_printf(&k->fused, "    B's pack in %lld runs of %lld k (each run's offsets and padding tests "
+			"constant)\n", (long long)nstep, (long long)d);
+		return;
+	}
 }

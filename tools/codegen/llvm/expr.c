@@ -513,35 +513,15 @@ static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, 
 		LLVMConstVector(lanes, (unsigned)vw), "");
 }
 
-/* The lanes' offsets as a vector.  Where they turn out consecutive at
- * run time, one vector load; every second element, two loads and a
- * shuffle; else a gather. */
-static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
+/* the lanes' elements of x at offsets off (of type it) by a gather */
+static LLVMValueRef gather_off(E *e, KExpr *x, const Type *t, LLVMValueRef off, LLVMTypeRef it)
 {
 	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
 	LLVMTypeRef pt = LLVMVectorType(e->ptr, (unsigned)e->vw), ovl[2] = { vt, pt };
-	LLVMTypeRef it = vindex_type(e, t);
-	LLVMValueRef off = vindex(e, lin, it), args[4], lanes[64], i0, v[3], phi;
-	LLVMBasicBlockRef bb[3], s2test, join;
+	LLVMValueRef args[4], lanes[64], v;
 	unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18), al = (unsigned)elem_size(t->elem);
 	int i, vw = e->vw;
 
-	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
-	bb[0] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
-	s2test = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2?");
-	bb[1] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2");
-	bb[2] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
-	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
-	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 1), bb[0], s2test);
-	LLVMPositionBuilderAtEnd(e->b, bb[0]);
-	v[0] = load_run(e, vt, mt, x->buf, i0, al);
-	LLVMBuildBr(e->b, join);
-	LLVMPositionBuilderAtEnd(e->b, s2test);
-	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
-	LLVMPositionBuilderAtEnd(e->b, bb[1]);
-	v[1] = load_stride2(e, vt, mt, x->buf, i0, al);
-	LLVMBuildBr(e->b, join);
-	LLVMPositionBuilderAtEnd(e->b, bb[2]);
 	for (i = 0; i < vw; i++)
 		lanes[i] = LLVMConstInt(e->i1, 1, 0);
 	args[1] = LLVMConstInt(e->i32, al, 0);
@@ -559,18 +539,47 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 		args[0] = LLVMBuildGEP2(e->b, e->i8, e->bp[x->buf], &a, 1, "");
 		args[1] = LLVMConstInt(e->i32, 1, 0);
 		args[3] = LLVMGetUndef(wt);
-		v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ow, 2),
+		v = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ow, 2),
 			LLVMGetIntrinsicDeclaration(e->m, id, ow, 2), args, 4, "");
-		v[2] = LLVMBuildLShr(e->b, v[2], LLVMBuildIntCast2(e->b, LLVMBuildMul(e->b,
+		v = LLVMBuildLShr(e->b, v, LLVMBuildIntCast2(e->b, LLVMBuildMul(e->b,
 			LLVMBuildSub(e->b, b, a, ""), e_splat(e, LLVMConstInt(it, 8, 0)), ""), wt, 0, ""), "");
-		v[2] = LLVMBuildBitCast(e->b, LLVMBuildTrunc(e->b, v[2],
+		return LLVMBuildBitCast(e->b, LLVMBuildTrunc(e->b, v,
 			LLVMVectorType(LLVMIntTypeInContext(e->cx, al * 8), (unsigned)vw), ""), vt, "");
-	} else {
-		args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
-		args[3] = LLVMGetUndef(vt);
-		v[2] = LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
-			LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
 	}
+	args[0] = LLVMBuildGEP2(e->b, mt, e->bp[x->buf], &off, 1, "");
+	args[3] = LLVMGetUndef(vt);
+	return LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->cx, id, ovl, 2),
+		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
+}
+
+/* The lanes' offsets as a vector.  Where they turn out consecutive at
+ * run time, one vector load; every second element, two loads and a
+ * shuffle; else a gather. */
+static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
+{
+	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	LLVMTypeRef it = vindex_type(e, t);
+	LLVMValueRef off = vindex(e, lin, it), i0, v[3], phi;
+	LLVMBasicBlockRef bb[3], s2test, join;
+	unsigned al = (unsigned)elem_size(t->elem);
+
+	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
+	bb[0] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
+	s2test = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2?");
+	bb[1] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "stride2");
+	bb[2] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "gather");
+	join = LLVMAppendBasicBlockInContext(e->cx, e->fn, "loaded");
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 1), bb[0], s2test);
+	LLVMPositionBuilderAtEnd(e->b, bb[0]);
+	v[0] = load_run(e, vt, mt, x->buf, i0, al);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, s2test);
+	LLVMBuildCondBr(e->b, lanes_step(e, off, i0, it, 2), bb[1], bb[2]);
+	LLVMPositionBuilderAtEnd(e->b, bb[1]);
+	v[1] = load_stride2(e, vt, mt, x->buf, i0, al);
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, bb[2]);
+	v[2] = gather_off(e, x, t, off, it);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 	phi = LLVMBuildPhi(e->b, vt, "");
@@ -956,9 +965,21 @@ static LLVMValueRef run_fast(E *e, void *arg)
 		r->mask, (unsigned)elem_size(t->elem), r->slope);
 }
 
+/* where the run's scalar tests fail (the last panel of a GEMM's pack,
+ * whose columns past N clamp to the last): the lanes one by one, a
+ * gather, without emit_load's tests for a run or a stride (one site of
+ * code, not four: the packs of a layer's taps hold dozens) */
 static LLVMValueRef run_slow(E *e, void *arg)
 {
-	return emit_load(e, ((MaskedRun *)arg)->ld);
+	KExpr *ld = ((MaskedRun *)arg)->ld;
+	Type *t = e->k->bind[ld->buf].type;
+	int64_t al = elem_size(t->elem);
+	LLVMTypeRef it = vindex_type(e, t);
+
+	if ((al == 4 || al == 8 || (al < 4 && ty_numel(t) * al >= 4)) &&
+			!(t->elem->kind == TY_INT && t->elem->width == 1))
+		return gather_off(e, ld, t, vindex(e, e_linear(e, t, ld->ix), it), it);
+	return emit_load(e, ld);
 }
 
 static LLVMValueRef run_masked(E *e, void *arg)
