@@ -62,7 +62,7 @@ sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from pipe import (TOL, Failure, compile_json, export_module, run_compiled,  # noqa: E402
+from pipe import (ROUNDOFF, TOL, Failure, compile_json, export_module, run_compiled,  # noqa: E402
                   run_module, sh, vmrun_argv)
 
 torch.set_num_threads(1)
@@ -894,16 +894,21 @@ class Program:
         return xs
 
     def references(self, batch=None):
-        """The program in f64 (None where it raises), and on f64 inputs
-        whose every element is moved by a relative 1e-12, in random
-        directions and in the opposite ones (for model.close's
-        ill-conditioned non-finite results; [] where either raises)."""
+        """The program in f64 (None where it raises); on f64 inputs whose
+        every element is moved by a relative 1e-12, in random directions
+        and in the opposite ones (for model.close's ill-conditioned
+        non-finite results); and on inputs moved so by the unit roundoff
+        of the least precise float type the program computes in (model.
+        close's jitter: how far that precision's rounding of the inputs
+        alone moves each result, a sum that cancels to near zero far
+        more than its size); [] where one of a pair raises."""
         out = []
         g = torch.Generator().manual_seed(self.spec["seed"])
         signs = [torch.randint(0, 2, x.shape, generator=g, dtype=torch.float64) * 2 - 1
                  if x.is_floating_point() else None for x in self.inputs(ref=True, batch=batch)]
+        u = self.roundoff()
         with torch.no_grad():
-            for s in (0, -1e-12, 1e-12):
+            for s in (0, -1e-12, 1e-12, -u, u):
                 # fresh inputs each time: the program may write into them
                 xs = self.inputs(ref=True, batch=batch)
                 try:
@@ -911,7 +916,19 @@ class Program:
                                          for x, d in zip(xs, signs)], ref=True))
                 except Exception:
                     out.append(None)
-        return out[0], ([] if None in out[1:] else out[1:])
+        pairs = [out[1:3], out[3:5] if u else []]
+        return (out[0],) + tuple([] if None in q else q for q in pairs)
+
+    def roundoff(self):
+        """The unit roundoff of the least precise float type among the
+        program's values (0 where it computes in none)"""
+        with torch.no_grad():
+            vals = list(self.inputs())
+            for name, params, ids in self.spec["ops"]:
+                if not APPLY:
+                    APPLY.update(_appliers())
+                vals.append(APPLY[name](params, *[vals[i] for i in ids]))
+        return max([ROUNDOFF.get(v.dtype, 0) for v in vals] + [0])
 
     def run(self, xs, ref=False):
         vals = list(xs)
@@ -1213,11 +1230,12 @@ def check(progs, d):
     for p in progs:
         xs += p.inputs()
     refs = [p.references() for p in progs]
-    alt = [a for a, _ in refs] if all(a is not None for a, _ in refs) else None
-    nudged = [[n[j] for _, n in refs] for j in range(2)] if all(n for _, n in refs) else []
+    alt = [a for a, _, _ in refs] if all(a is not None for a, _, _ in refs) else None
+    nudged = [[n[j] for _, n, _ in refs] for j in range(2)] if all(n for _, n, _ in refs) else []
+    jitter = [[n[j] for _, _, n in refs] for j in range(2)] if all(n for _, _, n in refs) else []
     tols = [p.tolerance() for p in progs]
     # vmrun returns each result as its own buffer: give views their own
-    return run_module(Batch(progs), xs, d, alt=alt, tols=tols, nudged=nudged)
+    return run_module(Batch(progs), xs, d, alt=alt, tols=tols, nudged=nudged, jitter=jitter)
 
 
 def attempt(p, d):
@@ -1330,10 +1348,10 @@ def check_dynamic(p, d):
                 want = (p.run([x.clone() for x in xs]),)
         except Exception:   # eager takes no such batch (an index past it)
             continue
-        alt, nudged = p.references(batch=b)
+        alt, nudged, jitter = p.references(batch=b)
         try:
             run_compiled(vmfb, xs, want, d, alt=None if alt is None else [alt], tols=[tol],
-                         nudged=[[n] for n in nudged])
+                         nudged=[[n] for n in nudged], jitter=[[n] for n in jitter])
         except Failure as e:
             raise Failure(e.kind if e.kind in ("mismatch", "crash") else "vmrun",
                           "%s %d (exported at %d, range [%d, %s]): %s"

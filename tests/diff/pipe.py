@@ -31,6 +31,9 @@ BIN = os.environ.get("FXPIPE_BIN", os.path.join(ROOT, "bin"))
 TOL = {torch.float32: (1e-3, 1e-5), torch.float64: (1e-6, 1e-9),
        torch.float16: (1e-2, 1e-2), torch.bfloat16: (3e-2, 3e-2),
        torch.complex64: (1e-3, 1e-5), torch.complex128: (1e-6, 1e-9)}
+# each float type's unit roundoff (fuzz.py's jitter)
+ROUNDOFF = {torch.float32: 2.0 ** -24, torch.float64: 2.0 ** -53, torch.float16: 2.0 ** -11,
+            torch.bfloat16: 2.0 ** -8, torch.complex64: 2.0 ** -24, torch.complex128: 2.0 ** -53}
 
 
 class Failure(Exception):
@@ -119,19 +122,20 @@ def compile_module(module, inputs, d):
     return compile_json(export_module(module, inputs, d), d)
 
 
-def run_module(module, inputs, d, alt=None, tols=None, nudged=()):
+def run_module(module, inputs, d, alt=None, tols=None, nudged=(), jitter=()):
     """Raises Failure, or returns None when every output matches eager.
     alt: optional second references (the same program computed in f64 and
     cast back): a float result close to either is right, so that a fused
     chain rounding less often than eager does is not a mismatch.
     tols: optional (rtol, atol) per result, in place of its dtype's (an f64
-    result computed from f32 values is as precise as f32)."""
+    result computed from f32 values is as precise as f32); nudged,
+    jitter: lists like alt, for tests/e2e/model.py's close."""
     os.makedirs(d, exist_ok=True)
     with torch.no_grad():  # on copies: the module may write into its inputs
         want = module(*[x.clone() for x in inputs])
     want = (want,) if isinstance(want, torch.Tensor) else tuple(want)
     vmfb = compile_module(module, [x.clone() for x in inputs], d)
-    return run_compiled(vmfb, inputs, want, d, alt, tols, nudged)
+    return run_compiled(vmfb, inputs, want, d, alt, tols, nudged, jitter)
 
 
 def vmrun_argv(vmfb, inputs, d):
@@ -142,10 +146,10 @@ def vmrun_argv(vmfb, inputs, d):
     return argv
 
 
-def run_compiled(vmfb, inputs, want, d, alt=None, tols=None, nudged=()):
+def run_compiled(vmfb, inputs, want, d, alt=None, tols=None, nudged=(), jitter=()):
     """vmrun on inputs, each result compared with want's (eager's); raises
-    Failure (alt, tols: run_module's; nudged: lists like alt, the program
-    on nudged inputs, for tests/e2e/model.py's close)."""
+    Failure (alt, tols: run_module's; nudged, jitter: lists like alt, the
+    program on nudged inputs, for tests/e2e/model.py's close)."""
     argv = vmrun_argv(vmfb, inputs, d)
     for i, w in enumerate(want):
         ext = "bin" if w.dtype == torch.bfloat16 else "npy"
@@ -172,11 +176,14 @@ def run_compiled(vmfb, inputs, want, d, alt=None, tols=None, nudged=()):
         if kind == "bf16":
             ga = torch.from_numpy(ga.view(np.int16)).view(torch.bfloat16).float().numpy()
             wa = w.float().numpy()
-        wb, wn = None, []
+        wb, wn, wj = None, [], []
         if alt is not None and w.is_floating_point():
             wb, *wn = (r[i].to(w.dtype) for r in [alt, *nudged])
             wb, *wn = (r.float().numpy() if kind == "bf16" else to_numpy(r)[0] for r in [wb, *wn])
-        e = compare(ga, wa, rtol, atol, wb, wn)
+            if not np.iscomplexobj(wa):
+                # the spread in f64, before the cast to the result's type
+                wj = [np.abs(r[i].double().numpy() - alt[i].double().numpy()) for r in jitter]
+        e = compare(ga, wa, rtol, atol, wb, wn, wj)
         if e:
             raise Failure("mismatch", "result %d: %s" % (i, e))
     return None
