@@ -552,6 +552,85 @@ static LLVMValueRef gather_off(E *e, KExpr *x, const Type *t, LLVMValueRef off, 
 		LLVMGetIntrinsicDeclaration(e->m, id, ovl, 2), args, 4, "");
 }
 
+static LLVMValueRef fast_or(E *e, LLVMValueRef cond, LLVMValueRef (*fast)(E *, void *),
+	LLVMValueRef (*slow)(E *, void *), void *arg, const char *name);
+static LLVMValueRef masked_run(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, LLVMValueRef i0,
+	LLVMValueRef mask, unsigned al, int64_t slope);
+
+typedef struct SplitRun {
+	int buf;
+	const Type *t;
+	int64_t slope;
+	LLVMValueRef i0, i1, first, second, mask;
+	LLVMValueRef (*slow)(E *, void *);
+	void *arg;
+} SplitRun;
+
+static LLVMValueRef split_load(E *e, void *arg)
+{
+	SplitRun *s = arg;
+	LLVMTypeRef mt = e_memtype(e, s->t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
+	unsigned al = (unsigned)elem_size(s->t->elem);
+	LLVMValueRef a, b;
+
+	a = masked_run(e, vt, mt, s->buf, s->i0, LLVMBuildAnd(e->b, s->mask, s->first, ""), al, s->slope);
+	b = masked_run(e, vt, mt, s->buf, s->i1, LLVMBuildAnd(e->b, s->mask, s->second, ""), al, s->slope);
+	return LLVMBuildSelect(e->b, s->first, a, b, "");
+}
+
+static LLVMValueRef split_slow(E *e, void *arg)
+{
+	SplitRun *s = arg;
+
+	return s->slow(e, s->arg);
+}
+
+/* The lanes of buf at offsets off (of type it) where mask holds (NULL:
+ * every lane, but for a tail), as two runs of the slope (1 or 2), the
+ * first from lane 0's offset and the second ending at the last lane's,
+ * each lane from the one its offset lies on: a vector across a row's
+ * end (a stride-2 window or convolution over rows of 28 or 56 against 16
+ * lanes), two masked loads or pairs of them, where a gather took the
+ * lanes one by one; slow(arg) where a lane lies on neither. */
+static LLVMValueRef split_runs(E *e, int buf, const Type *t, LLVMValueRef off, LLVMTypeRef it, int64_t slope,
+	LLVMValueRef mask, LLVMValueRef (*slow)(E *, void *), void *arg)
+{
+	LLVMTypeRef bits = LLVMIntTypeInContext(e->cx, (unsigned)e->vw);
+	LLVMValueRef lanes[64], iota, stray, ok, i1;
+	SplitRun s = { buf, t, slope, NULL, NULL, NULL, NULL, mask, slow, arg };
+	int i, vw = e->vw;
+
+	if (!s.mask)
+		s.mask = tail_mask(e) ? tail_mask(e) : e_splat(e, LLVMConstInt(e->i1, 1, 0));
+	for (i = 0; i < vw; i++)
+		lanes[i] = LLVMConstInt(it, (unsigned long long)(i * slope), 0);
+	iota = LLVMConstVector(lanes, (unsigned)vw);
+	s.i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
+	i1 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, (unsigned long long)vw - 1, 0), "");
+	s.i1 = LLVMBuildSub(e->b, i1, LLVMConstInt(it, (unsigned long long)((vw - 1) * slope), 0), "");
+	s.first = LLVMBuildICmp(e->b, LLVMIntEQ, off, LLVMBuildAdd(e->b, e_splat(e, s.i0), iota, ""), "");
+	s.second = LLVMBuildICmp(e->b, LLVMIntEQ, off, LLVMBuildAdd(e->b, e_splat(e, s.i1), iota, ""), "");
+	s.i0 = LLVMBuildSExt(e->b, s.i0, e->i64, "");
+	s.i1 = LLVMBuildSExt(e->b, s.i1, e->i64, "");
+	stray = LLVMBuildAnd(e->b, s.mask, LLVMBuildNot(e->b, LLVMBuildOr(e->b, s.first, s.second, ""), ""), "");
+	ok = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, stray, bits, ""), LLVMConstNull(bits), "");
+	return fast_or(e, ok, split_load, split_slow, &s, "split");
+}
+
+typedef struct GatherOff {
+	KExpr *x;
+	const Type *t;
+	LLVMValueRef off;
+	LLVMTypeRef it;
+} GatherOff;
+
+static LLVMValueRef gather_arg(E *e, void *arg)
+{
+	GatherOff *g = arg;
+
+	return gather_off(e, g->x, g->t, g->off, g->it);
+}
+
 /* The lanes' offsets as a vector.  Where they turn out consecutive at
  * run time, one vector load; every second element, two loads and a
  * shuffle; else a gather. */
@@ -562,6 +641,7 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 	LLVMValueRef off = vindex(e, lin, it), i0, v[3], phi;
 	LLVMBasicBlockRef bb[3], s2test, join;
 	unsigned al = (unsigned)elem_size(t->elem);
+	int64_t c;
 
 	i0 = LLVMBuildExtractElement(e->b, off, LLVMConstInt(e->i32, 0, 0), "");
 	bb[0] = LLVMAppendBasicBlockInContext(e->cx, e->fn, "run");
@@ -579,7 +659,15 @@ static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 	v[1] = load_stride2(e, vt, mt, x->buf, i0, al);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, bb[2]);
-	v[2] = gather_off(e, x, t, off, it);
+	/* two runs only where the offsets' step along the lanes is not one
+	 * constant (a tap copy's lanes across NCHW planes never are) */
+	if (maskable(e, t->elem) && e->vw % 2 == 0 && !ix_coef(lin, e->vdim, &c)) {
+		GatherOff g = { x, t, off, it };
+
+		v[2] = split_runs(e, x->buf, t, off, it, 2, NULL, gather_arg, &g);
+	} else
+		v[2] = gather_off(e, x, t, off, it);
+	bb[2] = LLVMGetInsertBlock(e->b);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 	phi = LLVMBuildPhi(e->b, vt, "");
@@ -965,11 +1053,10 @@ static LLVMValueRef run_fast(E *e, void *arg)
 		r->mask, (unsigned)elem_size(t->elem), r->slope);
 }
 
-/* where the run's scalar tests fail (the last panel of a GEMM's pack,
- * whose columns past N clamp to the last): the lanes one by one, a
- * gather, without emit_load's tests for a run or a stride (one site of
- * code, not four: the packs of a layer's taps hold dozens) */
-static LLVMValueRef run_slow(E *e, void *arg)
+/* the lanes' elements one by one: a gather, without emit_load's tests
+ * for a run or a stride (one site of code, not four: the packs of a
+ * layer's taps hold dozens) */
+static LLVMValueRef run_gather(E *e, void *arg)
 {
 	KExpr *ld = ((MaskedRun *)arg)->ld;
 	Type *t = e->k->bind[ld->buf].type;
@@ -980,6 +1067,23 @@ static LLVMValueRef run_slow(E *e, void *arg)
 			!(t->elem->kind == TY_INT && t->elem->width == 1))
 		return gather_off(e, ld, t, vindex(e, e_linear(e, t, ld->ix), it), it);
 	return emit_load(e, ld);
+}
+
+/* where the run's scalar tests fail: a vector across a row's end (a
+ * stride-2 window or convolution over rows of 28 or 56 against 16
+ * lanes) as two runs (split_runs), on the index without its idle clamps
+ * (a lane the tests drop may lie outside the buffer); else (the last
+ * panel of a GEMM's pack, whose columns past N clamp to the last; three
+ * rows in a vector) a gather */
+static LLVMValueRef run_slow(E *e, void *arg)
+{
+	MaskedRun *r = arg;
+	Type *t = e->k->bind[r->ld->buf].type;
+	LLVMTypeRef it = vindex_type(e, t);
+
+	if (!maskable(e, t->elem))
+		return run_gather(e, arg);
+	return split_runs(e, r->ld->buf, t, vindex(e, r->lin, it), it, r->slope, r->mask, run_gather, r);
 }
 
 static LLVMValueRef run_masked(E *e, void *arg)
