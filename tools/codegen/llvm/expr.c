@@ -633,7 +633,8 @@ static LLVMValueRef gather_arg(E *e, void *arg)
 
 /* The lanes' offsets as a vector.  Where they turn out consecutive at
  * run time, one vector load; every second element, two loads and a
- * shuffle; else a gather. */
+ * shuffle; every second element of two rows, two runs (split_runs); else
+ * a gather. */
 static LLVMValueRef gather_lanes(E *e, KExpr *x, const Type *t, IExpr *lin)
 {
 	LLVMTypeRef mt = e_memtype(e, t->elem), vt = LLVMVectorType(mt, (unsigned)e->vw);
