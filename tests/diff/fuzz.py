@@ -874,6 +874,7 @@ def make_input(shape, dt, seed, kind=None):
 class Program:
     def __init__(self, spec):
         self.spec = spec
+        self._dtypes = None   # dtypes()
 
     def inputs(self, ref=False, batch=None):
         """batch: the dynamic modes' inputs at that batch or length (batched())."""
@@ -919,16 +920,23 @@ class Program:
         pairs = [out[1:3], out[3:5] if u else []]
         return (out[0],) + tuple([] if None in q else q for q in pairs)
 
+    def dtypes(self):
+        """The element types of the program's values (its inputs and each
+        op's result, run once in eager)"""
+        if self._dtypes is None:
+            with torch.no_grad():
+                vals = list(self.inputs())
+                for name, params, ids in self.spec["ops"]:
+                    if not APPLY:
+                        APPLY.update(_appliers())
+                    vals.append(APPLY[name](params, *[vals[i] for i in ids]))
+            self._dtypes = [v.dtype for v in vals]
+        return self._dtypes
+
     def roundoff(self):
         """The unit roundoff of the least precise float type among the
         program's values (0 where it computes in none)"""
-        with torch.no_grad():
-            vals = list(self.inputs())
-            for name, params, ids in self.spec["ops"]:
-                if not APPLY:
-                    APPLY.update(_appliers())
-                vals.append(APPLY[name](params, *[vals[i] for i in ids]))
-        return max([ROUNDOFF.get(v.dtype, 0) for v in vals] + [0])
+        return max([ROUNDOFF.get(d, 0) for d in self.dtypes()] + [0])
 
     def run(self, xs, ref=False):
         vals = list(xs)
@@ -965,15 +973,9 @@ class Program:
     def tolerance(self):
         """The loosest tolerance of the float types the program computes
         in: a result is no more precise than its least precise step."""
-        with torch.no_grad():
-            vals = list(self.inputs())
-            for name, params, ids in self.spec["ops"]:
-                if not APPLY:
-                    APPLY.update(_appliers())
-                vals.append(APPLY[name](params, *[vals[i] for i in ids]))
         tol = None
-        for v in vals:
-            t = TOL.get(v.dtype)
+        for d in self.dtypes():
+            t = TOL.get(d)
             if t and (tol is None or t[0] > tol[0]):
                 tol = t
         return tol

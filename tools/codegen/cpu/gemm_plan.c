@@ -2362,7 +2362,7 @@ static KExpr **kper_steps(Gen *g, KGemm *gm, int nk, int64_t rows, int64_t nstep
 
 	memcpy(ext, gm->pext, sizeof *ext * (size_t)nd);
 	ext[2] = run;
-	ext[4] = nk > 1 ? nk : 1;
+	ext[4] = nk;        /* the pack's for a pair or group; 1 (unused) for f32 */
 	ext[5] = nstep;
 	memset(&s, 0, sizeof s);
 	s.kc = (KCtx){ g->c, outer ? nd : 6, arena_alloc(g->c, sizeof ext) };
@@ -2426,7 +2426,7 @@ void gemm_kperiod(Gen *g, Kernel *k)
 		for (j = i; j > 0 && cs[j - 1] > cs[j]; j--)
 			q = cs[j], cs[j] = cs[j - 1], cs[j - 1] = q;
 	for (i = 0; i < n; i++) {
-		int64_t d = cs[i], nstep = rows * nk / (d > 0 ? d : 1);
+		int64_t d = cs[i], nstep = rows * nk / d;   /* d > 1: div_consts */
 
 		if (d % nk || (rows * nk) % d || nstep < 2 || nstep > KPER_MAX ||
 				!(v = kper_steps(g, gm, nk, rows, nstep, 0)))

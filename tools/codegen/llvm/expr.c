@@ -513,6 +513,16 @@ static LLVMValueRef load_stride2(E *e, LLVMTypeRef vt, LLVMTypeRef mt, int buf, 
 		LLVMConstVector(lanes, (unsigned)vw), "");
 }
 
+/* can gather_off read t's elements: 4 or 8 bytes, or narrower ones in
+ * a buffer of 4 bytes or more (each lane's 32 bits), not i1 */
+static int gatherable(const Type *t)
+{
+	int64_t al = elem_size(t->elem);
+
+	return (al == 4 || al == 8 || (al < 4 && ty_numel(t) * al >= 4)) &&
+		!(t->elem->kind == TY_INT && t->elem->width == 1);
+}
+
 /* the lanes' elements of x at offsets off (of type it) by a gather */
 static LLVMValueRef gather_off(E *e, KExpr *x, const Type *t, LLVMValueRef off, LLVMTypeRef it)
 {
@@ -820,10 +830,7 @@ static LLVMValueRef emit_load(E *e, KExpr *x)
 	if (e->vw > 1) {
 		IExpr *lin = e_linear(e, t, x->ix);
 
-		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) &&
-				(elem_size(t->elem) == 4 || elem_size(t->elem) == 8 ||
-				 (elem_size(t->elem) < 4 && ty_numel(t) * elem_size(t->elem) >= 4)) &&
-				!(t->elem->kind == TY_INT && t->elem->width == 1))
+		if ((!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1)) && gatherable(t))
 			return gather(e, x, t, lin);
 		if (!ix_coef(lin, e->vdim, &c) || (c != 0 && c != 1))
 			return per_lane(e, x, scalar_load);
@@ -1061,11 +1068,9 @@ static LLVMValueRef run_gather(E *e, void *arg)
 {
 	KExpr *ld = ((MaskedRun *)arg)->ld;
 	Type *t = e->k->bind[ld->buf].type;
-	int64_t al = elem_size(t->elem);
 	LLVMTypeRef it = vindex_type(e, t);
 
-	if ((al == 4 || al == 8 || (al < 4 && ty_numel(t) * al >= 4)) &&
-			!(t->elem->kind == TY_INT && t->elem->width == 1))
+	if (gatherable(t))
 		return gather_off(e, ld, t, vindex(e, e_linear(e, t, ld->ix), it), it);
 	return emit_load(e, ld);
 }
