@@ -370,3 +370,26 @@ for got, want in ((f('o1', (2, 19, 7, 9)), ref),
                   (f('o5', (64, 80)), f('a', (64, 96)) @ f('v', (96, 80)) + f('cc', (64, 80)))):
     assert np.abs(got - want).max() < 1e-4, np.abs(got - want).max()"
 }
+
+@test "long sums are added in a cascade: within a few roundings of float64, where one running sum is 1e-5 off (1e-14 in f64)" {
+  need_numpy
+  bin/codegen --dump-dispatches "$IN/long-sums.mlir" | grep -q 'grid \[4,'
+  for_interp "$IN/long-sums.mlir"
+  "$PY" -c "
+import numpy as np
+r = np.random.RandomState(3)
+for n, s, t in ('x', (300, 7, 300), 'f4'), ('r', (3, 200000), 'f4'), ('t', (4, 20000, 32), 'f4'), ('n', (4, 30000, 10), 'f8'):
+    r.rand(*s).astype(t).tofile('$T/' + n)"
+  "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" "$T/r" "$T/t" "$T/n" -- "$T/a" "$T/b" "$T/c" "$T/d"
+  "$PY" -c "
+import numpy as np
+def ld(n, s, t='f4'): return np.fromfile('$T/' + n, t).reshape(s).astype(np.float64)
+x, r = ld('x', (300, 7, 300)), ld('r', (3, 200000))
+t, n = ld('t', (4, 20000, 32)), ld('n', (4, 30000, 10), 'f8')
+n128 = np.fromfile('$T/n', 'f8').reshape(4, 30000, 10).astype(np.longdouble)
+for got, want, tol in ((ld('a', ()), (x * x).sum(), 1e-6), (ld('b', (3,)), r.sum(1), 1e-6),
+                       (ld('c', (4, 32)), t.sum(1), 1e-6), (ld('d', (4, 10), 'f8'), n128.sum(1), 2e-15)):
+    err = float((np.abs(got - want) / want).max())
+    print(want.shape, err)
+    assert err < tol, (want.shape, err)"
+}
