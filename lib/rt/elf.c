@@ -520,6 +520,23 @@ rt_elf_sym(const RtObject *o, const char *name)
 	return NULL;
 }
 
+/* perf's map of JIT code (perf-PID.map): "START SIZE NAME" in hex for
+ * each function the object defines, so that perf report names the
+ * kernels it samples. */
+void
+rt_elf_perf_map(const RtObject *o, FILE *f)
+{
+	for (size_t i = 1; i < o->nsyms; i++) {
+		Elf64_Sym s;
+		memcpy(&s, (const uint8_t *)o->syms + i * sizeof s, sizeof s);
+		if (ELF64_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
+		    !o->symaddr[i] || !s.st_size || s.st_name >= o->nsymstr)
+			continue;
+		fprintf(f, "%llx %llx %s\n", (unsigned long long)o->symaddr[i],
+		    (unsigned long long)s.st_size, o->symstr + s.st_name);
+	}
+}
+
 void
 rt_elf_free(RtObject *o)
 {

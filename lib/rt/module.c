@@ -234,6 +234,26 @@ cuda_probe(RtError *e)
 	return 0;
 }
 
+/* FXRT_PERF_MAP=1: the kernels' addresses appended to /tmp/perf-PID.map,
+ * where perf looks for the names of code it finds in no file.  A map
+ * that cannot be written is not an error: the module runs unnamed. */
+static void
+perf_map(RtModule *m)
+{
+	const char *on = getenv("FXRT_PERF_MAP");
+	char path[64];
+	FILE *f;
+
+	if (!on || strcmp(on, "1"))
+		return;
+	snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+	if (!(f = fopen(path, "a")))
+		return;
+	for (size_t i = 0; i < m->v.nexecs; i++)
+		rt_elf_perf_map(&m->objs[i], f);
+	fclose(f);
+}
+
 static int
 link_kernels(RtModule *m, RtError *e)
 {
@@ -249,6 +269,7 @@ link_kernels(RtModule *m, RtError *e)
 		if (rt_elf_load(&m->objs[i], v->base + s->offset, s->size, msg, sizeof msg))
 			return err(e, "executable @%s: %s", vmfb_str(v, v->execs[i].name), msg);
 	}
+	perf_map(m);
 	for (size_t i = 0; i < v->nkerns; i++) {
 		const VmfbKern *k = &v->kerns[i];
 		void *fn = rt_elf_sym(&m->objs[k->exec], vmfb_str(v, k->symbol));

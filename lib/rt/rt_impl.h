@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rt.h"
 
@@ -28,6 +29,8 @@ typedef struct RtObject {
 int rt_elf_load(RtObject *o, const void *img, size_t n, char *err, size_t errn);
 /* A defined global function or object; NULL if none. */
 void *rt_elf_sym(const RtObject *o, const char *name);
+/* Its functions as lines of perf's JIT map (perf-PID.map). */
+void rt_elf_perf_map(const RtObject *o, FILE *f);
 void rt_elf_free(RtObject *o);
 
 /* ---- pool.c: workers running the workgroups of one dispatch ---- */

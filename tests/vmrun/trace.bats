@@ -110,3 +110,21 @@ MLIR
   [ "${lines[3]}" = "dispatch_3_add@models.py:33" ]
   grep -q '"source":"tests/fx-import/models.py:31:9"' "$T/t.json"
 }
+
+@test "FXRT_PERF_MAP=1 appends the kernels' addresses to perf's /tmp/perf-PID.map; unset, nothing is written" {
+  pack kernels-gcc-nopic
+  m="$T/kernels-gcc-nopic.vmfb"
+  pid=$(FXRT_PERF_MAP=1 bash -c 'echo $$; exec bin/vmrun "$1" --function=chain --input=6xf32=1 > /dev/null' _ "$m")
+  map=/tmp/perf-$pid.map
+  cp "$map" "$T/map"
+  rm -f "$map"
+  cat "$T/map"
+  # START SIZE NAME, hex, one line per function, the chain's kernels among them
+  ! grep -qvE '^[0-9a-f]+ [0-9a-f]+ [A-Za-z_.$][A-Za-z0-9_.$]*$' "$T/map"
+  grep -qE ' exp_6$' "$T/map"
+  grep -qE ' tanh_6$' "$T/map"
+  [ "$(cut -d' ' -f1 "$T/map" | sort -u | wc -l)" -eq "$(wc -l < "$T/map")" ]
+  ! grep -qE ' 0 ' "$T/map"
+  pid=$(bash -c 'echo $$; exec bin/vmrun "$1" --function=chain --input=6xf32=1 > /dev/null' _ "$m")
+  [ ! -e "/tmp/perf-$pid.map" ]
+}
