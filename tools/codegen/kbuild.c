@@ -511,6 +511,39 @@ static KExpr *convert(Ctx *c, KExpr *a, Type *t)
 	return e;
 }
 
+/* A padded length's masked sum, c ? acc + x : acc (seqpad.c's select,
+ * either way round), as acc + (c ? x : 0): the same value (for floats
+ * the 0 is -0, which adds nothing to any acc, -0 and NaN included), in
+ * the form LLVM's loop vectorizer takes for a reduction and codegen
+ * cascades (nest.c).  Any other v as it is. */
+static KExpr *masked_sum(Ctx *c, KExpr *v)
+{
+	KExpr *sum, *x, *sel;
+	int i;
+
+	if (v->kind != KX_OP || v->op != kop.select || v->n != 3 || kx_has_acc(v->a[0]))
+		return v;
+	for (i = 1; i < 3; i++) {
+		sum = v->a[i];
+		if (v->a[3 - i]->kind != KX_ACC || sum->kind != KX_OP || sum->n != 2 ||
+				(sum->op != kop.addf && sum->op != kop.addi) || sum->type != v->type)
+			continue;
+		if (sum->a[0]->kind == KX_ACC && sum->a[0]->buf == v->a[3 - i]->buf && !kx_has_acc(sum->a[1]))
+			x = sum->a[1];
+		else if (sum->a[1]->kind == KX_ACC && sum->a[1]->buf == v->a[3 - i]->buf && !kx_has_acc(sum->a[0]))
+			x = sum->a[0];
+		else
+			continue;
+		sel = kx_op(c, kop.select, v->type, 3);
+		sel->a[0] = v->a[0];
+		sel->a[i] = x;
+		sel->a[3 - i] = kx_new(c, KX_CONST, v->type, 0);
+		sel->a[3 - i]->cval = ty_isfloat(v->type) ? at_float(c, -0.0, v->type) : at_int(c, 0, v->type);
+		return binop(c, sum->op, v->a[3 - i], sel);
+	}
+	return v;
+}
+
 /* The yielded values of op's body at loop dims sub. */
 static KExpr **body_exprs(KB *kb, SOp *s, IExpr **sub, KExpr **outargs)
 {
@@ -921,7 +954,7 @@ int build_root(Gen *g, Op *op, FnPlan *fp)
 	if (!vals || kb.err)
 		return -1;
 	for (i = 0; i < s.nout; i++) {
-		k->out[i].val = vals[i];
+		k->out[i].val = red ? masked_sum(g->c, vals[i]) : vals[i];
 		if (!red)
 			k->out[i].init = NULL;
 		/* an epilogue without reduction reads the body through the acc */
