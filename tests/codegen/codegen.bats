@@ -399,3 +399,19 @@ for got, want, tol in ((ld('a', ()), (x * x).sum(), 1e-6), (ld('b', (3,)), r.sum
     print(want.shape, err)
     assert err < tol, (want.shape, err)"
 }
+
+@test "a triangular sum (cumsum) runs as a scan: a million-long row in time, bit for bit the running sum in double" {
+  need_numpy
+  for_interp "$IN/cumsum-scan.mlir"
+  "$PY" -c "
+import numpy as np
+np.random.RandomState(4).randn(2, 1000000).astype(np.float32).tofile('$T/x')"
+  # the triangle: 1e12 steps, hours
+  timeout 60 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" -- "$T/y"
+  "$PY" -c "
+import numpy as np
+x = np.fromfile('$T/x', np.float32).reshape(2, 1000000)
+want = np.cumsum(x.astype(np.float64), 1).astype(np.float32)
+got = np.fromfile('$T/y', np.float32).reshape(2, 1000000)
+assert got.tobytes() == want.tobytes(), np.abs(got - want).max()"
+}

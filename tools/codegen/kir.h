@@ -266,7 +266,7 @@ typedef struct Kernel {
 	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") X(uitofp, "arith.uitofp") \
 	X(extsi, "arith.extsi") X(extui, "arith.extui") X(trunci, "arith.trunci") \
 	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
-	X(roundeven, "math.roundeven") X(cmpf, "arith.cmpf") X(divf, "arith.divf") \
+	X(roundeven, "math.roundeven") X(cmpf, "arith.cmpf") X(cmpi, "arith.cmpi") X(divf, "arith.divf") \
 	X(divsi, "arith.divsi") X(divui, "arith.divui") X(remsi, "arith.remsi") \
 	X(remui, "arith.remui") X(floordivsi, "arith.floordivsi") \
 	X(ceildivsi, "arith.ceildivsi") X(ceildivui, "arith.ceildivui") \

@@ -25,7 +25,71 @@ typedef struct Sched {
 	                       * ranges */
 	LLVMValueRef nx;      /* the workgroups (a bounded split: shared at run time) */
 	int empty;            /* a parallel dim of extent 0: nothing to do */
+	int scan, scanr;      /* a triangular sum (scan_dim): its output dim,
+	                       * out of order, and its reduction dim, out of
+	                       * red; or -1 */
 } Sched;
+
+/* e is dim d's index (linalg.index d) */
+static int index_of(const KExpr *e, int d)
+{
+	return e->kind == KX_INDEX && e->rank == 1 && e->ix[0]->kind == IX_DIM && e->ix[0]->v == d;
+}
+
+/* e is the zero that adds nothing: -0 for floats, 0 for integers */
+static int add_identity(const KExpr *e)
+{
+	if (e->kind != KX_CONST)
+		return 0;
+	if (e->cval->kind == AT_FLOAT) {
+		uint64_t b;
+
+		memcpy(&b, &e->cval->f, sizeof b);
+		return b == 1ull << 63;
+	}
+	return e->cval->kind == AT_INT && e->cval->i == 0;
+}
+
+/* A triangular sum, as torch-lower writes cumsum: out[.., j, ..] = init +
+ * sum over k <= j of x(k), the one reduction dim k as long as the output's
+ * dim j, the body acc + (k <= j ? x : 0) (kbuild.c's masked_sum), x and
+ * init independent of j.  Then each point's sum is the last one's plus
+ * x(j) -- the same additions in the same order, k ascending -- so the
+ * kernel is a scan along j (scan_point), n steps where the triangle took
+ * n^2: j's dim, or -1. */
+static int scan_dim(const Kernel *k, const Sched *s)
+{
+	const KOut *o = &k->out[0];
+	const KExpr *v = o->val, *sel, *c;
+	uint64_t set = 0;
+	int r, p, i;
+
+	if (k->nout != 1 || s->nred != 1 || !o->init || !v || v->kind != KX_OP ||
+			(v->op != kop.addf && v->op != kop.addi) || v->n != 2)
+		return -1;
+	r = s->red[0];
+	i = v->a[0]->kind == KX_ACC ? 1 : v->a[1]->kind == KX_ACC ? 0 : -1;
+	if (i < 0 || (sel = v->a[i])->kind != KX_OP || sel->op != kop.select || sel->n != 3 ||
+			kx_has_acc(sel) || !add_identity(sel->a[2]))
+		return -1;
+	c = sel->a[0];
+	if (c->kind != KX_OP || c->op != kop.cmpi || c->n != 2 || !c->attr ||
+			(c->attr->i != 3 && c->attr->i != 7) || !index_of(c->a[0], r) ||
+			c->a[1]->kind != KX_INDEX || c->a[1]->rank != 1 || c->a[1]->ix[0]->kind != IX_DIM)
+		return -1;
+	p = (int)c->a[1]->ix[0]->v;   /* k sle/ule j */
+	if (p == r || k->red[p] || k->ext[p] != k->ext[r] ||
+			(k->bound && (k->bound[p].c || k->bound[r].c)))
+		return -1;
+	kx_dims(sel->a[1], &set);
+	kx_dims(o->init, &set);
+	if (set >> p & 1)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		if (s->order[i] == p)
+			return p;
+	return -1;
+}
 
 static void schedule(Kernel *k, Sched *s)
 {
@@ -33,6 +97,15 @@ static void schedule(Kernel *k, Sched *s)
 	int64_t work = 1;
 
 	s->empty = kernel_loops(k, s->order, &s->n, s->red, &s->nred);
+	s->scan = s->scanr = -1;
+	if (!s->empty && (s->scan = scan_dim(k, s)) >= 0) {
+		for (d = 0; s->order[d] != s->scan; d++)
+			;
+		memmove(s->order + d, s->order + d + 1, sizeof *s->order * (size_t)(s->n - d - 1));
+		s->n--;
+		s->scanr = s->red[0];
+		s->nred = 0;
+	}
 	/* a Winograd output transform's vectors run along its channels
 	 * (loop dim 1), where its sums lie beside each other, whatever the
 	 * output's layout (V1 scatters them into NCHW) */
@@ -931,6 +1004,33 @@ static void v1_point(E *e, void *env)
 	}
 }
 
+/* A triangular sum's row (scan_dim): the sum from its initial value,
+ * at each j of the scan's dim the body at k = j (its one new term; the
+ * mask k <= j folds) and the point's epilogue and store */
+static void scan_point(E *e, void *env)
+{
+	LoopEnv *le = env;
+	KOut *o = &e->k->out[0];
+	LLVMValueRef v, j;
+	ELoop l;
+
+	e_reset(e);
+	e->dimv[le->s->scan] = e->dimv[le->s->scanr] = e_i64(e, 0);
+	if (!(v = e_expr(e, o->init)))
+		return;
+	LLVMBuildStore(e->b, v, e->accp[0]);
+	j = e_loop_begin(e, &l, e_i64(e, 0), e_extent(e, le->s->scan), NULL);
+	e_reset(e);
+	e->dimv[le->s->scan] = e->dimv[le->s->scanr] = j;
+	if ((v = e_expr(e, o->val))) {
+		LLVMBuildStore(e->b, v, e->accp[0]);
+		v = o->epi ? e_expr(e, o->epi) : LLVMBuildLoad2(e->b, e_type(e, o->acctype), e->accp[0], "");
+		if (v)
+			store_out(e, o, v);
+	}
+	e_loop_end(e, &l, NULL, 0);
+}
+
 /* the pack path applies: one output, stored row-major over the four
  * dims (an int8 pack's five: its bytes in groups of four k), the tile
  * within a vector's lanes (a plain pack's longer rows by pack_row_point),
@@ -993,6 +1093,10 @@ void nest_emit(E *e, Kernel *k, LLVMValueRef wx, LLVMValueRef nx)
 	le.wx = wx;
 	for (i = 0; i < k->nout; i++)
 		e->accp[i] = e_alloca(e, e_type(e, k->out[i].acctype), "acc");
+	if (s.scan >= 0) {
+		nest(e, s.order, s.n, &s, wx, scan_point, &le, 0);
+		return;
+	}
 	le.tail = k->nout == 1 && s2_tail(e, k);
 	if (use_v1(k, &s, &le.unroll, &le.scatter)) {
 		le.inner = s.order[s.n - 1];
