@@ -10,8 +10,21 @@
  * Idle workers sleep on a condition variable; after a dispatch they poll
  * for the next one for a few microseconds first, because host programs
  * issue dispatches back to back.
+ *
+ * A dispatch is done when its workgroups are (completed), not when every
+ * worker has woken to it: a worker asleep when a small dispatch is
+ * published wakes only after the caller has run the whole grid (on a VM,
+ * 100 us and more later), and the caller does not wait for it.  The
+ * caller then closes the dispatch (closed) and waits only for the workers
+ * inside it (inside), who are running and find nothing left.  A worker
+ * enters (inside + 1) before it looks whether the dispatch it woke to is
+ * closed, and the caller closes before it looks at inside: either the
+ * caller sees the worker inside and waits, or the worker sees the
+ * dispatch closed and touches none of its state, which the caller may
+ * then be rewriting for the next.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -38,8 +51,10 @@ struct RtPool {
 	uint32_t x, y, z;
 	uint64_t total, chunk;
 	struct Range *range;        /* per thread, the caller's first */
-	_Atomic int active;         /* workers not yet finished with it */
+	_Atomic uint64_t completed; /* its workgroups finished */
+	_Atomic int inside;         /* workers inside it */
 	_Atomic uint64_t gen;       /* dispatches published */
+	_Atomic uint64_t closed;    /* the last whose workgroups all finished */
 	int quit;
 	RtSpan *spans;              /* rt_pool_trace: per thread, the caller's first */
 	struct Worker { RtPool *p; int id; } *wk;
@@ -121,6 +136,11 @@ run_chunks(RtPool *p, int id)
 				break;
 			run_range(p, i, i + c);
 			ran = 1;
+			if (atomic_fetch_add_explicit(&p->completed, c, memory_order_acq_rel) + c == p->total) {
+				pthread_mutex_lock(&p->mu);
+				pthread_cond_signal(&p->done);
+				pthread_mutex_unlock(&p->mu);
+			}
 		}
 	}
 	return ran;
@@ -146,15 +166,14 @@ worker(void *arg)
 		}
 		pthread_mutex_unlock(&p->mu);
 		seen = atomic_load(&p->gen);
-		if (p->spans)
-			run_chunks_traced(p, w->id);
-		else
-			run_chunks(p, w->id);
-		if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
-			pthread_mutex_lock(&p->mu);
-			pthread_cond_signal(&p->done);
-			pthread_mutex_unlock(&p->mu);
+		atomic_fetch_add(&p->inside, 1);
+		if (atomic_load(&p->closed) < seen) {
+			if (p->spans)
+				run_chunks_traced(p, w->id);
+			else
+				run_chunks(p, w->id);
 		}
+		atomic_fetch_sub(&p->inside, 1);
 	}
 }
 
@@ -251,7 +270,7 @@ share(RtPool *p, uint64_t total, int k)
 void
 rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32_t y, uint32_t z)
 {
-	uint64_t total = (uint64_t)x * y * z;
+	uint64_t total = (uint64_t)x * y * z, g;
 
 	if (total == 0)
 		return;
@@ -277,21 +296,28 @@ rt_pool_dispatch(RtPool *p, RtKernelFn fn, void *const *bind, uint32_t x, uint32
 	if (p->chunk == 0)
 		p->chunk = 1;
 	share(p, total, p->n);
-	atomic_store_explicit(&p->active, p->n - 1, memory_order_relaxed);
+	atomic_store_explicit(&p->completed, 0, memory_order_relaxed);
 	pthread_mutex_lock(&p->mu);
-	atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+	g = atomic_fetch_add_explicit(&p->gen, 1, memory_order_release) + 1;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
 	if (p->spans)
 		run_chunks_traced(p, 0);
 	else
 		run_chunks(p, 0);
-	for (int spins = 0; atomic_load_explicit(&p->active, memory_order_acquire) && spins < SPIN; spins++)
+	for (int spins = 0; atomic_load_explicit(&p->completed, memory_order_acquire) < total &&
+	    spins < SPIN; spins++)
 		relax();
-	if (atomic_load_explicit(&p->active, memory_order_acquire)) {
+	if (atomic_load_explicit(&p->completed, memory_order_acquire) < total) {
 		pthread_mutex_lock(&p->mu);
-		while (atomic_load(&p->active))
+		while (atomic_load(&p->completed) < total)
 			pthread_cond_wait(&p->done, &p->mu);
 		pthread_mutex_unlock(&p->mu);
 	}
+	atomic_store(&p->closed, g);
+	for (int spins = 0; atomic_load(&p->inside); spins++)
+		if (spins < SPIN)
+			relax();
+		else
+			sched_yield();
 }

@@ -2,8 +2,11 @@
  * once, with the (wx, wy, wz) of its number, on 1 to 5 threads, over
  * grids smaller than, equal to and larger than the threads (a thread that
  * finishes its own range takes the others'), back to back; and a worker
- * that sleeps through some dispatches still finds the next.  Prints "ok",
- * or each failure and exits 1. */
+ * that sleeps through some dispatches still finds the next.  A dispatch
+ * the caller runs whole returns without waiting for a worker asleep when
+ * it began: that worker, waking into the next dispatch (another kernel,
+ * another grid) or none, runs nothing of the old.  Prints "ok", or each
+ * failure and exits 1. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,19 @@ enum { MAXW = 4096 };
 
 static _Atomic int hits[MAXW];
 static _Atomic int slow;   /* workgroups sleep a while: uneven work */
+static _Atomic int other[MAXW];
+
+/* the second kernel of the late-wake rounds: its own counts */
+static void
+kernel2(void *const *bind, int64_t wx, int64_t wy, int64_t wz, int64_t nx, int64_t ny, int64_t nz)
+{
+	int64_t i = (wz * ny + wy) * nx + wx;
+
+	(void)bind, (void)nz;
+	if (wx < 0 || wx >= nx || wy < 0 || wy >= ny || i < 0 || i >= MAXW)
+		abort();
+	atomic_fetch_add(&other[i], 1);
+}
 
 static void
 kernel(void *const *bind, int64_t wx, int64_t wy, int64_t wz, int64_t nx, int64_t ny, int64_t nz)
@@ -72,6 +88,23 @@ main(void)
 			if (atomic_load(&hits[i]) != 1 && bad++ < 10)
 				printf("%d threads, after a sleep: workgroup %d ran %d times\n", threads, i,
 				    atomic_load(&hits[i]));
+		/* late wakes: the workers asleep, two small dispatches of two
+		 * kernels back to back, again and again */
+		for (int round = 0; round < 300; round++) {
+			struct timespec nap = {0, round % 3 ? 50000 : 300000};
+			uint32_t n1 = 2 + round % 5, n2 = 3 + round % 11;
+
+			nanosleep(&nap, NULL);
+			for (uint32_t i = 0; i < 16; i++)
+				atomic_store(&hits[i], 0), atomic_store(&other[i], 0);
+			rt_pool_dispatch(p, kernel, NULL, n1, 1, 1);
+			rt_pool_dispatch(p, kernel2, NULL, n2, 1, 1);
+			for (uint32_t i = 0; i < 16; i++)
+				if ((atomic_load(&hits[i]) != (i < n1) || atomic_load(&other[i]) != (i < n2)) &&
+				    bad++ < 10)
+					printf("%d threads, late wake round %d: workgroup %u ran %d and %d times\n",
+					    threads, round, i, atomic_load(&hits[i]), atomic_load(&other[i]));
+		}
 		rt_pool_free(p);
 	}
 	if (bad)

@@ -265,6 +265,7 @@ typedef struct Kernel {
 	X(select, "arith.select") X(extf, "arith.extf") X(truncf, "arith.truncf") \
 	X(sitofp, "arith.sitofp") X(fptosi, "arith.fptosi") X(uitofp, "arith.uitofp") \
 	X(extsi, "arith.extsi") X(extui, "arith.extui") X(trunci, "arith.trunci") \
+	X(index_cast, "arith.index_cast") \
 	X(absf, "math.absf") X(sqrt, "math.sqrt") X(rsqrt, "math.rsqrt") \
 	X(roundeven, "math.roundeven") X(cmpf, "arith.cmpf") X(cmpi, "arith.cmpi") X(divf, "arith.divf") \
 	X(divsi, "arith.divsi") X(divui, "arith.divui") X(remsi, "arith.remsi") \

@@ -30,33 +30,57 @@ typedef struct Sched {
 	                       * red; or -1 */
 } Sched;
 
-/* e is dim d's index (linalg.index d) */
-static int index_of(const KExpr *e, int d)
+/* e is a constant integer c */
+static int const_int(const KExpr *e, int64_t c)
 {
-	return e->kind == KX_INDEX && e->rank == 1 && e->ix[0]->kind == IX_DIM && e->ix[0]->v == d;
+	return e->kind == KX_CONST && e->cval->kind == AT_INT && e->cval->i == c;
 }
 
-/* e is the zero that adds nothing: -0 for floats, 0 for integers */
-static int add_identity(const KExpr *e)
+/* The dim whose index e is (linalg.index d, or an arange's value at it:
+ * index_cast, times 1, plus 0), or -1 */
+static int index_dim(const KExpr *e)
 {
+	while (e->kind == KX_OP) {
+		if (e->op == kop.index_cast && e->n == 1)
+			e = e->a[0];
+		else if (e->op == kop.muli && e->n == 2 && const_int(e->a[1], 1))
+			e = e->a[0];
+		else if (e->op == kop.addi && e->n == 2 && const_int(e->a[1], 0))
+			e = e->a[0];
+		else
+			return -1;
+	}
+	return e->kind == KX_INDEX && e->rank == 1 && e->ix[0]->kind == IX_DIM ? (int)e->ix[0]->v : -1;
+}
+
+/* e is the value that op (a sum's or a product's) leaves its other
+ * operand as it is: -0 and 0 for a sum, 1 for a product */
+static int identity_of(int op, const KExpr *e)
+{
+	uint64_t b;
+
 	if (e->kind != KX_CONST)
 		return 0;
-	if (e->cval->kind == AT_FLOAT) {
-		uint64_t b;
-
-		memcpy(&b, &e->cval->f, sizeof b);
-		return b == 1ull << 63;
-	}
-	return e->cval->kind == AT_INT && e->cval->i == 0;
+	if (op == kop.muli)
+		return const_int(e, 1);
+	if (op == kop.addi)
+		return const_int(e, 0);
+	if (e->cval->kind != AT_FLOAT)
+		return 0;
+	if (op == kop.mulf)
+		return e->cval->f == 1;
+	memcpy(&b, &e->cval->f, sizeof b);
+	return b == 1ull << 63;
 }
 
-/* A triangular sum, as torch-lower writes cumsum: out[.., j, ..] = init +
- * sum over k <= j of x(k), the one reduction dim k as long as the output's
- * dim j, the body acc + (k <= j ? x : 0) (kbuild.c's masked_sum), x and
- * init independent of j.  Then each point's sum is the last one's plus
- * x(j) -- the same additions in the same order, k ascending -- so the
- * kernel is a scan along j (scan_point), n steps where the triangle took
- * n^2: j's dim, or -1. */
+/* A triangular sum or product, as torch-lower writes cumsum (and
+ * torch-opt cumprod): out[.., j, ..] = init op x(k) op .. over k <= j,
+ * the one reduction dim k as long as the output's dim j, the body acc op
+ * (k <= j ? x : identity) (kbuild.c's masked_sum), x and init
+ * independent of j.  Then each point's result is the last one's op x(j)
+ * -- the same operations in the same order, k ascending -- so the kernel
+ * is a scan along j (scan_point), n steps where the triangle took n^2:
+ * j's dim, or -1. */
 static int scan_dim(const Kernel *k, const Sched *s)
 {
 	const KOut *o = &k->out[0];
@@ -64,20 +88,20 @@ static int scan_dim(const Kernel *k, const Sched *s)
 	uint64_t set = 0;
 	int r, p, i;
 
-	if (k->nout != 1 || s->nred != 1 || !o->init || !v || v->kind != KX_OP ||
-			(v->op != kop.addf && v->op != kop.addi) || v->n != 2)
+	if (k->nout != 1 || s->nred != 1 || !o->init || !v || v->kind != KX_OP || v->n != 2 ||
+			(v->op != kop.addf && v->op != kop.addi && v->op != kop.mulf && v->op != kop.muli))
 		return -1;
 	r = s->red[0];
 	i = v->a[0]->kind == KX_ACC ? 1 : v->a[1]->kind == KX_ACC ? 0 : -1;
 	if (i < 0 || (sel = v->a[i])->kind != KX_OP || sel->op != kop.select || sel->n != 3 ||
-			kx_has_acc(sel) || !add_identity(sel->a[2]))
+			kx_has_acc(sel) || !identity_of(v->op, sel->a[2]))
 		return -1;
 	c = sel->a[0];
+	/* k sle/ule j */
 	if (c->kind != KX_OP || c->op != kop.cmpi || c->n != 2 || !c->attr ||
-			(c->attr->i != 3 && c->attr->i != 7) || !index_of(c->a[0], r) ||
-			c->a[1]->kind != KX_INDEX || c->a[1]->rank != 1 || c->a[1]->ix[0]->kind != IX_DIM)
+			(c->attr->i != 3 && c->attr->i != 7) || index_dim(c->a[0]) != r ||
+			(p = index_dim(c->a[1])) < 0)
 		return -1;
-	p = (int)c->a[1]->ix[0]->v;   /* k sle/ule j */
 	if (p == r || k->red[p] || k->ext[p] != k->ext[r] ||
 			(k->bound && (k->bound[p].c || k->bound[r].c)))
 		return -1;
