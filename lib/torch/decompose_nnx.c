@@ -16,7 +16,8 @@
  *   native_batch_norm    training mode: batch mean, biased variance;
  *   var_mean.correction  var.correction and mean.dim (std_mean: std.correction);
  *   cumprod, logcumsumexp  an [.., n, n, ..] masked prod / logsumexp
- *                        (O(n^2) per row: for the short rows of models);
+ *                        (O(n^2) per row: for the short rows of models;
+ *                        codegen's CPU loops run the prod as a scan);
  *   renorm, _weight_norm_interface (norm.Scalar: decompose_cplx.c)
  *                        linalg_vector_norm;
  *   fake_quantize_per_tensor_affine_cachemask  round, clamp, rescale.

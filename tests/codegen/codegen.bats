@@ -415,3 +415,20 @@ want = np.cumsum(x.astype(np.float64), 1).astype(np.float32)
 got = np.fromfile('$T/y', np.float32).reshape(2, 1000000)
 assert got.tobytes() == want.tobytes(), np.abs(got - want).max()"
 }
+
+@test "cumprod's triangular product runs as a scan too: 400000-long rows in time, bit for bit the running product in double" {
+  need_numpy
+  for_interp "$IN/cumprod-scan.mlir"
+  "$PY" -c "
+import numpy as np
+(1 + 1e-3 * np.random.RandomState(5).randn(2, 400000)).astype(np.float32).tofile('$T/x')"
+  # the triangle: 3e11 steps
+  timeout 60 "$INTERP" "$T/m.mlir" "$T/k.so" main "$T/x" -- "$T/y"
+  "$PY" -c "
+import numpy as np
+x = np.fromfile('$T/x', np.float32).reshape(2, 400000)
+want = np.cumprod(x.astype(np.float64), 1).astype(np.float32)
+got = np.fromfile('$T/y', np.float32).reshape(2, 400000)
+assert np.isfinite(want).all() and want.std() > 0.1, want.std()
+assert got.tobytes() == want.tobytes(), np.abs(got - want).max()"
+}
