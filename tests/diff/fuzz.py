@@ -94,6 +94,16 @@ EXTENTS = [1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 33, 64]
 
 OPS = {}
 
+# Ops whose float results are their operands' values or exact functions
+# of them (moved, selected, compared, rounded to integers): no rounding
+# of theirs for references()' jitter to model.
+ROUNDLESS = set("""abs neg relu relu6 clamp clamp_tensor hardtanh threshold where where_scalar
+    masked_fill maximum minimum fmax fmin amax amin aminmax max_dim adaptive_max max_pool_idx
+    cat expand flip gather index index_select narrow pad pad_mode pad_nd permute pixel_shuffle
+    repeat reshape roll rot90 select slice squeeze transpose tril unfold unsqueeze diag
+    diag_embed diagonal as_strided embedding scatter index_put sign sgn signbit floor ceil
+    round trunc copysign nan_to_num heaviside hardshrink frac""".split())
+
 
 def op(name, dtypes, arity=1, exact=False, nonempty=False, minrank=0):
     def reg(fn):
@@ -898,11 +908,13 @@ class Program:
         """The program in f64 (None where it raises); on f64 inputs whose
         every element is moved by a relative 1e-12, in random directions
         and in the opposite ones (for model.close's ill-conditioned
-        non-finite results); and on inputs moved so by the unit roundoff
-        of the least precise float type the program computes in (model.
-        close's jitter: how far that precision's rounding of the inputs
-        alone moves each result, a sum that cancels to near zero far
-        more than its size); [] where one of a pair raises."""
+        non-finite results); and with the inputs and each op's result
+        that rounds (not ROUNDLESS) moved so by the unit roundoff of the
+        least precise float type the program computes in (model.close's
+        jitter: how far that precision's rounding, once per step, moves
+        each result -- a sum that cancels to near zero far more than its
+        size, a mean one ulp off through a logit near 0.5); [] where one
+        of a pair raises."""
         out = []
         g = torch.Generator().manual_seed(self.spec["seed"])
         signs = [torch.randint(0, 2, x.shape, generator=g, dtype=torch.float64) * 2 - 1
@@ -912,9 +924,11 @@ class Program:
             for s in (0, -1e-12, 1e-12, -u, u):
                 # fresh inputs each time: the program may write into them
                 xs = self.inputs(ref=True, batch=batch)
+                # the same signs for -u and +u: a symmetric pair
+                jit = (s, torch.Generator().manual_seed(self.spec["seed"] + 1)) if s and abs(s) == u else None
                 try:
                     out.append(self.run([x if d is None else x * (1 + s * d)
-                                         for x, d in zip(xs, signs)], ref=True))
+                                         for x, d in zip(xs, signs)], ref=True, jit=jit))
                 except Exception:
                     out.append(None)
         pairs = [out[1:3], out[3:5] if u else []]
@@ -938,7 +952,9 @@ class Program:
         program's values (0 where it computes in none)"""
         return max([ROUNDOFF.get(d, 0) for d in self.dtypes()] + [0])
 
-    def run(self, xs, ref=False):
+    def run(self, xs, ref=False, jit=None):
+        """jit: (s, generator): each float result of an op that rounds
+        moved by a relative s, in random directions (references())"""
         vals = list(xs)
         for name, params, ids in self.spec["ops"]:
             if not APPLY:
@@ -953,7 +969,11 @@ class Program:
                 # The reference takes the other one, so that an element
                 # whose value hangs on it (rsqrt(-0.0)) is not compared
                 ids = ids[::-1]
-            vals.append(apply(params, *[vals[i] for i in ids]))
+            v = apply(params, *[vals[i] for i in ids])
+            if jit and name not in ROUNDLESS and isinstance(v, torch.Tensor) and v.is_floating_point():
+                d = torch.randint(0, 2, v.shape, generator=jit[1], dtype=torch.float64) * 2 - 1
+                v = v * (1 + jit[0] * d.to(v.dtype))
+            vals.append(v)
         return vals[-1]
 
     def dynamic(self):
