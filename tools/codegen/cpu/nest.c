@@ -291,7 +291,8 @@ typedef struct RLoop {
 } RLoop;
 
 typedef struct RNest {
-	RLoop l[3 * 64];
+	RLoop l[12 * 64];     /* a dim's chunk loops: 10 at most (64^10 >
+	                       * 2^59), then its own */
 	int n;
 	int vec;              /* the innermost loop vectorized by LLVM */
 	NestFn body;
@@ -327,7 +328,7 @@ static void rnest_plan(E *e, Sched *s, RNest *rn, int casc)
 		int64_t c = 1, prev = ext;
 
 		if (casc && ext > pts)
-			for (c = pts; c * CASC_B < ext; c *= CASC_B)
+			for (c = pts; c < (ext + CASC_B - 1) / CASC_B; c *= CASC_B)
 				;
 		for (; c > 1; c = c == pts ? 1 : c / CASC_B) {
 			rn->l[rn->n++] = (RLoop){ d, c, (prev + c - 1) / c, 0 };
@@ -448,10 +449,8 @@ static void s1_point(E *e, void *env)
 {
 	LoopEnv *le = env;
 	Kernel *k = e->k;
-	int i;
-
 	RNest rn = { .vec = !fp_product(k), .body = red_body, .part = s1_part };
-	int casc = 0;
+	int i, casc = 0;
 
 	if (e_point_start(e, le->s->nred, store_out))
 		return;
