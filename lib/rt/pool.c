@@ -136,7 +136,9 @@ run_chunks(RtPool *p, int id)
 				break;
 			run_range(p, i, i + c);
 			ran = 1;
-			if (atomic_fetch_add_explicit(&p->completed, c, memory_order_acq_rel) + c == p->total) {
+			/* the caller waits only once it has run out of claims */
+			if (atomic_fetch_add_explicit(&p->completed, c, memory_order_acq_rel) + c == p->total &&
+			    id != 0) {
 				pthread_mutex_lock(&p->mu);
 				pthread_cond_signal(&p->done);
 				pthread_mutex_unlock(&p->mu);

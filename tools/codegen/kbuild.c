@@ -525,14 +525,9 @@ static KExpr *masked_sum(Ctx *c, KExpr *v)
 		return v;
 	for (i = 1; i < 3; i++) {
 		sum = v->a[i];
-		if (v->a[3 - i]->kind != KX_ACC || sum->kind != KX_OP || sum->n != 2 ||
-				(sum->op != kop.addf && sum->op != kop.addi) || sum->type != v->type)
-			continue;
-		if (sum->a[0]->kind == KX_ACC && sum->a[0]->buf == v->a[3 - i]->buf && !kx_has_acc(sum->a[1]))
-			x = sum->a[1];
-		else if (sum->a[1]->kind == KX_ACC && sum->a[1]->buf == v->a[3 - i]->buf && !kx_has_acc(sum->a[0]))
-			x = sum->a[0];
-		else
+		if (v->a[3 - i]->kind != KX_ACC || !(x = kx_acc_other(sum)) ||
+				(sum->op != kop.addf && sum->op != kop.addi) || sum->type != v->type ||
+				sum->a[sum->a[0] == x]->buf != v->a[3 - i]->buf)
 			continue;
 		sel = kx_op(c, kop.select, v->type, 3);
 		sel->a[0] = v->a[0];

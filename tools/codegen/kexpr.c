@@ -120,6 +120,18 @@ int kx_has_acc(const KExpr *e)
 	return 0;
 }
 
+KExpr *kx_acc_other(const KExpr *v)
+{
+	int i;
+
+	if (v->kind != KX_OP || v->n != 2)
+		return NULL;
+	for (i = 0; i < 2; i++)
+		if (v->a[i]->kind == KX_ACC && !kx_has_acc(v->a[1 - i]))
+			return v->a[1 - i];
+	return NULL;
+}
+
 void ix_dims(const IExpr *x, uint64_t *set)
 {
 	if (!x)
@@ -151,15 +163,8 @@ int gemm_mac(KExpr *v, KExpr **x, KExpr **y)
 {
 	KExpr *m;
 
-	if (v->kind != KX_OP || v->op != kop.addf || v->type->kind != TY_F32)
-		return 0;
-	if (v->a[0]->kind == KX_ACC)
-		m = v->a[1];
-	else if (v->a[1]->kind == KX_ACC)
-		m = v->a[0];
-	else
-		return 0;
-	if (m->kind != KX_OP || m->op != kop.mulf || kx_has_acc(m))
+	if (v->kind != KX_OP || v->op != kop.addf || v->type->kind != TY_F32 ||
+			!(m = kx_acc_other(v)) || m->kind != KX_OP || m->op != kop.mulf)
 		return 0;
 	*x = m->a[0];
 	*y = m->a[1];

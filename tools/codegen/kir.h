@@ -298,6 +298,9 @@ KExpr *kx_op(Ctx *c, int op, Type *t, int n);   /* a KX_OP */
 KExpr *kx_const_f(Ctx *c, Type *t, double v);
 KExpr *kx_const_i(Ctx *c, Type *t, int64_t v);
 int kx_has_acc(const KExpr *e);              /* reads some accumulator */
+/* v is a two-operand op of an accumulator and an x that reads none
+ * (either order): x, else NULL */
+KExpr *kx_acc_other(const KExpr *v);
 int kx_is_zero(const KExpr *e);               /* the constant 0.0 */
 void kx_dims(const KExpr *e, uint64_t *set);  /* the loop dims e reads */
 /* The loops of k: its parallel dims in par (those the first output's

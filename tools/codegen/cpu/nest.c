@@ -88,13 +88,12 @@ static int scan_dim(const Kernel *k, const Sched *s)
 	uint64_t set = 0;
 	int r, p, i;
 
-	if (k->nout != 1 || s->nred != 1 || !o->init || !v || v->kind != KX_OP || v->n != 2 ||
+	if (k->nout != 1 || s->nred != 1 || !o->init || !v || v->kind != KX_OP ||
 			(v->op != kop.addf && v->op != kop.addi && v->op != kop.mulf && v->op != kop.muli))
 		return -1;
 	r = s->red[0];
-	i = v->a[0]->kind == KX_ACC ? 1 : v->a[1]->kind == KX_ACC ? 0 : -1;
-	if (i < 0 || (sel = v->a[i])->kind != KX_OP || sel->op != kop.select || sel->n != 3 ||
-			kx_has_acc(sel) || !identity_of(v->op, sel->a[2]))
+	if (!(sel = kx_acc_other(v)) || sel->kind != KX_OP || sel->op != kop.select || sel->n != 3 ||
+			!identity_of(v->op, sel->a[2]))
 		return -1;
 	c = sel->a[0];
 	/* k sle/ule j */
@@ -308,11 +307,8 @@ static int casc_sum(const KOut *o)
 {
 	KExpr *v = o->val;
 
-	if (!v || v->kind != KX_OP || v->op != kop.addf || v->n != 2 ||
-			(o->acctype->kind != TY_F32 && o->acctype->kind != TY_F64) || v->type != o->acctype)
-		return 0;
-	return (v->a[0]->kind == KX_ACC && !kx_has_acc(v->a[1])) ||
-		(v->a[1]->kind == KX_ACC && !kx_has_acc(v->a[0]));
+	return v && v->kind == KX_OP && v->op == kop.addf && v->type == o->acctype &&
+		(o->acctype->kind == TY_F32 || o->acctype->kind == TY_F64) && kx_acc_other(v);
 }
 
 /* s's reduction loops, grouped where casc (else as they are) */
@@ -385,15 +381,9 @@ static void casc_slot(E *e, LLVMTypeRef t, LLVMValueRef *slot, LLVMValueRef *sav
 	if (open) {
 		*save = *slot;
 		*slot = e_alloca(e, t, "part");
-		if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
-			LLVMValueRef lane[64];
-			unsigned j, n = LLVMGetVectorSize(t);
-
-			for (j = 0; j < n; j++)
-				lane[j] = LLVMConstReal(LLVMGetElementType(t), -0.0);
-			z = LLVMConstVector(lane, n);
-		} else
-			z = LLVMConstReal(t, -0.0);
+		/* t: the scalar, or (S2) a vector of e->vw lanes */
+		z = e_splat(e, LLVMConstReal(LLVMGetTypeKind(t) == LLVMVectorTypeKind ?
+			LLVMGetElementType(t) : t, -0.0));
 		LLVMBuildStore(e->b, z, *slot);
 		return;
 	}
